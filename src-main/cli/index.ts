@@ -1,0 +1,57 @@
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo, type Command } from './command.ts';
+import { commands } from './commands/registry.ts';
+
+export function defaultIo(): CliIo {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    cwd: process.cwd(),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+function topUsage(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  return [
+    'Usage: saikoro <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Every command takes --help. --json switches to machine-readable output on stdout;',
+    'progress and diagnostics go to stderr. Exit status: 0 success, 1 bad input, 2 usage error.',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout.write(topUsage() + '\n');
+    return name === undefined ? EXIT_USAGE : EXIT_OK;
+  }
+  const command: Command | undefined = commands.find((c) => c.name === name);
+  if (!command) {
+    io.stderr.write(`saikoro: unknown command "${name}"\n\n${topUsage()}\n`);
+    return EXIT_USAGE;
+  }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write(command.usage.trimEnd() + '\n');
+    return EXIT_OK;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr.write(`saikoro ${name}: ${e.message}\n\n${command.usage.trimEnd()}\n`);
+      return EXIT_USAGE;
+    }
+    if (e instanceof InputError) {
+      io.stderr.write(`saikoro ${name}: ${e.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    throw e;
+  }
+}
