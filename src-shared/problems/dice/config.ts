@@ -104,7 +104,8 @@ export function validateConfig(input: unknown): DiceConfig {
   gamma.forEach((g, i) => {
     if (!(g > 0)) throw new ConfigError(`gamma[${i}]`, `must be positive, got ${g}`);
   });
-  if (!Array.isArray(c.objectives) || c.objectives.length === 0) throw new ConfigError('objectives', 'must be a non-empty list of feature groups');
+  // An empty list is allowed (a constraint-only problem), as the reference evaluator allows it.
+  if (!Array.isArray(c.objectives)) throw new ConfigError('objectives', 'must be a list of feature groups');
   c.objectives.forEach((group: unknown, m: number) => {
     if (!Array.isArray(group) || group.length === 0) throw new ConfigError(`objectives[${m}]`, 'must be a non-empty list of feature indices');
     group.forEach((f: unknown, j: number) => {

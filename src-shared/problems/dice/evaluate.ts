@@ -1,0 +1,210 @@
+/**
+ * Full evaluation of a dice sequence: features, errors, objectives, chi-square constraints.
+ * `DiceEvaluator` binds a config (its quantile bounds and scratch tables are built once) and
+ * evaluates many sequences; `evaluateDice` is the one-shot convenience.
+ */
+import { blockQuantile } from './chi2.ts';
+import { createCountTable, type CountTable } from './count-table.ts';
+import type { DiceConfig } from './config.ts';
+import * as F from './features.ts';
+import { toFaces } from './sequence.ts';
+
+// Module-local copies: some loaders (tsx) turn imported bindings into getter calls, which
+// dominate a hot loop.
+const { CHI_FEATURES, CHI_WINDOWS, FIELD_BITS, FIELD_MASK, MAX_PATTERN_LENGTH, PATTERN_FEATURES, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares, chiWindow, featureError } = F;
+const POW6 = Float64Array.from(F.POW6);
+
+export { SequenceError, parseSequence, formatSequence } from './sequence.ts';
+
+/** The evaluation of one sequence, as `saikoro eval` and the UI report it. */
+export interface DiceEvaluation {
+  features: number[];
+  errors: number[];
+  objectives: number[];
+  /** g_d, in the order of config.constraints. */
+  constraints: number[];
+  /** chi_d, in the order of config.constraints. */
+  chi: number[];
+  /** [q(p_d), q(P_d)] per constrained d; null stands for an infinite bound. */
+  bounds: [number | null, number | null][];
+  feasible: boolean;
+}
+
+/** Typed-array form of an evaluation, filled in place on hot paths. */
+export interface DiceValues {
+  features: Float64Array;
+  errors: Float64Array;
+  objectives: Float64Array;
+  chi: Float64Array;
+  constraints: Float64Array;
+}
+
+export function createValues(config: DiceConfig): DiceValues {
+  return {
+    features: new Float64Array(15),
+    errors: new Float64Array(15),
+    objectives: new Float64Array(config.objectives.length),
+    chi: new Float64Array(config.constraints.length),
+    constraints: new Float64Array(config.constraints.length),
+  };
+}
+
+/** The pieces of a config that every evaluation needs, prepared once. */
+export class PreparedConfig {
+  readonly n: number;
+  readonly alpha: Float64Array;
+  readonly beta: Float64Array;
+  readonly gamma: Float64Array;
+  /** 0-based feature indices per objective. */
+  readonly groups: Int32Array[];
+  readonly blockLengths: Int32Array;
+  readonly lower: Float64Array;
+  readonly upper: Float64Array;
+  /** [start, end) of the F1..F5 windows. */
+  readonly windows: Int32Array;
+
+  constructor(readonly config: DiceConfig) {
+    this.n = config.n;
+    this.alpha = Float64Array.from(config.alpha);
+    this.beta = Float64Array.from(config.beta);
+    this.gamma = Float64Array.from(config.gamma);
+    this.groups = config.objectives.map((g) => Int32Array.from(g, (f) => f - 1));
+    this.blockLengths = Int32Array.from(config.constraints);
+    this.lower = Float64Array.from(config.constraints, (d, i) => blockQuantile(d, config.lowerBounds[i]));
+    this.upper = Float64Array.from(config.constraints, (d, i) => blockQuantile(d, config.upperBounds[i]));
+    this.windows = new Int32Array(2 * CHI_FEATURES);
+    CHI_WINDOWS.forEach(([b, e], w) => {
+      const [start, end] = chiWindow(config.n, b, e);
+      this.windows[2 * w] = start;
+      this.windows[2 * w + 1] = end;
+    });
+  }
+
+  /** Errors from features, then objectives from errors. */
+  finishObjectives(values: DiceValues): void {
+    const { features, errors, objectives } = values;
+    for (let i = 0; i < 15; i++) errors[i] = featureError(features[i], this.alpha[i], this.beta[i], this.gamma[i]);
+    for (let m = 0; m < this.groups.length; m++) {
+      const g = this.groups[m];
+      let sum = 0;
+      for (let j = 0; j < g.length; j++) sum += errors[g[j]];
+      objectives[m] = sum;
+    }
+  }
+
+  /** g_d = max(q(p_d) - chi_d, chi_d - q(P_d), 0). */
+  constraintValue(l: number, chi: number): number {
+    const below = this.lower[l] - chi;
+    if (below > 0) return below;
+    const above = chi - this.upper[l];
+    return above > 0 ? above : 0;
+  }
+
+  bounds(): [number | null, number | null][] {
+    const finite = (q: number) => (Number.isFinite(q) ? q : null);
+    return Array.from(this.blockLengths, (_, l) => [finite(this.lower[l]), finite(this.upper[l])]);
+  }
+
+  toEvaluation(values: DiceValues): DiceEvaluation {
+    const constraints = Array.from(values.constraints);
+    return {
+      features: Array.from(values.features),
+      errors: Array.from(values.errors),
+      objectives: Array.from(values.objectives),
+      constraints,
+      chi: Array.from(values.chi),
+      bounds: this.bounds(),
+      feasible: constraints.every((g) => g <= 0),
+    };
+  }
+}
+
+/** Face-count chi-square (K = 6) over faces[start, end). */
+function faceChi(faces: Uint8Array, start: number, end: number, counts: Int32Array): number {
+  counts.fill(0);
+  for (let i = start; i < end; i++) counts[faces[i]]++;
+  let s2 = 0;
+  for (let f = 1; f <= 6; f++) s2 += counts[f] * counts[f];
+  return chiSquareFromSquares(s2, end - start, 6);
+}
+
+/** Adds the pattern-feature counts F6..F15 of every start position into features[5..14]. */
+function patternCounts(faces: Uint8Array, n: number, features: Float64Array): void {
+  const counts = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  let acc = 0;
+  let pending = 0;
+  const flush = () => {
+    for (let k = 0; k < PATTERN_FEATURES; k++) counts[k] += (acc >>> (FIELD_BITS * k)) & FIELD_MASK;
+    acc = 0;
+    pending = 0;
+  };
+  const full = n - MAX_PATTERN_LENGTH; // last start position with a whole 7-face window
+  if (full >= 0) {
+    const top = POW6[MAX_PATTERN_LENGTH - 1];
+    const base = WINDOW_OFFSET[MAX_PATTERN_LENGTH];
+    let code = 0;
+    for (let j = 0; j < MAX_PATTERN_LENGTH; j++) code = code * 6 + faces[j] - 1;
+    for (let i = 0; ; i++) {
+      acc += WINDOW_TABLE[base + code];
+      if (++pending === FIELD_MASK) flush();
+      if (i === full) break;
+      code = (code % top) * 6 + faces[i + MAX_PATTERN_LENGTH] - 1;
+    }
+  }
+  for (let i = Math.max(0, full + 1); i < n; i++) {
+    const len = n - i;
+    let code = 0;
+    for (let j = i; j < n; j++) code = code * 6 + faces[j] - 1;
+    acc += WINDOW_TABLE[WINDOW_OFFSET[len] + code];
+    if (++pending === FIELD_MASK) flush();
+  }
+  flush();
+  for (let k = 0; k < PATTERN_FEATURES; k++) features[CHI_FEATURES + k] = counts[k];
+}
+
+export class DiceEvaluator {
+  readonly prepared: PreparedConfig;
+  private readonly tables: CountTable[];
+  private readonly faceCounts = new Int32Array(7);
+  private readonly scratch: DiceValues;
+
+  constructor(readonly config: DiceConfig) {
+    this.prepared = new PreparedConfig(config);
+    this.tables = config.constraints.map((d) => createCountTable(POW6[d], Math.floor(config.n / d)));
+    this.scratch = createValues(config);
+  }
+
+  /** Evaluates faces 1..6 (length N, unchecked) into `out`. */
+  evaluateInto(faces: Uint8Array, out: DiceValues): void {
+    const p = this.prepared;
+    const n = p.n;
+    for (let w = 0; w < CHI_FEATURES; w++) out.features[w] = faceChi(faces, p.windows[2 * w], p.windows[2 * w + 1], this.faceCounts);
+    patternCounts(faces, n, out.features);
+    p.finishObjectives(out);
+    for (let l = 0; l < p.blockLengths.length; l++) {
+      const d = p.blockLengths[l];
+      const blocks = Math.floor(n / d);
+      const table = this.tables[l];
+      table.clear();
+      for (let j = 0, at = 0; j < blocks; j++) {
+        let code = 0;
+        for (const end = at + d; at < end; at++) code = code * 6 + faces[at] - 1;
+        table.increment(code);
+      }
+      const chi = chiSquareFromSquares(table.sumSquares, blocks, POW6[d]);
+      out.chi[l] = chi;
+      out.constraints[l] = p.constraintValue(l, chi);
+    }
+  }
+
+  /** Evaluates a digit string or faces 1..6; throws SequenceError on a malformed sequence. */
+  evaluate(x: string | Uint8Array): DiceEvaluation {
+    this.evaluateInto(toFaces(x, this.prepared.n), this.scratch);
+    return this.prepared.toEvaluation(this.scratch);
+  }
+}
+
+/** One-shot evaluation. For many sequences under one config, reuse a DiceEvaluator. */
+export function evaluateDice(x: string | Uint8Array, config: DiceConfig): DiceEvaluation {
+  return new DiceEvaluator(config).evaluate(x);
+}

@@ -1,0 +1,106 @@
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { describe, expect, it } from 'vitest';
+import { TRACK_NAMES, trackConfig, type DiceConfig } from '../../../../src-shared/problems/dice/config.ts';
+import { DiceEvaluator, type DiceEvaluation, type DiceValues } from '../../../../src-shared/problems/dice/evaluate.ts';
+import { DiceState } from '../../../../src-shared/problems/dice/incremental.ts';
+import { closeConstraint, closeValue, goldenCases, goldenConfig } from './golden.ts';
+
+function expectClose(ours: DiceValues | DiceEvaluation, full: DiceEvaluation, config: DiceConfig, where: string): void {
+  const bad: string[] = [];
+  full.features.forEach((v, i) => closeValue(ours.features[i], v) || bad.push(`F${i + 1} ${ours.features[i]} vs ${v}`));
+  full.errors.forEach((v, i) => closeValue(ours.errors[i], v) || bad.push(`E${i + 1} ${ours.errors[i]} vs ${v}`));
+  full.objectives.forEach((v, m) => closeValue(ours.objectives[m], v) || bad.push(`f${m + 1} ${ours.objectives[m]} vs ${v}`));
+  full.constraints.forEach((v, l) => closeConstraint(ours.constraints[l], v, config.constraints[l]) || bad.push(`g${config.constraints[l]} ${ours.constraints[l]} vs ${v}`));
+  full.chi.forEach((v, l) => closeConstraint(ours.chi[l], v, config.constraints[l]) || bad.push(`chi${config.constraints[l]} ${ours.chi[l]} vs ${v}`));
+  if (bad.length) expect.fail(`${where}: ${bad.slice(0, 5).join('; ')}`);
+}
+
+function randomFaces(rng: ReturnType<typeof xoroshiro128plus>, n: number): Uint8Array {
+  return Uint8Array.from({ length: n }, () => uniformInt(rng, 1, 6));
+}
+
+describe('incremental evaluator', () => {
+  it('starts equal to a full evaluation on every golden case of N <= 2520', () => {
+    for (const c of goldenCases.filter((g) => g.x.length <= 2520)) {
+      const config = goldenConfig(c);
+      expectClose(new DiceState(config, c.x).values, new DiceEvaluator(config).evaluate(c.x), config, c.id);
+    }
+  });
+
+  // N < 7 exercises windows shorter than every pattern; 50 the competition size; 840 a
+  // large one with every d's blocks ending before N (840 = lcm(1..8)); 1001 leaves a tail.
+  const plan: Array<[number, number]> = [
+    [1, 2_000],
+    [3, 5_000],
+    [6, 8_000],
+    [7, 5_000],
+    [50, 40_000],
+    [840, 30_000],
+    [1001, 12_000],
+  ];
+  const total = plan.reduce((s, [, k]) => s + k, 0);
+
+  it(`tracks ${total} random single-position changes and swaps exactly (N = ${plan.map(([n]) => n).join(', ')})`, () => {
+    expect(total).toBeGreaterThanOrEqual(100_000);
+    const rng = xoroshiro128plus(20201);
+    let changes = 0;
+    plan.forEach(([n, steps], caseIndex) => {
+      const track = TRACK_NAMES[caseIndex % TRACK_NAMES.length];
+      // Alternate default bounds with random percent points, including 0 and 1.
+      const base = trackConfig(track, n);
+      const pick = [0, 0.05, 0.1, 0.5, 0.9, 1];
+      const lower = base.constraints.map(() => pick[uniformInt(rng, 0, 3)]);
+      const config: DiceConfig = caseIndex % 2 ? { ...base, lowerBounds: lower, upperBounds: lower.map((p) => Math.max(p, pick[uniformInt(rng, 2, 5)])) } : base;
+      const state = new DiceState(config, randomFaces(rng, n));
+      const evaluator = new DiceEvaluator(config);
+      for (let t = 0; t < steps; t++) {
+        const p = uniformInt(rng, 0, n - 1);
+        if (n > 1 && uniformInt(rng, 0, 3) === 0) {
+          const q = uniformInt(rng, 0, n - 1);
+          state.swap(p, q);
+        } else {
+          state.set(p, uniformInt(rng, 1, 6));
+        }
+        changes++;
+        expectClose(state.values, evaluator.evaluate(state.sequence()), config, `N=${n} step ${t}`);
+      }
+    });
+    expect(changes).toBe(total);
+  });
+
+  it('peeks at single changes and swaps without committing them', () => {
+    const rng = xoroshiro128plus(7);
+    for (const n of [5, 50, 300]) {
+      const config = trackConfig('mo7', n);
+      const state = new DiceState(config, randomFaces(rng, n));
+      const evaluator = new DiceEvaluator(config);
+      for (let t = 0; t < 3_000; t++) {
+        const before = state.toString();
+        const beforeValues = state.evaluation();
+        const p = uniformInt(rng, 0, n - 1);
+        let peeked: DiceValues;
+        const changed = state.sequence();
+        if (t % 2) {
+          const q = uniformInt(rng, 0, n - 1);
+          peeked = state.peekSwap(p, q);
+          [changed[p], changed[q]] = [changed[q], changed[p]];
+        } else {
+          const face = uniformInt(rng, 1, 6);
+          peeked = state.peekSet(p, face);
+          changed[p] = face;
+        }
+        expectClose(peeked, evaluator.evaluate(changed), config, `N=${n} peek ${t}`);
+        expect(state.toString()).toBe(before);
+        expect(state.evaluation()).toEqual(beforeValues);
+      }
+    }
+  });
+
+  it('rejects positions and faces out of range', () => {
+    const state = new DiceState(trackConfig('so', 10), '1234561234');
+    expect(() => state.set(10, 1)).toThrow(/position 10 is outside/);
+    expect(() => state.set(0, 7)).toThrow(/face 7/);
+    expect(() => state.peekSwap(-1, 2)).toThrow(/position -1/);
+  });
+});
