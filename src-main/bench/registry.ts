@@ -1,0 +1,5 @@
+import type { BenchSuite } from './suite.ts';
+
+// One line per suite; each lives in its own file beside this one.
+export const suites: BenchSuite[] = [
+];

@@ -1,0 +1,41 @@
+import os from 'node:os';
+import { parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { suites } from '../../bench/registry.ts';
+import { renderTable } from '../../bench/suite.ts';
+
+export const benchCommand: Command = {
+  name: 'bench',
+  summary: 'Measure speed: evaluator, quantiles, hypervolume, labs, solvers',
+  get usage() {
+    return [
+      'Usage: saikoro bench [SUITE ...] [--json] [--quick]',
+      '',
+      'Runs the named benchmark suites, or every default suite when none is named, in this',
+      'process, and prints Markdown tables of measured figures (stdout). Progress goes to stderr.',
+      '',
+      'Suites:',
+      ...suites.map((s) => `  ${s.name.padEnd(10)} ${s.summary}${s.byDefault ? '' : ' (only when named)'}`),
+      '',
+      'Options:',
+      '  --json    print the figures as JSON: one suite prints its own object, several print {suite: object}',
+      '  --quick   small sizes, for a smoke test; not figures to publish',
+    ].join('\n');
+  },
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' } }, true);
+    const unknown = positionals.filter((name) => !suites.some((s) => s.name === name));
+    if (unknown.length) throw new UsageError(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}`);
+    const chosen = positionals.length ? suites.filter((s) => positionals.includes(s.name)) : suites.filter((s) => s.byDefault);
+    const context = { quick: Boolean(values.quick), progress: (message: string) => writeLine(io.stderr, message) };
+    const results: Record<string, unknown> = {};
+    if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);
+    for (const suite of chosen) {
+      context.progress(`bench ${suite.name}: running...`);
+      const report = await suite.run(context);
+      results[suite.name] = report.json;
+      if (!values.json) for (const table of report.tables) writeLine(io.stdout, renderTable(table));
+    }
+    if (values.json) writeLine(io.stdout, JSON.stringify(chosen.length === 1 ? results[chosen[0].name] : results));
+    return 0;
+  },
+};

@@ -1,0 +1,27 @@
+// Runs the saikoro CLI in-process with buffered streams.
+import { PassThrough, Readable } from 'node:stream';
+import { main } from '../../../src-main/cli/index.ts';
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export async function runCli(argv: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliRun> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const code = await main(argv, {
+    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    stdout,
+    stderr,
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+    stderrIsTTY: false,
+  });
+  return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}
