@@ -1,5 +1,7 @@
+import { evalBench } from './eval.ts';
 import type { BenchSuite } from './suite.ts';
 
 // One line per suite; each lives in its own file beside this one.
 export const suites: BenchSuite[] = [
+  evalBench,
 ];

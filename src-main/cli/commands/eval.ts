@@ -1,0 +1,83 @@
+import { createInterface } from 'node:readline';
+import type { Writable } from 'node:stream';
+import { parseCommandArgs, type Command } from '../command.ts';
+import { configFromPartial, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
+import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
+
+const USAGE = `Usage: saikoro eval [--json] < cases.jsonl
+
+Evaluates dice sequences in batches. Reads JSON lines
+  {"id"?: any, "x": "3155...", "config"?: {alpha, beta, gamma, objectives, constraints, lowerBounds, upperBounds}}
+(every config field optional, with the spec's defaults; N is the length of x) and writes, per line,
+  {"id", "features", "errors", "objectives", "constraints", "chi", "bounds", "feasible"}
+where chi holds chi_d and bounds [q(p_d), q(P_d)] per constrained d (null = infinite).
+A bad line yields {"id", "error": "..."} and the rest go on; the exit status is then 1.
+Blank lines are skipped. Output is always JSON lines (--json is accepted for uniformity).
+Lines are streamed: memory does not grow with the number of lines.`;
+
+const CONFIG_FIELDS = new Set(['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
+const CACHE_LIMIT = 64;
+
+/** Evaluators per (N, config), reused across lines; the oldest is dropped past CACHE_LIMIT. */
+class EvaluatorCache {
+  private readonly evaluators = new Map<string, DiceEvaluator>();
+
+  get(n: number, partial: Record<string, unknown>): DiceEvaluator {
+    const key = `${n}|${JSON.stringify(partial)}`;
+    let evaluator = this.evaluators.get(key);
+    if (!evaluator) {
+      evaluator = new DiceEvaluator(configFromPartial({ ...(partial as Partial<DiceConfig>), n }));
+      if (this.evaluators.size >= CACHE_LIMIT) this.evaluators.delete(this.evaluators.keys().next().value!);
+      this.evaluators.set(key, evaluator);
+    }
+    return evaluator;
+  }
+}
+
+function evaluateLine(line: string, cache: EvaluatorCache): { id: unknown; output: object; ok: boolean } {
+  let request: unknown;
+  try {
+    request = JSON.parse(line);
+  } catch {
+    return { id: null, output: { error: `not valid JSON: ${JSON.stringify(line.slice(0, 60))}` }, ok: false };
+  }
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return { id: null, output: { error: 'each line must be a JSON object {"x": ...}' }, ok: false };
+  const { id = null, x, config = {} } = request as { id?: unknown; x?: unknown; config?: unknown };
+  try {
+    if (typeof x !== 'string') throw new Error(`"x" must be a string of digits 1-6, got ${x === undefined ? 'nothing' : typeof x}`);
+    if (x.length === 0) throw new Error('"x" is empty');
+    if (typeof config !== 'object' || config === null || Array.isArray(config)) throw new Error('"config" must be an object');
+    const unknown = Object.keys(config).filter((k) => !CONFIG_FIELDS.has(k));
+    if (unknown.length) throw new Error(`unknown config field ${unknown.map((k) => `"${k}"`).join(', ')}; allowed: ${[...CONFIG_FIELDS].join(', ')}`);
+    const evaluation = cache.get(x.length, config as Record<string, unknown>).evaluate(x);
+    return { id, output: evaluation, ok: true };
+  } catch (e) {
+    return { id, output: { error: (e as Error).message }, ok: false };
+  }
+}
+
+function write(stream: Writable, text: string): Promise<void> | undefined {
+  if (stream.write(text)) return undefined;
+  return new Promise((resolve) => stream.once('drain', resolve));
+}
+
+export const evalCommand: Command = {
+  name: 'eval',
+  summary: 'Evaluate dice sequences in batches (JSON lines in, JSON lines out)',
+  usage: USAGE,
+  async run(argv, io) {
+    parseCommandArgs(argv, { json: { type: 'boolean' } });
+    const cache = new EvaluatorCache();
+    let failures = 0;
+    const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
+    for await (const line of lines) {
+      if (line.trim() === '') continue;
+      const { id, output, ok } = evaluateLine(line, cache);
+      if (!ok) failures++;
+      const pending = write(io.stdout, JSON.stringify({ id, ...output }) + '\n');
+      if (pending) await pending;
+    }
+    if (failures) io.stderr.write(`saikoro eval: ${failures} line(s) had errors (see their "error" fields)\n`);
+    return failures ? 1 : 0;
+  },
+};

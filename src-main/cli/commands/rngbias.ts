@@ -1,0 +1,167 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
+import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
+import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
+
+/**
+ * A drop-in for the EC-Comp 2020 reference evaluator (rngbias.py): the same options,
+ * RNGBIAS_* environment variables and YAML config keys, the same output convention.
+ * Precedence: command line > environment > config file > the spec's defaults.
+ */
+interface OptionSpec {
+  /** Key in the YAML file; the environment variable is RNGBIAS_ + its upper case. */
+  key: string;
+  long: string;
+  short: string;
+  field: keyof Omit<DiceConfig, 'n'> | 'n';
+}
+
+const OPTIONS: OptionSpec[] = [
+  { key: 'variables', long: 'variables', short: 'x', field: 'n' },
+  { key: 'objectives', long: 'objectives', short: 'o', field: 'objectives' },
+  { key: 'constraints', long: 'constraints', short: 's', field: 'constraints' },
+  { key: 'lower_bounds', long: 'lower-bounds', short: 'l', field: 'lowerBounds' },
+  { key: 'upper_bounds', long: 'upper-bounds', short: 'u', field: 'upperBounds' },
+  { key: 'bias_alpha', long: 'bias_alpha', short: 'a', field: 'alpha' },
+  { key: 'bias_beta', long: 'bias_beta', short: 'b', field: 'beta' },
+  { key: 'bias_gamma', long: 'bias_gamma', short: 'g', field: 'gamma' },
+];
+
+const USAGE = `Usage: saikoro rngbias [options] < solution.json
+
+A drop-in for the EC-Comp 2020 reference evaluator (rngbias.py). Reads one JSON string of
+N digits 1-6 from stdin and prints {"objective": ..., "constraint": ..., "error": null}:
+a number when there is one value, a list when there are several, null when there are none.
+Bad input prints {"objective": null, "constraint": null, "error": "..."} and exits 1.
+
+Options (each also read from RNGBIAS_<KEY> and from the YAML config file's <key>):
+  -x, --variables N          sequence length N (key variables; default ${DEFAULT_N})
+  -o, --objectives JSON      feature groups, e.g. [[1,2,3],[4,5]] (default [[1..15]])
+  -s, --constraints JSON     constrained block lengths d (default [1..12])
+  -l, --lower-bounds JSON    lower percent points p_d (key lower_bounds; default 0.1 each)
+  -u, --upper-bounds JSON    upper percent points P_d (key upper_bounds; default 0.9 each)
+  -a, --bias_alpha JSON      15 lower band edges alpha_i
+  -b, --bias_beta JSON       15 upper band edges beta_i
+  -g, --bias_gamma JSON      15 weights gamma_i
+  -c, --config FILE          YAML config file (default: config.yml, if it exists)
+
+Precedence: command line > environment > config file > defaults.
+Example: echo '"31552264665432613134314646226624645162511461153216"' | saikoro rngbias`;
+
+class RngbiasInputError extends Error {}
+
+/** Parses an option value: JSON text from the command line or environment, or a YAML value. */
+function optionValue(spec: OptionSpec, raw: unknown, source: string): unknown {
+  let value = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new RngbiasInputError(`${source}: --${spec.long} is not valid JSON: ${JSON.stringify(raw)}`);
+    }
+  }
+  if (spec.field === 'n') {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+      throw new RngbiasInputError(`${source}: --${spec.long} must be a positive integer, got ${JSON.stringify(raw)}`);
+    return value;
+  }
+  if (!Array.isArray(value)) throw new RngbiasInputError(`${source}: --${spec.long} must be a JSON list, got ${JSON.stringify(raw)}`);
+  return value;
+}
+
+async function readConfigFile(path: string, explicit: boolean): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if (!explicit && (e as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new RngbiasInputError(`cannot read config file ${path}: ${(e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = parseYaml(text);
+  } catch (e) {
+    throw new RngbiasInputError(`config file ${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+  }
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new RngbiasInputError(`config file ${path} must be a mapping of keys to values`);
+  const known = new Set(OPTIONS.map((o) => o.key));
+  const unknown = Object.keys(parsed).filter((k) => !known.has(k));
+  if (unknown.length) throw new RngbiasInputError(`config file ${path}: unknown key ${unknown.map((k) => `"${k}"`).join(', ')}`);
+  return parsed as Record<string, unknown>;
+}
+
+/** Resolves the config from the command line, the environment and the YAML file. */
+export async function resolveRngbiasConfig(values: Record<string, string | boolean | undefined>, io: CliIo): Promise<DiceConfig> {
+  const configPath = typeof values.config === 'string' ? values.config : 'config.yml';
+  const file = await readConfigFile(resolve(io.cwd, configPath), typeof values.config === 'string');
+  const partial: Record<string, unknown> = { n: DEFAULT_N };
+  for (const spec of OPTIONS) {
+    const cli = values[spec.long];
+    const envName = `RNGBIAS_${spec.key.toUpperCase()}`;
+    const env = io.env[envName];
+    if (typeof cli === 'string') partial[spec.field] = optionValue(spec, cli, 'option');
+    else if (env !== undefined && env !== '') partial[spec.field] = optionValue(spec, env, `environment ${envName}`);
+    else if (spec.key in file) partial[spec.field] = optionValue(spec, file[spec.key], `config file key ${spec.key}`);
+  }
+  try {
+    return configFromPartial(partial as Partial<DiceConfig> & { n: number });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      const spec = OPTIONS.find((o) => e.field === o.field || e.field.startsWith(`${o.field}[`));
+      throw new RngbiasInputError(spec ? `--${spec.long}: ${e.message}` : e.message);
+    }
+    throw e;
+  }
+}
+
+/** Reads the single JSON string from stdin. */
+function parseSolution(text: string, n: number): string {
+  if (text.trim() === '') throw new RngbiasInputError('empty input: expected a JSON string of digits 1-6 on stdin');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new RngbiasInputError(`input is not valid JSON: ${JSON.stringify(text.trim().slice(0, 60))}`);
+  }
+  if (typeof value !== 'string') throw new RngbiasInputError(`input must be a JSON string of digits 1-6, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  try {
+    parseSequence(value, n);
+  } catch (e) {
+    if (e instanceof SequenceError) throw new RngbiasInputError(e.message);
+    throw e;
+  }
+  return value;
+}
+
+/** The reference's convention: a bare number for one value, a list for several, null for none. */
+function collapse(values: number[]): number | number[] | null {
+  if (values.length === 0) return null;
+  return values.length === 1 ? values[0] : values;
+}
+
+export const rngbiasCommand: Command = {
+  name: 'rngbias',
+  summary: 'Drop-in for the EC-Comp 2020 reference evaluator (one sequence on stdin)',
+  usage: USAGE,
+  async run(argv, io) {
+    const options = Object.fromEntries([
+      ...OPTIONS.map((o) => [o.long, { type: 'string' as const, short: o.short }]),
+      ['config', { type: 'string' as const, short: 'c' }],
+    ]);
+    const { values } = parseCommandArgs(argv, options);
+    try {
+      const config = await resolveRngbiasConfig(values, io);
+      const x = parseSolution(await readAll(io.stdin), config.n);
+      const evaluation = new DiceEvaluator(config).evaluate(x);
+      writeLine(io.stdout, JSON.stringify({ objective: collapse(evaluation.objectives), constraint: collapse(evaluation.constraints), error: null }));
+      return 0;
+    } catch (e) {
+      if (!(e instanceof RngbiasInputError)) throw e;
+      writeLine(io.stdout, JSON.stringify({ objective: null, constraint: null, error: e.message }));
+      return 1;
+    }
+  },
+};
