@@ -1,5 +1,11 @@
 import type { Command } from '../command.ts';
+import { benchCommand } from './bench.ts';
+import { evalCommand } from './eval.ts';
+import { rngbiasCommand } from './rngbias.ts';
 
 // One line per subcommand; each lives in its own file beside this one.
 export const commands: Command[] = [
+  rngbiasCommand,
+  evalCommand,
+  benchCommand,
 ];
