@@ -1,0 +1,60 @@
+/**
+ * Constraint handling, in one place: feasibility, total normalised violation, and the
+ * feasibility-first order every solver and the driver use.
+ *
+ * Normalisation: g_d is divided by s_d = 6^d / B_d (B_d = floor(N/d) blocks, at least 1).
+ * Since chi_d = (6^d / B_d) * S2_d - B_d, where S2_d is the sum of squared block counts, the
+ * scaled value g_d / s_d is the distance of the integer S2_d from its allowed band. Every
+ * constraint is therefore measured in the same currency (squared-count units): one repeated
+ * block at d = 12 costs 2 (instead of about 10^9 raw), and a change of one roll moves S2_d of
+ * every d by the even integer 2 (c_new - c_old) + 2. See docs/solvers.md.
+ */
+import type { Evaluated, Problem } from './types.ts';
+
+/** The per-constraint divisors s_d = 6^d / max(1, floor(N / d)). */
+export function constraintScales(n: number, blockLengths: readonly number[]): Float64Array {
+  return Float64Array.from(blockLengths, (d) => 6 ** d / Math.max(1, Math.floor(n / d)));
+}
+
+/** Total normalised violation: sum over d of max(0, g_d) / s_d. */
+export function totalViolation(G: ArrayLike<number>, scales: ArrayLike<number>): number {
+  let v = 0;
+  for (let l = 0; l < G.length; l++) if (G[l] > 0) v += G[l] / scales[l];
+  return v;
+}
+
+export function isFeasible(violation: number): boolean {
+  return violation <= 0;
+}
+
+/** Builds an Evaluated from an evaluation; the only place that decides feasibility. */
+export function makeEvaluated(problem: Problem, x: Uint8Array, F: Float64Array, G: Float64Array): Evaluated {
+  const violation = totalViolation(G, problem.constraintScales);
+  return { x, F, G, violation, feasible: isFeasible(violation) };
+}
+
+/**
+ * Feasibility-first comparison of two single-objective points given as (f, violation):
+ * negative when a is better, positive when b is better, 0 when equal.
+ *   - feasible beats infeasible;
+ *   - two infeasible: the smaller total normalised violation wins;
+ *   - two feasible: the smaller f wins.
+ */
+export function compareScalar(fa: number, va: number, fb: number, vb: number): number {
+  const aFeasible = va <= 0;
+  const bFeasible = vb <= 0;
+  if (aFeasible && bFeasible) return fa - fb;
+  if (aFeasible) return -1;
+  if (bFeasible) return 1;
+  return va - vb;
+}
+
+/** compareScalar on the first objective of two evaluated points. */
+export function compareEvaluated(a: Evaluated, b: Evaluated): number {
+  return compareScalar(a.F[0], a.violation, b.F[0], b.violation);
+}
+
+/** Static penalty fitness f + weight * violation (the textbook GA's constraint handling). */
+export function penalised(f: number, violation: number, weight: number): number {
+  return f + weight * violation;
+}

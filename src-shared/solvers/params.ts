@@ -1,0 +1,104 @@
+/**
+ * Solver parameters: resolution of defaults and validation with errors that name the
+ * parameter. Values may come typed (API, project files) or as strings (`--param k=v`).
+ */
+import type { ParamDescriptor, ParamSpec, ParamValue, ParamValues, Problem } from './types.ts';
+
+export class ParamError extends Error {
+  constructor(
+    readonly solver: string,
+    readonly param: string,
+    readonly rule: string,
+  ) {
+    super(`solver ${solver}: parameter ${param} ${rule}`);
+    this.name = 'ParamError';
+  }
+}
+
+function describeRange(spec: ParamSpec): string {
+  const lo = spec.min === undefined ? '' : `${spec.exclusiveMin ? '>' : '>='} ${spec.min}`;
+  const hi = spec.max === undefined ? '' : `<= ${spec.max}`;
+  return [lo, hi].filter(Boolean).join(' and ');
+}
+
+function coerce(solver: string, spec: ParamSpec, raw: unknown): ParamValue {
+  const fail = (rule: string): never => {
+    throw new ParamError(solver, spec.name, rule);
+  };
+  switch (spec.type) {
+    case 'boolean': {
+      if (typeof raw === 'boolean') return raw;
+      if (raw === 'true' || raw === '1') return true;
+      if (raw === 'false' || raw === '0') return false;
+      return fail(`must be true or false, got ${JSON.stringify(raw)}`);
+    }
+    case 'choice': {
+      if (typeof raw !== 'string' || !spec.choices!.includes(raw)) return fail(`must be one of ${spec.choices!.join(', ')}, got ${JSON.stringify(raw)}`);
+      return raw;
+    }
+    default: {
+      let v: number;
+      if (typeof raw === 'number') v = raw;
+      else if (typeof raw === 'string' && raw.trim() !== '' && Number.isFinite(Number(raw))) v = Number(raw);
+      else return fail(`must be ${spec.type === 'integer' ? 'an integer' : 'a number'}, got ${JSON.stringify(raw)}`);
+      if (!Number.isFinite(v)) return fail(`must be a finite number, got ${v}`);
+      if (spec.type === 'integer' && !Number.isInteger(v)) return fail(`must be an integer, got ${v}`);
+      const belowMin = spec.min !== undefined && (spec.exclusiveMin ? v <= spec.min : v < spec.min);
+      const aboveMax = spec.max !== undefined && v > spec.max;
+      if (belowMin || aboveMax) return fail(`must be ${describeRange(spec)}, got ${v}`);
+      return v;
+    }
+  }
+}
+
+/**
+ * Fills defaults and validates `given` against the specs. Unknown names are errors (listing
+ * the known ones), so a typo never silently runs the default.
+ */
+export function resolveParams(solver: string, specs: readonly ParamSpec[], given: Readonly<Record<string, unknown>>, problem: Problem): Record<string, ParamValue> {
+  const known = new Set(specs.map((s) => s.name));
+  for (const name of Object.keys(given)) {
+    if (!known.has(name)) {
+      const list = specs.length ? specs.map((s) => s.name).join(', ') : 'none';
+      throw new ParamError(solver, name, `is unknown (parameters of ${solver}: ${list})`);
+    }
+  }
+  const out: Record<string, ParamValue> = {};
+  for (const spec of specs) {
+    const raw = Object.prototype.hasOwnProperty.call(given, spec.name) ? given[spec.name] : undefined;
+    const value = raw === undefined ? (typeof spec.default === 'function' ? spec.default(problem) : spec.default) : raw;
+    out[spec.name] = coerce(solver, spec, value);
+  }
+  return out;
+}
+
+/** Parses CLI `k=v` pairs into a raw map (values stay strings; resolveParams coerces them). */
+export function parseParamPairs(pairs: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new ParamError('(any)', JSON.stringify(pair), 'must be written name=value');
+    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** The serializable view of a spec. */
+export function describeParam(spec: ParamSpec): ParamDescriptor {
+  const fn = typeof spec.default === 'function';
+  return {
+    name: spec.name,
+    type: spec.type,
+    default: fn ? (spec.defaultText ?? 'depends on the problem') : (spec.default as ParamValue),
+    defaultText: spec.defaultText ?? (fn ? 'depends on the problem' : String(spec.default)),
+    min: spec.min ?? null,
+    max: spec.max ?? null,
+    choices: spec.choices ? [...spec.choices] : null,
+    description: spec.description,
+  };
+}
+
+/** Typed accessors for resolved params inside solvers. */
+export const num = (p: ParamValues, name: string): number => p[name] as number;
+export const bool = (p: ParamValues, name: string): boolean => p[name] as boolean;
+export const str = (p: ParamValues, name: string): string => p[name] as string;

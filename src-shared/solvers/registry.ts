@@ -1,0 +1,61 @@
+/**
+ * Every solver, one line each, and the default solver per track. To add a solver: export a
+ * SolverInfo from its module and add one line to `solvers` (and change a DEFAULT_SOLVERS line
+ * if it becomes the strongest for a track).
+ */
+import type { TrackName } from '../problems/dice/config.ts';
+import { describeParam } from './params.ts';
+import type { ParamDescriptor, SolverInfo } from './types.ts';
+import { randomSearch } from './so/random-search.ts';
+
+export const solvers: readonly SolverInfo[] = [
+  randomSearch,
+];
+
+/** The strongest solver per track (what `saikoro solve` runs without --solver). */
+export const DEFAULT_SOLVERS: Readonly<Record<TrackName, string>> = {
+  so: 'random',
+  mo2: 'random',
+  mo3: 'random',
+  mo5: 'random',
+  mo7: 'random',
+};
+
+export class SolverError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SolverError';
+  }
+}
+
+export function solverNames(): string[] {
+  return solvers.map((s) => s.name);
+}
+
+/** The solver called `name`; the error lists the known names. */
+export function findSolver(name: string): SolverInfo {
+  const info = solvers.find((s) => s.name === name);
+  if (!info) throw new SolverError(`unknown solver ${JSON.stringify(name)} (known: ${solverNames().join(', ')})`);
+  return info;
+}
+
+/** The default solver for a track, or for M objectives when the grouping is custom. */
+export function defaultSolverFor(track: TrackName | null, objectiveCount = 1): SolverInfo {
+  if (track) return findSolver(DEFAULT_SOLVERS[track]);
+  const nearest: TrackName = objectiveCount <= 1 ? 'so' : objectiveCount === 2 ? 'mo2' : objectiveCount <= 3 ? 'mo3' : objectiveCount <= 5 ? 'mo5' : 'mo7';
+  return findSolver(DEFAULT_SOLVERS[nearest]);
+}
+
+/** Serializable solver list (for `saikoro solvers`, IPC and the UI). */
+export interface SolverDescriptor {
+  name: string;
+  title: string;
+  summary: string;
+  objectives: SolverInfo['objectives'];
+  baseline: boolean;
+  params: ParamDescriptor[];
+}
+
+export function describeSolvers(): SolverDescriptor[] {
+  return solvers.map((s) => ({ name: s.name, title: s.title, summary: s.summary, objectives: s.objectives, baseline: s.baseline, params: s.params.map(describeParam) }));
+}

@@ -1,0 +1,245 @@
+/**
+ * The solver framework's contract (pymoo-style ask/tell). Everything here is plain data or a
+ * small interface so that the worker host, the CLI and the renderer can share it.
+ *
+ *   problem  = createDiceProblem(config)            (problem.ts)
+ *   solver   = findSolver(name).create()            (registry.ts)
+ *   result   = await runSolver(problem, name, params, seed, termination, onSnapshot, control)
+ *                                                   (run.ts)
+ *
+ * runSolver calls `solver.setup(problem, params, seed)`, then repeatedly
+ *   ask(limit) -> the driver evaluates ask.candidates -> tell(evaluated)
+ * until the termination fires, the solver says it is done, or the run is cancelled.
+ *
+ * Counting evaluations: every candidate whose objective values are computed counts as one
+ * evaluation, fully or incrementally. The driver counts `candidates.length` itself; a solver
+ * that evaluates internally (local search on DiceState.peekSet / peekSwap) reports those in
+ * `ask.internal.evaluations`. One step never spends more than `limit` evaluations in total.
+ */
+import type { DiceConfig, TrackName } from '../problems/dice/config.ts';
+import type { DiceEvaluation } from '../problems/dice/evaluate.ts';
+import type { DiceState } from '../problems/dice/incremental.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Problem
+
+/**
+ * A problem's shape and its one evaluation hook. Variables are integers in [lower, upper]
+ * (faces 1..6 for the dice problem); objectives are minimised; constraint values G are >= 0
+ * with 0 meaning satisfied (the dice problem's g_d).
+ */
+export interface Problem {
+  readonly name: string;
+  /** Number of variables N. */
+  readonly n: number;
+  readonly lower: number;
+  readonly upper: number;
+  /** Number of objectives M (1 = single objective). */
+  readonly objectiveCount: number;
+  /** Number of constraints (the constrained block lengths). */
+  readonly constraintCount: number;
+  /** Divisor per constraint used to normalise violations (see constraints.ts). */
+  readonly constraintScales: Float64Array;
+  /** Human labels of the constraints, e.g. "g_3". */
+  readonly constraintLabels: readonly string[];
+  readonly config: DiceConfig;
+  /** The track whose objectives the config uses, or null for a custom grouping. */
+  readonly track: TrackName | null;
+  /** Fills F (length M) and G (length constraintCount) for x (faces 1..6, length N). */
+  evaluate(x: Uint8Array, F: Float64Array, G: Float64Array): void;
+  /** An incremental evaluator positioned at x, for local search. */
+  createState(x: Uint8Array): DiceState;
+  /** The full evaluation (features, errors, chi, bounds) for reporting. */
+  fullEvaluation(x: Uint8Array): DiceEvaluation;
+}
+
+/** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
+export interface Evaluated {
+  readonly x: Uint8Array;
+  readonly F: Float64Array;
+  readonly G: Float64Array;
+  /** Total normalised constraint violation (0 when feasible). */
+  readonly violation: number;
+  readonly feasible: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Solver
+
+/** A solution found inside a step (internal evaluation) that the driver should consider. */
+export interface Reported {
+  readonly solution: Evaluated;
+  /** 1-based index, within this step's internal evaluations, of the evaluation that produced it. */
+  readonly at: number;
+}
+
+/** What a solver wants done in one step. */
+export interface Ask {
+  /** Candidates for the driver to evaluate fully; passed back to tell() in the same order. */
+  readonly candidates: readonly Uint8Array[];
+  /**
+   * Work the solver did itself during ask(): evaluations spent (peeks count one each) and
+   * the solutions worth recording (at least every new best it found).
+   */
+  readonly internal?: { readonly evaluations: number; readonly reported: readonly Reported[] };
+}
+
+export interface Solver {
+  /** Binds the problem, validated params and the seed; all randomness flows from the seed. */
+  setup(problem: Problem, params: ParamValues, seed: number): void;
+  /** The next step, spending at most `limit` (>= 1) evaluations in total. */
+  ask(limit: number): Ask;
+  /** The evaluated ask.candidates (possibly an empty list), in order. */
+  tell(evaluated: readonly Evaluated[]): void;
+  /** True when the solver has nothing more to do (e.g. exhausted); optional. */
+  done?(): boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+export type ParamValue = number | boolean | string;
+export type ParamValues = Readonly<Record<string, ParamValue>>;
+
+export interface ParamSpec {
+  readonly name: string;
+  readonly type: 'integer' | 'number' | 'boolean' | 'choice';
+  /** The default; a function when it depends on the problem (then `defaultText` explains it). */
+  readonly default: ParamValue | ((problem: Problem) => ParamValue);
+  /** How the default is shown, e.g. "1/N". */
+  readonly defaultText?: string;
+  readonly min?: number;
+  readonly max?: number;
+  /** Whether min / max themselves are excluded (e.g. a rate in (0, 1]). */
+  readonly exclusiveMin?: boolean;
+  readonly choices?: readonly string[];
+  readonly description: string;
+}
+
+/** Serializable view of a ParamSpec (for `saikoro solvers`, IPC and the UI). */
+export interface ParamDescriptor {
+  name: string;
+  type: ParamSpec['type'];
+  default: ParamValue;
+  defaultText: string;
+  min: number | null;
+  max: number | null;
+  choices: string[] | null;
+  description: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Registry entries
+
+/** Which problems a solver handles: single objective only, several only, or any. */
+export type ObjectiveSupport = 'single' | 'multi' | 'any';
+
+export interface SolverInfo {
+  /** Lookup key, kebab-case, e.g. "ga", "ils". */
+  readonly name: string;
+  readonly title: string;
+  readonly summary: string;
+  readonly objectives: ObjectiveSupport;
+  /** Kept for honest comparison, not to win. */
+  readonly baseline: boolean;
+  readonly params: readonly ParamSpec[];
+  create(): Solver;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Termination
+
+export interface Termination {
+  /** Stop after this many evaluations (an exact budget). */
+  maxEvaluations?: number;
+  /** Stop after this many seconds of wall time (checked between steps). */
+  maxSeconds?: number;
+  /** SO only: stop once a feasible solution with f <= target is found. */
+  target?: number;
+  /** Stop when the best (SO) or the front (MO) has not improved for this many evaluations. */
+  stallEvaluations?: number;
+}
+
+export type StopReason = 'evaluations' | 'time' | 'target' | 'stall' | 'solver' | 'cancelled';
+
+// ---------------------------------------------------------------------------------------------
+// Results, snapshots, traces (plain JSON: no typed arrays, no Infinity/NaN)
+
+export interface SolutionRecord {
+  /** The sequence as a string of digits 1-6. */
+  x: string;
+  objectives: number[];
+  /** g_d in the order of config.constraints. */
+  constraints: number[];
+  feasible: boolean;
+  /** Total normalised violation (constraints.ts). */
+  violation: number;
+}
+
+export interface TracePoint {
+  evaluations: number;
+  seconds: number;
+  /** SO: best objective value so far (feasible if `feasible`); MO: null. */
+  best: number | null;
+  /** SO: violation of that best (0 once feasible); MO: least violation seen. */
+  violation: number;
+  feasible: boolean;
+  /** MO: size of the feasible non-dominated archive; SO: null. */
+  frontSize: number | null;
+  /** MO: RunOptions.frontIndicator of the feasible front (e.g. hypervolume), else null. */
+  indicator: number | null;
+}
+
+export interface Snapshot {
+  evaluations: number;
+  seconds: number;
+  /** 0..1 from the termination (max over the evaluation and time budgets). */
+  progress: number;
+  paused: boolean;
+  /** Whether any feasible solution has been found. */
+  feasibleFound: boolean;
+  /** SO: the current best (feasibility first). MO: least-violating solution while no feasible one exists, else null. */
+  best: SolutionRecord | null;
+  /** MO: objective vectors of the current feasible non-dominated archive; SO: []. */
+  front: number[][];
+}
+
+export interface SolverResult {
+  solver: string;
+  params: Record<string, ParamValue>;
+  seed: number;
+  track: TrackName | null;
+  n: number;
+  objectiveCount: number;
+  termination: Termination;
+  evaluations: number;
+  seconds: number;
+  /** SO: a feasible solution was found (and the target reached, if one was set). MO: the front is non-empty. */
+  success: boolean;
+  message: string;
+  stopReason: StopReason;
+  /**
+   * SO: the best solution by the feasibility-first order (feasible when success).
+   * MO: null when the front is non-empty, else the least-violating solution seen.
+   */
+  best: SolutionRecord | null;
+  /** Evaluation count at which `best` was first evaluated (null without best). */
+  bestFoundAt: number | null;
+  /** Evaluation count of the first feasible solution, or null. */
+  firstFeasibleAt: number | null;
+  /** MO: the feasible non-dominated archive, sorted by objectives; SO: []. */
+  front: SolutionRecord[];
+  /** Sampled convergence trace (every improvement, thinned to a bounded length, last point kept). */
+  trace: TracePoint[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Run control
+
+/** Polled by runSolver between steps. RunController (run.ts) is the standard implementation. */
+export interface RunControl {
+  readonly cancelled: boolean;
+  readonly paused: boolean;
+  /** Resolves when the run is resumed or cancelled. */
+  whenResumed(): Promise<void>;
+}
