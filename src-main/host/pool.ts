@@ -1,0 +1,344 @@
+/**
+ * The solver host: a pool of worker processes, one run at a time per worker, as many workers
+ * as there are cores by default. Runs beyond that wait in a queue. Any run can be paused,
+ * resumed and cancelled. A worker that crashes, is killed or exceeds its memory limit ends its
+ * run as failed with the reason; the other runs go on.
+ *
+ * Ownership: the host owns its workers (a DisposableStore per worker holds the process and its
+ * listeners) and every cancel timer; `dispose()` ends all of them.
+ */
+import os from 'node:os';
+import { DisposableStore, Emitter, type Disposable } from './disposable.ts';
+import type { WorkerMessage } from './protocol.ts';
+import type { RunOutcome, RunRequest, RunResult, RunSnapshot, RunStatus } from './run.ts';
+import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
+
+export interface SolverHostOptions {
+  spawn: WorkerSpawner;
+  /** Parallel runs (worker processes); defaults to the number of cores. */
+  parallelism?: number;
+  /** Memory limit per worker in MB (V8 heap flag and a resident-memory watchdog); null: none. */
+  memoryLimitMb?: number | null;
+  /** How long a cancelled run may take to stop before its worker is killed (ms). Default 2000. */
+  cancelGraceMs?: number;
+}
+
+export function defaultParallelism(): number {
+  return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+}
+
+interface PoolWorker {
+  channel: WorkerChannel;
+  /** Owns the channel and its listeners. */
+  store: DisposableStore;
+  ready: boolean;
+  run: SolverRun | null;
+}
+
+/** A run in the host. Listen to its snapshots and status; await `outcome`. */
+export class SolverRun {
+  private statusValue: RunStatus = 'queued';
+  private snapshotValue: RunSnapshot | null = null;
+  private readonly snapshotEmitter = new Emitter<RunSnapshot>();
+  private readonly statusEmitter = new Emitter<RunStatus>();
+  private settle!: (outcome: RunOutcome) => void;
+  /** Resolves once, when the run is done, failed or cancelled. Never rejects. */
+  readonly outcome: Promise<RunOutcome>;
+  /** Set while the user wants the run paused (also before it has started). */
+  pauseRequested = false;
+  cancelRequested = false;
+  /** The pid of the worker running it, while it runs. */
+  pid: number | undefined;
+
+  constructor(
+    readonly id: string,
+    readonly request: RunRequest,
+    private readonly host: SolverHost,
+  ) {
+    this.outcome = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  get status(): RunStatus {
+    return this.statusValue;
+  }
+  get lastSnapshot(): RunSnapshot | null {
+    return this.snapshotValue;
+  }
+  get isFinished(): boolean {
+    return this.statusValue === 'done' || this.statusValue === 'failed' || this.statusValue === 'cancelled';
+  }
+
+  readonly onSnapshot = (listener: (snapshot: RunSnapshot) => void): Disposable => this.snapshotEmitter.listen(listener);
+  readonly onStatus = (listener: (status: RunStatus) => void): Disposable => this.statusEmitter.listen(listener);
+
+  pause(): void {
+    this.host.pause(this);
+  }
+  resume(): void {
+    this.host.resume(this);
+  }
+  cancel(): void {
+    this.host.cancel(this);
+  }
+
+  /** @internal */
+  setStatus(status: RunStatus): void {
+    if (this.isFinished || this.statusValue === status) return;
+    this.statusValue = status;
+    this.statusEmitter.fire(status);
+  }
+  /** @internal */
+  pushSnapshot(snapshot: RunSnapshot): void {
+    if (this.isFinished) return;
+    this.snapshotValue = snapshot;
+    this.snapshotEmitter.fire(snapshot);
+  }
+  /** @internal */
+  finish(outcome: RunOutcome): void {
+    if (this.isFinished) return;
+    this.setStatus(outcome.status);
+    this.pid = undefined;
+    this.settle(outcome);
+    this.snapshotEmitter.dispose();
+    this.statusEmitter.dispose();
+  }
+}
+
+export class SolverHost implements Disposable {
+  readonly parallelism: number;
+  private readonly spawn: WorkerSpawner;
+  private readonly memoryLimitMb: number | null;
+  private readonly cancelGraceMs: number;
+  private readonly workers = new Set<PoolWorker>();
+  private readonly queue: SolverRun[] = [];
+  private readonly active = new Map<string, SolverRun>();
+  private readonly cancelTimers = new Map<SolverRun, NodeJS.Timeout>();
+  private readonly store = new DisposableStore();
+  private readonly runEmitter = this.store.add(new Emitter<SolverRun>());
+  private nextId = 1;
+
+  constructor(options: SolverHostOptions) {
+    this.spawn = options.spawn;
+    this.parallelism = Math.max(1, Math.floor(options.parallelism ?? defaultParallelism()));
+    this.memoryLimitMb = options.memoryLimitMb ?? null;
+    this.cancelGraceMs = options.cancelGraceMs ?? 2000;
+    this.store.defer(() => this.shutdown());
+  }
+
+  /** Fires for every run started on this host. */
+  readonly onRun = (listener: (run: SolverRun) => void): Disposable => this.runEmitter.listen(listener);
+
+  /** Queues a run; it starts as soon as a worker is free. */
+  start(request: RunRequest): SolverRun {
+    if (this.store.isDisposed) throw new Error('the solver host has been disposed');
+    const run = new SolverRun(`run-${this.nextId++}`, request, this);
+    this.active.set(run.id, run);
+    void run.outcome.then(() => this.active.delete(run.id));
+    this.queue.push(run);
+    this.runEmitter.fire(run);
+    this.dispatch();
+    return run;
+  }
+
+  /** Runs every request and resolves with their outcomes, in order. */
+  async runAll(requests: RunRequest[], onRun?: (run: SolverRun, index: number) => void): Promise<RunOutcome[]> {
+    const runs = requests.map((r, i) => {
+      const run = this.start(r);
+      onRun?.(run, i);
+      return run;
+    });
+    return Promise.all(runs.map((r) => r.outcome));
+  }
+
+  /** Runs not yet finished. */
+  get runs(): SolverRun[] {
+    return [...this.active.values()];
+  }
+
+  get workerCount(): number {
+    return this.workers.size;
+  }
+
+  pause(run: SolverRun): void {
+    if (run.isFinished || run.pauseRequested) return;
+    run.pauseRequested = true;
+    const worker = this.workerOf(run);
+    if (worker) worker.channel.send({ type: 'pause', runId: run.id });
+    else run.setStatus('paused');
+  }
+
+  resume(run: SolverRun): void {
+    if (run.isFinished || !run.pauseRequested) return;
+    run.pauseRequested = false;
+    const worker = this.workerOf(run);
+    if (worker) worker.channel.send({ type: 'resume', runId: run.id });
+    else {
+      run.setStatus('queued');
+      this.dispatch();
+    }
+  }
+
+  cancel(run: SolverRun, reason = 'cancelled'): void {
+    if (run.isFinished || run.cancelRequested) return;
+    run.cancelRequested = true;
+    const worker = this.workerOf(run);
+    if (!worker) {
+      this.removeFromQueue(run);
+      run.finish({ status: 'cancelled', result: null, reason });
+      return;
+    }
+    worker.channel.send({ type: 'cancel', runId: run.id });
+    // A worker stuck in a long step gets a grace period, then is killed.
+    const timer = setTimeout(() => {
+      this.cancelTimers.delete(run);
+      if (run.isFinished) return;
+      run.finish({ status: 'cancelled', result: null, reason: `${reason} (worker did not stop within ${this.cancelGraceMs} ms and was killed)` });
+      this.retire(worker);
+    }, this.cancelGraceMs);
+    this.cancelTimers.set(run, timer);
+  }
+
+  dispose(): void {
+    this.store.dispose();
+  }
+
+  private shutdown(): void {
+    for (const timer of this.cancelTimers.values()) clearTimeout(timer);
+    this.cancelTimers.clear();
+    for (const run of this.queue.splice(0)) run.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
+    for (const worker of [...this.workers]) {
+      worker.run?.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
+      this.retire(worker);
+    }
+  }
+
+  private workerOf(run: SolverRun): PoolWorker | undefined {
+    for (const w of this.workers) if (w.run === run) return w;
+    return undefined;
+  }
+
+  private removeFromQueue(run: SolverRun): void {
+    const i = this.queue.indexOf(run);
+    if (i >= 0) this.queue.splice(i, 1);
+  }
+
+  /** Starts queued runs on idle workers, spawning workers up to the parallelism. */
+  private dispatch(): void {
+    if (this.store.isDisposed) return;
+    for (;;) {
+      const next = this.queue.find((r) => !r.pauseRequested);
+      if (!next) return;
+      let worker = [...this.workers].find((w) => w.run === null);
+      if (!worker) {
+        if (this.workers.size >= this.parallelism) return;
+        worker = this.spawnWorker();
+      }
+      this.removeFromQueue(next);
+      this.assign(worker, next);
+    }
+  }
+
+  private spawnWorker(): PoolWorker {
+    const store = new DisposableStore();
+    const channel = store.add(this.spawn({ memoryLimitMb: this.memoryLimitMb }));
+    const worker: PoolWorker = { channel, store, ready: false, run: null };
+    this.workers.add(worker);
+    store.add(channel.onMessage((m) => this.onMessage(worker, m)));
+    store.add(channel.onExit((exit) => this.onExit(worker, exit)));
+    channel.send({ type: 'init', memoryLimitMb: this.memoryLimitMb });
+    return worker;
+  }
+
+  private assign(worker: PoolWorker, run: SolverRun): void {
+    worker.run = run;
+    run.pid = worker.channel.pid;
+    run.setStatus('running');
+    // Messages sent before the worker has loaded wait in the IPC channel.
+    worker.channel.send({ type: 'start', runId: run.id, request: run.request });
+  }
+
+  private onMessage(worker: PoolWorker, message: WorkerMessage): void {
+    if (message.type === 'ready') {
+      worker.ready = true;
+      return;
+    }
+    const run = worker.run;
+    if (!run || run.id !== message.runId) return; // a late message for a run already ended
+    switch (message.type) {
+      case 'started':
+        run.pid = worker.channel.pid;
+        break;
+      case 'snapshot':
+        run.pushSnapshot(message.snapshot);
+        break;
+      case 'paused':
+        run.setStatus('paused');
+        break;
+      case 'resumed':
+        run.setStatus('running');
+        break;
+      case 'done':
+        this.release(worker, run, { status: 'done', result: message.result, reason: null });
+        break;
+      case 'cancelled':
+        this.release(worker, run, { status: 'cancelled', result: message.result, reason: 'cancelled' });
+        break;
+      case 'failed':
+        // A fatal failure (memory watchdog) is followed by the worker's exit.
+        if (message.fatal) {
+          worker.run = null;
+          this.clearCancelTimer(run);
+          run.finish({ status: 'failed', result: null, reason: message.reason });
+          this.retire(worker);
+          this.dispatch();
+        } else this.release(worker, run, { status: 'failed', result: null, reason: message.reason });
+        break;
+    }
+  }
+
+  private release(worker: PoolWorker, run: SolverRun, outcome: RunOutcome): void {
+    worker.run = null;
+    this.clearCancelTimer(run);
+    run.finish(outcome);
+    this.dispatch();
+  }
+
+  private clearCancelTimer(run: SolverRun): void {
+    const timer = this.cancelTimers.get(run);
+    if (timer) clearTimeout(timer);
+    this.cancelTimers.delete(run);
+  }
+
+  private onExit(worker: PoolWorker, exit: WorkerExit): void {
+    const run = worker.run;
+    this.workers.delete(worker);
+    worker.run = null;
+    worker.store.dispose();
+    if (run && !run.isFinished) {
+      this.clearCancelTimer(run);
+      run.finish({ status: 'failed', result: null, reason: describeExit(exit, this.memoryLimitMb) });
+    }
+    this.dispatch();
+  }
+
+  /** Kills a worker and forgets it. */
+  private retire(worker: PoolWorker): void {
+    this.workers.delete(worker);
+    worker.run = null;
+    worker.store.dispose();
+  }
+}
+
+/** A human-readable reason for a worker's end. */
+export function describeExit(exit: WorkerExit, memoryLimitMb: number | null): string {
+  const lastLine = exit.output
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .pop();
+  if (/heap out of memory|Allocation failed|ERR_WORKER_OUT_OF_MEMORY|OOM/i.test(exit.output))
+    return `the worker ran out of memory${memoryLimitMb !== null ? ` (limit ${memoryLimitMb} MB)` : ''}`;
+  if (exit.signal) return `the worker was killed (${exit.signal})`;
+  if (exit.code === 0) return 'the worker exited before the run ended';
+  return `the worker crashed (exit code ${exit.code})${lastLine ? `: ${lastLine}` : ''}`;
+}

@@ -1,0 +1,34 @@
+/**
+ * Messages between the solver host (main side) and a worker process. Both ends exchange
+ * structured clones (Node: `serialization: 'advanced'`; Electron: MessagePort semantics), so
+ * typed arrays and Maps survive the trip; functions and class prototypes do not.
+ */
+import type { RunRequest, RunResult, RunSnapshot } from './run.ts';
+
+export type HostMessage =
+  /** Sent once after spawning: the worker's resident-memory limit for its runs. */
+  | { type: 'init'; memoryLimitMb: number | null }
+  | { type: 'start'; runId: string; request: RunRequest }
+  | { type: 'pause'; runId: string }
+  | { type: 'resume'; runId: string }
+  | { type: 'cancel'; runId: string };
+
+export type WorkerMessage =
+  /** The worker has loaded and listens for messages. */
+  | { type: 'ready'; pid: number }
+  | { type: 'started'; runId: string }
+  | { type: 'snapshot'; runId: string; snapshot: RunSnapshot }
+  | { type: 'paused'; runId: string }
+  | { type: 'resumed'; runId: string }
+  | { type: 'done'; runId: string; result: RunResult }
+  /** Cancelled between steps; `result` holds what was found so far. */
+  | { type: 'cancelled'; runId: string; result: RunResult | null }
+  /**
+   * The run failed inside the worker (bad parameters, an exception in the solver, the memory
+   * watchdog). With `fatal` the worker exits after sending this.
+   */
+  | { type: 'failed'; runId: string; reason: string; fatal: boolean };
+
+export function isWorkerMessage(value: unknown): value is WorkerMessage {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}

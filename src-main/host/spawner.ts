@@ -1,0 +1,138 @@
+/**
+ * How the host starts a worker process. The host takes a WorkerSpawner as a parameter: under
+ * Node (CLI, web server, tests) it is `nodeSpawner`, which forks `worker.ts` through tsx; in the
+ * desktop app it is the Electron utility-process spawner in src-main/electron/solver-spawner.ts.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { toDisposable, type Disposable } from './disposable.ts';
+import { isWorkerMessage, type HostMessage, type WorkerMessage } from './protocol.ts';
+
+export interface SpawnOptions {
+  /** V8 old-space limit for the worker (--max-old-space-size), in MB; null for Node's default. */
+  memoryLimitMb: number | null;
+}
+
+/** How a worker process ended. */
+export interface WorkerExit {
+  /** Exit code, or null when a signal ended it. */
+  code: number | null;
+  signal: string | null;
+  /** The last lines the worker wrote to stdout/stderr, for the failure reason. */
+  output: string;
+}
+
+/** One worker process as the host sees it. `dispose()` detaches listeners and kills the process. */
+export interface WorkerChannel extends Disposable {
+  readonly pid: number | undefined;
+  send(message: HostMessage): void;
+  onMessage(listener: (message: WorkerMessage) => void): Disposable;
+  /** Fires once, when the process has ended for whatever reason. */
+  onExit(listener: (exit: WorkerExit) => void): Disposable;
+  /** Ends the process at once (SIGKILL under Node). */
+  kill(): void;
+}
+
+export type WorkerSpawner = (options: SpawnOptions) => WorkerChannel;
+
+/** Keeps the last `limit` characters of a process's output. */
+export class OutputTail {
+  private text = '';
+  constructor(private readonly limit = 4000) {}
+  push(chunk: Buffer | string): void {
+    this.text = (this.text + chunk.toString()).slice(-this.limit);
+  }
+  toString(): string {
+    return this.text;
+  }
+}
+
+/** The worker entry as TypeScript source, beside this file. */
+export const WORKER_SOURCE = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** tsx's loader as a file URL, so `--import` works whatever the current directory is. */
+function tsxLoader(): string {
+  return pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+}
+
+/**
+ * Forks worker.ts under plain Node with tsx's loader (`--import <tsx>`), structured-clone
+ * serialization, and the worker's output captured (not forwarded) for failure reasons.
+ */
+export function nodeSpawner(overrides: { workerPath?: string; env?: NodeJS.ProcessEnv } = {}): WorkerSpawner {
+  const loader = tsxLoader();
+  return (options) => {
+    const execArgv = ['--import', loader];
+    if (options.memoryLimitMb !== null) execArgv.push(`--max-old-space-size=${Math.max(1, Math.round(options.memoryLimitMb))}`);
+    const child = fork(overrides.workerPath ?? WORKER_SOURCE, [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+      env: overrides.env ?? process.env,
+    });
+    return childChannel(child);
+  };
+}
+
+/** Wraps a forked ChildProcess as a WorkerChannel. */
+export function childChannel(child: ChildProcess): WorkerChannel {
+  const tail = new OutputTail();
+  const onOutput = (chunk: Buffer) => tail.push(chunk);
+  child.stdout?.on('data', onOutput);
+  child.stderr?.on('data', onOutput);
+  const messageListeners = new Set<(m: WorkerMessage) => void>();
+  const exitListeners = new Set<(e: WorkerExit) => void>();
+  let exited: WorkerExit | null = null;
+  const onMessage = (m: unknown) => {
+    if (isWorkerMessage(m)) for (const l of [...messageListeners]) l(m);
+  };
+  // 'close' (not 'exit') waits until stdout/stderr are drained, so the tail is complete.
+  const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
+    exited = { code, signal, output: tail.toString() };
+    for (const l of [...exitListeners]) l(exited);
+    exitListeners.clear();
+  };
+  // A failed spawn emits 'error' and then 'close'; a failed send emits 'error' too.
+  const onError = (e: Error) => tail.push(`\n${e.message}\n`);
+  child.on('message', onMessage);
+  child.on('close', onClose);
+  child.on('error', onError);
+  const channel: WorkerChannel = {
+    get pid() {
+      return child.pid;
+    },
+    send(message) {
+      if (exited || !child.connected) return;
+      child.send(message, (e) => {
+        if (e) tail.push(`\nsend failed: ${e.message}\n`);
+      });
+    },
+    onMessage(listener) {
+      messageListeners.add(listener);
+      return toDisposable(() => messageListeners.delete(listener));
+    },
+    onExit(listener) {
+      if (exited) {
+        const e = exited;
+        queueMicrotask(() => listener(e));
+        return toDisposable(() => {});
+      }
+      exitListeners.add(listener);
+      return toDisposable(() => exitListeners.delete(listener));
+    },
+    kill() {
+      if (!exited && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    },
+    dispose() {
+      channel.kill();
+      messageListeners.clear();
+      child.off('message', onMessage);
+      child.off('error', onError);
+      child.stdout?.off('data', onOutput);
+      child.stderr?.off('data', onOutput);
+      // 'close' stays attached until it fires, so the exit listeners still hear the end.
+    },
+  };
+  return channel;
+}

@@ -1,0 +1,116 @@
+/**
+ * The one worker entry, for Electron utility processes and Node child processes alike. It
+ * talks to the host through `process.parentPort` when that exists (Electron), otherwise
+ * through `process.on('message')` / `process.send` (child_process.fork with an IPC channel).
+ *
+ * One run at a time: build the problem, run the solver through the framework's driver
+ * (runSolver), post throttled snapshots, then the result. Pause, resume and cancel act between
+ * solver steps. A watchdog ends the worker when its resident memory exceeds the limit.
+ *
+ * Ownership: the transport listeners live as long as the process; each run owns its
+ * watchdog timer, cleared when the run ends.
+ */
+import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { RunController, runSolver } from '../../src-shared/solvers/run.ts';
+import type { Snapshot } from '../../src-shared/solvers/types.ts';
+import type { HostMessage, WorkerMessage } from './protocol.ts';
+import type { RunRequest } from './run.ts';
+
+interface Transport {
+  send(message: WorkerMessage, then?: () => void): void;
+  listen(listener: (message: HostMessage) => void): void;
+}
+
+interface ElectronParentPort {
+  on(event: 'message', listener: (event: { data: unknown }) => void): void;
+  postMessage(message: unknown): void;
+}
+
+function connect(): Transport {
+  const parentPort = (process as unknown as { parentPort?: ElectronParentPort }).parentPort;
+  if (parentPort) {
+    return {
+      send(message, then) {
+        parentPort.postMessage(message);
+        if (then) setTimeout(then, 20);
+      },
+      listen(listener) {
+        parentPort.on('message', (event) => listener(event.data as HostMessage));
+      },
+    };
+  }
+  if (!process.send) throw new Error('worker.ts must be started by the solver host (no IPC channel)');
+  // When the host goes away the IPC channel closes; a worker never outlives its host.
+  process.on('disconnect', () => process.exit(0));
+  return {
+    send(message, then) {
+      process.send!(message, undefined, {}, () => then?.());
+    },
+    listen(listener) {
+      process.on('message', (m) => listener(m as HostMessage));
+    },
+  };
+}
+
+const MB = 1024 * 1024;
+const transport = connect();
+let memoryLimitMb: number | null = null;
+let current: { runId: string; control: RunController } | null = null;
+
+async function execute(runId: string, request: RunRequest): Promise<void> {
+  const control = new RunController();
+  current = { runId, control };
+  const limit = request.memoryLimitMb ?? memoryLimitMb;
+  let exceeded = false;
+  const watchdog =
+    limit === null
+      ? null
+      : setInterval(() => {
+          const rss = process.memoryUsage.rss();
+          if (rss <= limit * MB || exceeded) return;
+          exceeded = true;
+          const reason = `memory limit exceeded: the worker used ${Math.round(rss / MB)} MB, the limit is ${limit} MB`;
+          transport.send({ type: 'failed', runId, reason, fatal: true }, () => process.exit(1));
+        }, 100);
+  const onSnapshot = (snapshot: Snapshot) => transport.send({ type: 'snapshot', runId, snapshot });
+  try {
+    transport.send({ type: 'started', runId });
+    const problem = createDiceProblem(request.config);
+    const result = await runSolver(problem, request.solver, request.params, request.seed, request.termination, onSnapshot, control, {
+      snapshotInterval: request.snapshotIntervalMs ?? 200,
+    });
+    transport.send(control.cancelled ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
+  } catch (e) {
+    transport.send({ type: 'failed', runId, reason: e instanceof Error ? e.message : String(e), fatal: false });
+  } finally {
+    if (watchdog) clearInterval(watchdog);
+    current = null;
+  }
+}
+
+transport.listen((message) => {
+  switch (message.type) {
+    case 'init':
+      memoryLimitMb = message.memoryLimitMb;
+      break;
+    case 'start':
+      if (current) transport.send({ type: 'failed', runId: message.runId, reason: `this worker is busy with ${current.runId}`, fatal: false });
+      else void execute(message.runId, message.request);
+      break;
+    case 'pause':
+    case 'resume':
+    case 'cancel': {
+      if (current?.runId !== message.runId) break;
+      const control = current.control;
+      if (message.type === 'pause') {
+        control.pause();
+        transport.send({ type: 'paused', runId: message.runId });
+      } else if (message.type === 'resume') {
+        control.resume();
+        transport.send({ type: 'resumed', runId: message.runId });
+      } else control.cancel();
+      break;
+    }
+  }
+});
+transport.send({ type: 'ready', pid: process.pid });
