@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { InputError, numberOption, UsageError, parseCommandArgs, type CliIo, type Command } from '../command.ts';
+
+const usage = `Usage: saikoro serve [--port P] [--host H] [--open] [--rebuild | --no-build] [--renderer-dir DIR]
+
+Serves the Saikoro UI to a browser, with the same API the desktop app uses
+(POST /api/<call>, events on the WebSocket /api/events). Builds the renderer into
+out/renderer first when it is missing or older than its sources. Prints the URL on
+stderr and runs until interrupted (Ctrl+C).
+
+Options:
+  --port P     port to listen on (default 5178; 0 picks a free one)
+  --host H     address to bind (default 127.0.0.1; anything but loopback exposes the
+               API to your network)
+  --open       open the URL in the default browser
+  --rebuild    rebuild the renderer even when it looks current
+  --no-build   never build: serve the renderer directory as it is
+  --renderer-dir DIR
+               serve (and build into) DIR instead of out/renderer
+`;
+
+export const DEFAULT_PORT = 5178;
+
+function openInBrowser(url: string): void {
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => undefined);
+  child.unref();
+}
+
+export const serveCommand: Command = {
+  name: 'serve',
+  summary: 'serve the UI to a browser on a local web server',
+  usage,
+  async run(argv: string[], io: CliIo): Promise<number> {
+    const { values } = parseCommandArgs(argv, {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      open: { type: 'boolean' },
+      rebuild: { type: 'boolean' },
+      'no-build': { type: 'boolean' },
+      'renderer-dir': { type: 'string' },
+    });
+    const port = numberOption('port', values.port, DEFAULT_PORT, { integer: true, min: 0, max: 65535 });
+    const host = values.host ?? '127.0.0.1';
+    if (host.trim() === '') throw new UsageError('--host: expected an address, got ""');
+    if (values.rebuild && values['no-build']) throw new UsageError('--rebuild and --no-build contradict each other');
+    // Loaded here, not at the top, so other commands do not pay for Vite and the API.
+    const { startAppServer } = await import('../../server/app-server.ts');
+    let server: Awaited<ReturnType<typeof startAppServer>>;
+    try {
+      server = await startAppServer({
+        port,
+        host,
+        build: values['no-build'] ? 'never' : values.rebuild ? 'always' : 'when-stale',
+        rendererDir: values['renderer-dir'] === undefined ? undefined : resolve(io.cwd, values['renderer-dir']),
+        onBuild: (dir) => io.stderr.write(`building the renderer into ${dir} ...\n`),
+      });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === 'EADDRINUSE') throw new InputError(`port ${port} on ${host} is already in use (another saikoro serve?). Pick another with --port P, or --port 0 for any free port.`);
+      if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`cannot listen on ${host}: no such local address`);
+      if ((e as Error).name === 'RendererMissingError') throw new InputError((e as Error).message);
+      if (code === 'EACCES') throw new InputError(`not allowed to listen on port ${port} (ports below 1024 need privileges); pick another with --port P`);
+      throw e;
+    }
+    io.stderr.write(`Saikoro is serving on ${server.url}\n`);
+    if (values.open) openInBrowser(server.url);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+        resolve();
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    });
+    await server.close();
+    return 0;
+  },
+};

@@ -1,0 +1,136 @@
+/**
+ * The desktop app's main process: one window, a small menu, and the API served over IPC.
+ * Security: contextIsolation, sandbox, no nodeIntegration, no new windows, no navigation away
+ * from the app, and every IPC call checked against the app's own URL.
+ */
+import { app, BrowserWindow, ipcMain, Menu, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../../src-shared/api.ts';
+import { createApi } from '../api/implementation.ts';
+import { dispatchCall } from '../api/dispatch.ts';
+import { ApiEventHub } from '../api/events.ts';
+
+const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
+const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
+// electron-vite dev sets this to the Vite dev server; otherwise the built files are loaded.
+const DEV_URL = process.env.ELECTRON_RENDERER_URL;
+const APP_URL = DEV_URL ?? pathToFileURL(RENDERER_HTML).href;
+
+function isAppUrl(url: string | undefined): boolean {
+  if (!url) return false;
+  if (DEV_URL) return new URL(url).origin === new URL(DEV_URL).origin;
+  // Built app: exactly our index.html (the renderer is a single page; hash routes allowed).
+  return url.split('#')[0] === APP_URL;
+}
+
+const events = new ApiEventHub();
+const api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' });
+const disposers: (() => void)[] = [];
+
+function registerIpc(): void {
+  for (const name of API_CALL_NAMES) {
+    const channel = callChannel(name);
+    ipcMain.handle(channel, (event: IpcMainInvokeEvent, ...args: unknown[]) => {
+      // Only our own page, in the top frame, may call the API.
+      const frame = event.senderFrame;
+      if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
+        return { ok: false, error: { name: 'Forbidden', message: `API call from an unexpected frame: ${frame?.url ?? 'unknown'}` } };
+      }
+      return dispatchCall(api, name, args);
+    });
+    disposers.push(() => ipcMain.removeHandler(channel));
+  }
+}
+
+function createWindow(): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1360,
+    height: 900,
+    minWidth: 900,
+    minHeight: 600,
+    title: 'Saikoro',
+    show: false,
+    backgroundColor: '#f7f8fa',
+    webPreferences: {
+      preload: PRELOAD,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      webviewTag: false,
+      spellcheck: false,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+
+  // No new windows: links with target=_blank go to the system browser if they are http(s).
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!isAppUrl(url)) event.preventDefault();
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+
+  const detach = events.attach(({ event, payload }) => {
+    if (!win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
+  });
+  win.on('closed', detach);
+
+  if (DEV_URL) void win.loadURL(DEV_URL);
+  else void win.loadFile(RENDERER_HTML);
+  return win;
+}
+
+function sendMenuCommand(command: MenuCommand): void {
+  events.emit('onMenuCommand', command);
+}
+
+function buildMenu(): Menu {
+  const isMac = process.platform === 'darwin';
+  const template: MenuItemConstructorOptions[] = [
+    ...(isMac ? [{ role: 'appMenu' as const }] : []),
+    { label: 'File', submenu: [isMac ? { role: 'close' } : { role: 'quit' }] },
+    { role: 'editMenu' },
+    {
+      label: 'View',
+      submenu: [
+        // The renderer binds the digit keys itself; the menu only offers the same jumps.
+        { label: 'Dice evaluator', click: () => sendMenuCommand({ kind: 'navigate', view: 'dice' }) },
+        { type: 'separator' },
+        { role: 'reload' },
+        { role: 'toggleDevTools' },
+        { type: 'separator' },
+        { role: 'resetZoom' },
+        { role: 'zoomIn' },
+        { role: 'zoomOut' },
+        { type: 'separator' },
+        { role: 'togglefullscreen' },
+      ],
+    },
+    { role: 'windowMenu' },
+    {
+      role: 'help',
+      submenu: [{ label: 'Keyboard shortcuts', accelerator: 'F1', click: () => sendMenuCommand({ kind: 'showShortcuts' }) }],
+    },
+  ];
+  return Menu.buildFromTemplate(template);
+}
+
+app.enableSandbox();
+app.whenReady().then(() => {
+  registerIpc();
+  Menu.setApplicationMenu(buildMenu());
+  createWindow();
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow();
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+app.on('will-quit', () => {
+  for (const dispose of disposers.splice(0)) dispose();
+});

@@ -1,0 +1,198 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { EVENTS_PATH, type ApiCalls, type CallResult } from '../../src-shared/api.ts';
+import { dispatchCall } from '../api/dispatch.ts';
+import type { ApiEventHub } from '../api/events.ts';
+
+export interface WebServerOptions {
+  /** The built renderer (index.html and assets). */
+  rendererDir: string;
+  api: ApiCalls;
+  events: ApiEventHub;
+  /** 0 picks a free port. */
+  port?: number;
+  host?: string;
+}
+
+export interface WebServer {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+const CALL_PATH = /^\/api\/([A-Za-z][A-Za-z0-9]*)$/;
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.map': 'application/json; charset=utf-8',
+};
+
+// Same policy as the desktop window; inline styles are needed by Vue style bindings and ECharts.
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function hostName(hostHeader: string | undefined): string | undefined {
+  if (!hostHeader) return undefined;
+  return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
+}
+
+/**
+ * Serves the built renderer and the API: POST /api/<call> with a JSON array of arguments
+ * answers a CallResult; a WebSocket on /api/events streams every API event.
+ *
+ * Bound to loopback, it only accepts requests whose Host is a loopback name (against DNS
+ * rebinding) and API calls with a JSON content type and, when present, a same-origin Origin
+ * (against cross-site requests from other pages in the user's browser).
+ */
+export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
+  const host = opts.host ?? '127.0.0.1';
+  const allowAnyHost = !LOOPBACK_NAMES.has(host) && host !== 'localhost';
+  const hostAllowed = (req: IncomingMessage) => {
+    const name = hostName(req.headers.host);
+    return name !== undefined && (allowAnyHost || LOOPBACK_NAMES.has(name) || name === host);
+  };
+  const sameOrigin = (req: IncomingMessage) => {
+    const origin = req.headers.origin;
+    return origin === undefined || origin === `http://${req.headers.host}`;
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((e) => {
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `internal error: ${(e as Error).message}`);
+      else res.destroy();
+    });
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse) {
+    if (!hostAllowed(req)) return send(res, 421, 'text/plain; charset=utf-8', 'unexpected Host header');
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const call = CALL_PATH.exec(url.pathname);
+    if (call) return handleCall(call[1], req, res);
+    if (url.pathname.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'no such API path');
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, 405, 'text/plain; charset=utf-8', 'method not allowed');
+    return serveStatic(url.pathname, res);
+  }
+
+  async function handleCall(name: string, req: IncomingMessage, res: ServerResponse) {
+    if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'API calls use POST');
+    if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin API calls are refused');
+    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json');
+    let args: unknown;
+    try {
+      args = JSON.parse(await readBody(req));
+    } catch (e) {
+      return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is not JSON: ${(e as Error).message}` } });
+    }
+    sendResult(res, await dispatchCall(opts.api, name, args));
+  }
+
+  async function serveStatic(pathname: string, res: ServerResponse) {
+    let rel: string;
+    try {
+      rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+    } catch {
+      return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
+    }
+    if (rel.split(sep).includes('..')) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
+    const file = join(opts.rendererDir, rel === '' ? 'index.html' : rel);
+    try {
+      const body = await readFile(file);
+      const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+      const cache = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
+      send(res, 200, type, body, { 'Cache-Control': cache });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'EISDIR') throw e;
+      send(res, 404, 'text/plain; charset=utf-8', 'not found');
+    }
+  }
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
+  const sockets = new Set<WebSocket>();
+  server.on('upgrade', (req, socket, head) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== EVENTS_PATH || !hostAllowed(req) || !sameOrigin(req)) {
+      socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      sockets.add(ws);
+      const detach = opts.events.attach((message) => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+      });
+      ws.on('close', () => {
+        detach();
+        sockets.delete(ws);
+      });
+      ws.on('error', () => ws.terminate());
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+
+  return {
+    url: `http://${urlHost}:${port}/`,
+    port,
+    async close() {
+      for (const ws of sockets) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve, reject) => server.close((e) => (e ? reject(e) : resolve())));
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string | Buffer, headers: Record<string, string> = {}) {
+  res.writeHead(status, {
+    'Content-Type': type,
+    'Content-Length': Buffer.byteLength(body),
+    'Content-Security-Policy': CSP,
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    ...headers,
+  });
+  res.end(res.req.method === 'HEAD' ? undefined : body);
+}
+
+function sendResult(res: ServerResponse, result: CallResult) {
+  send(res, result.ok ? 200 : 400, 'application/json; charset=utf-8', JSON.stringify(result), { 'Cache-Control': 'no-store' });
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -1,0 +1,23 @@
+import { defineAsyncComponent, type Component } from 'vue';
+
+export interface ViewRoute {
+  /** Used in the URL hash (#/<id>) and by menu commands. */
+  id: string;
+  title: string;
+  /** One line under the title in the navigation. */
+  summary: string;
+  /** A single glyph shown beside the title. */
+  glyph: string;
+  component: Component;
+}
+
+/** The navigation, in order. Adding a view is one entry here; digit keys 1-9 follow this order. */
+export const routes: readonly ViewRoute[] = [
+  { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄', component: defineAsyncComponent(() => import('./views/dice/DiceView.vue')) },
+];
+
+export const DEFAULT_ROUTE_ID = routes[0].id;
+
+export function findRoute(id: string): ViewRoute | undefined {
+  return routes.find((r) => r.id === id);
+}

@@ -1,0 +1,146 @@
+/**
+ * The one contract between the renderer and the main side (VS Code style): members named
+ * `onSomething` are events that take a listener and return a disposer; every other member is
+ * an async call. Electron carries it over IPC (`window.saikoro`), the browser over HTTP and a
+ * WebSocket; both are generic over the name lists below, so adding a call means:
+ *   1. add it to `SaikoroApi` and to `API_CALLS` here (the compiler insists on both), and
+ *   2. implement it in `src-main/api/` (the compiler insists on that too).
+ * Arguments and results must survive both a structured clone and JSON (no Infinity, no Map,
+ * no class instances): use null for "unbounded".
+ */
+import type { DiceConfig } from './problems/dice/config.ts';
+import type { DiceEvaluation } from './problems/dice/evaluate.ts';
+
+export type { DiceEvaluation };
+
+export interface AppInfo {
+  name: string;
+  version: string;
+  /** The platform of the process that runs the main side (node's process.platform). */
+  platform: string;
+  /** How the renderer reaches the main side. */
+  runtime: 'electron' | 'web';
+}
+
+export interface EvaluateDiceRequest {
+  /** The sequence as digits 1-6. */
+  x: string;
+  /** Any config fields to override; `n` defaults to 50, the rest to the spec's defaults. */
+  config?: Partial<DiceConfig> & { n?: number };
+}
+
+/** A command from the desktop app's menu, forwarded to the renderer. */
+export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' };
+
+/** Unsubscribes a listener. */
+export type Disposer = () => void;
+
+export interface SaikoroApi {
+  getAppInfo(): Promise<AppInfo>;
+  evaluateDice(request: EvaluateDiceRequest): Promise<DiceEvaluation>;
+  /** A uniformly random sequence of n faces, fully determined by the seed. */
+  randomSequence(n: number, seed: number): Promise<string>;
+  onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
+}
+
+type EventKey<K> = K extends `on${string}` ? K : never;
+export type ApiEventName = EventKey<keyof SaikoroApi>;
+export type ApiCallName = Exclude<keyof SaikoroApi, ApiEventName>;
+/** The calls alone: what the main side implements. */
+export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
+/** The payload an event delivers to its listeners. */
+export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
+
+// Records rather than arrays so that the compiler reports a call or an event missing here.
+const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true };
+const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true };
+
+export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
+export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];
+
+export function isApiCallName(name: string): name is ApiCallName {
+  return Object.hasOwn(API_CALLS, name);
+}
+export function isApiEventName(name: string): name is ApiEventName {
+  return Object.hasOwn(API_EVENTS, name);
+}
+
+/** The IPC channel of a call or an event; the only place channel names are spelled. */
+export const callChannel = (name: ApiCallName) => `saikoro:call:${name}`;
+export const eventChannel = (name: ApiEventName) => `saikoro:event:${name}`;
+/** HTTP path of a call (POST, JSON array of arguments) and the WebSocket path of events. */
+export const callPath = (name: ApiCallName) => `/api/${name}`;
+export const EVENTS_PATH = '/api/events';
+/** The global the desktop preload defines (window.saikoroBridge). */
+export const BRIDGE_GLOBAL = 'saikoroBridge';
+
+/** What an event looks like on the wire (WebSocket frame). */
+export interface EventMessage<E extends ApiEventName = ApiEventName> {
+  event: E;
+  payload: ApiEventPayload<E>;
+}
+
+/** A failure as it crosses the boundary: the error's class name, message and useful fields. */
+export interface WireError {
+  name: string;
+  message: string;
+  /** ConfigError: the field and the rule it breaks. */
+  field?: string;
+  rule?: string;
+  /** SequenceError: the 0-based position of the offending character, when known. */
+  position?: number;
+}
+
+/** Every call answers with an envelope, so errors keep their name and fields on both transports. */
+export type CallResult<T = unknown> = { ok: true; value: T } | { ok: false; error: WireError };
+
+/** The error a client throws for a failed call; `name` is the original error's class name. */
+export class ApiError extends Error {
+  readonly field?: string;
+  readonly rule?: string;
+  readonly position?: number;
+  constructor(wire: WireError) {
+    super(wire.message);
+    this.name = wire.name;
+    if (wire.field !== undefined) this.field = wire.field;
+    if (wire.rule !== undefined) this.rule = wire.rule;
+    if (wire.position !== undefined) this.position = wire.position;
+  }
+}
+
+export function toWireError(e: unknown): WireError {
+  if (!(e instanceof Error)) return { name: 'Error', message: String(e) };
+  const wire: WireError = { name: e.name, message: e.message };
+  const fields = e as Error & { field?: unknown; rule?: unknown; position?: unknown };
+  if (typeof fields.field === 'string') wire.field = fields.field;
+  if (typeof fields.rule === 'string') wire.rule = fields.rule;
+  if (typeof fields.position === 'number') wire.position = fields.position;
+  return wire;
+}
+
+export function unwrapResult<T>(result: CallResult<T>): T {
+  if (result.ok) return result.value;
+  throw new ApiError(result.error);
+}
+
+type CallValue<K extends ApiCallName> = Awaited<ReturnType<SaikoroApi[K]>>;
+
+/**
+ * What the desktop preload exposes as `window.saikoroBridge`: every call answers its raw
+ * envelope, because an Error thrown across Electron's context bridge loses its name and
+ * fields. The renderer turns it into a SaikoroApi with `apiFromBridge`.
+ */
+export type SaikoroBridge = {
+  [K in ApiCallName]: (...args: Parameters<SaikoroApi[K]>) => Promise<CallResult<CallValue<K>>>;
+} & Pick<SaikoroApi, ApiEventName>;
+
+/** The SaikoroApi over a bridge: unwraps each envelope, rethrowing failures as ApiError. */
+export function apiFromBridge(bridge: SaikoroBridge): SaikoroApi {
+  const api: Record<string, unknown> = {};
+  for (const name of API_CALL_NAMES) {
+    const call = bridge[name] as (...args: unknown[]) => Promise<CallResult>;
+    api[name] = async (...args: unknown[]) => unwrapResult(await call(...args));
+  }
+  for (const name of API_EVENT_NAMES) api[name] = bridge[name];
+  return api as unknown as SaikoroApi;
+}
