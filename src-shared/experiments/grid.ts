@@ -1,0 +1,101 @@
+/**
+ * Grid expansion: every (instance, solver, seed) of a spec becomes one RunSpec whose id is a
+ * content hash of exactly what determines its result, so the same run in two experiments or
+ * two shards has the same id, and a changed parameter gives a new one.
+ */
+import type { DiceConfig } from '../problems/dice/config.ts';
+import { createDiceProblem } from '../solvers/problem.ts';
+import { ParamError, resolveParams } from '../solvers/params.ts';
+import { findSolver, SolverError } from '../solvers/registry.ts';
+import type { ParamValue, Termination } from '../solvers/types.ts';
+import { canonicalJson } from './canonical-json.ts';
+import { sha256Hex } from './sha256.ts';
+import { instanceConfig, seedList, solverLabel, SpecError, type BudgetSpec, type ExperimentSpec } from './spec.ts';
+
+/** Bumped only if the meaning of a hashed field changes; part of every run id. */
+export const RUN_ID_VERSION = 1;
+
+/** The part of a run that determines its result; hashed into the run id. */
+export interface RunKey {
+  problem: 'dice';
+  config: DiceConfig;
+  solver: string;
+  /** Resolved: every parameter, defaults filled in. */
+  params: Record<string, ParamValue>;
+  seed: number;
+  budget: BudgetSpec;
+}
+
+export interface RunSpec extends RunKey {
+  id: string;
+  /** Position in the grid (instance-major, then solver, then seed); used for sharding. */
+  index: number;
+  instance: string;
+  label: string;
+}
+
+export function runId(key: RunKey): string {
+  const { problem, config, solver, params, seed, budget } = key;
+  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget })).slice(0, 32);
+}
+
+export function terminationOf(budget: BudgetSpec): Termination {
+  const t: Termination = { maxEvaluations: budget.evaluations };
+  if (budget.target !== undefined) t.target = budget.target;
+  if (budget.stallEvaluations !== undefined) t.stallEvaluations = budget.stallEvaluations;
+  return t;
+}
+
+/**
+ * Expands a validated spec. Solver names, objective support and parameters are checked here
+ * against the registry; errors name the field (solvers[i].params.x).
+ */
+export function expandGrid(spec: ExperimentSpec): RunSpec[] {
+  const seeds = seedList(spec.seeds);
+  const runs: RunSpec[] = [];
+  spec.instances.forEach((instance) => {
+    const config = instanceConfig(instance);
+    const problem = createDiceProblem(config);
+    spec.solvers.forEach((solverSpec, s) => {
+      let info;
+      try {
+        info = findSolver(solverSpec.name);
+      } catch (e) {
+        if (e instanceof SolverError) throw new SpecError(`solvers[${s}].name`, e.message);
+        throw e;
+      }
+      const m = config.objectives.length;
+      if (info.objectives === 'single' && m !== 1) throw new SpecError(`solvers[${s}].name`, `solver ${info.name} is single-objective but instance ${instance.name} has ${m} objectives`);
+      if (info.objectives === 'multi' && m < 2) throw new SpecError(`solvers[${s}].name`, `solver ${info.name} is multi-objective but instance ${instance.name} has ${m} objective`);
+      let params: Record<string, ParamValue>;
+      try {
+        params = resolveParams(info.name, info.params, solverSpec.params ?? {}, problem);
+      } catch (e) {
+        if (e instanceof ParamError) throw new SpecError(`solvers[${s}].params.${e.param}`, e.message);
+        throw e;
+      }
+      for (const seed of seeds) {
+        const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget: spec.budget };
+        runs.push({ ...key, id: runId(key), index: runs.length, instance: instance.name, label: solverLabel(solverSpec) });
+      }
+    });
+  });
+  return runs;
+}
+
+/** Shard k of n (1-based): every n-th run of the grid, starting at run k - 1. */
+export function shardOf<T extends { index: number }>(runs: readonly T[], k: number, n: number): T[] {
+  if (!Number.isInteger(n) || n < 1) throw new RangeError(`shard count must be a positive integer, got ${n}`);
+  if (!Number.isInteger(k) || k < 1 || k > n) throw new RangeError(`shard must be between 1 and ${n}, got ${k}`);
+  return runs.filter((r) => r.index % n === k - 1);
+}
+
+/** Parses "K/N" (1 <= K <= N). */
+export function parseShard(text: string): { k: number; n: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (!match) throw new RangeError(`expected K/N such as 3/10, got "${text}"`);
+  const k = Number(match[1]);
+  const n = Number(match[2]);
+  if (n < 1 || k < 1 || k > n) throw new RangeError(`K/N needs 1 <= K <= N, got ${k}/${n}`);
+  return { k, n };
+}

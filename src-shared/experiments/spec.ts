@@ -1,0 +1,201 @@
+/**
+ * An experiment: a grid of instances × solvers × seeds with one evaluation budget.
+ * The JSON format is documented in docs/projects.md; validateSpec checks the shape and names
+ * the offending field, checkSolvers checks names and parameters against the solver registry.
+ */
+import { TRACK_NAMES, ConfigError, trackConfig, validateConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
+
+export interface InstanceSpec {
+  /** Unique within the experiment; used in tables. */
+  name: string;
+  /** Track whose objective grouping and defaults to start from (default "so"). */
+  track?: TrackName;
+  /** Sequence length (default 50). */
+  n?: number;
+  /** Fields of DiceConfig that replace the track's defaults. */
+  config?: Partial<Omit<DiceConfig, 'n'>>;
+  /** Normalisation for hypervolume and IGD+: objectives map to [0, 1] between ideal and nadir. */
+  normalization?: { ideal: number[]; nadir: number[] };
+}
+
+export interface SolverSpec {
+  /** Registry name, e.g. "random". */
+  name: string;
+  /** Unique within the experiment (default: the name); tells apart two entries of one solver. */
+  label?: string;
+  params?: Record<string, number | boolean | string>;
+}
+
+export interface BudgetSpec {
+  /** Exact evaluation budget of every run. */
+  evaluations: number;
+  /** SO only: stop early at a feasible solution with f <= target. */
+  target?: number;
+  /** Stop when nothing has improved for this many evaluations. */
+  stallEvaluations?: number;
+}
+
+export interface ExperimentSpec {
+  name: string;
+  description?: string;
+  instances: InstanceSpec[];
+  solvers: SolverSpec[];
+  /** Explicit seeds, or `count` consecutive seeds from `start` (default 1). */
+  seeds: number[] | { count: number; start?: number };
+  budget: BudgetSpec;
+}
+
+export class SpecError extends Error {
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+  ) {
+    super(`${field}: ${rule}`);
+    this.name = 'SpecError';
+  }
+}
+
+const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
+const NAME_RULE = 'must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit)';
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function allowOnly(field: string, record: Record<string, unknown>, keys: readonly string[]): void {
+  for (const k of Object.keys(record)) if (!keys.includes(k)) throw new SpecError(`${field}.${k}`, `is not a known field (known: ${keys.join(', ')})`);
+}
+
+function checkName(field: string, v: unknown): string {
+  if (typeof v !== 'string' || !NAME_PATTERN.test(v)) throw new SpecError(field, `${NAME_RULE}, got ${JSON.stringify(v)}`);
+  return v;
+}
+
+function checkInteger(field: string, v: unknown, min: number): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new SpecError(field, `must be an integer, got ${JSON.stringify(v)}`);
+  if (v < min) throw new SpecError(field, `must be at least ${min}, got ${v}`);
+  return v;
+}
+
+function checkNumberList(field: string, v: unknown, length: number): number[] {
+  if (!Array.isArray(v) || v.length !== length) throw new SpecError(field, `must be a list of ${length} numbers`);
+  v.forEach((x, i) => {
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new SpecError(`${field}[${i}]`, `must be a finite number, got ${JSON.stringify(x)}`);
+  });
+  return v as number[];
+}
+
+/** The full DiceConfig of an instance: the track's defaults at length n, then the overrides. */
+export function instanceConfig(instance: InstanceSpec): DiceConfig {
+  const base = trackConfig(instance.track ?? 'so', instance.n ?? 50);
+  return validateConfig({ ...base, ...(instance.config ?? {}), n: base.n });
+}
+
+function validateInstance(field: string, v: unknown): InstanceSpec {
+  if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "mo3-n50", "track": "mo3", "n": 50}');
+  allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalization']);
+  const instance: InstanceSpec = { name: checkName(`${field}.name`, v.name) };
+  if (v.track !== undefined) {
+    if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${JSON.stringify(v.track)}`);
+    instance.track = v.track as TrackName;
+  }
+  if (v.n !== undefined) instance.n = checkInteger(`${field}.n`, v.n, 1);
+  if (v.config !== undefined) {
+    if (!isRecord(v.config)) throw new SpecError(`${field}.config`, 'must be an object of DiceConfig fields');
+    allowOnly(`${field}.config`, v.config, ['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
+    instance.config = v.config as InstanceSpec['config'];
+  }
+  let config: DiceConfig;
+  try {
+    config = instanceConfig(instance);
+  } catch (e) {
+    if (e instanceof ConfigError) throw new SpecError(`${field}.${e.field === 'n' ? 'n' : `config.${e.field}`}`, e.rule);
+    throw e;
+  }
+  if (v.normalization !== undefined) {
+    const nf = `${field}.normalization`;
+    if (!isRecord(v.normalization)) throw new SpecError(nf, 'must be {"ideal": [...], "nadir": [...]}');
+    allowOnly(nf, v.normalization, ['ideal', 'nadir']);
+    const m = config.objectives.length;
+    const ideal = checkNumberList(`${nf}.ideal`, v.normalization.ideal, m);
+    const nadir = checkNumberList(`${nf}.nadir`, v.normalization.nadir, m);
+    nadir.forEach((x, k) => {
+      if (!(x > ideal[k])) throw new SpecError(`${nf}.nadir[${k}]`, `must exceed ideal[${k}] (${x} <= ${ideal[k]})`);
+    });
+    instance.normalization = { ideal, nadir };
+  }
+  return instance;
+}
+
+function validateSolver(field: string, v: unknown): SolverSpec {
+  if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}');
+  allowOnly(field, v, ['name', 'label', 'params']);
+  if (typeof v.name !== 'string' || v.name === '') throw new SpecError(`${field}.name`, `must be a solver name, got ${JSON.stringify(v.name)}`);
+  const solver: SolverSpec = { name: v.name };
+  if (v.label !== undefined) solver.label = checkName(`${field}.label`, v.label);
+  if (v.params !== undefined) {
+    if (!isRecord(v.params)) throw new SpecError(`${field}.params`, 'must be an object of parameter values');
+    for (const [k, p] of Object.entries(v.params))
+      if (!(typeof p === 'boolean' || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))))
+        throw new SpecError(`${field}.params.${k}`, `must be a number, boolean or string, got ${JSON.stringify(p)}`);
+    solver.params = v.params as SolverSpec['params'];
+  }
+  return solver;
+}
+
+function unique(field: string, names: string[]): void {
+  const seen = new Set<string>();
+  names.forEach((name, i) => {
+    if (seen.has(name)) throw new SpecError(`${field}[${i}]`, `name ${JSON.stringify(name)} is used twice`);
+    seen.add(name);
+  });
+}
+
+/** Checks the shape of a spec read from JSON; throws a SpecError naming the field. */
+export function validateSpec(input: unknown): ExperimentSpec {
+  if (!isRecord(input)) throw new SpecError('spec', 'must be a JSON object with name, instances, solvers, seeds and budget');
+  allowOnly('spec', input, ['name', 'description', 'instances', 'solvers', 'seeds', 'budget']);
+  const name = checkName('name', input.name);
+  if (input.description !== undefined && typeof input.description !== 'string') throw new SpecError('description', 'must be a string');
+  if (!Array.isArray(input.instances) || input.instances.length === 0) throw new SpecError('instances', 'must be a non-empty list');
+  const instances = input.instances.map((v, i) => validateInstance(`instances[${i}]`, v));
+  unique('instances', instances.map((i) => i.name));
+  if (!Array.isArray(input.solvers) || input.solvers.length === 0) throw new SpecError('solvers', 'must be a non-empty list');
+  const solvers = input.solvers.map((v, i) => validateSolver(`solvers[${i}]`, v));
+  unique('solvers', solvers.map(solverLabel));
+  let seeds: ExperimentSpec['seeds'];
+  if (Array.isArray(input.seeds)) {
+    if (input.seeds.length === 0) throw new SpecError('seeds', 'must not be empty');
+    seeds = input.seeds.map((s, i) => checkInteger(`seeds[${i}]`, s, 0));
+    const seen = new Set<number>();
+    seeds.forEach((s, i) => {
+      if (seen.has(s)) throw new SpecError(`seeds[${i}]`, `seed ${s} is listed twice`);
+      seen.add(s);
+    });
+  } else if (isRecord(input.seeds)) {
+    allowOnly('seeds', input.seeds, ['count', 'start']);
+    seeds = { count: checkInteger('seeds.count', input.seeds.count, 1) };
+    if (input.seeds.start !== undefined) seeds.start = checkInteger('seeds.start', input.seeds.start, 0);
+  } else throw new SpecError('seeds', 'must be a list of integers or {"count": K, "start": S}');
+  if (!isRecord(input.budget)) throw new SpecError('budget', 'must be an object like {"evaluations": 10000}');
+  allowOnly('budget', input.budget, ['evaluations', 'target', 'stallEvaluations']);
+  const budget: BudgetSpec = { evaluations: checkInteger('budget.evaluations', input.budget.evaluations, 1) };
+  if (input.budget.target !== undefined) {
+    if (typeof input.budget.target !== 'number' || !Number.isFinite(input.budget.target)) throw new SpecError('budget.target', 'must be a finite number');
+    budget.target = input.budget.target;
+  }
+  if (input.budget.stallEvaluations !== undefined) budget.stallEvaluations = checkInteger('budget.stallEvaluations', input.budget.stallEvaluations, 1);
+  const spec: ExperimentSpec = { name, instances, solvers, seeds, budget };
+  if (input.description !== undefined) spec.description = input.description as string;
+  return spec;
+}
+
+export function solverLabel(solver: SolverSpec): string {
+  return solver.label ?? solver.name;
+}
+
+export function seedList(seeds: ExperimentSpec['seeds']): number[] {
+  if (Array.isArray(seeds)) return [...seeds];
+  const start = seeds.start ?? 1;
+  return Array.from({ length: seeds.count }, (_, i) => start + i);
+}

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../../src-shared/experiments/canonical-json.ts';
+import { expandGrid, parseShard, runId, shardOf } from '../../../src-shared/experiments/grid.ts';
+import { sha256Hex } from '../../../src-shared/experiments/sha256.ts';
+import { instanceConfig, SpecError, validateSpec } from '../../../src-shared/experiments/spec.ts';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+
+const base = {
+  name: 'demo',
+  instances: [
+    { name: 'so-n20', track: 'so', n: 20 },
+    { name: 'mo3-n30', track: 'mo3', n: 30 },
+  ],
+  solvers: [{ name: 'random' }, { name: 'random', label: 'random-b7', params: { batch: 7 } }],
+  seeds: { count: 3 },
+  budget: { evaluations: 200 },
+};
+
+describe('sha256Hex', () => {
+  // FIPS 180-4 / NIST CSRC example values for "", "abc" and the 448-bit message.
+  it.each([
+    ['', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'],
+    ['abc', 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
+    ['abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq', '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1'],
+  ])('hashes %j', (text, hex) => expect(sha256Hex(text)).toBe(hex));
+  it('handles multi-block and non-ASCII input (UTF-8)', () => {
+    // Python 3: hashlib.sha256(b'a' * 64).hexdigest() (the padding spills into a second block)
+    expect(sha256Hex('a'.repeat(64))).toBe('ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb');
+    // Python 3: hashlib.sha256('é'.encode()).hexdigest()
+    expect(sha256Hex('é')).toBe('4a99557e4033c3539de2eb65472017cad5f9557f7a0625a09f1c3f6e2ba69c4c');
+  });
+});
+
+describe('canonicalJson', () => {
+  it('sorts keys at every depth and drops undefined fields', () => {
+    expect(canonicalJson({ b: 1, a: { d: [1, { z: 0, y: 'x' }], c: undefined } })).toBe('{"a":{"d":[1,{"y":"x","z":0}]},"b":1}');
+  });
+  it('refuses non-finite numbers, naming the path', () => {
+    expect(() => canonicalJson({ a: [1, NaN] })).toThrow(/\$\.a\[1\]/);
+  });
+});
+
+describe('validateSpec', () => {
+  it('accepts the documented example and fills nothing it was not given', () => {
+    const spec = validateSpec(structuredClone(base));
+    expect(spec.instances[1]).toEqual({ name: 'mo3-n30', track: 'mo3', n: 30 });
+    expect(instanceConfig(spec.instances[1])).toEqual(trackConfig('mo3', 30));
+  });
+
+  it.each([
+    [{ ...base, name: 'bad name' }, /^name: must be/],
+    [{ ...base, instances: [] }, /^instances: must be a non-empty list/],
+    [{ ...base, instances: [{ name: 'x', track: 'mo4' }] }, /^instances\[0\]\.track: must be one of so, mo2/],
+    [{ ...base, instances: [{ name: 'x', n: 0 }] }, /^instances\[0\]\.n: must be at least 1/],
+    [{ ...base, instances: [{ name: 'x', config: { gamma: [1] } }] }, /^instances\[0\]\.config\.gamma: must have 15 entries/],
+    [{ ...base, instances: [{ name: 'x' }, { name: 'x' }] }, /^instances\[1\]: name "x" is used twice/],
+    [{ ...base, instances: [{ name: 'x', colour: 1 }] }, /^instances\[0\]\.colour: is not a known field/],
+    [{ ...base, instances: [{ name: 'x', track: 'mo2', normalization: { ideal: [0, 0], nadir: [1, 0] } }] }, /nadir\[1\]: must exceed ideal\[1\]/],
+    [{ ...base, solvers: [{ name: 'random' }, { name: 'random' }] }, /^solvers\[1\]: name "random" is used twice/],
+    [{ ...base, seeds: [1, 1] }, /^seeds\[1\]: seed 1 is listed twice/],
+    [{ ...base, seeds: { count: 0 } }, /^seeds\.count: must be at least 1/],
+    [{ ...base, budget: { evaluations: 1.5 } }, /^budget\.evaluations: must be an integer/],
+    [{ ...base, budget: { evaluations: 10, seconds: 3 } }, /^budget\.seconds: is not a known field/],
+    [[], /^spec: must be a JSON object/],
+  ])('refuses bad input with the field named (%#)', (input, message) => {
+    expect(() => validateSpec(input)).toThrow(SpecError);
+    expect(() => validateSpec(input)).toThrow(message);
+  });
+});
+
+describe('expandGrid', () => {
+  const runs = expandGrid(validateSpec(structuredClone(base)));
+
+  it('makes instances × solvers × seeds runs in instance-major order', () => {
+    expect(runs).toHaveLength(2 * 2 * 3);
+    expect(runs.map((r) => `${r.instance}/${r.label}/${r.seed}`).slice(0, 4)).toEqual(['so-n20/random/1', 'so-n20/random/2', 'so-n20/random/3', 'so-n20/random-b7/1']);
+    expect(runs.map((r) => r.index)).toEqual(runs.map((_, i) => i));
+    expect(runs[0].params).toEqual({ batch: 100 });
+    expect(runs[3].params).toEqual({ batch: 7 });
+  });
+
+  it('gives distinct ids that depend on content only', () => {
+    expect(new Set(runs.map((r) => r.id)).size).toBe(runs.length);
+    const renamed = expandGrid(validateSpec({ ...structuredClone(base), name: 'other', instances: [{ name: 'renamed', track: 'so', n: 20 }] }));
+    expect(renamed[0].id).toBe(runs[0].id);
+    // Key order in the config does not matter; a changed value does.
+    const { id, index, instance, label, ...key } = runs[0];
+    void index, instance, label;
+    expect(runId({ ...key, config: Object.fromEntries(Object.entries(key.config).reverse()) as typeof key.config })).toBe(id);
+    expect(runId({ ...key, seed: key.seed + 1 })).not.toBe(id);
+    expect(runId({ ...key, budget: { evaluations: 201 } })).not.toBe(id);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('names an unknown solver, a bad parameter and an objective mismatch', () => {
+    expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'nope' }] }))).toThrow(/solvers\[0\]\.name: unknown solver "nope" \(known: .*random/);
+    expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', params: { batch: 0 } }] }))).toThrow(/solvers\[0\]\.params\.batch: .*must be >= 1/);
+    expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', params: { typo: 1 } }] }))).toThrow(/params\.typo: .*is unknown/);
+  });
+
+  it('splits into shards that partition the grid', () => {
+    const shards = [1, 2, 3, 4, 5].map((k) => shardOf(runs, k, 5));
+    expect(shards.flat().map((r) => r.index).sort((a, b) => a - b)).toEqual(runs.map((r) => r.index));
+    expect(shards.map((s) => s.length)).toEqual([3, 3, 2, 2, 2]);
+    expect(parseShard('2/5')).toEqual({ k: 2, n: 5 });
+    expect(() => parseShard('6/5')).toThrow(/1 <= K <= N/);
+    expect(() => parseShard('x')).toThrow(/K\/N/);
+  });
+});
