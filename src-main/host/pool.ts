@@ -194,6 +194,7 @@ export class SolverHost implements Disposable {
       if (run.isFinished) return;
       run.finish({ status: 'cancelled', result: null, reason: `${reason} (worker did not stop within ${this.cancelGraceMs} ms and was killed)` });
       this.retire(worker);
+      this.dispatch();
     }, this.cancelGraceMs);
     this.cancelTimers.set(run, timer);
   }

@@ -1,0 +1,205 @@
+// The solver host with real worker processes (child_process.fork through tsx): failures end
+// one run with a reason while the others finish, pause / resume / cancel, and results that are
+// bit-identical to the in-process driver for the same seed.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SolverHost, type SolverRun } from '../../../src-main/host/pool.ts';
+import type { RunRequest, RunSnapshot } from '../../../src-main/host/run.ts';
+import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { solvers } from '../../../src-shared/solvers/registry.ts';
+import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+
+let host: SolverHost | null = null;
+afterEach(() => {
+  host?.dispose();
+  host = null;
+});
+
+function newHost(options: Partial<ConstructorParameters<typeof SolverHost>[0]> = {}): SolverHost {
+  host = new SolverHost({ spawn: nodeSpawner(), parallelism: 2, ...options });
+  return host;
+}
+
+function request(seed: number, maxEvaluations: number, extra: Partial<RunRequest> = {}): RunRequest {
+  return { solver: 'random', params: {}, seed, config: trackConfig('so', 50), termination: { maxEvaluations }, ...extra };
+}
+
+/** Resolves with the first snapshot for which `accept` holds. */
+function snapshotWhere(run: SolverRun, accept: (s: RunSnapshot) => boolean): Promise<RunSnapshot> {
+  return new Promise((resolve, reject) => {
+    const listener = run.onSnapshot((s) => {
+      if (!accept(s)) return;
+      listener.dispose();
+      resolve(s);
+    });
+    void run.outcome.then((o) => reject(new Error(`run ended (${o.status}: ${o.reason}) before the snapshot`)));
+  });
+}
+
+function statusBecomes(run: SolverRun, status: string): Promise<void> {
+  if (run.status === status) return Promise.resolve();
+  return new Promise((resolve) => {
+    const listener = run.onStatus((s) => {
+      if (s !== status) return;
+      listener.dispose();
+      resolve();
+    });
+  });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Everything but wall-clock times, which differ between any two runs. */
+function withoutTimes(result: SolverResult) {
+  return { ...result, seconds: 0, trace: result.trace.map((p) => ({ ...p, seconds: 0 })) };
+}
+
+describe('solver host with worker processes', () => {
+  it('a worker killed mid-run fails that run with the reason; the other runs finish', async () => {
+    const h = newHost();
+    const doomed = h.start(request(1, 50_000_000));
+    const survivor = h.start(request(2, 3000));
+    const queued = h.start(request(3, 2000)); // waits for a free worker (parallelism 2)
+    expect(queued.status).toBe('queued');
+    expect(h.workerCount).toBe(2);
+
+    const seen = await snapshotWhere(doomed, (s) => s.evaluations > 0);
+    expect(seen.evaluations).toBeLessThan(50_000_000);
+    const pid = doomed.pid!;
+    expect(isAlive(pid)).toBe(true);
+    process.kill(pid, 'SIGKILL');
+
+    const [d, s, q] = await Promise.all([doomed.outcome, survivor.outcome, queued.outcome]);
+    expect(d).toEqual({ status: 'failed', result: null, reason: 'the worker was killed (SIGKILL)' });
+    expect(doomed.status).toBe('failed');
+    expect(s.status).toBe('done');
+    expect(s.result!.evaluations).toBe(3000);
+    expect(q.status).toBe('done');
+    expect(q.result!.evaluations).toBe(2000);
+    expect(h.workerCount).toBeLessThanOrEqual(2);
+  });
+
+  it('pauses, resumes and cancels a run; the cancelled run returns what it found so far', async () => {
+    const h = newHost();
+    const run = h.start(request(7, 50_000_000, { snapshotIntervalMs: 50 }));
+    await snapshotWhere(run, (s) => s.evaluations > 0);
+
+    run.pause();
+    const paused = await snapshotWhere(run, (s) => s.paused);
+    await statusBecomes(run, 'paused');
+    // While paused no step runs: the next snapshots (if any) show the same count.
+    const later: number[] = [];
+    const listener = run.onSnapshot((s) => later.push(s.evaluations));
+    await new Promise((r) => setTimeout(r, 400));
+    listener.dispose();
+    expect(later.every((e) => e === paused.evaluations)).toBe(true);
+
+    run.resume();
+    await statusBecomes(run, 'running');
+    const resumed = await snapshotWhere(run, (s) => s.evaluations > paused.evaluations);
+    expect(resumed.paused).toBe(false);
+
+    run.cancel();
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe('cancelled');
+    expect(outcome.result!.stopReason).toBe('cancelled');
+    expect(outcome.result!.evaluations).toBeGreaterThanOrEqual(resumed.evaluations);
+    expect(outcome.result!.evaluations).toBeLessThan(50_000_000);
+    expect(outcome.result!.best).not.toBeNull();
+  });
+
+  it('cancels and pauses queued runs without starting them', async () => {
+    const h = newHost({ parallelism: 1 });
+    const first = h.start(request(1, 4000));
+    const cancelled = h.start(request(2, 4000));
+    const held = h.start(request(3, 1000));
+    cancelled.cancel();
+    held.pause();
+    expect(held.status).toBe('paused');
+    expect(await cancelled.outcome).toEqual({ status: 'cancelled', result: null, reason: 'cancelled' });
+    expect((await first.outcome).status).toBe('done');
+    // The paused queued run does not start until resumed.
+    await new Promise((r) => setTimeout(r, 100));
+    expect(held.status).toBe('paused');
+    held.resume();
+    const o = await held.outcome;
+    expect(o.status).toBe('done');
+    expect(o.result!.evaluations).toBe(1000);
+    expect(h.workerCount).toBe(1); // the worker was reused
+  });
+
+  it('a run over its memory limit fails with the reason; the other run finishes', async () => {
+    const h = newHost();
+    // A worker's resident memory is far above 8 MB from the start, so the watchdog fires.
+    const over = h.start(request(1, 50_000_000, { memoryLimitMb: 8 }));
+    const fine = h.start(request(2, 2000));
+    const [o, f] = await Promise.all([over.outcome, fine.outcome]);
+    expect(o.status).toBe('failed');
+    expect(o.reason).toMatch(/^memory limit exceeded: the worker used \d+ MB, the limit is 8 MB$/);
+    expect(f.status).toBe('done');
+    expect(f.result!.evaluations).toBe(2000);
+  });
+
+  it('a run with bad parameters fails with the parameter named, and the worker stays usable', async () => {
+    const h = newHost({ parallelism: 1 });
+    const bad = await h.start(request(1, 1000, { params: { batch: 0 } })).outcome;
+    expect(bad.status).toBe('failed');
+    expect(bad.reason).toBe('solver random: parameter batch must be >= 1 and <= 100000, got 0');
+    const unknown = await h.start(request(1, 1000, { solver: 'no-such-solver' })).outcome;
+    expect(unknown.reason).toMatch(/^unknown solver "no-such-solver" \(known: .*random/);
+    const good = await h.start(request(1, 1000)).outcome;
+    expect(good.status).toBe('done');
+    expect(h.workerCount).toBe(1);
+  });
+
+  it('dispose ends every worker process and cancels unfinished runs', async () => {
+    const h = newHost();
+    const a = h.start(request(1, 50_000_000));
+    const b = h.start(request(2, 50_000_000));
+    const c = h.start(request(3, 1000));
+    await Promise.all([snapshotWhere(a, () => true), snapshotWhere(b, () => true)]);
+    const pids = [a.pid!, b.pid!];
+    h.dispose();
+    for (const run of [a, b, c]) expect((await run.outcome).status).toBe('cancelled');
+    expect((await c.outcome).reason).toBe('the solver host shut down');
+    await new Promise((r) => setTimeout(r, 300));
+    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    expect(() => h.start(request(4, 10))).toThrow(/disposed/);
+  });
+
+  it('gives, for every solver, the same result in a worker as in-process for the same seed', async () => {
+    const h = newHost();
+    const cases: { track: TrackName; solver: string }[] = [];
+    for (const s of solvers) {
+      if (s.objectives !== 'multi') cases.push({ track: 'so', solver: s.name });
+      if (s.objectives !== 'single') cases.push({ track: 'mo2', solver: s.name });
+    }
+    const budget = 1500;
+    const requests = cases.map(({ track, solver }) => ({ solver, params: {}, seed: 20201, config: trackConfig(track, 60), termination: { maxEvaluations: budget } }));
+    const outcomes = await h.runAll(requests);
+    outcomes.forEach((o, i) => {
+      expect(o.status, `${cases[i].solver} on ${cases[i].track}: ${o.reason}`).toBe('done');
+      const r = requests[i];
+      const local = runSolverSync(createDiceProblem(r.config), r.solver, r.params, r.seed, r.termination);
+      expect(withoutTimes(o.result!)).toEqual(withoutTimes(local));
+      // The reported values are the full evaluation of x, as `saikoro eval` gives them.
+      for (const s of [o.result!.best, ...o.result!.front]) {
+        if (!s) continue;
+        const full = evaluateDice(s.x, r.config);
+        expect(s.objectives).toEqual(full.objectives);
+        expect(s.constraints).toEqual(full.constraints);
+        expect(s.feasible).toBe(full.feasible);
+      }
+    });
+  });
+});
