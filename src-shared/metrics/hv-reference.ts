@@ -1,0 +1,70 @@
+// The hypervolume reference point and normalisation proposed for the dice tracks.
+//
+// Raw dice objectives have very different scales (and grow with N), so HV is always computed
+// on normalised objectives:  f'_m = (f_m − ideal_m) / (nadir_m − ideal_m),  against the
+// reference point (1.1, ..., 1.1).
+//   - ideal_m = 0: every objective is a sum of non-negative errors, so 0 is the true lower bound.
+//   - nadir_m = the median of objective m over `samples` uniformly random sequences drawn from
+//     Random.fromSeed(seed) (defaults 1000 and 2020). "As good as a random sequence" maps to 1,
+//     so HV rewards exactly what a solver adds beyond random rolls. If that median is 0 the
+//     mean is used, and if that is 0 too, 1.
+// The values depend only on the config (N, bands, weights, groups), are computed once per
+// instance and must be stored with it, so every HV in a table uses the same box.
+
+import type { DiceConfig } from '../problems/dice/config.ts';
+import { DiceEvaluator, createValues } from '../problems/dice/evaluate.ts';
+import { Random } from '../random.ts';
+import { HV_REFERENCE_COORDINATE, hypervolume, normalize, normalizedReferencePoint } from './hypervolume.ts';
+import type { Objectives } from './dominance.ts';
+
+export interface HvNormalisation {
+  /** Objective values mapped to 0. */
+  ideal: number[];
+  /** Objective values mapped to 1. */
+  nadir: number[];
+  /** The reference point in normalised space: HV_REFERENCE_COORDINATE in every objective. */
+  reference: number[];
+  /** How ideal and nadir were obtained, shown next to every HV figure. */
+  method: string;
+}
+
+export const DEFAULT_NADIR_SAMPLES = 1000;
+export const DEFAULT_NADIR_SEED = 2020;
+
+/** The proposed normalisation of a dice instance (see the file header). */
+export function diceHvNormalisation(config: DiceConfig, options: { samples?: number; seed?: number } = {}): HvNormalisation {
+  const samples = options.samples ?? DEFAULT_NADIR_SAMPLES;
+  const seed = options.seed ?? DEFAULT_NADIR_SEED;
+  if (!Number.isInteger(samples) || samples < 1) throw new Error(`samples must be a positive integer, got ${samples}`);
+  const m = config.objectives.length;
+  if (m < 1) throw new Error('the config has no objectives');
+  const evaluator = new DiceEvaluator(config);
+  const values = createValues(config);
+  const random = Random.fromSeed(seed);
+  const x = new Uint8Array(config.n);
+  const columns = Array.from({ length: m }, () => new Float64Array(samples));
+  for (let s = 0; s < samples; s++) {
+    for (let i = 0; i < x.length; i++) x[i] = random.int(1, 6);
+    evaluator.evaluateInto(x, values);
+    for (let k = 0; k < m; k++) columns[k][s] = values.objectives[k];
+  }
+  const nadir = columns.map((col) => {
+    const sorted = col.slice().sort();
+    const median = samples % 2 ? sorted[(samples - 1) / 2] : (sorted[samples / 2 - 1] + sorted[samples / 2]) / 2;
+    if (median > 0) return median;
+    const mean = col.reduce((a, b) => a + b, 0) / samples;
+    return mean > 0 ? mean : 1;
+  });
+  return {
+    ideal: new Array<number>(m).fill(0),
+    nadir,
+    reference: normalizedReferencePoint(m),
+    method: `ideal 0; nadir = median objective of ${samples} uniformly random sequences (seed ${seed}); reference ${HV_REFERENCE_COORDINATE} in normalised objectives`,
+  };
+}
+
+/** HV of a front (raw objectives) under a stored normalisation. */
+export function normalisedHypervolume(front: readonly Objectives[], norm: HvNormalisation): number {
+  if (front.length === 0) return 0;
+  return hypervolume(normalize(front, norm.ideal, norm.nadir), norm.reference);
+}
