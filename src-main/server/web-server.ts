@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH, type ApiCalls, type CallResult } from '../../src-shared/api.ts';
@@ -108,6 +108,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     }
     if (rel.split(sep).includes('..')) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
     const file = join(opts.rendererDir, rel === '' ? 'index.html' : rel);
+    if (!resolve(file).startsWith(resolve(opts.rendererDir) + sep)) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
     try {
       const body = await readFile(file);
       const type = CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';

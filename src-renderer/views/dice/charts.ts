@@ -109,6 +109,8 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
       top: 4,
       textStyle: { fontSize: 12, fontWeight: 600, color: COLORS.text, fontFamily: FONT },
     });
+    // Room above the tallest bar or band for its label.
+    const axisTop = niceCeil(Math.max(...panelRows.map((r) => Math.max(r.value, r.beta)), 1) * 1.15);
     xAxes.push({
       type: 'category',
       gridIndex: k,
@@ -121,9 +123,8 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
       type: 'value',
       gridIndex: k,
       min: 0,
-      // Room above the tallest bar or band for its label.
-      max: (extent: { max: number }) => niceCeil(Math.max(extent.max, 1) * 1.15),
-      splitNumber: 4,
+      max: axisTop,
+      interval: niceInterval(axisTop),
       axisLabel: { color: COLORS.axis, fontSize: 10 },
       splitLine: { lineStyle: { color: COLORS.grid } },
     });
@@ -197,12 +198,30 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
   };
 }
 
+/** A tick interval that splits a niceCeil value into 4 or 5 equal steps. */
+export function niceInterval(top: number): number {
+  const p = 10 ** Math.floor(Math.log10(top));
+  const lead = Math.round(top / p * 10) / 10;
+  return lead === 2 ? top / 4 : top / 5;
+}
+
 /** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least v (v > 0). */
 export function niceCeil(v: number): number {
   if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
   for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v - 1e-12 * p) return m * p;
   return 10 * p;
+}
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+/** 1000 -> "10³", 0.01 -> "10⁻²"; other values as they are. */
+export function powerOfTen(v: number): string {
+  const k = Math.round(Math.log10(v));
+  if (Math.abs(10 ** k - v) > 1e-9 * v) return formatNumber(v);
+  if (k === 0) return '1';
+  if (k === 1) return '10';
+  const digits = [...String(Math.abs(k))].map((c) => SUPERSCRIPT[Number(c)]).join('');
+  return `10${k < 0 ? '⁻' : ''}${digits}`;
 }
 
 /** The log axis range that holds every positive value, in whole decades. */
@@ -243,7 +262,8 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
       logBase: 10,
       min: floor,
       max: ceil,
-      axisLabel: { color: COLORS.axis, formatter: (v: number) => (v >= 1e4 || v < 1 ? `1e${Math.round(Math.log10(v))}` : String(v)) },
+      splitNumber: 6,
+      axisLabel: { color: COLORS.axis, formatter: (v: number) => powerOfTen(v) },
       splitLine: { lineStyle: { color: COLORS.grid } },
     },
     series: [

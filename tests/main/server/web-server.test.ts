@@ -1,0 +1,221 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
+import { createApi } from '../../../src-main/api/implementation.ts';
+import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
+import { startAppServer } from '../../../src-main/server/app-server.ts';
+import { createHttpApi } from '../../../src-renderer/api/http-client.ts';
+import { ApiError, callPath } from '../../../src-shared/api.ts';
+import { runCli } from '../cli/io.ts';
+
+const SAMPLE = '31552264665432613134314646226624645162511461153216';
+
+let root: string;
+let dir: string;
+let server: WebServer;
+let events: ApiEventHub;
+
+/** A raw request, so that headers (Host, Origin, Content-Type) can be set freely. */
+function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+const post = (name: string, body: string, headers: Record<string, string> = {}) =>
+  raw(`/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'saikoro-web-'));
+  dir = join(root, 'renderer');
+  mkdirSync(join(dir, 'assets'), { recursive: true });
+  writeFileSync(join(root, 'secret.txt'), 'secret');
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>fake renderer</title>');
+  writeFileSync(join(dir, 'assets', 'app-123.js'), 'console.log(1)');
+  events = new ApiEventHub();
+  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events, port: 0 });
+});
+afterAll(async () => {
+  await server?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+describe('web server: static files', () => {
+  it('serves index.html at / with a CSP, and hashed assets as immutable', async () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/`);
+    const index = await raw('/');
+    expect(index.status).toBe(200);
+    expect(index.body).toContain('fake renderer');
+    expect(index.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(String(index.headers['content-security-policy'])).toContain("script-src 'self'");
+    const asset = await raw('/assets/app-123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('answers 404 for missing files and refuses paths out of the renderer directory', async () => {
+    expect((await raw('/nope.js')).status).toBe(404);
+    expect((await raw('/assets')).status).toBe(404);
+    // Dot segments are resolved by the URL parser and stay inside the directory ...
+    expect((await raw('/../secret.txt')).status).toBe(404);
+    expect((await raw('/%2e%2e/secret.txt')).status).toBe(404);
+    // ... and so do encoded separators that would climb out.
+    for (const path of ['/..%2fsecret.txt', '/assets/..%2f..%2fsecret.txt', '/..%5csecret.txt']) {
+      const res = await raw(path);
+      expect(res.status).toBe(404);
+      expect(res.body).not.toContain('secret');
+    }
+    expect((await raw('/', { method: 'DELETE' })).status).toBe(405);
+  });
+
+  it('refuses a foreign Host header (DNS rebinding)', async () => {
+    const res = await raw('/', { headers: { Host: 'evil.example:80' } });
+    expect(res.status).toBe(421);
+    expect((await raw('/', { headers: { Host: `localhost:${server.port}` } })).status).toBe(200);
+  });
+});
+
+describe('web server: API calls over HTTP', () => {
+  it('evaluates the reference sample: objective 76.8, 12 constraints at 0', async () => {
+    const res = await post('evaluateDice', JSON.stringify([{ x: SAMPLE }]));
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const body = JSON.parse(res.body);
+    expect(body.ok).toBe(true);
+    expect(body.value.objectives[0]).toBeCloseTo(76.8, 9);
+    expect(body.value.constraints).toEqual(Array(12).fill(0));
+    expect(body.value.feasible).toBe(true);
+  });
+
+  it('answers error envelopes with status 400 and the error fields', async () => {
+    const bad = await post('evaluateDice', JSON.stringify([{ x: SAMPLE.slice(0, 9) + 'x' + SAMPLE.slice(10) }]));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body)).toEqual({ ok: false, error: { name: 'SequenceError', message: 'character "x" at position 10 is not a die face 1-6', position: 9 } });
+    const notJson = await post('evaluateDice', '[{');
+    expect(notJson.status).toBe(400);
+    expect(JSON.parse(notJson.body).error.name).toBe('BadRequest');
+    const unknown = await post('launchMissiles', '[]');
+    expect(JSON.parse(unknown.body).error).toEqual({ name: 'UnknownCall', message: 'no API call named "launchMissiles"' });
+  });
+
+  it('refuses GET, non-JSON bodies and cross-origin callers', async () => {
+    expect((await raw(callPath('getAppInfo'))).status).toBe(405);
+    expect((await post('getAppInfo', '[]', { 'Content-Type': 'text/plain' })).status).toBe(415);
+    const cross = await post('getAppInfo', '[]', { Origin: 'http://evil.example' });
+    expect(cross.status).toBe(403);
+    const same = await post('getAppInfo', '[]', { Origin: `http://127.0.0.1:${server.port}` });
+    expect(JSON.parse(same.body)).toEqual({ ok: true, value: { name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' } });
+    expect((await raw('/api/not/a/call')).status).toBe(404);
+  });
+
+  it('the renderer HTTP client speaks the same protocol (typed calls, ApiError on failure)', async () => {
+    const client = createHttpApi(server.url, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+    expect(await client.getAppInfo()).toEqual({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' });
+    expect(await client.randomSequence(12, 7)).toMatch(/^[1-6]{12}$/);
+    expect(await client.randomSequence(12, 7)).toBe(await client.randomSequence(12, 7));
+    const err = await client.evaluateDice({ x: '1', config: { n: 2 } }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).name).toBe('SequenceError');
+    expect((err as ApiError).message).toBe('the sequence has 1 characters, expected N = 2');
+    client.dispose();
+  });
+});
+
+describe('web server: events over the WebSocket', () => {
+  it('streams every emitted event to each connected socket, and detaches on close', async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${server.port}/api/events`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const received = new Promise<unknown>((resolve) => ws.once('message', (data) => resolve(JSON.parse(String(data)))));
+    expect(events.sinkCount).toBe(1);
+    events.emit('onMenuCommand', { kind: 'navigate', view: 'dice' });
+    expect(await received).toEqual({ event: 'onMenuCommand', payload: { kind: 'navigate', view: 'dice' } });
+    ws.close();
+    await new Promise((resolve) => ws.once('close', resolve));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(events.sinkCount).toBe(0);
+  });
+
+  it('the HTTP client delivers events to listeners', async () => {
+    const client = createHttpApi(server.url, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
+    const got = new Promise((resolve) => client.onMenuCommand(resolve));
+    for (let i = 0; i < 100 && events.sinkCount === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    events.emit('onMenuCommand', { kind: 'showShortcuts' });
+    expect(await got).toEqual({ kind: 'showShortcuts' });
+    client.dispose();
+  });
+
+  it('refuses sockets on other paths or from other origins', async () => {
+    for (const [path, headers] of [
+      ['/api/other', {}],
+      ['/api/events', { Origin: 'http://evil.example' }],
+    ] as const) {
+      const ws = new WebSocket(`ws://127.0.0.1:${server.port}${path}`, { headers });
+      const outcome = await new Promise<string>((resolve) => {
+        ws.once('open', () => resolve('open'));
+        ws.once('error', () => resolve('refused'));
+        ws.once('unexpected-response', (_req, res) => resolve(`refused ${res.statusCode}`));
+      });
+      expect(outcome).toMatch(/^refused/);
+      ws.terminate();
+    }
+  });
+});
+
+describe('saikoro serve', () => {
+  it('--help prints the usage with every flag', async () => {
+    const r = await runCli(['serve', '--help']);
+    expect(r.code).toBe(0);
+    for (const flag of ['--port', '--host', '--open', '--rebuild', '--no-build']) expect(r.stdout).toContain(flag);
+  });
+
+  it('a taken port is a clear bad-input error (exit 1)', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as AddressInfo).port;
+    try {
+      const r = await runCli(['serve', '--port', String(port), '--no-build', '--renderer-dir', dir]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+      expect(r.stderr).toContain('--port');
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('rejects bad flags with a usage error (exit 2) and a missing renderer with exit 1', async () => {
+    const badPort = await runCli(['serve', '--port', '70000']);
+    expect(badPort.code).toBe(2);
+    expect(badPort.stderr).toContain('--port: must be at most 65535, got 70000');
+    expect((await runCli(['serve', '--rebuild', '--no-build'])).code).toBe(2);
+    const missing = await runCli(['serve', '--port', '0', '--no-build', '--renderer-dir', join(dir, 'absent')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('index.html is missing');
+  });
+
+  it('startAppServer wires the API and events to the web server', async () => {
+    const app = await startAppServer({ port: 0, rendererDir: dir, build: 'never' });
+    try {
+      const res = await fetch(new URL(callPath('getAppInfo'), app.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+      const body = (await res.json()) as { ok: boolean; value: { name: string; runtime: string } };
+      expect(body).toMatchObject({ ok: true, value: { name: 'saikoro', runtime: 'web' } });
+      expect(app.events.sinkCount).toBe(0);
+    } finally {
+      await app.close();
+    }
+  });
+});
