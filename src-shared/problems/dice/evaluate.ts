@@ -11,8 +11,11 @@ import { toFaces } from './sequence.ts';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls, which
 // dominate a hot loop.
-const { CHI_FEATURES, CHI_WINDOWS, FIELD_BITS, FIELD_MASK, MAX_PATTERN_LENGTH, PATTERN_FEATURES, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares, chiWindow, featureError } = F;
+const { ACC_MASK, CHI_FEATURES, CHI_WINDOWS, F15_INNER, FIELD_BITS, FIELD_MASK, INNER_SHIFT, TABLE_FEATURES, TABLE_LENGTH, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares, chiWindow, featureError } = F;
 const POW6 = Float64Array.from(F.POW6);
+/** 6^0..6^11 as integers (6^12 exceeds int32), for index arithmetic. */
+const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
+const PATTERN_SCRATCH = new Int32Array(TABLE_FEATURES);
 
 export { SequenceError, parseSequence, formatSequence } from './sequence.ts';
 
@@ -128,38 +131,43 @@ function faceChi(faces: Uint8Array, start: number, end: number, counts: Int32Arr
   return chiSquareFromSquares(s2, end - start, 6);
 }
 
-/** Adds the pattern-feature counts F6..F15 of every start position into features[5..14]. */
+/** Writes the pattern-feature counts F6..F15 of every start position into features[5..14]. */
 function patternCounts(faces: Uint8Array, n: number, features: Float64Array): void {
-  const counts = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+  const counts = PATTERN_SCRATCH;
+  counts.fill(0);
   let acc = 0;
   let pending = 0;
-  const flush = () => {
-    for (let k = 0; k < PATTERN_FEATURES; k++) counts[k] += (acc >>> (FIELD_BITS * k)) & FIELD_MASK;
-    acc = 0;
-    pending = 0;
-  };
-  const full = n - MAX_PATTERN_LENGTH; // last start position with a whole 7-face window
+  let f15 = 0;
+  const full = n - TABLE_LENGTH; // last start position with a whole 6-face window
   if (full >= 0) {
-    const top = POW6[MAX_PATTERN_LENGTH - 1];
-    const base = WINDOW_OFFSET[MAX_PATTERN_LENGTH];
+    const top = POW6_INT[TABLE_LENGTH - 1];
+    const base = WINDOW_OFFSET[TABLE_LENGTH];
     let code = 0;
-    for (let j = 0; j < MAX_PATTERN_LENGTH; j++) code = code * 6 + faces[j] - 1;
+    for (let j = 0; j < TABLE_LENGTH; j++) code = code * 6 + faces[j] - 1;
     for (let i = 0; ; i++) {
-      acc += WINDOW_TABLE[base + code];
-      if (++pending === FIELD_MASK) flush();
+      const packed = WINDOW_TABLE[base + code];
+      acc += packed & ACC_MASK;
+      if (i < full && faces[i] === faces[i + TABLE_LENGTH] && packed >>> INNER_SHIFT === F15_INNER) f15++;
+      // A field holds at most 7: empty the accumulator every 7 words.
+      if (++pending === FIELD_MASK) {
+        for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (acc >>> (FIELD_BITS * k)) & FIELD_MASK;
+        acc = 0;
+        pending = 0;
+      }
       if (i === full) break;
-      code = (code % top) * 6 + faces[i + MAX_PATTERN_LENGTH] - 1;
+      // Drop the leading face by subtraction (integers throughout; no modulo).
+      code = (code - (faces[i] - 1) * top) * 6 + faces[i + TABLE_LENGTH] - 1;
     }
   }
-  for (let i = Math.max(0, full + 1); i < n; i++) {
-    const len = n - i;
+  // The last (at most 5) start positions have shorter windows; per-field sums, no packing.
+  for (let i = full + 1 > 0 ? full + 1 : 0; i < n; i++) {
     let code = 0;
     for (let j = i; j < n; j++) code = code * 6 + faces[j] - 1;
-    acc += WINDOW_TABLE[WINDOW_OFFSET[len] + code];
-    if (++pending === FIELD_MASK) flush();
+    const packed = WINDOW_TABLE[WINDOW_OFFSET[n - i] + code];
+    for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (packed >>> (FIELD_BITS * k)) & FIELD_MASK;
   }
-  flush();
-  for (let k = 0; k < PATTERN_FEATURES; k++) features[CHI_FEATURES + k] = counts[k];
+  for (let k = 0; k < TABLE_FEATURES; k++) features[CHI_FEATURES + k] = counts[k] + ((acc >>> (FIELD_BITS * k)) & FIELD_MASK);
+  features[CHI_FEATURES + TABLE_FEATURES] = f15;
 }
 
 export class DiceEvaluator {

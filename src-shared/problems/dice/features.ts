@@ -4,17 +4,30 @@
  *
  * F1..F5 are chi-square values of face counts over five windows. F6..F15 count the start
  * positions i (0 <= i <= N - d) whose window x[i..i+d-1] matches a pattern. A start position's
- * window code is the base-6 number of up to 7 faces starting there; one table lookup gives a
- * packed word with 3 bits per pattern feature (0 or 1 each), so summing up to 7 words never
- * overflows a field. That is what lets a single change update all ten pattern features with
- * 7 lookups.
+ * window code is the base-6 number of up to 6 faces starting there; one table lookup gives a
+ * packed word with 3 bits per pattern feature F6..F14 (0 or 1 each), so summing up to 7 words
+ * never overflows a field. The top field holds, for a whole 6-face window, how many of faces
+ * 1..5 equal face 0: F15 ("4 in 7") at i is then x[i] = x[i+6] and that count = 2.
+ * Stopping at 6 faces keeps the table at 56k words (224 kB, inside a core's L2 cache); a
+ * 7-face table (1.3 MB) made every lookup a cache miss at large N. That is what lets a single
+ * change update all ten pattern features with a handful of lookups.
  */
 
 export const CHI_FEATURES = 5; // F1..F5
 export const PATTERN_FEATURES = 10; // F6..F15
 export const MAX_PATTERN_LENGTH = 7;
+/** Longest window the table covers; F15 (length 7) adds one comparison. */
+export const TABLE_LENGTH = 6;
+/** F6..F14 come from the table's fields; F15 is pattern feature 9. */
+export const TABLE_FEATURES = 9;
 export const FIELD_BITS = 3;
 export const FIELD_MASK = 7;
+/** Where the "inner faces equal to face 0" count of a 6-face window sits. */
+export const INNER_SHIFT = FIELD_BITS * TABLE_FEATURES;
+/** The fields that may be summed (F6..F14). */
+export const ACC_MASK = (1 << INNER_SHIFT) - 1;
+/** F15 at i, from x[i], x[i+6] and the inner count of the 6-face window at i. */
+export const F15_INNER = 2;
 
 /** Percent windows [b, e) of F1..F5. */
 export const CHI_WINDOWS: ReadonlyArray<readonly [number, number]> = [
@@ -68,17 +81,17 @@ function matches(k: number, w: ArrayLike<number>): boolean {
 export const POW6 = Array.from({ length: 13 }, (_, i) => 6 ** i);
 
 /**
- * Offsets of the per-length tables inside WINDOW_TABLE: a window of length L (1..7) with
+ * Offsets of the per-length tables inside WINDOW_TABLE: a window of length L (1..6) with
  * code c (base 6, first face most significant, faces 0..5) lives at WINDOW_OFFSET[L] + c.
  */
 export const WINDOW_OFFSET: number[] = [0];
-for (let L = 1; L <= MAX_PATTERN_LENGTH + 1; L++) WINDOW_OFFSET[L] = L === 1 ? 0 : WINDOW_OFFSET[L - 1] + POW6[L - 1];
+for (let L = 1; L <= TABLE_LENGTH + 1; L++) WINDOW_OFFSET[L] = L === 1 ? 0 : WINDOW_OFFSET[L - 1] + POW6[L - 1];
 
-/** Packed pattern fields for every window code of every length 1..7. */
+/** Packed pattern fields (F6..F14, and the inner count for F15) for every window code of every length 1..6. */
 export const WINDOW_TABLE: Uint32Array = (() => {
-  const table = new Uint32Array(WINDOW_OFFSET[MAX_PATTERN_LENGTH + 1]);
-  const w = new Uint8Array(MAX_PATTERN_LENGTH);
-  for (let L = 1; L <= MAX_PATTERN_LENGTH; L++) {
+  const table = new Uint32Array(WINDOW_OFFSET[TABLE_LENGTH + 1]);
+  const w = new Uint8Array(TABLE_LENGTH);
+  for (let L = 1; L <= TABLE_LENGTH; L++) {
     for (let code = 0; code < POW6[L]; code++) {
       let c = code;
       for (let j = L - 1; j >= 0; j--) {
@@ -86,12 +99,22 @@ export const WINDOW_TABLE: Uint32Array = (() => {
         c = (c - w[j]) / 6;
       }
       let packed = 0;
-      for (let k = 0; k < PATTERN_FEATURES; k++) if (PATTERN_LENGTH[k] <= L && matches(k, w)) packed |= 1 << (FIELD_BITS * k);
+      for (let k = 0; k < TABLE_FEATURES; k++) if (PATTERN_LENGTH[k] <= L && matches(k, w)) packed |= 1 << (FIELD_BITS * k);
+      if (L === TABLE_LENGTH) {
+        let inner = 0;
+        for (let j = 1; j < TABLE_LENGTH; j++) if (w[j] === w[0]) inner++;
+        packed |= inner << INNER_SHIFT;
+      }
       table[WINDOW_OFFSET[L] + code] = packed;
     }
   }
   return table;
 })();
+
+/** Whether the 7 faces w match F15; the reference form that the table-based count must equal. */
+export function matchesF15(w: ArrayLike<number>): boolean {
+  return matches(9, w);
+}
 
 /** Window bounds [start, end) of the face-count window [b%, e%) for length n. */
 export function chiWindow(n: number, b: number, e: number): [number, number] {

@@ -5,9 +5,11 @@
  * things, whatever N is:
  *   - F1..F5: one face moves between two categories in each window holding p; the sum of
  *     squared counts changes by 2 (c_new - c_old) + 2, and chi = 6 S2 / n - n.
- *   - F6..F15: the (at most 7) windows starting in [p - 6, p]; each keeps its code as an index
+ *   - F6..F14: the (at most 6) windows starting in [p - 5, p]; each keeps its code as an index
  *     into WINDOW_TABLE, so the new index is old + (new - old) * 6^k and the packed pattern
  *     fields of old and new windows give every pattern count's change at once.
+ *   - F15: the (at most 7) start positions in [p - 6, p], from x[i], x[i+6] and the inner
+ *     count that the same table holds for the 6-face window at i.
  *   - g_d: one block per d; its code changes by (new - old) * 6^k, and the count table gives
  *     the change of S2 in two lookups.
  * `peekSet` / `peekSwap` answer "what would it be" without committing; `set` / `swap` commit.
@@ -20,8 +22,12 @@ import { toFaces, formatSequence } from './sequence.ts';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls, which
 // costs more than the rest of a change on the hot path.
-const { CHI_FEATURES, FIELD_BITS, FIELD_MASK, MAX_PATTERN_LENGTH, PATTERN_FEATURES, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares } = F;
+const { ACC_MASK, CHI_FEATURES, F15_INNER, FIELD_BITS, FIELD_MASK, INNER_SHIFT, PATTERN_FEATURES, TABLE_FEATURES, TABLE_LENGTH, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares } = F;
 const POW6 = Float64Array.from(F.POW6);
+/** 6^0..6^11 as integers, for window-index arithmetic. */
+const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
+const F15 = TABLE_FEATURES; // pattern feature 9 is F15
+const LAST = TABLE_LENGTH; // F15 compares x[i] with x[i + 6]
 
 function copyValues(from: DiceValues, to: DiceValues): void {
   to.features.set(from.features);
@@ -40,7 +46,7 @@ export class DiceState {
   private readonly probe: DiceValues;
 
   private readonly faces: Uint8Array;
-  /** WINDOW_OFFSET[L] + code of the window of length L = min(7, N - i) starting at i. */
+  /** WINDOW_OFFSET[L] + code of the window of length L = min(6, N - i) starting at i. */
   private readonly windowIndex: Int32Array;
   private readonly patternCounts: Int32Array;
   /** Face counts of the F1..F5 windows, 7 slots per window (faces 1..6). */
@@ -75,13 +81,14 @@ export class DiceState {
     const { n, faces, prepared } = this;
     this.patternCounts.fill(0);
     for (let i = 0; i < n; i++) {
-      const len = Math.min(MAX_PATTERN_LENGTH, n - i);
+      const len = Math.min(TABLE_LENGTH, n - i);
       let code = 0;
       for (let j = i; j < i + len; j++) code = code * 6 + faces[j] - 1;
       const index = WINDOW_OFFSET[len] + code;
       this.windowIndex[i] = index;
       const packed = WINDOW_TABLE[index];
-      for (let k = 0; k < PATTERN_FEATURES; k++) this.patternCounts[k] += (packed >>> (FIELD_BITS * k)) & FIELD_MASK;
+      for (let k = 0; k < TABLE_FEATURES; k++) this.patternCounts[k] += (packed >>> (FIELD_BITS * k)) & FIELD_MASK;
+      if (i + LAST < n && faces[i] === faces[i + LAST] && packed >>> INNER_SHIFT === F15_INNER) this.patternCounts[F15]++;
     }
     this.faceCounts.fill(0);
     for (let w = 0; w < CHI_FEATURES; w++) {
@@ -166,26 +173,41 @@ export class DiceState {
       }
     }
 
-    // F6..F15
+    // F15 first, while windowIndex still holds the old windows.
+    const wi = this.windowIndex;
+    let f15Change = 0;
+    const last = p < n - LAST ? p : n - LAST - 1;
+    for (let i = p >= LAST ? p - LAST : 0; i <= last; i++) {
+      const index = wi[i];
+      const before = faces[i] === faces[i + LAST] && WINDOW_TABLE[index] >>> INNER_SHIFT === F15_INNER;
+      // Every window here is whole (i + 6 < N); it holds p unless i = p - 6.
+      const next = i + LAST === p ? index : index + step * POW6_INT[TABLE_LENGTH - 1 - (p - i)];
+      const first = i === p ? face : faces[i];
+      const end = i + LAST === p ? face : faces[i + LAST];
+      const after = first === end && WINDOW_TABLE[next] >>> INNER_SHIFT === F15_INNER;
+      f15Change += (after ? 1 : 0) - (before ? 1 : 0);
+    }
+
+    // F6..F14
     let oldAcc = 0;
     let newAcc = 0;
-    const first = p >= MAX_PATTERN_LENGTH - 1 ? p - MAX_PATTERN_LENGTH + 1 : 0;
-    const wi = this.windowIndex;
-    for (let i = first; i <= p; i++) {
-      const len = n - i < MAX_PATTERN_LENGTH ? n - i : MAX_PATTERN_LENGTH;
+    for (let i = p >= TABLE_LENGTH - 1 ? p - TABLE_LENGTH + 1 : 0; i <= p; i++) {
+      const len = n - i < TABLE_LENGTH ? n - i : TABLE_LENGTH;
       const index = wi[i];
-      const next = index + step * POW6[len - 1 - (p - i)];
-      oldAcc += WINDOW_TABLE[index];
-      newAcc += WINDOW_TABLE[next];
+      const next = index + step * POW6_INT[len - 1 - (p - i)];
+      oldAcc += WINDOW_TABLE[index] & ACC_MASK;
+      newAcc += WINDOW_TABLE[next] & ACC_MASK;
       if (commit) wi[i] = next;
     }
     const pc = this.patternCounts;
-    for (let k = 0; k < PATTERN_FEATURES; k++) {
+    for (let k = 0; k < TABLE_FEATURES; k++) {
       const shift = FIELD_BITS * k;
       const count = pc[k] + ((newAcc >>> shift) & FIELD_MASK) - ((oldAcc >>> shift) & FIELD_MASK);
       features[CHI_FEATURES + k] = count;
       if (commit) pc[k] = count;
     }
+    features[CHI_FEATURES + F15] = pc[F15] + f15Change;
+    if (commit) pc[F15] += f15Change;
     prepared.finishObjectives(out);
 
     // g_d
