@@ -1,6 +1,7 @@
 import type { Command } from '../command.ts';
 import { benchCommand } from './bench.ts';
 import { evalCommand } from './eval.ts';
+import { minimaxCommand } from './minimax.ts';
 import { rngbiasCommand } from './rngbias.ts';
 
 // One line per subcommand; each lives in its own file beside this one.
@@ -8,4 +9,5 @@ export const commands: Command[] = [
   rngbiasCommand,
   evalCommand,
   benchCommand,
+  minimaxCommand,
 ];
