@@ -7,9 +7,24 @@ import type { TrackName } from '../problems/dice/config.ts';
 import { describeParam } from './params.ts';
 import type { ParamDescriptor, SolverInfo } from './types.ts';
 import { randomSearch } from './so/random-search.ts';
+import { nsga2 } from './mo/nsga2.ts';
+import { nsga3 } from './mo/nsga3.ts';
+import { moeadLs } from './mo/moead-ls.ts';
+import { geneticAlgorithm } from './so/ga.ts';
+import { firstImprovement, steepest } from './so/hill-climbing.ts';
+import { annealing } from './so/annealing.ts';
+import { tabu } from './so/tabu.ts';
 
 export const solvers: readonly SolverInfo[] = [
   randomSearch,
+  nsga2,
+  nsga3,
+  moeadLs,
+  geneticAlgorithm,
+  firstImprovement,
+  steepest,
+  annealing,
+  tabu,
 ];
 
 /** The strongest solver per track (what `saikoro solve` runs without --solver). */

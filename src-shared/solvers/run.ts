@@ -127,7 +127,7 @@ export class SolverRun {
     this.clock = options.clock ?? defaultClock;
     this.startedAt = this.clock();
     this.solver = this.info.create();
-    this.solver.setup(problem, this.params, seed);
+    this.solver.setup(problem, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
   }
 
   /** Seconds of running time (pauses excluded). */

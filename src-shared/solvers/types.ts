@@ -84,9 +84,15 @@ export interface Ask {
   readonly internal?: { readonly evaluations: number; readonly reported: readonly Reported[] };
 }
 
+/** What a solver may know about the run it is in (e.g. to size an annealing schedule). */
+export interface SetupContext {
+  /** The evaluation budget, when the termination has one. */
+  readonly maxEvaluations?: number;
+}
+
 export interface Solver {
   /** Binds the problem, validated params and the seed; all randomness flows from the seed. */
-  setup(problem: Problem, params: ParamValues, seed: number): void;
+  setup(problem: Problem, params: ParamValues, seed: number, context?: SetupContext): void;
   /** The next step, spending at most `limit` (>= 1) evaluations in total. */
   ask(limit: number): Ask;
   /** The evaluated ask.candidates (possibly an empty list), in order. */

@@ -1,0 +1,109 @@
+/**
+ * Simulated annealing on the incremental evaluator. Energy E = f + penalty * violation
+ * (violation normalised as in constraints.ts); a worse move is accepted with probability
+ * exp(-dE / T). The temperature falls geometrically from T0 to T0 * temperatureRatio over
+ * one cycle of `cycle` evaluations (default: the run's budget), then the schedule restarts
+ * from the best solution found (a reheat). With initialTemperature = 0, T0 is set from the
+ * first 100 sampled moves so that an average worsening is accepted with probability 1/2.
+ */
+import { Random } from '../../random.ts';
+import { num, str } from '../params.ts';
+import type { Ask, ParamValues, Problem, SetupContext, Solver, SolverInfo } from '../types.ts';
+import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
+
+const CALIBRATION_MOVES = 100;
+
+class Annealing implements Solver {
+  private problem!: Problem;
+  private random!: Random;
+  private ls: LocalSearch | null = null;
+  private neighbourhood!: Neighbourhood;
+  private swapShare = 0;
+  private penalty = 0;
+  private t0 = 0;
+  private ratio = 0;
+  private cycle = 0;
+  /** Evaluations into the current cycle. */
+  private clock = 0;
+  private calibrationSum = 0;
+  private calibrationCount = 0;
+  private calibrated = false;
+  private bestX: Uint8Array | null = null;
+  private readonly best = new BestTracker();
+  private readonly move: Move = { p: 0, q: -1, face: 1 };
+
+  setup(problem: Problem, params: ParamValues, seed: number, context?: SetupContext): void {
+    this.problem = problem;
+    this.random = Random.fromSeed(seed);
+    this.neighbourhood = str(params, 'neighbourhood') as Neighbourhood;
+    this.swapShare = num(params, 'swapShare');
+    this.penalty = num(params, 'penalty');
+    this.t0 = num(params, 'initialTemperature');
+    this.calibrated = this.t0 > 0;
+    this.ratio = num(params, 'temperatureRatio');
+    const cycle = num(params, 'cycle');
+    this.cycle = cycle > 0 ? cycle : (context?.maxEvaluations ?? 100000);
+  }
+
+  ask(limit: number): Ask {
+    let used = 0;
+    while (used < limit) {
+      if (!this.ls) {
+        this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
+        used++;
+        this.clock++;
+      } else if (this.clock >= this.cycle && this.bestX) {
+        this.ls.reset(this.bestX); // reheat from the best
+        used++;
+        this.clock = 0;
+      } else {
+        const ls = this.ls;
+        ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
+        ls.peek(this.move);
+        used++;
+        this.clock++;
+        const delta = ls.peekF + this.penalty * ls.peekV - (ls.f + this.penalty * ls.v);
+        let accept: boolean;
+        if (delta <= 0) accept = true;
+        else if (!this.calibrated) {
+          this.calibrationSum += delta;
+          this.calibrationCount++;
+          accept = false;
+        } else {
+          const t = this.t0 * Math.pow(this.ratio, Math.min(1, this.clock / this.cycle));
+          accept = this.random.float() < Math.exp(-delta / t);
+        }
+        if (!this.calibrated && this.clock >= CALIBRATION_MOVES) {
+          this.t0 = this.calibrationCount > 0 ? this.calibrationSum / this.calibrationCount / Math.LN2 : 1;
+          this.calibrated = true;
+        }
+        if (!accept) continue;
+        ls.apply(this.move);
+      }
+      if (this.best.better(this.ls.f, this.ls.v)) {
+        this.best.record(this.ls, used);
+        this.bestX = this.ls.state.sequence();
+      }
+    }
+    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+  }
+
+  tell(): void {}
+}
+
+export const annealing: SolverInfo = {
+  name: 'annealing',
+  title: 'Simulated annealing',
+  summary: 'Random moves accepted by the Metropolis rule on f + penalty * violation, geometric cooling, reheats from the best.',
+  objectives: 'single',
+  baseline: false,
+  params: [
+    neighbourhoodParam,
+    swapShareParam,
+    { name: 'penalty', type: 'number', default: 100, min: 0, description: 'Weight of the total normalised violation in the energy.' },
+    { name: 'initialTemperature', type: 'number', default: 0, min: 0, description: 'T0; 0 calibrates it from the first 100 moves (an average worsening accepted with probability 1/2).' },
+    { name: 'temperatureRatio', type: 'number', default: 0.001, min: 0, exclusiveMin: true, max: 1, description: 'Final temperature of a cycle as a fraction of T0.' },
+    { name: 'cycle', type: 'integer', default: 0, min: 0, description: 'Evaluations per cooling cycle; 0 uses the run\'s evaluation budget (100000 without one).' },
+  ],
+  create: () => new Annealing(),
+};

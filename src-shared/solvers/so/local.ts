@@ -1,0 +1,153 @@
+/**
+ * Shared machinery of the single-objective local searches: a DiceState with the current
+ * (f, violation), peeks of single-position changes and swaps (one evaluation each), random
+ * move sampling, and the per-step bookkeeping of evaluations and reported bests.
+ */
+import type { Random } from '../../random.ts';
+import type { DiceState } from '../../problems/dice/incremental.ts';
+import { compareScalar, totalViolation } from '../constraints.ts';
+import type { Evaluated, ParamSpec, Problem, Reported } from '../types.ts';
+
+/** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
+export interface Move {
+  p: number;
+  q: number;
+  face: number;
+}
+
+export type Neighbourhood = 'change' | 'swap' | 'both';
+
+export const neighbourhoodParam: ParamSpec = {
+  name: 'neighbourhood',
+  type: 'choice',
+  default: 'both',
+  choices: ['change', 'swap', 'both'],
+  description: 'Moves: change one roll to another face, swap two rolls (keeps the face counts), or both.',
+};
+
+export const swapShareParam: ParamSpec = {
+  name: 'swapShare',
+  type: 'number',
+  default: 0.3,
+  min: 0,
+  max: 1,
+  description: 'With neighbourhood=both, the probability that a sampled move is a swap.',
+};
+
+export function randomSequence(problem: Problem, random: Random): Uint8Array {
+  const x = new Uint8Array(problem.n);
+  for (let i = 0; i < x.length; i++) x[i] = random.int(problem.lower, problem.upper);
+  return x;
+}
+
+export class LocalSearch {
+  readonly state: DiceState;
+  readonly scales: Float64Array;
+  readonly n: number;
+  /** Current f and violation. */
+  f = 0;
+  v = 0;
+  /** Result of the last peek. */
+  peekF = 0;
+  peekV = 0;
+
+  constructor(
+    readonly problem: Problem,
+    x: Uint8Array,
+  ) {
+    this.state = problem.createState(x);
+    this.scales = problem.constraintScales;
+    this.n = problem.n;
+    this.sync();
+  }
+
+  private sync(): void {
+    this.f = this.state.values.objectives[0];
+    this.v = totalViolation(this.state.values.constraints, this.scales);
+  }
+
+  /** Replaces the sequence (a full pass, not counted as a peek; callers count it). */
+  reset(x: Uint8Array): void {
+    this.state.reset(x);
+    this.sync();
+  }
+
+  peek(m: Move): void {
+    const values = m.q < 0 ? this.state.peekSet(m.p, m.face) : this.state.peekSwap(m.p, m.q);
+    this.peekF = values.objectives[0];
+    this.peekV = totalViolation(values.constraints, this.scales);
+  }
+
+  apply(m: Move): void {
+    if (m.q < 0) this.state.set(m.p, m.face);
+    else this.state.swap(m.p, m.q);
+    this.sync();
+  }
+
+  /** Feasibility-first comparison of the last peek with the current point (< 0: peek better). */
+  comparePeek(): number {
+    return compareScalar(this.peekF, this.peekV, this.f, this.v);
+  }
+
+  /** A uniformly random move that changes the sequence (swaps of equal faces are skipped). */
+  randomMove(random: Random, neighbourhood: Neighbourhood, swapShare: number, out: Move): Move {
+    const { n, state } = this;
+    const swap = n > 1 && (neighbourhood === 'swap' || (neighbourhood === 'both' && random.chance(swapShare)));
+    if (swap) {
+      for (let attempt = 0; attempt < 32; attempt++) {
+        const p = random.below(n);
+        const q = random.below(n);
+        if (state.face(p) !== state.face(q)) {
+          out.p = p;
+          out.q = q;
+          return out;
+        }
+      }
+      // A (nearly) constant sequence: fall back to a change.
+    }
+    out.p = random.below(n);
+    out.q = -1;
+    const face = random.int(1, 5);
+    out.face = face >= state.face(out.p) ? face + 1 : face;
+    return out;
+  }
+
+  /** The current point as an Evaluated (copies). */
+  evaluated(): Evaluated {
+    const values = this.state.values;
+    return { x: this.state.sequence(), F: values.objectives.slice(), G: values.constraints.slice(), violation: this.v, feasible: this.v <= 0 };
+  }
+}
+
+/** Best-so-far of a solver across steps, with what to report at the end of a step. */
+export class BestTracker {
+  f = Infinity;
+  v = Infinity;
+  private pending: Reported | null = null;
+
+  /** True when (f, v) is strictly better than the best so far. */
+  better(f: number, v: number): boolean {
+    return this.v === Infinity || compareScalar(f, v, this.f, this.v) < 0;
+  }
+
+  /** Records the local search's current point as the new best, found at step evaluation `at`. */
+  record(ls: LocalSearch, at: number): void {
+    this.f = ls.f;
+    this.v = ls.v;
+    this.pending = { solution: ls.evaluated(), at };
+  }
+
+  /** Records an already evaluated point. */
+  recordEvaluated(e: Evaluated, at: number): void {
+    this.f = e.F[0];
+    this.v = e.violation;
+    this.pending = { solution: e, at };
+  }
+
+  /** The reports of this step (at most the latest best), clearing them. */
+  take(): Reported[] {
+    const p = this.pending;
+    this.pending = null;
+    return p ? [p] : [];
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Tabu search on the incremental evaluator. Each iteration peeks `sampleSize` random moves
+ * (changes and/or swaps) and makes the best one by the feasibility-first order, even when it
+ * is worse than the current point. Positions just changed are tabu for `tenure` iterations; a
+ * tabu move is admissible only when it beats the best solution found (aspiration).
+ */
+import { Random } from '../../random.ts';
+import { compareScalar } from '../constraints.ts';
+import { num, str } from '../params.ts';
+import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
+import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
+
+class Tabu implements Solver {
+  private problem!: Problem;
+  private random!: Random;
+  private ls: LocalSearch | null = null;
+  private neighbourhood!: Neighbourhood;
+  private swapShare = 0;
+  private sampleSize = 0;
+  private tenure = 0;
+  private iteration = 0;
+  private tabuUntil!: Int32Array;
+  private sampled = 0;
+  private chosen: Move | null = null;
+  private chosenF = 0;
+  private chosenV = 0;
+  private readonly best = new BestTracker();
+  private readonly move: Move = { p: 0, q: -1, face: 1 };
+
+  setup(problem: Problem, params: ParamValues, seed: number): void {
+    this.problem = problem;
+    this.random = Random.fromSeed(seed);
+    this.neighbourhood = str(params, 'neighbourhood') as Neighbourhood;
+    this.swapShare = num(params, 'swapShare');
+    this.sampleSize = num(params, 'sampleSize');
+    this.tenure = num(params, 'tenure');
+    this.tabuUntil = new Int32Array(problem.n);
+  }
+
+  private isTabu(m: Move): boolean {
+    return this.tabuUntil[m.p] > this.iteration || (m.q >= 0 && this.tabuUntil[m.q] > this.iteration);
+  }
+
+  ask(limit: number): Ask {
+    let used = 0;
+    while (used < limit) {
+      if (!this.ls) {
+        this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
+        used++;
+      } else if (this.sampled < this.sampleSize) {
+        const ls = this.ls;
+        ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
+        ls.peek(this.move);
+        used++;
+        this.sampled++;
+        const admissible = !this.isTabu(this.move) || this.best.better(ls.peekF, ls.peekV);
+        if (admissible && (this.chosen === null || compareScalar(ls.peekF, ls.peekV, this.chosenF, this.chosenV) < 0)) {
+          this.chosen = { ...this.move };
+          this.chosenF = ls.peekF;
+          this.chosenV = ls.peekV;
+        }
+        continue;
+      } else {
+        this.iteration++;
+        if (this.chosen) {
+          this.ls.apply(this.chosen);
+          this.tabuUntil[this.chosen.p] = this.iteration + this.tenure;
+          if (this.chosen.q >= 0) this.tabuUntil[this.chosen.q] = this.iteration + this.tenure;
+        }
+        this.sampled = 0;
+        this.chosen = null;
+      }
+      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, Math.max(used, 1));
+    }
+    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+  }
+
+  tell(): void {}
+}
+
+export const tabu: SolverInfo = {
+  name: 'tabu',
+  title: 'Tabu search',
+  summary: 'Best of a sample of moves each iteration, recently changed positions tabu, aspiration by the best.',
+  objectives: 'single',
+  baseline: false,
+  params: [
+    neighbourhoodParam,
+    swapShareParam,
+    { name: 'sampleSize', type: 'integer', default: 50, min: 1, description: 'Moves peeked per iteration (one evaluation each).' },
+    { name: 'tenure', type: 'integer', default: 10, min: 0, description: 'Iterations a changed position stays tabu.' },
+  ],
+  create: () => new Tabu(),
+};
