@@ -1,9 +1,11 @@
 import { evalBench } from './eval.ts';
 import { hvBench } from './hv.ts';
+import { minimaxBench } from './minimax.ts';
 import type { BenchSuite } from './suite.ts';
 
 // One line per suite; each lives in its own file beside this one.
 export const suites: BenchSuite[] = [
   evalBench,
   hvBench,
+  minimaxBench,
 ];

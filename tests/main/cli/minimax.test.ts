@@ -122,4 +122,21 @@ describe('saikoro minimax', () => {
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('Usage: saikoro minimax (--file TREE | --nim N');
   });
+
+  it('saikoro bench minimax --quick prints its figures as JSON', async () => {
+    const r = await runCli(['bench', 'minimax', '--quick', '--json']);
+    expect(r.code).toBe(0);
+    const figures = JSON.parse(r.stdout);
+    expect(figures.plain).toMatchObject({ n: 18, nodes: 78_652 });
+    expect(figures.plain.nodesPerSecond).toBeGreaterThan(0);
+    expect(figures.memo).toMatchObject({ n: 100_000, states: 200_000 });
+    // The last size is the largest n plain minimax finished in the budget, which depends on the machine.
+    expect(figures.pruning.map((p: { n: number }) => p.n)).toEqual(expect.arrayContaining([5, 10, 15, 18, 20]));
+    for (const p of figures.pruning) {
+      expect(p.alphabeta).toBeLessThan(p.plain);
+      expect(p.memo).toBe(2 * p.n);
+    }
+    // nim(20) as a tree has 266,079 nodes (T(n) = 1 + T(n-1) + T(n-2) + T(n-3)).
+    expect(figures.pruning.find((p: { n: number }) => p.n === 20).plain).toBe(266_079);
+  });
 });
