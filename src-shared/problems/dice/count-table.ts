@@ -7,6 +7,7 @@
  */
 
 export const DENSE_LIMIT = 6 ** 7;
+const SMALL_ALPHABET = 6 ** 5;
 
 export interface CountTable {
   /** Sum of squared counts. */
@@ -49,99 +50,101 @@ class DenseCountTable implements CountTable {
 
 class HashCountTable implements CountTable {
   sumSquares = 0;
-  private keys: Uint32Array;
-  private counts: Int32Array; // 0 marks an empty slot
+  /** Slot i is [key, count] at 2i, 2i + 1: one cache line holds both. Count 0 marks an empty slot. */
+  private slots: Uint32Array;
   private mask: number;
   private size = 0;
 
   constructor(expectedKeys: number) {
     let capacity = 16;
     while (capacity < expectedKeys * 2) capacity *= 2;
-    this.keys = new Uint32Array(capacity);
-    this.counts = new Int32Array(capacity);
+    this.slots = new Uint32Array(2 * capacity);
     this.mask = capacity - 1;
   }
 
-  private slot(code: number): number {
+  private home(code: number): number {
     return (Math.imul(code, 0x9e3779b1) >>> 0) & this.mask;
   }
 
   get(code: number): number {
-    const { keys, counts, mask } = this;
-    for (let i = this.slot(code); ; i = (i + 1) & mask) {
-      const c = counts[i];
+    const { slots, mask } = this;
+    for (let i = this.home(code); ; i = (i + 1) & mask) {
+      const c = slots[2 * i + 1];
       if (c === 0) return 0;
-      if (keys[i] === code) return c;
+      if (slots[2 * i] === code) return c;
     }
   }
 
   increment(code: number): void {
-    const { keys, counts, mask } = this;
-    let i = this.slot(code);
+    const { slots, mask } = this;
+    let i = this.home(code);
     for (; ; i = (i + 1) & mask) {
-      const c = counts[i];
+      const c = slots[2 * i + 1];
       if (c === 0) break;
-      if (keys[i] === code) {
+      if (slots[2 * i] === code) {
         this.sumSquares += 2 * c + 1;
-        counts[i] = c + 1;
+        slots[2 * i + 1] = c + 1;
         return;
       }
     }
-    keys[i] = code;
-    counts[i] = 1;
+    slots[2 * i] = code;
+    slots[2 * i + 1] = 1;
     this.sumSquares += 1;
-    if (++this.size * 2 > this.counts.length) this.grow();
+    if (++this.size * 2 > mask + 1) this.grow();
   }
 
   decrement(code: number): void {
-    const { keys, counts, mask } = this;
-    let i = this.slot(code);
-    while (keys[i] !== code || counts[i] === 0) i = (i + 1) & mask;
-    const c = counts[i];
+    const { slots, mask } = this;
+    let i = this.home(code);
+    while (slots[2 * i] !== code || slots[2 * i + 1] === 0) i = (i + 1) & mask;
+    const c = slots[2 * i + 1];
     this.sumSquares -= 2 * c - 1;
     if (c > 1) {
-      counts[i] = c - 1;
+      slots[2 * i + 1] = c - 1;
       return;
     }
-    // Backward-shift deletion (Knuth, TAOCP vol. 3, Algorithm 6.4R): move later entries of
-    // the probe run into the hole so lookups never need tombstones.
     this.size--;
+    // Backward-shift deletion: move later entries of the probe run into the hole, so no
+    // tombstones pile up during a long local search.
     let hole = i;
-    for (let j = (i + 1) & mask; counts[j] !== 0; j = (j + 1) & mask) {
-      const home = this.slot(keys[j]);
+    for (let j = (i + 1) & mask; slots[2 * j + 1] !== 0; j = (j + 1) & mask) {
+      const home = this.home(slots[2 * j]);
       const between = hole <= j ? hole < home && home <= j : hole < home || home <= j;
       if (!between) {
-        keys[hole] = keys[j];
-        counts[hole] = counts[j];
+        slots[2 * hole] = slots[2 * j];
+        slots[2 * hole + 1] = slots[2 * j + 1];
         hole = j;
       }
     }
-    counts[hole] = 0;
+    slots[2 * hole + 1] = 0;
   }
 
   clear(): void {
-    this.counts.fill(0);
+    this.slots.fill(0);
     this.size = 0;
     this.sumSquares = 0;
   }
 
   private grow(): void {
-    const oldKeys = this.keys;
-    const oldCounts = this.counts;
-    this.keys = new Uint32Array(oldKeys.length * 2);
-    this.counts = new Int32Array(oldCounts.length * 2);
-    this.mask = this.keys.length - 1;
-    for (let i = 0; i < oldKeys.length; i++) {
-      if (oldCounts[i] === 0) continue;
-      let j = this.slot(oldKeys[i]);
-      while (this.counts[j] !== 0) j = (j + 1) & this.mask;
-      this.keys[j] = oldKeys[i];
-      this.counts[j] = oldCounts[i];
+    const old = this.slots;
+    this.slots = new Uint32Array(old.length * 2);
+    this.mask = old.length - 1;
+    for (let i = 0; i < old.length; i += 2) {
+      if (old[i + 1] === 0) continue;
+      let j = this.home(old[i]);
+      while (this.slots[2 * j + 1] !== 0) j = (j + 1) & this.mask;
+      this.slots[2 * j] = old[i];
+      this.slots[2 * j + 1] = old[i + 1];
     }
   }
 }
 
-/** A count table for `categories` possible codes, of which at most `maxKeys` occur at once. */
+/**
+ * Dense when the alphabet is small (6^5 counts, 31 kB) or not much larger than the number of
+ * blocks; otherwise hashed, so the table stays proportional to N and in cache (a dense 6^7
+ * table is 1.1 MB, and every access to it at random would be a cache miss).
+ */
 export function createCountTable(categories: number, maxKeys: number): CountTable {
-  return categories <= DENSE_LIMIT ? new DenseCountTable(categories) : new HashCountTable(Math.max(1, maxKeys));
+  const dense = categories <= DENSE_LIMIT && (categories <= SMALL_ALPHABET || categories <= 4 * maxKeys);
+  return dense ? new DenseCountTable(categories) : new HashCountTable(Math.max(1, maxKeys));
 }

@@ -10,8 +10,8 @@
  *     fields of old and new windows give every pattern count's change at once.
  *   - F15: the (at most 7) start positions in [p - 6, p], from x[i], x[i+6] and the inner
  *     count that the same table holds for the 6-face window at i.
- *   - g_d: one block per d; its code changes by (new - old) * 6^k, and the count table gives
- *     the change of S2 in two lookups.
+ *   - g_d: one block per d; its code (read from the d faces) changes by (new - old) * 6^k,
+ *     and the count table gives the change of S2 in two lookups.
  * `peekSet` / `peekSwap` answer "what would it be" without committing; `set` / `swap` commit.
  */
 import type { DiceConfig } from './config.ts';
@@ -37,6 +37,13 @@ function copyValues(from: DiceValues, to: DiceValues): void {
   to.constraints.set(from.constraints);
 }
 
+/** The base-6 code of the d faces from `start` (faces 1..6, first face most significant). */
+function blockCode(faces: Uint8Array, start: number, d: number): number {
+  let code = 0;
+  for (let t = start, end = start + d; t < end; t++) code = code * 6 + faces[t] - 1;
+  return code;
+}
+
 export class DiceState {
   readonly prepared: PreparedConfig;
   readonly n: number;
@@ -52,7 +59,6 @@ export class DiceState {
   /** Face counts of the F1..F5 windows, 7 slots per window (faces 1..6). */
   private readonly faceCounts: Int32Array;
   private readonly faceSquares: Float64Array;
-  private readonly blockCodes: Float64Array[];
   private readonly blockCount: Int32Array;
   private readonly tables: CountTable[];
   private readonly blockSquares: Float64Array;
@@ -70,7 +76,6 @@ export class DiceState {
     this.faceSquares = new Float64Array(CHI_FEATURES);
     const L = config.constraints.length;
     this.blockCount = Int32Array.from(config.constraints, (d) => Math.floor(n / d));
-    this.blockCodes = config.constraints.map((_, l) => new Float64Array(this.blockCount[l]));
     this.tables = config.constraints.map((d, l) => createCountTable(POW6[d], this.blockCount[l]));
     this.blockSquares = new Float64Array(L);
     this.rebuild();
@@ -102,13 +107,7 @@ export class DiceState {
     prepared.blockLengths.forEach((d, l) => {
       const table = this.tables[l];
       table.clear();
-      const codes = this.blockCodes[l];
-      for (let j = 0; j < codes.length; j++) {
-        let code = 0;
-        for (let t = j * d; t < (j + 1) * d; t++) code = code * 6 + faces[t] - 1;
-        codes[j] = code;
-        table.increment(code);
-      }
+      for (let j = 0; j < this.blockCount[l]; j++) table.increment(blockCode(faces, j * d, d));
       this.blockSquares[l] = table.sumSquares;
     });
     this.fillValues(this.values);
@@ -220,8 +219,9 @@ export class DiceState {
         out.constraints[l] = this.values.constraints[l];
         continue;
       }
-      const codes = this.blockCodes[l];
-      const before = codes[j];
+      // Recomputed from the faces (d <= 12 reads in cache) rather than stored: a stored code
+      // per block would be one more cache miss per d at large N.
+      const before = blockCode(faces, j * d, d);
       const after = before + step * POW6[d - 1 - (p - j * d)];
       const table = this.tables[l];
       const s2 = this.blockSquares[l] + 2 * (table.get(after) - table.get(before)) + 2;
@@ -231,7 +231,6 @@ export class DiceState {
       if (commit) {
         table.decrement(before);
         table.increment(after);
-        codes[j] = after;
         this.blockSquares[l] = s2;
       }
     }
