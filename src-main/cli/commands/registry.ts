@@ -3,6 +3,8 @@ import { benchCommand } from './bench.ts';
 import { evalCommand } from './eval.ts';
 import { minimaxCommand } from './minimax.ts';
 import { rngbiasCommand } from './rngbias.ts';
+import { solveCommand } from './solve.ts';
+import { solversCommand } from './solvers.ts';
 
 // One line per subcommand; each lives in its own file beside this one.
 export const commands: Command[] = [
@@ -10,4 +12,6 @@ export const commands: Command[] = [
   evalCommand,
   benchCommand,
   minimaxCommand,
+  solveCommand,
+  solversCommand,
 ];

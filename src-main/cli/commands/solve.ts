@@ -1,0 +1,307 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { parse as parseYaml, YAMLParseError } from 'yaml';
+import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { ConfigError, TRACK_NAMES, TRACK_OBJECTIVES, trackConfig, trackOf, validateConfig, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
+import { ParamError, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
+import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { defaultSolverFor, findSolver, SolverError } from '../../../src-shared/solvers/registry.ts';
+import type { ParamValue, Snapshot, SolverInfo, SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
+import { SolverHost } from '../../host/pool.ts';
+import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
+
+const USAGE = `Usage: saikoro solve --track so|mo2|mo3|mo5|mo7 --n N [--config FILE] [--solver NAME]
+                     [--param NAME=VALUE ...] --evals E --seed S [--out FILE] [--json]
+
+Runs one solver on the dice problem in a worker process and prints the result.
+
+Options:
+  --track T       objective grouping: so (one objective), mo2, mo3, mo5, mo7 (M objectives)
+  --n N           sequence length
+  --config FILE   JSON or YAML object with any of n, alpha, beta, gamma, objectives, constraints,
+                  lowerBounds, upperBounds; its fields replace the track's defaults. With
+                  "objectives" in the file --track may be left out, with "n" --n may be left out.
+  --solver NAME   a solver from \`saikoro solvers\` (default: the strongest for the track)
+  --param K=V     a solver parameter; repeat for several (see \`saikoro solvers\`)
+  --evals E       evaluation budget (every candidate evaluated, fully or incrementally, counts)
+  --seed S        seed of the run's random generator; the same seed gives the same result
+  --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON)
+  --json          print the result as JSON on stdout:
+                  {"solver","track","n","seed","evaluations","seconds","success","message",
+                   "best":{"x","objectives","constraints","feasible"},"front":[...]}
+                  "best" is for one objective (null otherwise), "front" for several ([] otherwise).
+
+A single-objective run stops early once it finds a feasible f = 0 (nothing beats it).
+A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops the run and prints
+what it found so far (exit status 130).
+
+Examples:
+  saikoro solve --track so --n 50 --evals 20000 --seed 1
+  saikoro solve --track mo2 --n 840 --solver nsga2 --param population=200 --evals 100000 --seed 3 --json`;
+
+const CONFIG_FIELDS = ['n', 'alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds'] as const;
+
+/** One solution in the printed result: the full evaluation of x. */
+export interface PrintedSolution {
+  x: string;
+  objectives: number[];
+  constraints: number[];
+  feasible: boolean;
+}
+
+/** What `--json` prints. */
+export interface PrintedResult {
+  solver: string;
+  track: TrackName | 'custom';
+  n: number;
+  seed: number;
+  evaluations: number;
+  seconds: number;
+  success: boolean;
+  message: string;
+  best: PrintedSolution | null;
+  front: PrintedSolution[];
+}
+
+/**
+ * Where JSON.parse fails in `text`: the length of the longest prefix that is still valid so far
+ * (Node 20's messages do not always carry a position). Binary search: once a prefix is
+ * invalid, every longer one is too.
+ */
+export function jsonErrorPosition(text: string): number {
+  const validSoFar = (prefix: string): boolean => {
+    try {
+      JSON.parse(prefix);
+      return true;
+    } catch (e) {
+      const message = (e as Error).message;
+      if (/Unexpected end of JSON input/.test(message)) return true;
+      const m = /at position (\d+)/.exec(message);
+      return m !== null && Number(m[1]) >= prefix.length;
+    }
+  };
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (validSoFar(text.slice(0, mid))) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function lineColumn(text: string, position: number): string {
+  const before = text.slice(0, position).split('\n');
+  return `line ${before.length}, column ${before[before.length - 1].length + 1}`;
+}
+
+/** Reads a config file (JSON, or YAML for .yaml / .yml) into a record of known fields. */
+export async function readConfigFile(path: string, cwd: string): Promise<Record<string, unknown>> {
+  const full = resolve(cwd, path);
+  let text: string;
+  try {
+    text = await readFile(full, 'utf8');
+  } catch (e) {
+    throw new InputError(`cannot read config file ${path}: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+  }
+  let data: unknown;
+  const ext = extname(full).toLowerCase();
+  if (ext === '.yaml' || ext === '.yml') {
+    try {
+      data = parseYaml(text);
+    } catch (e) {
+      const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
+      throw new InputError(`config file ${path}: not valid YAML${where}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  } else {
+    try {
+      data = JSON.parse(text);
+    } catch (e) {
+      const message = (e as Error).message.replace(/ in JSON at position \d+$/, '');
+      throw new InputError(`config file ${path}: not valid JSON at ${lineColumn(text, jsonErrorPosition(text))}: ${message}`);
+    }
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new InputError(`config file ${path}: must hold an object with fields ${CONFIG_FIELDS.join(', ')}`);
+  const unknown = Object.keys(data).filter((k) => !(CONFIG_FIELDS as readonly string[]).includes(k));
+  if (unknown.length) throw new InputError(`config file ${path}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${CONFIG_FIELDS.join(', ')})`);
+  return data as Record<string, unknown>;
+}
+
+/** The problem config from --track, --n and the optional file, which overrides the track's defaults. */
+export function buildConfig(track: TrackName | undefined, n: number | undefined, file: Record<string, unknown> | null, fileName = 'config file'): DiceConfig {
+  if (file && track && file.objectives !== undefined && JSON.stringify(file.objectives) !== JSON.stringify(TRACK_OBJECTIVES[track]))
+    throw new UsageError(`--track ${track} conflicts with the objectives in ${fileName}; give one of them`);
+  if (file && n !== undefined && file.n !== undefined && file.n !== n) throw new UsageError(`--n ${n} conflicts with n = ${JSON.stringify(file.n)} in ${fileName}; give one of them`);
+  if (!track && file?.objectives === undefined) throw new UsageError(`--track is required (one of ${TRACK_NAMES.join(', ')}) unless the config file has "objectives"`);
+  if (n === undefined && file?.n === undefined) throw new UsageError('--n is required unless the config file has "n"');
+  const base = trackConfig(track ?? 'so', n ?? 1);
+  try {
+    return validateConfig({ ...base, ...(file ?? {}), ...(n !== undefined ? { n } : {}) });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new InputError(`${fileName}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The printed form of a result: every value recomputed by a full evaluation of x. */
+export function printedResult(result: SolverResult, config: DiceConfig, seed: number): PrintedResult {
+  const evaluator = new DiceEvaluator(config);
+  const solution = (s: { x: string }): PrintedSolution => {
+    const e = evaluator.evaluate(s.x);
+    return { x: s.x, objectives: e.objectives, constraints: e.constraints, feasible: e.feasible };
+  };
+  const single = config.objectives.length === 1;
+  return {
+    solver: result.solver,
+    track: trackOf(config.objectives) ?? 'custom',
+    n: config.n,
+    seed,
+    evaluations: result.evaluations,
+    seconds: result.seconds,
+    success: result.success,
+    message: result.message,
+    best: single && result.best ? solution(result.best) : null,
+    front: single ? [] : result.front.map(solution),
+  };
+}
+
+function formatValue(v: number): string {
+  return Number.isInteger(v) ? String(v) : v.toPrecision(6).replace(/\.?0+$/, '');
+}
+
+function abbreviate(x: string, width = 72): string {
+  return x.length <= width ? x : `${x.slice(0, width - 12)}... (${x.length} digits)`;
+}
+
+function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<string, ParamValue>): string[] {
+  const lines = [
+    `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`,
+    `problem      track ${printed.track}, N = ${printed.n}, seed ${printed.seed}`,
+    `evaluations  ${printed.evaluations.toLocaleString('en-US')} in ${printed.seconds.toFixed(2)} s`,
+    `result       ${printed.success ? 'success' : 'no success'}: ${printed.message}`,
+  ];
+  if (printed.best) {
+    const b = printed.best;
+    lines.push(`best         f = ${formatValue(b.objectives[0])}, ${b.feasible ? 'feasible' : `infeasible (g = ${b.constraints.map(formatValue).join(', ')})`}`);
+    lines.push(`x            ${abbreviate(b.x)}`);
+  }
+  if (printed.front.length) {
+    lines.push(`front        ${printed.front.length} feasible non-dominated solutions (objectives; x abbreviated, full x with --json or --out):`);
+    for (const s of printed.front) lines.push(`  (${s.objectives.map(formatValue).join(', ')})  ${abbreviate(s.x, 40)}`);
+  }
+  return lines;
+}
+
+/** A one-line progress bar redrawn in place on a terminal. */
+class ProgressBar {
+  private drawn = false;
+  constructor(
+    private readonly io: CliIo,
+    private readonly single: boolean,
+  ) {}
+  draw(s: Snapshot): void {
+    const width = 24;
+    const filled = Math.round(s.progress * width);
+    const bar = '#'.repeat(filled) + '-'.repeat(width - filled);
+    let status: string;
+    if (this.single) status = s.best ? `best f ${formatValue(s.best.objectives[0])}${s.best.feasible ? '' : ' (infeasible)'}` : '';
+    else status = s.front.length ? `front ${s.front.length}` : s.best ? 'no feasible yet' : '';
+    this.io.stderr.write(`\r[${bar}] ${(s.progress * 100).toFixed(0).padStart(3)}%  ${s.evaluations.toLocaleString('en-US')} evals  ${s.seconds.toFixed(1)} s  ${status}${s.paused ? '  paused' : ''}\x1b[K`);
+    this.drawn = true;
+  }
+  clear(): void {
+    if (this.drawn) this.io.stderr.write('\r\x1b[K');
+    this.drawn = false;
+  }
+}
+
+export interface SolveDependencies {
+  /** How the worker is started (tests may pass their own). */
+  spawn?: WorkerSpawner;
+}
+
+export function createSolveCommand(deps: SolveDependencies = {}): Command {
+  return {
+    name: 'solve',
+    summary: 'Run a solver on the dice problem (single or multi-objective)',
+    usage: USAGE,
+    async run(argv, io) {
+      const { values } = parseCommandArgs(argv, {
+        track: { type: 'string' },
+        n: { type: 'string' },
+        config: { type: 'string' },
+        solver: { type: 'string' },
+        param: { type: 'string', multiple: true },
+        evals: { type: 'string' },
+        seed: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+      });
+      if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
+        throw new UsageError(`--track: expected one of ${TRACK_NAMES.join(', ')}, got "${values.track}"`);
+      const track = values.track as TrackName | undefined;
+      const n = values.n === undefined ? undefined : numberOption('n', values.n, 0, { integer: true, min: 1, max: 10_000_000 });
+      if (values.evals === undefined) throw new UsageError('--evals is required (the evaluation budget)');
+      const evals = numberOption('evals', values.evals, 0, { integer: true, min: 1, max: Number.MAX_SAFE_INTEGER });
+      if (values.seed === undefined) throw new UsageError('--seed is required (the same seed gives the same result)');
+      const seed = numberOption('seed', values.seed, 0, { integer: true, min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+
+      const file = values.config === undefined ? null : await readConfigFile(values.config, io.cwd);
+      const config = buildConfig(track, n, file, values.config);
+      const problem = createDiceProblem(config);
+
+      let info: SolverInfo;
+      let params: Record<string, ParamValue>;
+      try {
+        info = values.solver === undefined ? defaultSolverFor(problem.track, problem.objectiveCount) : findSolver(values.solver);
+        const m = problem.objectiveCount;
+        if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; track ${trackOf(config.objectives) ?? 'custom'} has ${m} objectives`);
+        if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; track so has one objective`);
+        params = resolveParams(info.name, info.params, parseParamPairs(values.param ?? []), problem);
+      } catch (e) {
+        if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver'));
+        throw e;
+      }
+
+      const termination: Termination = { maxEvaluations: evals, ...(problem.objectiveCount === 1 ? { target: 0 } : {}) };
+      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
+      const bar = io.stderrIsTTY ? new ProgressBar(io, problem.objectiveCount === 1) : null;
+      let interrupted = false;
+      const onSigint = () => {
+        interrupted = true;
+        run.cancel();
+      };
+      const run = host.start({ solver: info.name, params, seed, config, termination });
+      const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
+      process.once('SIGINT', onSigint);
+      let outcome;
+      try {
+        outcome = await run.outcome;
+      } finally {
+        process.off('SIGINT', onSigint);
+        snapshots?.dispose();
+        bar?.clear();
+        host.dispose();
+      }
+      if (!outcome.result) {
+        writeLine(io.stderr, `saikoro solve: the run ${outcome.status}: ${outcome.reason}`);
+        return interrupted ? 130 : 1;
+      }
+      const printed = printedResult(outcome.result, config, seed);
+      if (values.out !== undefined) {
+        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, bestFoundAt: outcome.result.bestFoundAt, firstFeasibleAt: outcome.result.firstFeasibleAt, trace: outcome.result.trace };
+        try {
+          await writeFile(resolve(io.cwd, values.out), JSON.stringify(record, null, 2) + '\n');
+        } catch (e) {
+          throw new InputError(`cannot write --out ${values.out}: ${(e as Error).message}`);
+        }
+      }
+      if (values.json) writeLine(io.stdout, JSON.stringify(printed));
+      else for (const line of humanReport(printed, info, params)) writeLine(io.stdout, line);
+      return interrupted ? 130 : 0;
+    },
+  };
+}
+
+export const solveCommand: Command = createSolveCommand();

@@ -1,0 +1,62 @@
+import { parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { DEFAULT_SOLVERS, describeSolvers, type SolverDescriptor } from '../../../src-shared/solvers/registry.ts';
+
+const USAGE = `Usage: saikoro solvers [--track so|mo2|mo3|mo5|mo7] [--json]
+
+Lists the solvers and their parameters (name, type, default, range). Pass parameters to
+\`saikoro solve\` as --param NAME=VALUE.
+
+Options:
+  --track T   only the solvers that handle track T (so: one objective; moM: M objectives)
+  --json      print [{"name","title","summary","objectives","baseline","defaultFor","params":[{"name",
+              "type","default","defaultText","min","max","choices","description"}]}] on stdout`;
+
+export interface ListedSolver extends SolverDescriptor {
+  /** Tracks on which `saikoro solve` runs this solver when --solver is left out. */
+  defaultFor: TrackName[];
+}
+
+export function listSolvers(track?: TrackName): ListedSolver[] {
+  return describeSolvers()
+    .filter((s) => !track || s.objectives === 'any' || (s.objectives === 'single') === (track === 'so'))
+    .map((s) => ({ ...s, defaultFor: TRACK_NAMES.filter((t) => DEFAULT_SOLVERS[t] === s.name) }));
+}
+
+function range(p: SolverDescriptor['params'][number]): string {
+  if (p.choices) return p.choices.join('|');
+  if (p.type === 'boolean') return 'true|false';
+  const lo = p.min === null ? '' : String(p.min);
+  const hi = p.max === null ? '' : String(p.max);
+  return lo || hi ? `${lo}..${hi}` : '';
+}
+
+export const solversCommand: Command = {
+  name: 'solvers',
+  summary: 'List the solvers and their parameters',
+  usage: USAGE,
+  async run(argv, io) {
+    const { values } = parseCommandArgs(argv, { track: { type: 'string' }, json: { type: 'boolean' } });
+    if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
+      throw new UsageError(`--track: expected one of ${TRACK_NAMES.join(', ')}, got "${values.track}"`);
+    const list = listSolvers(values.track as TrackName | undefined);
+    if (values.json) {
+      writeLine(io.stdout, JSON.stringify(list));
+      return 0;
+    }
+    const objectives = { single: 'one objective', multi: 'several objectives', any: 'any number of objectives' };
+    for (const s of list) {
+      const tags = [objectives[s.objectives], s.baseline ? 'baseline' : '', s.defaultFor.length ? `default for ${s.defaultFor.join(', ')}` : ''].filter(Boolean);
+      writeLine(io.stdout, `${s.name}  ${s.title} (${tags.join('; ')})`);
+      writeLine(io.stdout, `    ${s.summary}`);
+      const width = Math.max(0, ...s.params.map((p) => `${p.name}=${p.defaultText}`.length));
+      for (const p of s.params) {
+        const r = range(p);
+        writeLine(io.stdout, `    --param ${`${p.name}=${p.defaultText}`.padEnd(width)}  ${p.type}${r ? ` ${r}` : ''}: ${p.description}`);
+      }
+      if (!s.params.length) writeLine(io.stdout, '    (no parameters)');
+      writeLine(io.stdout, '');
+    }
+    return 0;
+  },
+};

@@ -1,0 +1,177 @@
+// `saikoro solve` and `saikoro solvers`, run in-process through main() (the solve itself runs in
+// a real worker process).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './io.ts';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { DEFAULT_SOLVERS, solvers } from '../../../src-shared/solvers/registry.ts';
+import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+
+const dir = mkdtempSync(join(tmpdir(), 'saikoro-solve-'));
+const file = (name: string, text: string) => {
+  writeFileSync(join(dir, name), text);
+  return name;
+};
+const KEYS = ['solver', 'track', 'n', 'seed', 'evaluations', 'seconds', 'success', 'message', 'best', 'front'];
+const SOLUTION_KEYS = ['x', 'objectives', 'constraints', 'feasible'];
+
+describe('saikoro solve', () => {
+  it('prints the single-objective result in the documented JSON shape, equal to the in-process run and to saikoro eval', async () => {
+    const out = join(dir, 'so.json');
+    const run = await runCli(['solve', '--track', 'so', '--n', '60', '--solver', 'random', '--evals', '1500', '--seed', '11', '--json', '--out', out], { cwd: dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const r = JSON.parse(run.stdout);
+    expect(Object.keys(r)).toEqual(KEYS);
+    expect(Object.keys(r.best)).toEqual(SOLUTION_KEYS);
+    expect(r).toMatchObject({ solver: 'random', track: 'so', n: 60, seed: 11, front: [] });
+    expect(r.best.x).toMatch(/^[1-6]{60}$/);
+
+    // The same run in-process (a single-objective solve stops at f = 0, so target 0).
+    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500, target: 0 });
+    expect(r.evaluations).toBe(local.evaluations);
+    expect(r.success).toBe(local.success);
+    expect(r.message).toBe(local.message);
+    expect(r.best.x).toBe(local.best!.x);
+
+    // The values are those `saikoro eval` prints for x.
+    const evaluated = JSON.parse((await runCli(['eval'], { stdin: JSON.stringify({ x: r.best.x }) + '\n' })).stdout);
+    expect(r.best.objectives).toEqual(evaluated.objectives);
+    expect(r.best.constraints).toEqual(evaluated.constraints);
+    expect(r.best.feasible).toBe(evaluated.feasible);
+
+    // --out keeps the same fields plus what reproduces the run.
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500, target: 0 } });
+    expect(saved.config).toEqual(trackConfig('so', 60));
+    expect(saved.trace.length).toBeGreaterThan(0);
+  });
+
+  it('prints a feasible front for several objectives, each member evaluated in full, and is reproducible', async () => {
+    const argv = ['solve', '--track', 'mo3', '--n', '50', '--solver', 'random', '--evals', '1000', '--seed', '5', '--json'];
+    const [a, b] = [await runCli(argv), await runCli(argv)];
+    expect(a.code).toBe(0);
+    const r = JSON.parse(a.stdout);
+    const again = JSON.parse(b.stdout);
+    expect({ ...r, seconds: 0 }).toEqual({ ...again, seconds: 0 });
+    expect(r).toMatchObject({ track: 'mo3', n: 50, seed: 5, evaluations: 1000, best: null });
+    expect(r.success).toBe(r.front.length > 0);
+    const config = trackConfig('mo3', 50);
+    for (const s of r.front) {
+      expect(Object.keys(s)).toEqual(SOLUTION_KEYS);
+      const full = evaluateDice(s.x, config);
+      expect(s.objectives).toEqual(full.objectives);
+      expect(s.constraints).toEqual(full.constraints);
+      expect(s.feasible).toBe(true);
+    }
+    // Non-dominated: no member is weakly better everywhere than another.
+    for (const p of r.front)
+      for (const q of r.front) if (p !== q) expect(p.objectives.every((v: number, k: number) => v <= q.objectives[k])).toBe(false);
+  });
+
+  it('takes n and the objectives from a YAML config file and prints a readable report', async () => {
+    const name = file('custom.yaml', 'n: 40\nobjectives: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]\ngamma: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n');
+    const run = await runCli(['solve', '--config', name, '--solver', 'random', '--evals', '300', '--seed', '2'], { cwd: dir });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^solver {7}random \(Random search\) {2}batch=100\n/);
+    expect(run.stdout).toContain('problem      track custom, N = 40, seed 2\n');
+    expect(run.stdout).toContain('evaluations  300 in ');
+  });
+
+  it('runs the strongest solver for the track when --solver is left out', async () => {
+    const run = await runCli(['solve', '--track', 'so', '--n', '30', '--evals', '200', '--seed', '1', '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout).solver).toBe(DEFAULT_SOLVERS.so);
+  });
+
+  it.each([
+    [['--n', '50', '--evals', '10', '--seed', '1'], '--track is required'],
+    [['--track', 'mo4', '--n', '50', '--evals', '10', '--seed', '1'], '--track: expected one of so, mo2, mo3, mo5, mo7, got "mo4"'],
+    [['--track', 'so', '--evals', '10', '--seed', '1'], '--n is required'],
+    [['--track', 'so', '--n', '0', '--evals', '10', '--seed', '1'], '--n: must be at least 1, got 0'],
+    [['--track', 'so', '--n', '50', '--seed', '1'], '--evals is required'],
+    [['--track', 'so', '--n', '50', '--evals', '1.5', '--seed', '1'], '--evals: expected an integer, got "1.5"'],
+    [['--track', 'so', '--n', '50', '--evals', '10'], '--seed is required'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', 'x'], '--seed: expected a number, got "x"'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'magic'], '--solver: unknown solver "magic" (known: '],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'batch=0'], '--param: parameter batch must be >= 1 and <= 100000, got 0'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'size=3'], '--param: parameter size is unknown (parameters of random: batch)'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--param', 'batch'], 'must be written name=value'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--frobnicate'], "Unknown option '--frobnicate'"],
+  ])('rejects bad options with exit 2: %j', async (args, message) => {
+    const run = await runCli(['solve', ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(message);
+  });
+
+  it('rejects a solver that does not handle the number of objectives, with exit 2', async () => {
+    const single = solvers.find((s) => s.objectives === 'single');
+    const multi = solvers.find((s) => s.objectives === 'multi');
+    if (single) {
+      const run = await runCli(['solve', '--track', 'mo2', '--n', '50', '--evals', '10', '--seed', '1', '--solver', single.name]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`solver ${single.name} is single-objective; track mo2 has 2 objectives`);
+    }
+    if (multi) {
+      const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', multi.name]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toContain(`solver ${multi.name} is multi-objective; track so has one objective`);
+    }
+    expect(single ?? multi).toBeDefined();
+  });
+
+  it('rejects options that contradict the config file, with exit 2', async () => {
+    const name = file('n60.json', '{"n": 60, "objectives": [[1,2,3,4,5,6,7],[8,9,10,11,12,13,14,15]]}');
+    const n = await runCli(['solve', '--config', name, '--n', '50', '--evals', '10', '--seed', '1'], { cwd: dir });
+    expect(n.code).toBe(2);
+    expect(n.stderr).toContain('--n 50 conflicts with n = 60 in n60.json');
+    const t = await runCli(['solve', '--config', name, '--track', 'mo3', '--evals', '10', '--seed', '1'], { cwd: dir });
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('--track mo3 conflicts with the objectives in n60.json');
+  });
+
+  it.each([
+    ['missing.json', null, 'cannot read config file missing.json: no such file'],
+    ['broken.json', '{\n  "alpha": [2, 2,\n}', 'config file broken.json: not valid JSON at line 3, column 1'],
+    ['colon.json', '{"alpha" [1]}', 'config file colon.json: not valid JSON at line 1, column 10'],
+    ['empty.json', '', 'config file empty.json: not valid JSON at line 1, column 1'],
+    ['broken.yaml', 'alpha: [2, 2\nbeta: 3\n', 'config file broken.yaml: not valid YAML at line '],
+    ['list.json', '[1, 2]', 'config file list.json: must hold an object'],
+    ['extra.json', '{"alfa": []}', 'config file extra.json: unknown field "alfa"'],
+    ['bands.json', '{"alpha": [9, 2, 2, 2, 2, 27, 5, 0, 0, 1, 0, 0, 1, 0, 0]}', 'bands.json: alpha[0]: must not exceed beta[0] (feature F1: 9 > 5)'],
+    ['short.json', '{"gamma": [1, 2]}', 'short.json: gamma: must have 15 entries, got 2'],
+  ])('rejects a bad config file with exit 1: %s', async (name, text, message) => {
+    if (text !== null) file(name, text);
+    const run = await runCli(['solve', '--track', 'so', '--n', '50', '--config', name, '--evals', '10', '--seed', '1'], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(message);
+  });
+});
+
+describe('saikoro solvers', () => {
+  it('lists every registered solver with its parameters as JSON', async () => {
+    const run = await runCli(['solvers', '--json']);
+    expect(run.code).toBe(0);
+    const list = JSON.parse(run.stdout);
+    expect(list.map((s: { name: string }) => s.name)).toEqual(solvers.map((s) => s.name));
+    const random = list.find((s: { name: string }) => s.name === 'random');
+    expect(random).toMatchObject({ objectives: 'any', baseline: true });
+    expect(random.params).toEqual([expect.objectContaining({ name: 'batch', type: 'integer', default: 100, min: 1, max: 100000 })]);
+    expect(list.find((s: { name: string }) => s.name === DEFAULT_SOLVERS.so).defaultFor).toContain('so');
+  });
+
+  it('filters by track and prints each parameter with its default', async () => {
+    const so = JSON.parse((await runCli(['solvers', '--track', 'so', '--json'])).stdout);
+    expect(so.every((s: { objectives: string }) => s.objectives !== 'multi')).toBe(true);
+    const mo = JSON.parse((await runCli(['solvers', '--track', 'mo5', '--json'])).stdout);
+    expect(mo.every((s: { objectives: string }) => s.objectives !== 'single')).toBe(true);
+    const text = await runCli(['solvers']);
+    expect(text.stdout).toContain('--param batch=100');
+    expect((await runCli(['solvers', '--track', 'x'])).code).toBe(2);
+  });
+});
