@@ -1,0 +1,49 @@
+// Helpers for the project store tests: temporary folders and synthetic run records.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import type { RunRecord } from '../../../src-main/project/store.ts';
+
+export function tempDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-project-'));
+}
+
+export function fileDigest(file: string): string {
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+}
+
+/** A run record with a result of about `resultBytes` bytes (the front carries the bulk). */
+export function fakeRun(i: number, options: { status?: 'done' | 'failed'; resultBytes?: number } = {}): RunRecord {
+  const status = options.status ?? 'done';
+  const points = Math.max(1, Math.floor((options.resultBytes ?? 200) / 60));
+  return {
+    id: `run-${String(i).padStart(6, '0')}`,
+    instance: 'mo3-n20',
+    label: 'random',
+    config: trackConfig('mo3', 20),
+    solver: 'random',
+    params: { batch: 100 },
+    seed: i,
+    budget: { evaluations: 1000 },
+    status,
+    error: status === 'failed' ? 'solver crashed' : null,
+    result:
+      status === 'failed'
+        ? null
+        : ({
+            solver: 'random',
+            params: { batch: 100 },
+            seed: i,
+            evaluations: 1000,
+            front: Array.from({ length: points }, (_, k) => ({ x: '123456', objectives: [k, i, 1 / (k + 1)], constraints: [0], feasible: true, violation: 0 })),
+          } as unknown as RunRecord['result']),
+    appVersion: 'saikoro 0.1.0',
+    host: 'test',
+    startedAt: '2026-11-30T00:00:00.000Z',
+    finishedAt: '2026-11-30T00:00:01.000Z',
+    elapsedMs: 1000,
+    evaluations: 1000,
+  };
+}
