@@ -13,10 +13,10 @@ export interface CountTable {
   /** Sum of squared counts. */
   sumSquares: number;
   get(code: number): number;
-  /** Adds one occurrence of `code`, keeping sumSquares current. */
-  increment(code: number): void;
-  /** Removes one occurrence of `code` (which must be present). */
-  decrement(code: number): void;
+  /** Adds one occurrence of `code`, keeping sumSquares current; returns the count before. */
+  increment(code: number): number;
+  /** Removes one occurrence of `code` (which must be present); returns the count before. */
+  decrement(code: number): number;
   clear(): void;
 }
 
@@ -30,16 +30,18 @@ class DenseCountTable implements CountTable {
   get(code: number): number {
     return this.counts[code];
   }
-  increment(code: number): void {
+  increment(code: number): number {
     const c = this.counts[code];
     if (c === 0) this.touched.push(code);
     this.sumSquares += 2 * c + 1;
     this.counts[code] = c + 1;
+    return c;
   }
-  decrement(code: number): void {
+  decrement(code: number): number {
     const c = this.counts[code];
     this.sumSquares -= 2 * c - 1;
     this.counts[code] = c - 1;
+    return c;
   }
   clear(): void {
     for (const code of this.touched) this.counts[code] = 0;
@@ -75,7 +77,7 @@ class HashCountTable implements CountTable {
     }
   }
 
-  increment(code: number): void {
+  increment(code: number): number {
     const { slots, mask } = this;
     let i = this.home(code);
     for (; ; i = (i + 1) & mask) {
@@ -84,16 +86,17 @@ class HashCountTable implements CountTable {
       if (slots[2 * i] === code) {
         this.sumSquares += 2 * c + 1;
         slots[2 * i + 1] = c + 1;
-        return;
+        return c;
       }
     }
     slots[2 * i] = code;
     slots[2 * i + 1] = 1;
     this.sumSquares += 1;
     if (++this.size * 2 > mask + 1) this.grow();
+    return 0;
   }
 
-  decrement(code: number): void {
+  decrement(code: number): number {
     const { slots, mask } = this;
     let i = this.home(code);
     while (slots[2 * i] !== code || slots[2 * i + 1] === 0) i = (i + 1) & mask;
@@ -101,7 +104,7 @@ class HashCountTable implements CountTable {
     this.sumSquares -= 2 * c - 1;
     if (c > 1) {
       slots[2 * i + 1] = c - 1;
-      return;
+      return c;
     }
     this.size--;
     // Backward-shift deletion: move later entries of the probe run into the hole, so no
@@ -117,6 +120,7 @@ class HashCountTable implements CountTable {
       }
     }
     slots[2 * hole + 1] = 0;
+    return c;
   }
 
   clear(): void {

@@ -224,15 +224,13 @@ export class DiceState {
       const before = blockCode(faces, j * d, d);
       const after = before + step * POW6[d - 1 - (p - j * d)];
       const table = this.tables[l];
-      const s2 = this.blockSquares[l] + 2 * (table.get(after) - table.get(before)) + 2;
+      // S2 changes by 2 (c_after - c_before) + 2; a commit learns both counts from its updates.
+      const change = commit ? table.increment(after) - table.decrement(before) : table.get(after) - table.get(before);
+      const s2 = this.blockSquares[l] + 2 * change + 2;
       const chi = chiSquareFromSquares(s2, this.blockCount[l], POW6[d]);
       out.chi[l] = chi;
       out.constraints[l] = prepared.constraintValue(l, chi);
-      if (commit) {
-        table.decrement(before);
-        table.increment(after);
-        this.blockSquares[l] = s2;
-      }
+      if (commit) this.blockSquares[l] = s2;
     }
     if (commit) faces[p] = face;
   }
