@@ -35,25 +35,33 @@ function* walk(dir) {
 
 const importRe = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
+/** The problems in one file, given its path relative to the project root (with the OS separator). */
+export function problemsIn(file, text) {
+  const rule = rules.find((r) => file.startsWith(r.layer + sep));
+  if (!rule) return [];
+  const problems = [];
+  for (const m of text.matchAll(importRe)) {
+    const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
+    const why = rule.check(spec, file);
+    if (why) problems.push(`${file}: imports ${why} ("${spec}"), which ${rule.layer} may not use`);
+  }
+  if (rule.dom) {
+    text.split('\n').forEach((line, i) => {
+      const code = line.trim();
+      if (code.startsWith('//') || code.startsWith('/*') || code.startsWith('*')) return;
+      if (domGlobals.test(line)) problems.push(`${file}:${i + 1}: uses a DOM global, which src-shared may not use`);
+      if (/\bMath\.random\b/.test(line)) problems.push(`${file}:${i + 1}: calls Math.random; use the seeded generator (src-shared/random.ts)`);
+    });
+  }
+  return problems;
+}
+
 export function lintLayers() {
   const problems = [];
   for (const rule of rules) {
     let files;
     try { files = [...walk(join(root, rule.layer))]; } catch { continue; }
-    for (const path of files) {
-      const file = relative(root, path);
-      const text = readFileSync(path, 'utf8');
-      for (const m of text.matchAll(importRe)) {
-        const spec = m[1] ?? m[2] ?? m[3] ?? m[4];
-        const why = rule.check(spec, file);
-        if (why) problems.push(`${file}: imports ${why} ("${spec}"), which ${rule.layer} may not use`);
-      }
-      if (rule.dom) {
-        text.split('\n').forEach((line, i) => {
-          if (!line.trim().startsWith('//') && !line.trim().startsWith('*') && domGlobals.test(line)) problems.push(`${file}:${i + 1}: uses a DOM global, which src-shared may not use`);
-        });
-      }
-    }
+    for (const path of files) problems.push(...problemsIn(relative(root, path), readFileSync(path, 'utf8')));
   }
   return problems;
 }
