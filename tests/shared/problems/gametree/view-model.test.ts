@@ -125,7 +125,7 @@ describe('treeSize and nimComparison', () => {
     expect(rows.map((r) => r.plain)).toEqual([15, 177, 2031]);
     for (const r of rows) {
       expect(r.plain).toBe(countNodes(nimTree(r.n)));
-      // At nim(4) every move loses for A, so no cutoff can happen; from 8 on alpha-beta prunes.
+      // In nim(4) B's refuting move is always its last one (take all), so nothing is cut; from 8 on alpha-beta prunes.
       expect(r.alphabeta).toBeLessThanOrEqual(r.plain);
       if (r.n >= 8) expect(r.alphabeta).toBeLessThan(r.plain);
       expect(r.memo).toBe(2 * r.n);
