@@ -46,8 +46,12 @@ class MoeadLs implements Solver {
   private problem!: Problem;
   private random!: Random;
   private weights: number[][] = [];
+  private divisions = 1;
+  private maxDivisions = 1;
+  private growAfter = 2000;
+  private movesSinceGrowth = 0;
+  private neighbourLimit = 4;
   private subs: Subproblem[] = [];
-  private neighbourCount = 4;
   private burst = 50;
   private swapShare = 0.3;
   private rho = 0.05;
@@ -57,18 +61,21 @@ class MoeadLs implements Solver {
   private archive = new ParetoArchive();
   private turn = 0;
   private movesLeft = 0;
-  /** Adoptions decided at the end of a burst and not yet done: [from, to]. */
-  private adoptions: [number, number][] = [];
+  /** Work decided at the end of a burst (adoptions, refinement), one evaluation per entry. */
+  private queue: (() => void)[] = [];
 
   setup(problem: Problem, params: ParamValues, seed: number): void {
     this.problem = problem;
     this.random = Random.fromSeed(seed);
     const m = problem.objectiveCount;
-    const divisions = num(params, 'divisions') || defaultSubproblemDivisions(m);
-    const count = dasDennisCount(m, divisions);
-    if (count > 1000) throw new ParamError('moead-ls', 'divisions', `gives ${count} subproblems at M = ${m}; at most 1000`);
-    this.weights = dasDennis(m, divisions);
-    this.neighbourCount = Math.min(num(params, 'neighbours'), this.weights.length - 1);
+    this.maxDivisions = num(params, 'maxDivisions') || defaultSubproblemDivisions(m);
+    const count = dasDennisCount(m, this.maxDivisions);
+    if (count > 1000) throw new ParamError('moead-ls', 'maxDivisions', `gives ${count} subproblems at M = ${m}; at most 1000`);
+    this.divisions = 1;
+    this.weights = dasDennis(m, this.divisions);
+    this.growAfter = num(params, 'growAfter');
+    this.movesSinceGrowth = 0;
+    this.neighbourLimit = num(params, 'neighbours');
     this.burst = num(params, 'burst');
     this.swapShare = num(params, 'swapShare');
     this.rho = num(params, 'rho');
@@ -79,7 +86,7 @@ class MoeadLs implements Solver {
     this.archive = new ParetoArchive();
     this.turn = 0;
     this.movesLeft = this.burst;
-    this.adoptions = [];
+    this.queue = [];
     this.pendingInit = [];
     this.initAsked = 0;
   }
@@ -95,12 +102,12 @@ class MoeadLs implements Solver {
     let spent = 0;
     while (spent < limit) {
       spent++;
-      if (this.adoptions.length > 0) {
-        const [from, to] = this.adoptions.shift()!;
-        this.adopt(from, to);
+      if (this.queue.length > 0) {
+        this.queue.shift()!();
         continue;
       }
       const found = this.move(this.subs[this.turn]);
+      this.movesSinceGrowth++;
       if (found) reported.push({ solution: found, at: spent });
       if (--this.movesLeft === 0) this.endBurst();
     }
@@ -121,23 +128,25 @@ class MoeadLs implements Solver {
 
   private initialise(initial: Evaluated[]): void {
     const m = this.problem.objectiveCount;
-    const w = this.weights;
-    this.subs = initial.map((e, i) => {
-      const order = w.map((_, j) => j).filter((j) => j !== i);
-      const dist = (j: number) => w[j].reduce((s, v, k) => s + (v - w[i][k]) ** 2, 0);
-      order.sort((a, b) => dist(a) - dist(b) || a - b);
-      return {
-        weight: Float64Array.from(w[i], (v) => Math.max(v, 1e-4)),
-        state: this.problem.createState(e.x),
-        F: Float64Array.from(e.F),
-        violation: e.violation,
-        neighbours: order.slice(0, this.neighbourCount),
-      };
-    });
+    this.subs = initial.map((e, i) => this.subproblem(i, this.problem.createState(e.x), e.F, e.violation));
     for (const e of initial) this.observe(e.F, e.feasible);
     for (const e of initial) if (e.feasible) this.archive.insert(Array.from(e.F), undefined);
     if (!initial.some((e) => e.feasible)) for (const e of initial) for (let k = 0; k < m; k++) this.ideal[k] = Math.min(this.ideal[k], e.F[k]);
     this.updateScale();
+  }
+
+  private subproblem(i: number, state: DiceState, F: ArrayLike<number>, violation: number): Subproblem {
+    const w = this.weights;
+    const order = w.map((_, j) => j).filter((j) => j !== i);
+    const dist = (j: number) => w[j].reduce((s, v, k) => s + (v - w[i][k]) ** 2, 0);
+    order.sort((a, b) => dist(a) - dist(b) || a - b);
+    return {
+      weight: Float64Array.from(w[i], (v) => Math.max(v, 1e-4)),
+      state,
+      F: Float64Array.from(F),
+      violation,
+      neighbours: order.slice(0, Math.min(this.neighbourLimit, w.length - 1)),
+    };
   }
 
   /** Keeps z (best feasible value per objective). */
@@ -167,13 +176,16 @@ class MoeadLs implements Solver {
     return max + this.rho * sum;
   }
 
-  /** Feasibility-first "no worse" (strict = "better") for a subproblem. */
+  /** Feasibility-first "no worse" (strict: "better") than the subproblem's incumbent. */
   private better(F: ArrayLike<number>, violation: number, sub: Subproblem, strict: boolean): boolean {
-    if (violation > 0 || sub.violation > 0) {
-      if (violation !== sub.violation) return violation < sub.violation;
-    }
-    const a = this.scalar(F, sub.weight);
-    const b = this.scalar(sub.F, sub.weight);
+    return this.betterFor(sub.weight, F, violation, sub.F, sub.violation, strict);
+  }
+
+  /** Whether (F, violation) is no worse (strict: better) than (G, gv) under a weight, feasibility first. */
+  private betterFor(weight: Float64Array, F: ArrayLike<number>, violation: number, G: ArrayLike<number>, gv: number, strict: boolean): boolean {
+    if ((violation > 0 || gv > 0) && violation !== gv) return violation < gv;
+    const a = this.scalar(F, weight);
+    const b = this.scalar(G, weight);
     return strict ? a < b : a <= b;
   }
 
@@ -219,12 +231,39 @@ class MoeadLs implements Solver {
     for (const j of order) {
       if (adopted >= this.replacements) break;
       if (this.better(sub.F, sub.violation, this.subs[j], true)) {
-        this.adoptions.push([i, j]);
+        this.queue.push(() => this.adopt(i, j));
         adopted++;
       }
     }
     this.turn = (this.turn + 1) % this.subs.length;
     this.movesLeft = this.burst;
+    if (this.turn === 0 && this.divisions < this.maxDivisions && this.movesSinceGrowth >= this.growAfter * this.subs.length) this.refine();
+  }
+
+  /**
+   * Moves to the next finer set of weights (divisions + 1). Each new subproblem starts from the
+   * current incumbent that is best for its weight; building its state is one evaluation.
+   */
+  private refine(): void {
+    this.divisions++;
+    this.movesSinceGrowth = 0;
+    const old = this.subs;
+    this.weights = dasDennis(this.problem.objectiveCount, this.divisions);
+    const next: Subproblem[] = new Array(this.weights.length);
+    this.weights.forEach((_, i) => {
+      this.queue.push(() => {
+        const weight = Float64Array.from(this.weights[i], (v) => Math.max(v, 1e-4));
+        let source = old[0];
+        for (const o of old) if (this.betterFor(weight, o.F, o.violation, source.F, source.violation, true)) source = o;
+        next[i] = this.subproblem(i, this.problem.createState(source.state.sequence()), source.F, source.violation);
+        if (i === this.weights.length - 1) {
+          this.subs = next;
+          this.turn = 0;
+          this.movesLeft = this.burst;
+          this.updateScale();
+        }
+      });
+    });
   }
 
   private adopt(from: number, to: number): void {
@@ -244,14 +283,15 @@ export const moeadLs: SolverInfo = {
   baseline: false,
   params: [
     {
-      name: 'divisions',
+      name: 'maxDivisions',
       type: 'integer',
       default: 0,
-      defaultText: '0 (automatic: 19, 5, 3, 2, 2, 2 for M = 2..7, i.e. 20, 21, 20, 15, 21, 28 subproblems)',
+      defaultText: '0 (automatic: 19, 5, 3, 2, 2, 2 for M = 2..7, i.e. up to 20, 21, 20, 15, 21, 28 subproblems)',
       min: 0,
       max: 1000,
-      description: 'Das-Dennis divisions H of the subproblem weights.',
+      description: 'The finest Das-Dennis divisions H of the subproblem weights. The run starts with H = 1 (the M axes) and refines H by one at a time.',
     },
+    { name: 'growAfter', type: 'integer', default: 2000, min: 1, max: 1e9, description: 'Refine the weights once the moves since the last refinement reach this many per subproblem.' },
     { name: 'neighbours', type: 'integer', default: 4, min: 1, max: 1000, description: 'Neighbourhood size T: subproblems (nearest by weight) offered each improved incumbent.' },
     { name: 'replacements', type: 'integer', default: 2, min: 0, max: 1000, description: 'At most this many neighbours adopt an incumbent after a burst.' },
     { name: 'burst', type: 'integer', default: 50, min: 1, max: 1000000, description: 'Local-search moves per subproblem turn.' },
