@@ -71,7 +71,7 @@ export const eventChannel = (name: ApiEventName) => `saikoro:event:${name}`;
 /** HTTP path of a call (POST, JSON array of arguments) and the WebSocket path of events. */
 export const callPath = (name: ApiCallName) => `/api/${name}`;
 export const EVENTS_PATH = '/api/events';
-/** The global the desktop preload defines (window.saikoroBridge). */
+/** The name of the global the desktop preload defines (saikoroBridge on the page's window). */
 export const BRIDGE_GLOBAL = 'saikoroBridge';
 
 /** What an event looks like on the wire (WebSocket frame). */

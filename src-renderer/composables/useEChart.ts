@@ -2,9 +2,22 @@ import { markRaw, onScopeDispose, shallowRef, watch, type Ref, type ShallowRef }
 import { use, init, type ECharts, type EChartsCoreOption } from 'echarts/core';
 import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, MarkLineComponent, TitleComponent, TooltipComponent } from 'echarts/components';
-import { CanvasRenderer } from 'echarts/renderers';
+import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 
-use([BarChart, CustomChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent, TitleComponent, TooltipComponent, CanvasRenderer]);
+use([BarChart, CustomChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkLineComponent, TitleComponent, TooltipComponent, CanvasRenderer, SVGRenderer]);
+
+let canvasSupport: boolean | undefined;
+/** Canvas where the page can draw on one; SVG otherwise (e.g. DOM emulations in tests). */
+function preferredRenderer(): 'canvas' | 'svg' {
+  canvasSupport ??= (() => {
+    try {
+      return document.createElement('canvas').getContext('2d') !== null;
+    } catch {
+      return false;
+    }
+  })();
+  return canvasSupport ? 'canvas' : 'svg';
+}
 
 /**
  * Owns one ECharts instance for an element: created when the element appears, given every new
@@ -27,7 +40,7 @@ export function useEChart(el: Readonly<Ref<HTMLElement | null | undefined>>, opt
     (element) => {
       teardown();
       if (!element) return;
-      const instance = markRaw(init(element, undefined, { renderer: 'canvas' }));
+      const instance = markRaw(init(element, undefined, { renderer: preferredRenderer() }));
       chart.value = instance;
       if (option.value) instance.setOption(option.value, { notMerge: true });
       observer = new ResizeObserver(() => instance.resize());

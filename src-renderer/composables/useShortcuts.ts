@@ -1,4 +1,5 @@
-import { onScopeDispose } from 'vue';
+import { getCurrentInstance, onActivated, onDeactivated, onScopeDispose } from 'vue';
+import { useShellStore } from '../stores/shell.ts';
 
 export interface Shortcut {
   /** As shown in the help overlay, e.g. "?", "Ctrl+Enter", "1–9". */
@@ -9,6 +10,8 @@ export interface Shortcut {
   run: (e: KeyboardEvent) => void;
   /** Whether it also fires while the focus is in a text field (default false). */
   inFields?: boolean;
+  /** Left out of the help overlay (e.g. a second binding of a listed action). */
+  hidden?: boolean;
 }
 
 export function isEditable(target: EventTarget | null): boolean {
@@ -16,10 +19,15 @@ export function isEditable(target: EventTarget | null): boolean {
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
-/** Binds shortcuts on window for the lifetime of the calling scope. */
-export function useShortcuts(shortcuts: readonly Shortcut[], target: Window = window): void {
+/**
+ * Binds shortcuts on window for the lifetime of the calling scope and lists them, under
+ * `section`, in the help overlay. Inside a kept-alive view they are live only while the view
+ * is shown.
+ */
+export function useShortcuts(section: string, shortcuts: readonly Shortcut[], target: Window = window): void {
+  let active = true;
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.defaultPrevented || e.isComposing) return;
+    if (!active || e.defaultPrevented || e.isComposing) return;
     for (const s of shortcuts) {
       if ((s.inFields || !isEditable(e.target)) && s.match(e)) {
         e.preventDefault();
@@ -29,5 +37,22 @@ export function useShortcuts(shortcuts: readonly Shortcut[], target: Window = wi
     }
   };
   target.addEventListener('keydown', onKeyDown);
-  onScopeDispose(() => target.removeEventListener('keydown', onKeyDown));
+  const shell = useShellStore();
+  const listed = shortcuts.filter((s) => !s.hidden).map(({ keys, description }) => ({ keys, description }));
+  let unlist = shell.listShortcuts(section, listed);
+  if (getCurrentInstance()) {
+    onActivated(() => {
+      active = true;
+      unlist();
+      unlist = shell.listShortcuts(section, listed);
+    });
+    onDeactivated(() => {
+      active = false;
+      unlist();
+    });
+  }
+  onScopeDispose(() => {
+    target.removeEventListener('keydown', onKeyDown);
+    unlist();
+  });
 }

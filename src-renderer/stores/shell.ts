@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, ref } from 'vue';
+import { computed, ref, shallowRef } from 'vue';
 import { DEFAULT_ROUTE_ID, findRoute, routes } from '../routes.ts';
 
 /** The route id in a location hash such as "#/dice"; the default route when there is none. */
@@ -8,11 +8,21 @@ export function routeIdFromHash(hash: string): string {
   return findRoute(id) ? id : DEFAULT_ROUTE_ID;
 }
 
-/** The shell's own state: which view is shown and whether the shortcut overlay is open. */
+export interface ShortcutListing {
+  keys: string;
+  description: string;
+}
+export interface ShortcutSection {
+  section: string;
+  shortcuts: readonly ShortcutListing[];
+}
+
+/** The shell's own state: which view is shown, the shortcut overlay and what it lists. */
 export const useShellStore = defineStore('shell', () => {
   const currentId = ref(DEFAULT_ROUTE_ID);
   const helpOpen = ref(false);
   const current = computed(() => findRoute(currentId.value) ?? routes[0]);
+  const shortcutSections = shallowRef<ShortcutSection[]>([]);
 
   function navigate(id: string): boolean {
     if (!findRoute(id)) return false;
@@ -20,10 +30,14 @@ export const useShellStore = defineStore('shell', () => {
     return true;
   }
 
-  function navigateToIndex(index: number): boolean {
-    const route = routes[index];
-    return route ? navigate(route.id) : false;
+  /** Lists shortcuts in the overlay under a section title; returns the function that unlists them. */
+  function listShortcuts(section: string, shortcuts: readonly ShortcutListing[]): () => void {
+    const entry: ShortcutSection = { section, shortcuts };
+    shortcutSections.value = [...shortcutSections.value, entry];
+    return () => {
+      shortcutSections.value = shortcutSections.value.filter((s) => s !== entry);
+    };
   }
 
-  return { currentId, current, helpOpen, routes, navigate, navigateToIndex };
+  return { currentId, current, helpOpen, shortcutSections, navigate, listShortcuts };
 });
