@@ -3,6 +3,7 @@ import { benchCommand } from './bench.ts';
 import { evalCommand } from './eval.ts';
 import { minimaxCommand } from './minimax.ts';
 import { rngbiasCommand } from './rngbias.ts';
+import { serveCommand } from './serve.ts';
 import { solveCommand } from './solve.ts';
 import { solversCommand } from './solvers.ts';
 
@@ -12,6 +13,7 @@ export const commands: Command[] = [
   evalCommand,
   benchCommand,
   minimaxCommand,
+  serveCommand,
   solveCommand,
   solversCommand,
 ];
