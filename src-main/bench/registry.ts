@@ -1,6 +1,7 @@
 import { evalBench } from './eval.ts';
 import { hvBench } from './hv.ts';
 import { minimaxBench } from './minimax.ts';
+import { solversBench } from './solvers.ts';
 import type { BenchSuite } from './suite.ts';
 
 // One line per suite; each lives in its own file beside this one.
@@ -8,4 +9,5 @@ export const suites: BenchSuite[] = [
   evalBench,
   hvBench,
   minimaxBench,
+  solversBench,
 ];

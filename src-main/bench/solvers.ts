@@ -1,0 +1,315 @@
+/**
+ * `saikoro bench solvers` (`npm run bench:solvers`): solver quality at equal evaluations, with
+ * wall time, on the default bands and weights; every run goes through the solver host's worker
+ * pool, as many in parallel as there are cores. Median and interquartile range over the seeds.
+ *
+ *   so50    SO, N = 50: evaluations to the first feasible solution with f = 0 (runs stop there;
+ *           a run that never gets there is censored at the cap).
+ *   so840   SO, N = 840: best feasible f after each budget (20,000 and 1,000,000), wall time.
+ *   so2520  SO, N = 2520: the same.
+ *   mo2     M = 2, N = 840: hypervolume of the final feasible front after each budget.
+ *   mo3     M = 3, N = 840: the same.
+ *
+ * Hypervolume uses the dice normalisation of src-shared/metrics/hv-reference.ts (ideal 0, nadir
+ * the median objective of 1000 random sequences, reference 1.1 in every normalised objective);
+ * the table notes state the numbers.
+ *
+ * Settings come from the environment (the bench command has no per-suite options):
+ *   SAIKORO_BENCH_SEEDS      runs per solver and case (default 10; --quick 2)
+ *   SAIKORO_BENCH_BUDGETS    evaluation budgets, comma-separated (default 20000,1000000; --quick 2000)
+ *   SAIKORO_BENCH_CAP        evaluation cap of the so50 case (default 1000000; --quick 5000)
+ *   SAIKORO_BENCH_CASES      cases to run (default so50,so840,so2520,mo2,mo3)
+ *   SAIKORO_BENCH_SOLVERS    solvers to run (default: every solver that handles the case)
+ *   SAIKORO_BENCH_PARALLEL   parallel runs (default: the number of cores)
+ */
+import { trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
+import type { SolverInfo, SolverResult, Termination } from '../../src-shared/solvers/types.ts';
+import { defaultParallelism, SolverHost } from '../host/pool.ts';
+import type { RunOutcome, RunRequest } from '../host/run.ts';
+import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
+import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
+
+export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3'] as const;
+export type CaseName = (typeof CASE_NAMES)[number];
+
+interface CaseSpec {
+  name: CaseName;
+  track: TrackName;
+  n: number;
+  title: string;
+  /** 'first-hit': evaluations to a feasible f = 0; 'best-f': best feasible f; 'hv': hypervolume. */
+  metric: 'first-hit' | 'best-f' | 'hv';
+}
+
+const CASES: Record<CaseName, CaseSpec> = {
+  so50: { name: 'so50', track: 'so', n: 50, title: 'SO, N = 50: evaluations to the first feasible solution with f = 0', metric: 'first-hit' },
+  so840: { name: 'so840', track: 'so', n: 840, title: 'SO, N = 840: best feasible f', metric: 'best-f' },
+  so2520: { name: 'so2520', track: 'so', n: 2520, title: 'SO, N = 2520: best feasible f', metric: 'best-f' },
+  mo2: { name: 'mo2', track: 'mo2', n: 840, title: 'M = 2, N = 840: hypervolume of the final feasible front', metric: 'hv' },
+  mo3: { name: 'mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840: hypervolume of the final feasible front', metric: 'hv' },
+};
+
+export interface SolverBenchOptions {
+  seeds: number;
+  budgets: number[];
+  /** Evaluation cap of the so50 case. */
+  cap: number;
+  cases: CaseName[];
+  /** Solver names, or null for every solver that handles the case. */
+  solvers: string[] | null;
+  parallelism: number;
+}
+
+export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenchOptions {
+  const integer = (name: string, fallback: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === '') return fallback;
+    const v = Number(raw);
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+    return v;
+  };
+  const list = (name: string): string[] | null => {
+    const raw = env[name];
+    return raw === undefined || raw.trim() === '' ? null : raw.split(',').map((s) => s.trim()).filter(Boolean);
+  };
+  const budgets = (list('SAIKORO_BENCH_BUDGETS') ?? (quick ? ['2000'] : ['20000', '1000000'])).map((b) => {
+    const v = Number(b);
+    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`SAIKORO_BENCH_BUDGETS: "${b}" is not a positive integer`);
+    return v;
+  });
+  const cases = (list('SAIKORO_BENCH_CASES') ?? [...CASE_NAMES]).map((c) => {
+    if (!(CASE_NAMES as readonly string[]).includes(c)) throw new Error(`SAIKORO_BENCH_CASES: unknown case "${c}" (known: ${CASE_NAMES.join(', ')})`);
+    return c as CaseName;
+  });
+  const solvers = list('SAIKORO_BENCH_SOLVERS');
+  for (const s of solvers ?? []) if (!registeredSolvers.some((r) => r.name === s)) throw new Error(`SAIKORO_BENCH_SOLVERS: unknown solver "${s}"`);
+  return {
+    seeds: integer('SAIKORO_BENCH_SEEDS', quick ? 2 : 10),
+    budgets,
+    cap: integer('SAIKORO_BENCH_CAP', quick ? 5000 : 1_000_000),
+    cases,
+    solvers,
+    parallelism: integer('SAIKORO_BENCH_PARALLEL', defaultParallelism()),
+  };
+}
+
+/** The p-quantile (Hyndman & Fan type 7, as R and NumPy) of values that may include +Infinity (censored or infeasible). */
+export function quantileWithInfinity(values: readonly number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const h = (s.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, s.length - 1);
+  const frac = h - lo;
+  if (frac === 0 || s[lo] === s[hi]) return s[lo];
+  if (!Number.isFinite(s[hi])) return Infinity;
+  return s[lo] + frac * (s[hi] - s[lo]);
+}
+
+export interface RunFigure {
+  seed: number;
+  status: RunOutcome['status'];
+  /** first-hit: evaluations to f = 0 (Infinity if never); best-f: f (Infinity if infeasible); hv: hypervolume. */
+  value: number;
+  evaluations: number;
+  seconds: number;
+  feasible: boolean;
+  frontSize: number | null;
+  reason: string | null;
+}
+
+export interface CellSummary {
+  case: CaseName;
+  budget: number;
+  solver: string;
+  role: string;
+  runs: RunFigure[];
+  median: number;
+  q1: number;
+  q3: number;
+  /** Runs that reached the case's goal: f = 0 (so50), a feasible solution (best-f), a non-empty front (hv). */
+  reached: number;
+  medianSeconds: number;
+}
+
+function roleOf(info: SolverInfo): string {
+  if (info.baseline) return 'baseline';
+  return Object.values(DEFAULT_SOLVERS).includes(info.name) ? 'strong (default)' : '';
+}
+
+function applicable(spec: CaseSpec, info: SolverInfo): boolean {
+  return spec.track === 'so' ? info.objectives !== 'multi' : info.objectives !== 'single';
+}
+
+/** Baselines first, then the others, then the defaults (the strong solvers) last, for reading across. */
+function solverOrder(a: SolverInfo, b: SolverInfo): number {
+  const rank = (s: SolverInfo) => (s.baseline ? 0 : roleOf(s) ? 2 : 1);
+  return rank(a) - rank(b);
+}
+
+function figureOf(spec: CaseSpec, seed: number, outcome: RunOutcome, norm: HvNormalisation | null): RunFigure {
+  const r: SolverResult | null = outcome.result;
+  if (outcome.status !== 'done' || !r) return { seed, status: outcome.status, value: spec.metric === 'hv' ? 0 : Infinity, evaluations: r?.evaluations ?? 0, seconds: r?.seconds ?? 0, feasible: false, frontSize: null, reason: outcome.reason };
+  const base = { seed, status: outcome.status, evaluations: r.evaluations, seconds: r.seconds, reason: null };
+  if (spec.metric === 'hv') {
+    const front = r.front.map((s) => s.objectives);
+    return { ...base, value: normalisedHypervolume(front, norm!), feasible: front.length > 0, frontSize: front.length };
+  }
+  const f = r.best && r.best.feasible ? r.best.objectives[0] : Infinity;
+  if (spec.metric === 'first-hit') return { ...base, value: f === 0 && r.bestFoundAt !== null ? r.bestFoundAt : Infinity, feasible: r.success, frontSize: null };
+  return { ...base, value: f, feasible: r.success, frontSize: null };
+}
+
+export interface SolverBenchResult {
+  options: SolverBenchOptions;
+  normalisation: Partial<Record<CaseName, HvNormalisation>>;
+  cells: CellSummary[];
+}
+
+/** Runs every (case, budget, solver, seed) through one worker pool and summarises per cell. */
+export async function runSolverBench(options: SolverBenchOptions, progress: (message: string) => void, spawn: WorkerSpawner = nodeSpawner()): Promise<SolverBenchResult> {
+  interface Planned {
+    spec: CaseSpec;
+    info: SolverInfo;
+    budget: number;
+    seed: number;
+    request: RunRequest;
+  }
+  const planned: Planned[] = [];
+  const configs = new Map<CaseName, DiceConfig>();
+  const normalisation: Partial<Record<CaseName, HvNormalisation>> = {};
+  for (const name of options.cases) {
+    const spec = CASES[name];
+    const config = trackConfig(spec.track, spec.n);
+    configs.set(name, config);
+    if (spec.metric === 'hv') normalisation[name] = diceHvNormalisation(config);
+    const infos = registeredSolvers.filter((s) => applicable(spec, s) && (!options.solvers || options.solvers.includes(s.name))).sort(solverOrder);
+    const budgets = spec.metric === 'first-hit' ? [options.cap] : options.budgets;
+    for (const budget of budgets)
+      for (const info of infos)
+        for (let seed = 1; seed <= options.seeds; seed++) {
+          // A single-objective run can stop at f = 0: nothing beats it.
+          const termination: Termination = { maxEvaluations: budget, ...(spec.track === 'so' ? { target: 0 } : {}) };
+          planned.push({ spec, info, budget, seed, request: { solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000 } });
+        }
+  }
+  // Longest runs first, so the pool does not end waiting on one long run.
+  const order = planned.map((_, i) => i).sort((a, b) => planned[b].budget * planned[b].spec.n - planned[a].budget * planned[a].spec.n || a - b);
+  const host = new SolverHost({ spawn, parallelism: options.parallelism });
+  const outcomes: RunOutcome[] = new Array(planned.length);
+  let finished = 0;
+  try {
+    progress(`solvers: ${planned.length} runs on ${host.parallelism} worker(s)`);
+    await Promise.all(
+      order.map(async (i) => {
+        const p = planned[i];
+        outcomes[i] = await host.start(p.request).outcome;
+        finished++;
+        const o = outcomes[i];
+        progress(`solvers: ${finished}/${planned.length}  ${p.spec.name} ${p.info.name} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`);
+      }),
+    );
+  } finally {
+    host.dispose();
+  }
+
+  const cells = new Map<string, CellSummary>();
+  planned.forEach((p, i) => {
+    const key = `${p.spec.name}|${p.budget}|${p.info.name}`;
+    let cell = cells.get(key);
+    if (!cell) {
+      cell = { case: p.spec.name, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN };
+      cells.set(key, cell);
+    }
+    cell.runs.push(figureOf(p.spec, p.seed, outcomes[i], normalisation[p.spec.name] ?? null));
+  });
+  for (const cell of cells.values()) {
+    const values = cell.runs.map((r) => r.value);
+    cell.median = quantileWithInfinity(values, 0.5);
+    cell.q1 = quantileWithInfinity(values, 0.25);
+    cell.q3 = quantileWithInfinity(values, 0.75);
+    const metric = CASES[cell.case].metric;
+    cell.reached = cell.runs.filter((r) => (metric === 'first-hit' ? Number.isFinite(r.value) : r.feasible)).length;
+    cell.medianSeconds = quantileWithInfinity(
+      cell.runs.map((r) => r.seconds),
+      0.5,
+    );
+  }
+  return { options, normalisation, cells: [...cells.values()] };
+}
+
+function show(value: number, metric: CaseSpec['metric'], cap: number): string {
+  if (Number.isNaN(value)) return '-';
+  if (!Number.isFinite(value)) return metric === 'first-hit' ? `> ${formatNumber(cap)}` : 'infeasible';
+  return metric === 'hv' ? value.toFixed(4) : formatNumber(value);
+}
+
+function iqr(cell: CellSummary, metric: CaseSpec['metric'], cap: number): string {
+  if (!Number.isFinite(cell.q1)) return '-';
+  const width = cell.q3 - cell.q1;
+  const w = Number.isFinite(width) ? (metric === 'hv' ? width.toFixed(4) : formatNumber(width)) : 'n/a';
+  return `${w} (${show(cell.q1, metric, cap)} to ${show(cell.q3, metric, cap)})`;
+}
+
+function failures(cells: CellSummary[]): string[] {
+  const failed = cells.flatMap((c) => c.runs.filter((r) => r.status !== 'done').map((r) => `${c.solver} seed ${r.seed} (budget ${c.budget}): ${r.status}: ${r.reason}`));
+  return failed.length ? [`Runs that did not finish: ${failed.join('; ')}.`] : [];
+}
+
+export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
+  const { options } = result;
+  const tables: BenchTable[] = [];
+  const seedsNote = `${options.seeds} seeds (1..${options.seeds}) per solver; default bands and weights; solver parameters at their defaults. IQR = q3 - q1 (Hyndman-Fan type 7 quartiles), quartiles in brackets.`;
+  for (const name of options.cases) {
+    const spec = CASES[name];
+    const cells = result.cells.filter((c) => c.case === name);
+    const solverNames = [...new Set(cells.map((c) => c.solver))];
+    const cellOf = (solver: string, budget: number) => cells.find((c) => c.solver === solver && c.budget === budget)!;
+    if (spec.metric === 'first-hit') {
+      tables.push({
+        title: spec.title,
+        columns: ['solver', 'role', 'reached f = 0', 'median evaluations', 'IQR (q1 to q3)', 'median wall s'],
+        rows: solverNames.map((s) => {
+          const c = cellOf(s, options.cap);
+          return [s, c.role, `${c.reached}/${c.runs.length}`, show(c.median, spec.metric, options.cap), iqr(c, spec.metric, options.cap), c.medianSeconds.toFixed(2)];
+        }),
+        notes: [seedsNote, `Each run stops at its first feasible f = 0 or after ${formatNumber(options.cap)} evaluations; a run that never reaches f = 0 counts as "> ${formatNumber(options.cap)}" (censored).`, ...failures(cells)],
+      });
+      continue;
+    }
+    const columns = ['solver', 'role'];
+    const what = spec.metric === 'hv' ? 'HV' : 'f';
+    for (const b of options.budgets) columns.push(`median ${what} @ ${formatNumber(b)}`, `IQR ${what}`, spec.metric === 'hv' ? 'non-empty fronts' : 'feasible runs', 'median wall s');
+    const rows = solverNames.map((s) => {
+      const row: (string | number)[] = [s, cellOf(s, options.budgets[0]).role];
+      for (const b of options.budgets) {
+        const c = cellOf(s, b);
+        row.push(show(c.median, spec.metric, options.cap), iqr(c, spec.metric, options.cap), `${c.reached}/${c.runs.length}`, c.medianSeconds.toFixed(2));
+      }
+      return row;
+    });
+    const notes = [seedsNote];
+    if (spec.metric === 'best-f') notes.push('f of the best feasible solution (lower is better); "infeasible" when the quantile falls on runs without a feasible solution. A run stops early at f = 0. Wall time is the run\'s time inside its worker.');
+    const norm = result.normalisation[name];
+    if (norm)
+      notes.push(
+        `Hypervolume (higher is better) of the final feasible non-dominated front, objectives normalised as (f - ideal) / (nadir - ideal) with ideal = (${norm.ideal.join(', ')}) and nadir = (${norm.nadir.map((v) => formatNumber(v)).join(', ')}); reference point (${norm.reference.join(', ')}); an empty front scores 0. (${norm.method})`,
+      );
+    notes.push(...failures(cells));
+    tables.push({ title: spec.title, columns, rows, notes });
+  }
+  return tables;
+}
+
+export const solversBench: BenchSuite = {
+  name: 'solvers',
+  summary: 'Solver quality at equal evaluations with wall time (10 seeds; long)',
+  byDefault: false,
+  async run(context: BenchContext) {
+    const options = benchOptions(process.env, context.quick);
+    const result = await runSolverBench(options, context.progress);
+    return { tables: renderSolverBench(result), json: result };
+  },
+};

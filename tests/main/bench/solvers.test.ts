@@ -1,0 +1,69 @@
+// The "solvers" benchmark suite: its statistics, its settings, and a tiny run through the worker
+// pool whose figures are checked against the in-process driver.
+import { describe, expect, it } from 'vitest';
+import { benchOptions, quantileWithInfinity, renderSolverBench, runSolverBench } from '../../../src-main/bench/solvers.ts';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+
+describe('bench solvers', () => {
+  it('takes quartiles as R type 7, with +Infinity for censored or infeasible runs', () => {
+    // R: quantile(c(1, 2, 3, 4), c(0.25, 0.5, 0.75)) gives 1.75 2.50 3.25.
+    expect([0.25, 0.5, 0.75].map((p) => quantileWithInfinity([4, 1, 3, 2], p))).toEqual([1.75, 2.5, 3.25]);
+    expect(quantileWithInfinity([1, 2, 3, Infinity], 0.5)).toBe(2.5);
+    expect(quantileWithInfinity([1, 2, 3, Infinity], 0.75)).toBe(Infinity);
+    expect(quantileWithInfinity([Infinity, Infinity, 1], 0.5)).toBe(Infinity);
+    expect(quantileWithInfinity([Infinity, Infinity], 0.5)).toBe(Infinity);
+    expect(quantileWithInfinity([7], 0.25)).toBe(7);
+  });
+
+  it('reads its settings from the environment, with small ones for --quick', () => {
+    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3'], solvers: null });
+    expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], cap: 5000 });
+    const env = { SAIKORO_BENCH_SEEDS: '3', SAIKORO_BENCH_BUDGETS: '100, 200', SAIKORO_BENCH_CASES: 'mo2', SAIKORO_BENCH_SOLVERS: 'random', SAIKORO_BENCH_PARALLEL: '1' };
+    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], cap: 1000000, cases: ['mo2'], solvers: ['random'], parallelism: 1 });
+    expect(() => benchOptions({ SAIKORO_BENCH_SEEDS: '0' }, false)).toThrow('SAIKORO_BENCH_SEEDS must be a positive integer, got "0"');
+    expect(() => benchOptions({ SAIKORO_BENCH_CASES: 'so51' }, false)).toThrow('unknown case "so51"');
+    expect(() => benchOptions({ SAIKORO_BENCH_SOLVERS: 'magic' }, false)).toThrow('unknown solver "magic"');
+    expect(() => benchOptions({ SAIKORO_BENCH_BUDGETS: '1e3x' }, false)).toThrow('"1e3x" is not a positive integer');
+  });
+
+  it('runs each case through the worker pool and reports the same figures as the in-process driver', async () => {
+    const options = { seeds: 2, budgets: [300], cap: 3000, cases: ['so50' as const, 'mo2' as const], solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
+    const messages: string[] = [];
+    const result = await runSolverBench(options, (m) => messages.push(m));
+    expect(messages[0]).toBe('solvers: 8 runs on 2 worker(s)');
+    expect(result.cells.map((c) => `${c.case} ${c.solver}`)).toEqual(['so50 random', 'so50 ga', 'mo2 random', 'mo2 nsga2']);
+
+    const norm = diceHvNormalisation(trackConfig('mo2', 840));
+    expect(result.normalisation.mo2).toEqual(norm);
+    for (const cell of result.cells) {
+      expect(cell.runs.map((r) => r.seed)).toEqual([1, 2]);
+      for (const run of cell.runs) {
+        expect(run.status).toBe('done');
+        if (cell.case === 'so50') {
+          const local = runSolverSync(createDiceProblem(trackConfig('so', 50)), cell.solver, {}, run.seed, { maxEvaluations: 3000, target: 0 });
+          const hit = local.best?.feasible && local.best.objectives[0] === 0 ? local.bestFoundAt! : Infinity;
+          expect(run.value).toBe(hit);
+          expect(run.evaluations).toBe(local.evaluations);
+        } else {
+          const local = runSolverSync(createDiceProblem(trackConfig('mo2', 840)), cell.solver, {}, run.seed, { maxEvaluations: 300 });
+          expect(run.value).toBe(normalisedHypervolume(local.front.map((s) => s.objectives), norm));
+          expect(run.frontSize).toBe(local.front.length);
+          expect(run.value).toBeLessThanOrEqual(1.1 * 1.1);
+        }
+      }
+      expect(cell.median).toBe(quantileWithInfinity(cell.runs.map((r) => r.value), 0.5));
+    }
+
+    const tables = renderSolverBench(result);
+    expect(tables.map((t) => t.title)).toEqual(['SO, N = 50: evaluations to the first feasible solution with f = 0', 'M = 2, N = 840: hypervolume of the final feasible front']);
+    expect(tables[0].rows.map((r) => r.slice(0, 2))).toEqual([
+      ['random', 'baseline'],
+      ['ga', 'baseline'],
+    ]);
+    expect(tables[1].columns).toEqual(['solver', 'role', 'median HV @ 300', 'IQR HV', 'non-empty fronts', 'median wall s']);
+    expect(tables[1].notes!.join('\n')).toContain(`nadir = (${norm.nadir.map((v) => Math.round(v)).join(', ')})`);
+  });
+});
