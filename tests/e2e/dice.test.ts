@@ -1,0 +1,81 @@
+// End to end: the web server with a freshly built renderer, driven in headless Chromium.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+// The reference evaluator's sample rand50.json: objective 76.8, all twelve constraints 0
+// (spec dice-eccomp2020.md).
+const SAMPLE = '31552264665432613134314646226624645162511461153216';
+
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) console.warn(`tests/e2e/dice.test.ts: SKIPPED, ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+describe.skipIf(!haveChromium)('dice evaluator in a browser', () => {
+  let outDir: string;
+  let server: AppServer;
+  let browser: Browser;
+  let page: Page;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    // A private build, so parallel runs and a developer's out/renderer never interfere.
+    outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-'));
+    server = await startAppServer({ port: 0, rendererDir: outDir, build: 'always' });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(server.url);
+    await page.getByTestId('sequence-input').waitFor();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    if (outDir) rmSync(outDir, { recursive: true, force: true });
+  });
+
+  it('the reference sample shows objective 76.8 and all 12 constraints satisfied', async () => {
+    await page.getByTestId('sequence-input').fill(SAMPLE);
+    await expect.poll(() => page.getByTestId('objective-0').textContent(), { timeout: 10_000 }).toBe('76.8');
+    expect((await page.getByTestId('constraints-summary').textContent())?.trim()).toBe('12 / 12 satisfied');
+    expect((await page.getByTestId('feasibility').textContent())?.trim()).toBe('feasible');
+    const statuses = await page.locator('[data-testid^="constraint-status-"]').allTextContents();
+    expect(statuses).toEqual(Array(12).fill('satisfied'));
+    // The charts drew something (ECharts canvases inside the chart containers).
+    expect(await page.locator('.echart canvas').count()).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-sample.png'), fullPage: true });
+  });
+
+  it('a bad sequence shows an error naming the position', async () => {
+    await page.getByTestId('sequence-input').fill(SAMPLE.slice(0, 16) + '7' + SAMPLE.slice(17));
+    await expect.poll(() => page.getByTestId('sequence-error').textContent(), { timeout: 10_000 }).toBe('character "7" at position 17 is not a die face 1-6');
+    expect(await page.getByTestId('sequence-input').getAttribute('aria-invalid')).toBe('true');
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-error.png'), fullPage: true });
+  });
+
+  it('keyboard: g draws a random sequence, Ctrl+Z takes it back, ? lists the shortcuts', async () => {
+    await page.getByTestId('sequence-input').fill(SAMPLE);
+    await expect.poll(() => page.getByTestId('objective-0').textContent()).toBe('76.8');
+    await page.locator('h1').click();
+    await page.keyboard.press('g');
+    await expect.poll(() => page.getByTestId('sequence-input').inputValue()).not.toBe(SAMPLE);
+    expect(await page.getByTestId('sequence-input').inputValue()).toMatch(/^[1-6]{50}$/);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.getByTestId('sequence-input').inputValue()).toBe(SAMPLE);
+    await page.keyboard.press('?');
+    await page.getByTestId('help-overlay').waitFor();
+    expect(await page.getByTestId('help-overlay').textContent()).toContain('Random sequence');
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-help.png') });
+    await page.keyboard.press('Escape');
+    await page.getByTestId('help-overlay').waitFor({ state: 'detached' });
+    expect(pageErrors).toEqual([]);
+  });
+});
