@@ -10,19 +10,14 @@ import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';
 import { nsga3 } from './mo/nsga3.ts';
 import { moeadLs } from './mo/moead-ls.ts';
-import { nsga2 } from './mo/nsga2.ts';
-import { nsga3 } from './mo/nsga3.ts';
-import { moeadLs } from './mo/moead-ls.ts';
 import { geneticAlgorithm } from './so/ga.ts';
 import { firstImprovement, steepest } from './so/hill-climbing.ts';
 import { annealing } from './so/annealing.ts';
 import { tabu } from './so/tabu.ts';
+import { iteratedLocalSearch } from './so/ils.ts';
 
 export const solvers: readonly SolverInfo[] = [
   randomSearch,
-  nsga2,
-  nsga3,
-  moeadLs,
   nsga2,
   nsga3,
   moeadLs,
@@ -31,11 +26,12 @@ export const solvers: readonly SolverInfo[] = [
   steepest,
   annealing,
   tabu,
+  iteratedLocalSearch,
 ];
 
 /** The strongest solver per track (what `saikoro solve` runs without --solver). */
 export const DEFAULT_SOLVERS: Readonly<Record<TrackName, string>> = {
-  so: 'random',
+  so: 'ils',
   mo2: 'random',
   mo3: 'random',
   mo5: 'random',
