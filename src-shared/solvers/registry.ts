@@ -32,10 +32,10 @@ export const solvers: readonly SolverInfo[] = [
 /** The strongest solver per track (what `saikoro solve` runs without --solver). */
 export const DEFAULT_SOLVERS: Readonly<Record<TrackName, string>> = {
   so: 'ils',
-  mo2: 'random',
-  mo3: 'random',
-  mo5: 'random',
-  mo7: 'random',
+  mo2: 'moead-ls',
+  mo3: 'moead-ls',
+  mo5: 'moead-ls',
+  mo7: 'moead-ls',
 };
 
 export class SolverError extends Error {
