@@ -69,6 +69,7 @@ class Steepest implements Solver {
   private swaps = 0;
   private restart = true;
   private finished = false;
+  private needRestart = false;
   /** Position in the current scan: changes 0..5N-1, then swaps. */
   private scan = 0;
   private bestMove: Move | null = null;
@@ -101,7 +102,11 @@ class Steepest implements Solver {
       if (!this.ls) {
         this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
         used++;
-      } else if (this.scan < this.scanLength()) {
+      } else if (this.needRestart) {
+        this.ls.reset(randomSequence(this.problem, this.random));
+        this.needRestart = false;
+        used++;
+      } else {
         const ls = this.ls;
         const m = this.move;
         if (this.scan < changes) {
@@ -120,21 +125,15 @@ class Steepest implements Solver {
           this.bestF = ls.peekF;
           this.bestV = ls.peekV;
         }
-        continue; // the scan changes nothing; the best is updated when a move is applied
-      } else {
-        const ls = this.ls;
-        if (this.bestMove && compareScalar(this.bestF, this.bestV, ls.f, ls.v) < 0) {
-          ls.apply(this.bestMove);
-        } else if (this.restart) {
-          ls.reset(randomSequence(this.problem, this.random));
-          used++;
-        } else {
-          this.finished = true;
-        }
+        if (this.scan < this.scanLength()) continue;
+        // End of a scan: take the best move, or restart (next iteration) at a local optimum.
+        if (compareScalar(this.bestF, this.bestV, ls.f, ls.v) < 0) ls.apply(this.bestMove);
+        else if (this.restart) this.needRestart = true;
+        else this.finished = true;
         this.scan = 0;
         this.bestMove = null;
       }
-      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, Math.max(used, 1));
+      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, used);
     }
     return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
   }

@@ -119,11 +119,17 @@ export class LocalSearch {
   }
 }
 
-/** Best-so-far of a solver across steps, with what to report at the end of a step. */
+/**
+ * Best-so-far of a solver across steps, with what to report at the end of a step: the latest
+ * best, and also the first feasible best when it was superseded within the same step (so the
+ * driver's firstFeasibleAt does not depend on step sizes).
+ */
 export class BestTracker {
   f = Infinity;
   v = Infinity;
   private pending: Reported | null = null;
+  private firstFeasible: Reported | null = null;
+  private feasibleSeen = false;
 
   /** True when (f, v) is strictly better than the best so far. */
   better(f: number, v: number): boolean {
@@ -132,9 +138,7 @@ export class BestTracker {
 
   /** Records the local search's current point as the new best, found at step evaluation `at`. */
   record(ls: LocalSearch, at: number): void {
-    this.f = ls.f;
-    this.v = ls.v;
-    this.pending = { solution: ls.evaluated(), at };
+    this.recordEvaluated(ls.evaluated(), at);
   }
 
   /** Records an already evaluated point. */
@@ -142,12 +146,19 @@ export class BestTracker {
     this.f = e.F[0];
     this.v = e.violation;
     this.pending = { solution: e, at };
+    if (e.feasible && !this.feasibleSeen) {
+      this.feasibleSeen = true;
+      this.firstFeasible = this.pending;
+    }
   }
 
-  /** The reports of this step (at most the latest best), clearing them. */
+  /** The reports of this step, in order, clearing them. */
   take(): Reported[] {
-    const p = this.pending;
+    const out: Reported[] = [];
+    if (this.firstFeasible && this.firstFeasible !== this.pending) out.push(this.firstFeasible);
+    if (this.pending) out.push(this.pending);
     this.pending = null;
-    return p ? [p] : [];
+    this.firstFeasible = null;
+    return out;
   }
 }

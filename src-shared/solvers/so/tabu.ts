@@ -47,7 +47,7 @@ class Tabu implements Solver {
       if (!this.ls) {
         this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
         used++;
-      } else if (this.sampled < this.sampleSize) {
+      } else {
         const ls = this.ls;
         ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
         ls.peek(this.move);
@@ -59,18 +59,18 @@ class Tabu implements Solver {
           this.chosenF = ls.peekF;
           this.chosenV = ls.peekV;
         }
-        continue;
-      } else {
+        if (this.sampled < this.sampleSize) continue;
+        // End of an iteration: make the chosen move, even when it is worse.
         this.iteration++;
         if (this.chosen) {
-          this.ls.apply(this.chosen);
+          ls.apply(this.chosen);
           this.tabuUntil[this.chosen.p] = this.iteration + this.tenure;
           if (this.chosen.q >= 0) this.tabuUntil[this.chosen.q] = this.iteration + this.tenure;
         }
         this.sampled = 0;
         this.chosen = null;
       }
-      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, Math.max(used, 1));
+      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, used);
     }
     return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
   }
