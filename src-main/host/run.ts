@@ -5,6 +5,7 @@
  * they cross the process boundary as structured clones unchanged.
  */
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { ParamValue, SolverResult, Termination } from '../../src-shared/solvers/types.ts';
 
 export type { Snapshot as RunSnapshot, SolverResult as RunResult, Termination } from '../../src-shared/solvers/types.ts';
@@ -19,6 +20,11 @@ export interface RunRequest {
   termination: Termination;
   /** Minimum milliseconds between snapshots; 200 (about 5 per second) by default. */
   snapshotIntervalMs?: number;
+  /**
+   * M = 2 or 3: the normalisation of the hypervolume recorded in the trace; by default the
+   * dice normalisation of the config (see run-options.ts).
+   */
+  hvNormalisation?: HvNormalisation;
   /** Resident-memory limit of the worker for this run, in MB; overrides the host's limit. */
   memoryLimitMb?: number;
 }

@@ -15,6 +15,7 @@ import { RunController, runSolver } from '../../src-shared/solvers/run.ts';
 import type { Snapshot } from '../../src-shared/solvers/types.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
 import type { RunRequest } from './run.ts';
+import { runOptionsFor } from './run-options.ts';
 
 interface Transport {
   send(message: WorkerMessage, then?: () => void): void;
@@ -76,9 +77,7 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
   try {
     transport.send({ type: 'started', runId });
     const problem = createDiceProblem(request.config);
-    const result = await runSolver(problem, request.solver, request.params, request.seed, request.termination, onSnapshot, control, {
-      snapshotInterval: request.snapshotIntervalMs ?? 200,
-    });
+    const result = await runSolver(problem, request.solver, request.params, request.seed, request.termination, onSnapshot, control, runOptionsFor(request));
     transport.send(control.cancelled ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
   } catch (e) {
     transport.send({ type: 'failed', runId, reason: e instanceof Error ? e.message : String(e), fatal: false });

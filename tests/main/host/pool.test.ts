@@ -4,9 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SolverHost, type SolverRun } from '../../../src-main/host/pool.ts';
 import type { RunRequest, RunSnapshot } from '../../../src-main/host/run.ts';
+import { runOptionsFor } from '../../../src-main/host/run-options.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { solvers } from '../../../src-shared/solvers/registry.ts';
 import { runSolverSync } from '../../../src-shared/solvers/run.ts';
@@ -190,8 +192,16 @@ describe('solver host with worker processes', () => {
     outcomes.forEach((o, i) => {
       expect(o.status, `${cases[i].solver} on ${cases[i].track}: ${o.reason}`).toBe('done');
       const r = requests[i];
-      const local = runSolverSync(createDiceProblem(r.config), r.solver, r.params, r.seed, r.termination);
+      const local = runSolverSync(createDiceProblem(r.config), r.solver, r.params, r.seed, r.termination, runOptionsFor(r));
       expect(withoutTimes(o.result!)).toEqual(withoutTimes(local));
+      // M = 2: the trace records the hypervolume of the feasible front, which never decreases.
+      if (cases[i].track === 'mo2' && o.result!.front.length) {
+        const hv = o.result!.trace.filter((p) => p.indicator !== null).map((p) => p.indicator!);
+        expect(hv.length).toBeGreaterThan(0);
+        hv.slice(1).forEach((v, k) => expect(v).toBeGreaterThanOrEqual(hv[k]));
+        const norm = diceHvNormalisation(r.config);
+        expect(hv[hv.length - 1]).toBeCloseTo(normalisedHypervolume(o.result!.front.map((s) => s.objectives), norm), 12);
+      }
       // The reported values are the full evaluation of x, as `saikoro eval` gives them.
       for (const s of [o.result!.best, ...o.result!.front]) {
         if (!s) continue;
