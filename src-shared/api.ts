@@ -10,8 +10,10 @@
  */
 import type { DiceConfig } from './problems/dice/config.ts';
 import type { DiceEvaluation } from './problems/dice/evaluate.ts';
+import type { SolverDescriptor } from './solvers/registry.ts';
+import type { ParamValue, Snapshot, SolverResult } from './solvers/types.ts';
 
-export type { DiceEvaluation };
+export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue };
 
 export interface AppInfo {
   name: string;
@@ -29,6 +31,40 @@ export interface EvaluateDiceRequest {
   config?: Partial<DiceConfig> & { n?: number };
 }
 
+export interface StartRunRequest {
+  /** The problem; omitted fields take the spec's defaults (as in evaluateDice). */
+  config: Partial<DiceConfig> & { n: number };
+  /** A solver name from listSolvers(); by default the strongest for the config's track. */
+  solver?: string;
+  /** Solver parameters by name; missing ones take their defaults. */
+  params?: Record<string, ParamValue>;
+  seed: number;
+  /** The evaluation budget. */
+  evaluations: number;
+}
+
+export interface RunStarted {
+  runId: string;
+  solver: string;
+  /** Every parameter, defaults filled in. */
+  params: Record<string, ParamValue>;
+  objectiveCount: number;
+}
+
+/** A live progress snapshot of a run, about five per second. */
+export interface RunSnapshotEvent {
+  runId: string;
+  snapshot: Snapshot;
+}
+
+/** How a run ended; `result` is there when done (and when cancelled after it started). */
+export interface RunFinishedEvent {
+  runId: string;
+  status: 'done' | 'failed' | 'cancelled';
+  reason: string | null;
+  result: SolverResult | null;
+}
+
 /** A command from the desktop app's menu, forwarded to the renderer. */
 export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' };
 
@@ -40,7 +76,15 @@ export interface SaikoroApi {
   evaluateDice(request: EvaluateDiceRequest): Promise<DiceEvaluation>;
   /** A uniformly random sequence of n faces, fully determined by the seed. */
   randomSequence(n: number, seed: number): Promise<string>;
+  /** Every solver with its parameters (for the Solve view's form). */
+  listSolvers(): Promise<SolverDescriptor[]>;
+  /** Queues a run on the solver host; progress arrives through onRunSnapshot and onRunFinished. */
+  startRun(request: StartRunRequest): Promise<RunStarted>;
+  /** Asks a run to stop; false when there is no such unfinished run. */
+  cancelRun(runId: string): Promise<boolean>;
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
+  onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
+  onRunFinished(listener: (event: RunFinishedEvent) => void): Disposer;
 }
 
 type EventKey<K> = K extends `on${string}` ? K : never;
@@ -52,8 +96,8 @@ export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
 export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
 
 // Records rather than arrays so that the compiler reports a call or an event missing here.
-const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true };
-const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true };
+const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true };
+const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true };
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
 export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];

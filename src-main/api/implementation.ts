@@ -1,13 +1,28 @@
-import type { ApiCalls, AppInfo, EvaluateDiceRequest } from '../../src-shared/api.ts';
+import type { ApiCalls, AppInfo, EvaluateDiceRequest, StartRunRequest } from '../../src-shared/api.ts';
 import { configFromPartial, DEFAULT_N } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
+import { describeSolvers } from '../../src-shared/solvers/registry.ts';
 import { randomSequence } from './random-sequence.ts';
+import type { RunService } from './runs.ts';
+
+export interface ApiDependencies {
+  /** Solver runs; without it startRun fails with a clear message (e.g. a read-only viewer). */
+  runs?: RunService;
+}
+
+/** Raised for a call this instance of the app cannot serve. */
+export class UnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnavailableError';
+  }
+}
 
 /**
  * The main side's implementation of every API call. Plain Node (no electron import), so the
  * Electron IPC handlers and the web server share it, and tests call it directly.
  */
-export function createApi(appInfo: AppInfo): ApiCalls {
+export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCalls {
   return {
     async getAppInfo() {
       return { ...appInfo };
@@ -19,6 +34,17 @@ export function createApi(appInfo: AppInfo): ApiCalls {
     },
     async randomSequence(n: number, seed: number) {
       return randomSequence(n, seed);
+    },
+    async listSolvers() {
+      return describeSolvers();
+    },
+    async startRun(request: StartRunRequest) {
+      if (!deps.runs) throw new UnavailableError('solver runs are not available in this app instance');
+      return deps.runs.start(request);
+    },
+    async cancelRun(runId: string) {
+      if (typeof runId !== 'string') throw new TypeError(`cancelRun: runId must be a string, got ${JSON.stringify(runId)}`);
+      return deps.runs?.cancel(runId) ?? false;
     },
   };
 }

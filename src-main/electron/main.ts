@@ -9,6 +9,9 @@ import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../
 import { createApi } from '../api/implementation.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { ApiEventHub } from '../api/events.ts';
+import { RunService } from '../api/runs.ts';
+import { SolverHost } from '../host/pool.ts';
+import { electronSpawner } from './solver-spawner.ts';
 
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
@@ -24,8 +27,16 @@ function isAppUrl(url: string | undefined): boolean {
 }
 
 const events = new ApiEventHub();
-const api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' });
 const disposers: (() => void)[] = [];
+// Created once the app is ready: utility processes cannot be forked before.
+let api: ReturnType<typeof createApi>;
+
+function createServices(): void {
+  const host = new SolverHost({ spawn: electronSpawner() });
+  const runs = new RunService(host, events);
+  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs });
+  disposers.push(() => runs.dispose(), () => host.dispose());
+}
 
 function registerIpc(): void {
   for (const name of API_CALL_NAMES) {
@@ -98,6 +109,7 @@ function buildMenu(): Menu {
       submenu: [
         // The renderer binds the digit keys itself; the menu only offers the same jumps.
         { label: 'Dice evaluator', click: () => sendMenuCommand({ kind: 'navigate', view: 'dice' }) },
+        { label: 'Solve', click: () => sendMenuCommand({ kind: 'navigate', view: 'solve' }) },
         { type: 'separator' },
         { role: 'reload' },
         { role: 'toggleDevTools' },
@@ -120,6 +132,7 @@ function buildMenu(): Menu {
 
 app.enableSandbox();
 app.whenReady().then(() => {
+  createServices();
   registerIpc();
   Menu.setApplicationMenu(buildMenu());
   createWindow();

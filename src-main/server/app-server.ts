@@ -3,6 +3,9 @@ import { join } from 'node:path';
 import { createApi } from '../api/implementation.ts';
 import { packageAppInfo } from '../api/app-info.ts';
 import { ApiEventHub } from '../api/events.ts';
+import { RunService } from '../api/runs.ts';
+import { SolverHost } from '../host/pool.ts';
+import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-build.ts';
 import { startWebServer, type WebServer } from './web-server.ts';
 
@@ -15,6 +18,10 @@ export interface AppServerOptions {
   build?: 'when-stale' | 'always' | 'never';
   /** Called before a (slow) renderer build starts. */
   onBuild?: (rendererDir: string) => void;
+  /** How solver workers start (default: Node child processes through tsx). */
+  spawn?: WorkerSpawner;
+  /** Parallel solver runs (default: one per core). */
+  parallelism?: number;
 }
 
 export class RendererMissingError extends Error {
@@ -26,6 +33,7 @@ export class RendererMissingError extends Error {
 
 export interface AppServer extends WebServer {
   readonly events: ApiEventHub;
+  readonly runs: RunService;
 }
 
 /** The whole browser-facing app: API implementation, event hub, built renderer and web server. */
@@ -35,6 +43,25 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   if (build !== 'never') await ensureRendererBuilt(rendererDir, { force: build === 'always', onBuild: opts.onBuild });
   else if (!existsSync(join(rendererDir, 'index.html'))) throw new RendererMissingError(rendererDir);
   const events = new ApiEventHub();
-  const server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web')), events, port: opts.port, host: opts.host });
-  return Object.assign(server, { events });
+  const host = new SolverHost({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
+  const runs = new RunService(host, events);
+  let server: WebServer;
+  try {
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs }), events, port: opts.port, host: opts.host });
+  } catch (e) {
+    host.dispose();
+    throw e;
+  }
+  return {
+    url: server.url,
+    port: server.port,
+    events,
+    runs,
+    async close() {
+      // Runs end with the server: cancel them, then end the workers.
+      runs.dispose();
+      host.dispose();
+      await server.close();
+    },
+  };
 }
