@@ -14,8 +14,12 @@ export interface InstanceSpec {
   n?: number;
   /** Fields of DiceConfig that replace the track's defaults. */
   config?: Partial<Omit<DiceConfig, 'n'>>;
-  /** Normalisation for hypervolume and IGD+: objectives map to [0, 1] between ideal and nadir. */
-  normalization?: { ideal: number[]; nadir: number[] };
+  /**
+   * Normalisation for hypervolume and IGD+: objectives map to [0, 1] between ideal and nadir
+   * (HV reference point 1.1 in every normalised objective). When the spec leaves it out,
+   * `experiment add` stores the default (see normalization.ts) with the instance.
+   */
+  normalization?: { ideal: number[]; nadir: number[]; method?: string };
 }
 
 export interface SolverSpec {
@@ -115,7 +119,8 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
   if (v.normalization !== undefined) {
     const nf = `${field}.normalization`;
     if (!isRecord(v.normalization)) throw new SpecError(nf, 'must be {"ideal": [...], "nadir": [...]}');
-    allowOnly(nf, v.normalization, ['ideal', 'nadir']);
+    allowOnly(nf, v.normalization, ['ideal', 'nadir', 'method']);
+    if (v.normalization.method !== undefined && typeof v.normalization.method !== 'string') throw new SpecError(`${nf}.method`, 'must be a string');
     const m = config.objectives.length;
     const ideal = checkNumberList(`${nf}.ideal`, v.normalization.ideal, m);
     const nadir = checkNumberList(`${nf}.nadir`, v.normalization.nadir, m);
@@ -123,6 +128,7 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
       if (!(x > ideal[k])) throw new SpecError(`${nf}.nadir[${k}]`, `must exceed ideal[${k}] (${x} <= ${ideal[k]})`);
     });
     instance.normalization = { ideal, nadir };
+    if (typeof v.normalization.method === 'string') instance.normalization.method = v.normalization.method;
   }
   return instance;
 }

@@ -1,7 +1,11 @@
 import type { Command } from '../command.ts';
 import { benchCommand } from './bench.ts';
+import { compareCommand } from './compare.ts';
 import { evalCommand } from './eval.ts';
+import { experimentCommand } from './experiment.ts';
+import { mergeCommand } from './merge.ts';
 import { minimaxCommand } from './minimax.ts';
+import { projectCommand } from './project.ts';
 import { rngbiasCommand } from './rngbias.ts';
 import { serveCommand } from './serve.ts';
 import { solveCommand } from './solve.ts';
@@ -13,6 +17,10 @@ export const commands: Command[] = [
   evalCommand,
   benchCommand,
   minimaxCommand,
+  projectCommand,
+  experimentCommand,
+  compareCommand,
+  mergeCommand,
   serveCommand,
   solveCommand,
   solversCommand,

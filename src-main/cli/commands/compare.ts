@@ -1,0 +1,92 @@
+import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import { SpecError } from '../../../src-shared/experiments/spec.ts';
+import { openProject } from './project.ts';
+
+const usage = [
+  'Usage: saikoro compare FILE EXPERIMENT --metric hv|igd+|best [--json]',
+  '',
+  'Compares the solvers of an experiment on one metric (docs/stats.md):',
+  '  per instance   median, IQR, mean, sd and count per solver; pairwise Mann-Whitney U',
+  '                 (exact for small samples without ties, else normal with tie correction),',
+  '                 Holm-corrected, with the Vargha-Delaney A12 effect size',
+  '  across         Friedman test on the per-instance medians, Iman-Davenport F, average',
+  '                 ranks and Holm-corrected post-hoc comparisons (Demsar 2006)',
+  '',
+  'Metrics: hv    normalised hypervolume of the feasible front (MO, higher is better)',
+  '         igd+  IGD+ against the union of all fronts of the instance (MO, lower is better)',
+  '         best  best feasible objective value (SO, lower is better)',
+  'The normalisation (ideal, nadir, reference point 1.1) of each instance is printed with it.',
+].join('\n');
+
+const fmt = (v: number) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.001 && v !== 0) ? v.toExponential(3) : v.toFixed(4));
+const fmtP = (p: number) => (p < 0.0001 ? p.toExponential(2) : p.toFixed(4));
+
+function table(header: string[], rows: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+  return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
+}
+
+function render(c: Comparison): string[] {
+  const out: string[] = [];
+  out.push(`# ${c.experiment}: ${c.metric} (${c.higherIsBetter ? 'higher' : 'lower'} is better)`);
+  for (const s of c.skipped) out.push(`(skipped: ${s.reason})`);
+  for (const inst of c.instances) {
+    out.push('', `## ${inst.instance} (M = ${inst.objectives})`);
+    if (inst.normalization && c.metric !== 'best')
+      out.push(`normalisation: ideal [${inst.normalization.ideal.map(fmt).join(', ')}], nadir [${inst.normalization.nadir.map(fmt).join(', ')}], reference 1.1 per objective${inst.normalization.method ? ` (${inst.normalization.method})` : ''}`);
+    out.push(
+      ...table(
+        ['solver', 'n', 'median', 'IQR', 'mean', 'sd', 'no value', 'missing'],
+        inst.solvers.map((s) => [s.label, String(s.summary?.n ?? 0), ...(s.summary ? [fmt(s.summary.median), fmt(s.summary.iqr), fmt(s.summary.mean), fmt(s.summary.sd)] : ['-', '-', '-', '-']), String(s.withoutValue), String(s.missing)]),
+      ),
+    );
+    if (inst.pairs.length) {
+      out.push('');
+      out.push(...table(['A', 'B', 'U', 'p', 'p (Holm)', 'test', 'A12 (A better)', 'effect'], inst.pairs.map((p) => [p.a, p.b, String(p.u), fmtP(p.p), fmtP(p.pHolm), p.method, p.a12.toFixed(3), p.magnitude])));
+    }
+  }
+  out.push('');
+  if (c.friedman) {
+    const f = c.friedman;
+    out.push(`## Friedman over ${f.blocks} instances (${f.instances.join(', ')})`);
+    out.push(`chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.treatments - 1}), p = ${fmtP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${fmtP(f.imanDavenportP)}`);
+    out.push(...table(['solver', 'average rank'], f.labels.map((l, i) => [l, f.averageRanks[i].toFixed(3)])));
+    out.push('', ...table(['A', 'B', 'rank diff', 'z', 'p', 'p (Holm)'], f.pairwise.map((p) => [f.labels[p.i], f.labels[p.j], p.rankDifference.toFixed(3), p.z.toFixed(3), fmtP(p.p), fmtP(p.pHolm)])));
+  } else out.push(`Friedman: not computed (${c.friedmanNote})`);
+  return out;
+}
+
+export const compareCommand: Command = {
+  name: 'compare',
+  summary: 'Compare the solvers of an experiment: summaries, Mann-Whitney + A12, Friedman + Holm',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { metric: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const [file, name, ...extra] = positionals;
+    if (!file) throw new UsageError('missing FILE');
+    if (!name) throw new UsageError('missing EXPERIMENT');
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    if (!values.metric) throw new UsageError(`missing --metric (${METRICS.join(', ')})`);
+    if (!(METRICS as readonly string[]).includes(values.metric)) throw new UsageError(`--metric: must be one of ${METRICS.join(', ')}, got "${values.metric}"`);
+    const project = openProject(file, io, { readOnly: true });
+    try {
+      const experiment = project.experiment(name);
+      if (!experiment) throw new InputError(`${file}: no experiment named "${name}" (has: ${project.experiments().map((e) => e.name).join(', ') || 'none'})`);
+      const runs = new Map(project.runs().filter((r) => r.status === 'done').map((r) => [r.id, { id: r.id, result: r.result }]));
+      let comparison: Comparison;
+      try {
+        comparison = compareExperiment(experiment.spec, runs, values.metric as MetricName);
+      } catch (e) {
+        if (e instanceof CompareError || e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
+        throw e;
+      }
+      if (values.json) writeLine(io.stdout, JSON.stringify(comparison));
+      else for (const line of render(comparison)) writeLine(io.stdout, line);
+      return 0;
+    } finally {
+      project.close();
+    }
+  },
+};

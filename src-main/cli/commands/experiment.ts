@@ -1,0 +1,257 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
+import { withNormalizations } from '../../../src-shared/experiments/normalization.ts';
+import { SpecError, validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
+import { ProjectError, type Project } from '../../project/store.ts';
+import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
+import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
+import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
+import { createProject, openProject } from './project.ts';
+
+const usage = [
+  'Usage: saikoro experiment add FILE --spec SPEC.json',
+  '       saikoro experiment run FILE [EXPERIMENT ...] [--jobs K] [--shard K/N [--out RESULTS]] [--inline]',
+  '       saikoro experiment status FILE [EXPERIMENT ...] [--json]',
+  '       saikoro experiment verify FILE [EXPERIMENT ...] [--sample K | --all] [--json]',
+  '',
+  'An experiment is a grid of instances x solvers x seeds with an evaluation budget (spec',
+  'format: docs/projects.md). Each run is stored in the project the moment it ends.',
+  '',
+  '  add     validate SPEC.json (solvers and parameters included) and store it',
+  '  run     run every missing or failed run of the named experiments (default: all);',
+  '          interrupting and running again loses nothing but the runs in flight',
+  '  status  done / failed / missing runs per experiment, instance and solver',
+  '  verify  re-run a sample of stored runs in this process and check that the results',
+  '          are identical (wall times aside); exit 1 on any difference',
+  '',
+  'Options:',
+  '  --jobs K      runs in parallel, each in its own worker process (default 1)',
+  '  --shard K/N   run only shard K of N (every N-th run of the grid) into a separate',
+  '                results file, to fold back with saikoro merge (Slurm job arrays)',
+  '  --out FILE    the shard results file (default: FILE.shard-K-of-N.saikoro beside FILE)',
+  '  --inline      run in this process instead of worker processes',
+  '  --sample K    runs to verify (default 5); --all verifies every done run',
+  '  --json        machine-readable output on stdout',
+].join('\n');
+
+function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return '?';
+  const s = Math.round(ms / 1000);
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(sec).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
+}
+
+function readSpecFile(file: string, io: CliIo): ExperimentSpec {
+  const full = path.resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = fs.readFileSync(full, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new InputError(`${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (e as Error).message}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`);
+  }
+  try {
+    const spec = validateSpec(json);
+    expandGrid(spec);
+    return spec;
+  } catch (e) {
+    if (e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
+    throw e;
+  }
+}
+
+/** The named experiments (all when none is named); unknown names are input errors. */
+function chooseExperiments(project: Project, file: string, names: string[]): ExperimentSpec[] {
+  const all = project.experiments();
+  if (all.length === 0) throw new InputError(`${file}: has no experiments yet (add one with: saikoro experiment add ${file} --spec SPEC.json)`);
+  for (const name of names)
+    if (!all.some((e) => e.name === name)) throw new InputError(`${file}: no experiment named "${name}" (has: ${all.map((e) => e.name).join(', ')})`);
+  return all.filter((e) => names.length === 0 || names.includes(e.name)).map((e) => e.spec);
+}
+
+/** Grid expansion of a stored spec; a solver that no longer exists is an input error. */
+function gridOf(spec: ExperimentSpec, file: string): void {
+  try {
+    expandGrid(spec);
+  } catch (e) {
+    if (e instanceof SpecError) throw new InputError(`${file}: experiment "${spec.name}": ${e.message}`);
+    throw e;
+  }
+}
+
+async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
+  const jobs = numberOption('jobs', values.jobs as string | undefined, 1, { integer: true, min: 1, max: 256 });
+  let shard: { k: number; n: number } | undefined;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard as string);
+    } catch (e) {
+      throw new UsageError(`--shard: ${(e as Error).message}`);
+    }
+  } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
+  const project = openProject(file, io, shard ? { readOnly: true } : {});
+  let target: Project = project;
+  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs });
+  let stop = false;
+  const onSignal = () => {
+    stop = true;
+    writeLine(io.stderr, 'stopping after the runs in flight (Ctrl-C again to abort them)...');
+    process.once('SIGINT', () => {
+      executor.dispose();
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    const specs = chooseExperiments(project, file, names);
+    specs.forEach((s) => gridOf(s, file));
+    if (shard) {
+      const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
+      target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
+      for (const spec of specs) {
+        try {
+          target.addExperiment(spec);
+        } catch (e) {
+          if (e instanceof ProjectError) throw new InputError(e.message);
+          throw e;
+        }
+      }
+      writeLine(io.stderr, `shard ${shard.k}/${shard.n}: results go to ${out}`);
+    }
+    let failed = 0;
+    let interrupted = false;
+    const summaries = [];
+    for (const spec of specs) {
+      if (stop) break;
+      const runs: RunSpec[] = plannedRuns(spec, shard);
+      const started = Date.now();
+      const summary = await runExperiment(runs, {
+        executor,
+        jobs,
+        target,
+        alsoDoneIn: shard ? [project] : [],
+        shouldStop: () => stop,
+        onProgress: (e: ProgressEvent) => {
+          const line = `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${formatDuration(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}; ETA ${formatDuration(e.etaMs)}`;
+          writeLine(io.stderr, line);
+        },
+      });
+      failed += summary.failed;
+      interrupted ||= summary.remaining > 0;
+      summaries.push({ experiment: spec.name, ...summary, seconds: (Date.now() - started) / 1000 });
+      if (!values.json)
+        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} already done, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`);
+    }
+    if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
+    if (interrupted) writeLine(io.stderr, 'interrupted: every finished run is stored; run the same command again to resume');
+    if (failed) writeLine(io.stderr, `${failed} run(s) failed; running again retries them`);
+    return failed || interrupted ? 1 : 0;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    executor.dispose();
+    if (target !== project) target.close();
+    project.close();
+  }
+}
+
+export const experimentCommand: Command = {
+  name: 'experiment',
+  summary: 'Add, run (resumable, sharded), inspect and verify experiments in a project',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        spec: { type: 'string' },
+        jobs: { type: 'string' },
+        shard: { type: 'string' },
+        out: { type: 'string' },
+        inline: { type: 'boolean' },
+        sample: { type: 'string' },
+        all: { type: 'boolean' },
+        json: { type: 'boolean' },
+      },
+      true,
+    );
+    const [action, file, ...names] = positionals;
+    if (!action) throw new UsageError('missing action: add, run, status or verify');
+    if (!['add', 'run', 'status', 'verify'].includes(action)) throw new UsageError(`unknown action "${action}" (add, run, status or verify)`);
+    if (!file) throw new UsageError(`experiment ${action}: missing FILE`);
+    switch (action) {
+      case 'add': {
+        if (names.length) throw new UsageError(`experiment add: unexpected argument "${names[0]}"`);
+        if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
+        const project = openProject(file, io);
+        try {
+          const spec = withNormalizations(readSpecFile(values.spec, io));
+          let outcome;
+          try {
+            outcome = project.addExperiment(spec);
+          } catch (e) {
+            if (e instanceof ProjectError) throw new InputError(e.message.replace(project.path, file));
+            throw e;
+          }
+          const runs = expandGrid(spec).length;
+          const shape = `${spec.instances.length} instance(s) x ${spec.solvers.length} solver(s) x ${runs / (spec.instances.length * spec.solvers.length)} seed(s)`;
+          writeLine(io.stdout, outcome === 'added' ? `added experiment ${spec.name}: ${runs} runs (${shape})` : `experiment ${spec.name} is already in ${file} with this spec (${runs} runs)`);
+          return 0;
+        } finally {
+          project.close();
+        }
+      }
+      case 'run':
+        return runAction(file, names, values, io);
+      case 'status': {
+        const project = openProject(file, io);
+        try {
+          const statuses = project.runStatuses();
+          const all = chooseExperiments(project, file, names).map((spec) => (gridOf(spec, file), experimentStatus(spec, statuses)));
+          if (values.json) {
+            writeLine(io.stdout, JSON.stringify(all));
+            return 0;
+          }
+          for (const s of all) {
+            writeLine(io.stdout, `${s.name}: ${s.done}/${s.total} done, ${s.failed} failed, ${s.missing} missing`);
+            for (const c of s.cells) writeLine(io.stdout, `  ${c.instance.padEnd(16)} ${c.label.padEnd(16)} ${c.done}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}`);
+          }
+          return 0;
+        } finally {
+          project.close();
+        }
+      }
+      case 'verify': {
+        if (values.all && values.sample !== undefined) throw new UsageError('--sample and --all exclude each other');
+        const count = values.all ? Infinity : numberOption('sample', values.sample, 5, { integer: true, min: 1 });
+        const project = openProject(file, io, { readOnly: true });
+        try {
+          const specs = chooseExperiments(project, file, names);
+          const ids = new Set(specs.flatMap((s) => (gridOf(s, file), expandGrid(s).map((r) => r.id))));
+          const chosen = sampleRuns(project.runs([...ids]), count);
+          if (chosen.length === 0) throw new InputError(`${file}: no finished runs to verify`);
+          const outcomes = chosen.map((record) => {
+            const outcome = verifyRun(record);
+            writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}`);
+            return outcome;
+          });
+          const bad = outcomes.filter((o) => !o.ok).length;
+          if (values.json) writeLine(io.stdout, JSON.stringify({ checked: outcomes.length, mismatches: bad, runs: outcomes }));
+          else writeLine(io.stdout, bad ? `${bad} of ${outcomes.length} runs did not reproduce` : `${outcomes.length} runs re-run: all reproduce exactly`);
+          return bad ? 1 : 0;
+        } finally {
+          project.close();
+        }
+      }
+    }
+    return 2;
+  },
+};

@@ -1,0 +1,96 @@
+import path from 'node:path';
+import { InputError, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { Project, ProjectError, type OpenOptions } from '../../project/store.ts';
+import { experimentStatus } from '../../experiments/runner.ts';
+
+/** Opens a project for a command, turning refusals into InputError (exit 1). */
+export function openProject(file: string, io: CliIo, options: OpenOptions = {}): Project {
+  try {
+    return Project.open(path.resolve(io.cwd, file), options);
+  } catch (e) {
+    if (e instanceof ProjectError) throw new InputError(e.message.replace(path.resolve(io.cwd, file), file));
+    throw e;
+  }
+}
+
+export function createProject(file: string, io: CliIo): Project {
+  try {
+    return Project.create(path.resolve(io.cwd, file));
+  } catch (e) {
+    if (e instanceof ProjectError) throw new InputError(e.message.replace(path.resolve(io.cwd, file), file));
+    throw e;
+  }
+}
+
+const usage = [
+  'Usage: saikoro project new FILE',
+  '       saikoro project info FILE [--json]',
+  '       saikoro project note FILE TEXT [--experiment NAME]',
+  '',
+  'A project is one *.saikoro file (SQLite) holding experiments, their runs and results, and',
+  'notes. See docs/projects.md.',
+  '',
+  '  new    create an empty project (refuses to overwrite a file)',
+  '  info   schema version, creation, counts of experiments, runs and notes, then per',
+  '         experiment how many of its runs are done; migrates an older project',
+  '  note   add a note (optionally about one experiment)',
+].join('\n');
+
+export const projectCommand: Command = {
+  name: 'project',
+  summary: 'Create a project file, show what it holds, add notes',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, experiment: { type: 'string' } }, true);
+    const [action, file, ...rest] = positionals;
+    if (!action) throw new UsageError('missing action: new, info or note');
+    if (!file) throw new UsageError(`project ${action}: missing FILE`);
+    switch (action) {
+      case 'new': {
+        if (rest.length) throw new UsageError(`project new: unexpected argument "${rest[0]}"`);
+        createProject(file, io).close();
+        writeLine(io.stdout, `created ${file}`);
+        return 0;
+      }
+      case 'info': {
+        if (rest.length) throw new UsageError(`project info: unexpected argument "${rest[0]}"`);
+        const project = openProject(file, io);
+        try {
+          const info = project.info();
+          const statuses = project.runStatuses();
+          const experiments = project.experiments().map((e) => {
+            const s = experimentStatus(e.spec, statuses);
+            return { name: e.name, description: e.spec.description ?? null, createdAt: e.createdAt, runs: s.total, done: s.done, failed: s.failed, missing: s.missing };
+          });
+          if (values.json) {
+            writeLine(io.stdout, JSON.stringify({ ...info, path: file, experiments: experiments, notes: project.notes() }));
+            return 0;
+          }
+          writeLine(io.stdout, `${file}: Saikoro project, schema ${info.schemaVersion}, ${info.sizeBytes} bytes`);
+          writeLine(io.stdout, `created ${info.createdAt ?? '?'} by ${info.createdBy ?? '?'}`);
+          writeLine(io.stdout, `${info.experiments} experiment(s), ${info.runs.done} run(s) done, ${info.runs.failed} failed, ${info.notes} note(s)`);
+          for (const e of experiments) writeLine(io.stdout, `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`);
+          for (const n of project.notes()) writeLine(io.stdout, `  note ${n.id}${n.experiment ? ` [${n.experiment}]` : ''} ${n.createdAt}: ${n.text}`);
+          return 0;
+        } finally {
+          project.close();
+        }
+      }
+      case 'note': {
+        const text = rest.join(' ');
+        if (!text.trim()) throw new UsageError('project note: missing TEXT');
+        const project = openProject(file, io);
+        try {
+          if (values.experiment !== undefined && !project.experiment(values.experiment)) throw new InputError(`${file}: no experiment named "${values.experiment}"`);
+          const id = project.addNote(text, values.experiment ?? null);
+          writeLine(io.stdout, `note ${id} added`);
+          return 0;
+        } finally {
+          project.close();
+        }
+      }
+      default:
+        throw new UsageError(`unknown action "${action}" (new, info or note)`);
+    }
+  },
+};

@@ -1,0 +1,70 @@
+/**
+ * How one run is executed: in worker processes through the solver host (the default, so a
+ * crashing or runaway solver cannot take the runner down), or inline in this process through
+ * runSolverSync (tests, verification).
+ */
+import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { runSolverSync } from '../../src-shared/solvers/run.ts';
+import type { SolverResult } from '../../src-shared/solvers/types.ts';
+import { terminationOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import { SolverHost } from '../host/pool.ts';
+import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
+import { runOptionsFor } from '../host/run-options.ts';
+
+export interface RunOutcome {
+  status: 'done' | 'failed';
+  result: SolverResult | null;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+export interface Executor {
+  /** Runs one grid point; never rejects (a failure is an outcome). */
+  execute(run: RunSpec): Promise<RunOutcome>;
+  /** Stops everything in flight. */
+  dispose(): void;
+}
+
+export function runInline(run: RunSpec): RunOutcome {
+  const startedAt = new Date();
+  try {
+    const termination = terminationOf(run.budget);
+    // The worker's options (trace indicator included), so inline and worker results are identical.
+    const options = runOptionsFor({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination });
+    const result = runSolverSync(createDiceProblem(run.config), run.solver, run.params, run.seed, termination, options);
+    return { status: 'done', result, error: null, startedAt, finishedAt: new Date() };
+  } catch (e) {
+    return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
+  }
+}
+
+export function inlineExecutor(): Executor {
+  return {
+    execute: async (run) => {
+      // Let progress output and signals through between runs.
+      await new Promise((resolve) => setImmediate(resolve));
+      return runInline(run);
+    },
+    dispose: () => {},
+  };
+}
+
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner }): Executor {
+  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs });
+  return {
+    async execute(run) {
+      let startedAt = new Date();
+      const handle = host.start({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), snapshotIntervalMs: 60_000 });
+      const listener = handle.onStatus((status) => {
+        if (status === 'running') startedAt = new Date();
+      });
+      const outcome = await handle.outcome;
+      listener.dispose();
+      const finishedAt = new Date();
+      if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt, finishedAt };
+      return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt, finishedAt };
+    },
+    dispose: () => host.dispose(),
+  };
+}

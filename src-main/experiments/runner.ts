@@ -1,0 +1,138 @@
+/**
+ * Runs an experiment's missing and failed runs, writing each to the project the moment it
+ * ends (one transaction per run), so an interrupted run loses only what was in flight and the
+ * next `experiment run` picks up where it stopped. With a shard, the runs go to a separate
+ * results file that `saikoro merge` folds back in.
+ */
+import { expandGrid, shardOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
+import { appVersion } from '../project/app-version.ts';
+import { hostName, type Project, type RunRecord } from '../project/store.ts';
+import type { Executor, RunOutcome } from './executor.ts';
+
+export interface ProgressEvent {
+  run: RunSpec;
+  status: 'done' | 'failed';
+  error: string | null;
+  elapsedMs: number;
+  /** Runs finished in this session, and how many this session had to do. */
+  finished: number;
+  todo: number;
+  /** Estimated milliseconds left, from the mean run time so far and the parallelism. */
+  etaMs: number;
+}
+
+export interface RunSummary {
+  /** Runs in the grid (or the shard). */
+  total: number;
+  /** Already done before this session. */
+  skipped: number;
+  done: number;
+  failed: number;
+  /** Not run because the session was stopped. */
+  remaining: number;
+}
+
+export function recordOf(run: RunSpec, outcome: RunOutcome): RunRecord {
+  const elapsedMs = outcome.result ? outcome.result.seconds * 1000 : outcome.finishedAt.getTime() - outcome.startedAt.getTime();
+  return {
+    id: run.id,
+    instance: run.instance,
+    label: run.label,
+    config: run.config,
+    solver: run.solver,
+    params: run.params,
+    seed: run.seed,
+    budget: run.budget,
+    status: outcome.status,
+    error: outcome.error,
+    result: outcome.result,
+    appVersion: appVersion(),
+    host: hostName(),
+    startedAt: outcome.startedAt.toISOString(),
+    finishedAt: outcome.finishedAt.toISOString(),
+    elapsedMs,
+    evaluations: outcome.result ? outcome.result.evaluations : null,
+  };
+}
+
+/** The runs of a spec (or of one shard of it). */
+export function plannedRuns(spec: ExperimentSpec, shard?: { k: number; n: number }): RunSpec[] {
+  const runs = expandGrid(spec);
+  return shard ? shardOf(runs, shard.k, shard.n) : runs;
+}
+
+export interface RunExperimentOptions {
+  executor: Executor;
+  /** Parallel runs in flight. */
+  jobs: number;
+  /** Where finished runs are written. */
+  target: Project;
+  /** Further stores whose done runs count as done (the project, when writing a shard file). */
+  alsoDoneIn?: Project[];
+  onProgress?: (event: ProgressEvent) => void;
+  /** Checked before each run starts; true stops the session after the runs in flight. */
+  shouldStop?: () => boolean;
+}
+
+export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
+  const doneIds = new Set<string>();
+  for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done') doneIds.add(id);
+  const todo = runs.filter((r) => !doneIds.has(r.id));
+  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length, done: 0, failed: 0, remaining: todo.length };
+  let next = 0;
+  let elapsedTotal = 0;
+  const jobs = Math.max(1, options.jobs);
+  const worker = async () => {
+    while (next < todo.length && !options.shouldStop?.()) {
+      const run = todo[next++];
+      const outcome = await options.executor.execute(run);
+      const record = recordOf(run, outcome);
+      options.target.putRun(record);
+      summary.remaining--;
+      if (outcome.status === 'done') summary.done++;
+      else summary.failed++;
+      elapsedTotal += record.elapsedMs;
+      const finished = summary.done + summary.failed;
+      options.onProgress?.({
+        run,
+        status: outcome.status,
+        error: outcome.error,
+        elapsedMs: record.elapsedMs,
+        finished,
+        todo: todo.length,
+        etaMs: ((elapsedTotal / finished) * (todo.length - finished)) / jobs,
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, todo.length)) }, worker));
+  return summary;
+}
+
+export interface ExperimentStatus {
+  name: string;
+  total: number;
+  done: number;
+  failed: number;
+  missing: number;
+  /** Per instance and solver label. */
+  cells: { instance: string; label: string; total: number; done: number; failed: number }[];
+}
+
+export function experimentStatus(spec: ExperimentSpec, statuses: Map<string, 'done' | 'failed'>): ExperimentStatus {
+  const runs = expandGrid(spec);
+  const cells = new Map<string, ExperimentStatus['cells'][number]>();
+  const status: ExperimentStatus = { name: spec.name, total: runs.length, done: 0, failed: 0, missing: 0, cells: [] };
+  for (const run of runs) {
+    const key = `${run.instance}\u0000${run.label}`;
+    let cell = cells.get(key);
+    if (!cell) cells.set(key, (cell = { instance: run.instance, label: run.label, total: 0, done: 0, failed: 0 }));
+    cell.total++;
+    const s = statuses.get(run.id);
+    if (s === 'done') (status.done++, cell.done++);
+    else if (s === 'failed') (status.failed++, cell.failed++);
+    else status.missing++;
+  }
+  status.cells = [...cells.values()];
+  return status;
+}
