@@ -9,6 +9,8 @@
  *   so2520  SO, N = 2520: the same.
  *   mo2     M = 2, N = 840: hypervolume of the final feasible front after each budget.
  *   mo3     M = 3, N = 840: the same.
+ *   so840time, mo2time   as so840 and mo2, but every run gets the same wall time instead of
+ *           the same evaluations (default 10 s), to show what cheap incremental evaluations buy.
  *
  * Hypervolume uses the dice normalisation of src-shared/metrics/hv-reference.ts (ideal 0, nadir
  * the median objective of 1000 random sequences, reference 1.1 in every normalised objective);
@@ -17,8 +19,9 @@
  * Settings come from the environment (the bench command has no per-suite options):
  *   SAIKORO_BENCH_SEEDS      runs per solver and case (default 10; --quick 2)
  *   SAIKORO_BENCH_BUDGETS    evaluation budgets, comma-separated (default 20000,1000000; --quick 2000)
+ *   SAIKORO_BENCH_SECONDS    wall-time budgets of the *time cases, in seconds (default 10; --quick 1)
  *   SAIKORO_BENCH_CAP        evaluation cap of the so50 case (default 1000000; --quick 5000)
- *   SAIKORO_BENCH_CASES      cases to run (default so50,so840,so2520,mo2,mo3)
+ *   SAIKORO_BENCH_CASES      cases to run (default so50,so840,so2520,mo2,mo3,so840time,mo2time)
  *   SAIKORO_BENCH_SOLVERS    solvers to run (default: every solver that handles the case)
  *   SAIKORO_BENCH_PARALLEL   parallel runs (default: the number of cores)
  */
@@ -31,7 +34,7 @@ import type { RunOutcome, RunRequest } from '../host/run.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 
-export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3'] as const;
+export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
 
 interface CaseSpec {
@@ -41,6 +44,8 @@ interface CaseSpec {
   title: string;
   /** 'first-hit': evaluations to a feasible f = 0; 'best-f': best feasible f; 'hv': hypervolume. */
   metric: 'first-hit' | 'best-f' | 'hv';
+  /** Budgets are seconds of wall time (options.seconds) instead of evaluations. */
+  timed?: boolean;
 }
 
 const CASES: Record<CaseName, CaseSpec> = {
@@ -49,11 +54,15 @@ const CASES: Record<CaseName, CaseSpec> = {
   so2520: { name: 'so2520', track: 'so', n: 2520, title: 'SO, N = 2520: best feasible f', metric: 'best-f' },
   mo2: { name: 'mo2', track: 'mo2', n: 840, title: 'M = 2, N = 840: hypervolume of the final feasible front', metric: 'hv' },
   mo3: { name: 'mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840: hypervolume of the final feasible front', metric: 'hv' },
+  so840time: { name: 'so840time', track: 'so', n: 840, title: 'SO, N = 840, equal wall time: best feasible f', metric: 'best-f', timed: true },
+  mo2time: { name: 'mo2time', track: 'mo2', n: 840, title: 'M = 2, N = 840, equal wall time: hypervolume of the final feasible front', metric: 'hv', timed: true },
 };
 
 export interface SolverBenchOptions {
   seeds: number;
   budgets: number[];
+  /** Wall-time budgets of the *time cases, in seconds. */
+  seconds: number[];
   /** Evaluation cap of the so50 case. */
   cap: number;
   cases: CaseName[];
@@ -79,6 +88,11 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`SAIKORO_BENCH_BUDGETS: "${b}" is not a positive integer`);
     return v;
   });
+  const seconds = (list('SAIKORO_BENCH_SECONDS') ?? [quick ? '1' : '10']).map((b) => {
+    const v = Number(b);
+    if (!Number.isFinite(v) || v <= 0) throw new Error(`SAIKORO_BENCH_SECONDS: "${b}" is not a positive number`);
+    return v;
+  });
   const cases = (list('SAIKORO_BENCH_CASES') ?? [...CASE_NAMES]).map((c) => {
     if (!(CASE_NAMES as readonly string[]).includes(c)) throw new Error(`SAIKORO_BENCH_CASES: unknown case "${c}" (known: ${CASE_NAMES.join(', ')})`);
     return c as CaseName;
@@ -88,6 +102,7 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
   return {
     seeds: integer('SAIKORO_BENCH_SEEDS', quick ? 2 : 10),
     budgets,
+    seconds,
     cap: integer('SAIKORO_BENCH_CAP', quick ? 5000 : 1_000_000),
     cases,
     solvers,
@@ -132,6 +147,7 @@ export interface CellSummary {
   /** Runs that reached the case's goal: f = 0 (so50), a feasible solution (best-f), a non-empty front (hv). */
   reached: number;
   medianSeconds: number;
+  medianEvaluations: number;
 }
 
 function roleOf(info: SolverInfo): string {
@@ -186,17 +202,19 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     configs.set(name, config);
     if (spec.metric === 'hv') normalisation[name] = diceHvNormalisation(config);
     const infos = registeredSolvers.filter((s) => applicable(spec, s) && (!options.solvers || options.solvers.includes(s.name))).sort(solverOrder);
-    const budgets = spec.metric === 'first-hit' ? [options.cap] : options.budgets;
+    const budgets = spec.metric === 'first-hit' ? [options.cap] : spec.timed ? options.seconds : options.budgets;
     for (const budget of budgets)
       for (const info of infos)
         for (let seed = 1; seed <= options.seeds; seed++) {
           // A single-objective run can stop at f = 0: nothing beats it.
-          const termination: Termination = { maxEvaluations: budget, ...(spec.track === 'so' ? { target: 0 } : {}) };
-          planned.push({ spec, info, budget, seed, request: { solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000 } });
+          const termination: Termination = { ...(spec.timed ? { maxSeconds: budget } : { maxEvaluations: budget }), ...(spec.track === 'so' ? { target: 0 } : {}) };
+          planned.push({ spec, info, budget, seed, request: { solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
         }
   }
-  // Longest runs first, so the pool does not end waiting on one long run.
-  const order = planned.map((_, i) => i).sort((a, b) => planned[b].budget * planned[b].spec.n - planned[a].budget * planned[a].spec.n || a - b);
+  // Longest runs first, so the pool does not end waiting on one long run (a second of a timed
+  // run counts as about 2,000 evaluations at N = 840 here).
+  const cost = (p: Planned) => (p.spec.timed ? p.budget * 2000 : p.budget) * p.spec.n;
+  const order = planned.map((_, i) => i).sort((a, b) => cost(planned[b]) - cost(planned[a]) || a - b);
   const host = new SolverHost({ spawn, parallelism: options.parallelism });
   const outcomes: RunOutcome[] = new Array(planned.length);
   let finished = 0;
@@ -220,7 +238,7 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     const key = `${p.spec.name}|${p.budget}|${p.info.name}`;
     let cell = cells.get(key);
     if (!cell) {
-      cell = { case: p.spec.name, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN };
+      cell = { case: p.spec.name, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN, medianEvaluations: NaN };
       cells.set(key, cell);
     }
     cell.runs.push(figureOf(p.spec, p.seed, outcomes[i], normalisation[p.spec.name] ?? null));
@@ -234,6 +252,10 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     cell.reached = cell.runs.filter((r) => (metric === 'first-hit' ? Number.isFinite(r.value) : r.feasible)).length;
     cell.medianSeconds = quantileWithInfinity(
       cell.runs.map((r) => r.seconds),
+      0.5,
+    );
+    cell.medianEvaluations = quantileWithInfinity(
+      cell.runs.map((r) => r.evaluations),
       0.5,
     );
   }
@@ -281,16 +303,22 @@ export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
     }
     const columns = ['solver', 'role'];
     const what = spec.metric === 'hv' ? 'HV' : 'f';
-    for (const b of options.budgets) columns.push(`median ${what} @ ${formatNumber(b)}`, `IQR ${what}`, spec.metric === 'hv' ? 'non-empty fronts' : 'feasible runs', 'median wall s');
+    const budgets = spec.timed ? options.seconds : options.budgets;
+    for (const b of budgets) {
+      columns.push(spec.timed ? `median ${what} @ ${b} s` : `median ${what} @ ${formatNumber(b)}`, `IQR ${what}`, spec.metric === 'hv' ? 'non-empty fronts' : 'feasible runs');
+      columns.push(spec.timed ? 'median evaluations' : 'median wall s');
+    }
     const rows = solverNames.map((s) => {
-      const row: (string | number)[] = [s, cellOf(s, options.budgets[0]).role];
-      for (const b of options.budgets) {
+      const row: (string | number)[] = [s, cellOf(s, budgets[0]).role];
+      for (const b of budgets) {
         const c = cellOf(s, b);
-        row.push(show(c.median, spec.metric, options.cap), iqr(c, spec.metric, options.cap), `${c.reached}/${c.runs.length}`, c.medianSeconds.toFixed(2));
+        row.push(show(c.median, spec.metric, options.cap), iqr(c, spec.metric, options.cap), `${c.reached}/${c.runs.length}`);
+        row.push(spec.timed ? formatNumber(c.medianEvaluations) : c.medianSeconds.toFixed(2));
       }
       return row;
     });
     const notes = [seedsNote];
+    if (spec.timed) notes.push(`Every run gets the same wall time (${budgets.map((b) => `${b} s`).join(', ')}) in its worker, ${options.parallelism} runs in parallel; figures depend on the machine and its load.`);
     if (spec.metric === 'best-f') notes.push('f of the best feasible solution (lower is better); "infeasible" when the quantile falls on runs without a feasible solution. A run stops early at f = 0. Wall time is the run\'s time inside its worker.');
     const norm = result.normalisation[name];
     if (norm)

@@ -16,7 +16,7 @@ export const TRACE_HYPERVOLUME_MAX_OBJECTIVES = 3;
 export function runOptionsFor(request: RunRequest): RunOptions {
   const options: RunOptions = { snapshotInterval: request.snapshotIntervalMs ?? 200 };
   const m = request.config.objectives.length;
-  if (m >= 2 && m <= TRACE_HYPERVOLUME_MAX_OBJECTIVES) {
+  if (request.traceHypervolume !== false && m >= 2 && m <= TRACE_HYPERVOLUME_MAX_OBJECTIVES) {
     const norm: HvNormalisation = request.hvNormalisation ?? diceHvNormalisation(request.config);
     options.frontIndicator = (front) => normalisedHypervolume(front, norm);
   }

@@ -25,6 +25,8 @@ export interface RunRequest {
    * dice normalisation of the config (see run-options.ts).
    */
   hvNormalisation?: HvNormalisation;
+  /** Record that hypervolume in the trace (default true); benchmarks turn it off to time the solver alone. */
+  traceHypervolume?: boolean;
   /** Resident-memory limit of the worker for this run, in MB; overrides the host's limit. */
   memoryLimitMb?: number;
 }

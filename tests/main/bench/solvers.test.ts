@@ -19,10 +19,10 @@ describe('bench solvers', () => {
   });
 
   it('reads its settings from the environment, with small ones for --quick', () => {
-    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3'], solvers: null });
-    expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], cap: 5000 });
+    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], seconds: [10], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'], solvers: null });
+    expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], seconds: [1], cap: 5000 });
     const env = { SAIKORO_BENCH_SEEDS: '3', SAIKORO_BENCH_BUDGETS: '100, 200', SAIKORO_BENCH_CASES: 'mo2', SAIKORO_BENCH_SOLVERS: 'random', SAIKORO_BENCH_PARALLEL: '1' };
-    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], cap: 1000000, cases: ['mo2'], solvers: ['random'], parallelism: 1 });
+    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], seconds: [10], cap: 1000000, cases: ['mo2'], solvers: ['random'], parallelism: 1 });
     expect(() => benchOptions({ SAIKORO_BENCH_SEEDS: '0' }, false)).toThrow('SAIKORO_BENCH_SEEDS must be a positive integer, got "0"');
     expect(() => benchOptions({ SAIKORO_BENCH_CASES: 'so51' }, false)).toThrow('unknown case "so51"');
     expect(() => benchOptions({ SAIKORO_BENCH_SOLVERS: 'magic' }, false)).toThrow('unknown solver "magic"');
@@ -30,11 +30,11 @@ describe('bench solvers', () => {
   });
 
   it('runs each case through the worker pool and reports the same figures as the in-process driver', async () => {
-    const options = { seeds: 2, budgets: [300], cap: 3000, cases: ['so50' as const, 'mo2' as const], solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
+    const options = { seeds: 2, budgets: [300], seconds: [0.3], cap: 3000, cases: ['so50' as const, 'mo2' as const, 'so840time' as const], solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
     const messages: string[] = [];
     const result = await runSolverBench(options, (m) => messages.push(m));
-    expect(messages[0]).toBe('solvers: 8 runs on 2 worker(s)');
-    expect(result.cells.map((c) => `${c.case} ${c.solver}`)).toEqual(['so50 random', 'so50 ga', 'mo2 random', 'mo2 nsga2']);
+    expect(messages[0]).toBe('solvers: 12 runs on 2 worker(s)');
+    expect(result.cells.map((c) => `${c.case} ${c.solver}`)).toEqual(['so50 random', 'so50 ga', 'mo2 random', 'mo2 nsga2', 'so840time random', 'so840time ga']);
 
     const norm = diceHvNormalisation(trackConfig('mo2', 840));
     expect(result.normalisation.mo2).toEqual(norm);
@@ -42,7 +42,11 @@ describe('bench solvers', () => {
       expect(cell.runs.map((r) => r.seed)).toEqual([1, 2]);
       for (const run of cell.runs) {
         expect(run.status).toBe('done');
-        if (cell.case === 'so50') {
+        if (cell.case === 'so840time') {
+          // Equal wall time: each run used its 0.3 s (the clock is checked between steps).
+          expect(run.seconds).toBeGreaterThanOrEqual(0.3);
+          expect(run.evaluations).toBeGreaterThan(0);
+        } else if (cell.case === 'so50') {
           const local = runSolverSync(createDiceProblem(trackConfig('so', 50)), cell.solver, {}, run.seed, { maxEvaluations: 3000, target: 0 });
           const hit = local.best?.feasible && local.best.objectives[0] === 0 ? local.bestFoundAt! : Infinity;
           expect(run.value).toBe(hit);
@@ -58,7 +62,12 @@ describe('bench solvers', () => {
     }
 
     const tables = renderSolverBench(result);
-    expect(tables.map((t) => t.title)).toEqual(['SO, N = 50: evaluations to the first feasible solution with f = 0', 'M = 2, N = 840: hypervolume of the final feasible front']);
+    expect(tables.map((t) => t.title)).toEqual([
+      'SO, N = 50: evaluations to the first feasible solution with f = 0',
+      'M = 2, N = 840: hypervolume of the final feasible front',
+      'SO, N = 840, equal wall time: best feasible f',
+    ]);
+    expect(tables[2].columns).toEqual(['solver', 'role', 'median f @ 0.3 s', 'IQR f', 'feasible runs', 'median evaluations']);
     expect(tables[0].rows.map((r) => r.slice(0, 2))).toEqual([
       ['random', 'baseline'],
       ['ga', 'baseline'],
