@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { RunController, runSolver, runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { defaultSolverFor, findSolver } from '../../../src-shared/solvers/registry.ts';
+import { terminationProgress, validateTermination } from '../../../src-shared/solvers/termination.ts';
+import type { Snapshot } from '../../../src-shared/solvers/types.ts';
+
+const so = new DiceProblem(trackConfig('so', 50));
+const mo2 = new DiceProblem(trackConfig('mo2', 50));
+
+/** A clock that only moves when the driver yields (100 ms per yield). */
+function fakeTime() {
+  const time = { t: 0 };
+  return {
+    time,
+    options: { clock: () => time.t, yieldToHost: async () => void (time.t += 100), sliceMilliseconds: 0, maxStepEvaluations: 100 },
+  };
+}
+
+describe('runSolver', () => {
+  it('throttles snapshots to the interval and ends with a final one at progress 1', async () => {
+    const { options } = fakeTime();
+    const snaps: Snapshot[] = [];
+    // GA steps: the initial population (100), then generations of 99 offspring (elitism 1),
+    // 100 ms each: snapshots at t = 0, 300, 600, 900, plus the final one.
+    const result = await runSolver(so, 'ga', {}, 1, { maxEvaluations: 1000 }, (s) => snaps.push(s), undefined, { ...options, snapshotInterval: 250 });
+    expect(snaps.map((s) => s.evaluations)).toEqual([100, 397, 694, 991, 1000]);
+    expect(snaps.map((s) => s.seconds)).toEqual([0, 0.3, 0.6, 0.9, 1.0]);
+    expect(snaps[0].progress).toBe(0.1);
+    expect(snaps[snaps.length - 1].progress).toBe(1);
+    expect(snaps[snaps.length - 1].best).toEqual(result.best);
+    expect(result.seconds).toBe(1.0);
+  });
+
+  it('stops on the time budget, measured by the clock', async () => {
+    const { options } = fakeTime();
+    const result = await runSolver(so, 'ga', {}, 1, { maxSeconds: 0.5 }, undefined, undefined, options);
+    expect(result.stopReason).toBe('time');
+    // The sixth step runs at t = 500 ms and ends the run.
+    expect(result.evaluations).toBe(100 + 5 * 99);
+    expect(result.seconds).toBe(0.5);
+  });
+
+  it('cancels between steps and still returns what it found', async () => {
+    const control = new RunController();
+    const { options } = fakeTime();
+    const result = await runSolver(
+      so,
+      'ils',
+      {},
+      1,
+      { maxEvaluations: 100_000 },
+      (s) => {
+        if (s.evaluations >= 300) control.cancel();
+      },
+      control,
+      { ...options, snapshotInterval: 0 },
+    );
+    expect(result.stopReason).toBe('cancelled');
+    expect(result.evaluations).toBe(300);
+    expect(result.message).toContain('cancelled');
+    expect(result.best).not.toBeNull();
+  });
+
+  it('pauses until resumed, leaving the paused time out of the clock, and finishes identically', async () => {
+    const control = new RunController();
+    const { time, options } = fakeTime();
+    const snaps: Snapshot[] = [];
+    const result = await runSolver(
+      so,
+      'ils',
+      {},
+      2,
+      { maxEvaluations: 1000 },
+      (s) => {
+        snaps.push(s);
+        if (s.evaluations === 200 && !s.paused) control.pause();
+        if (s.paused)
+          setTimeout(() => {
+            time.t += 60_000;
+            control.resume();
+          }, 5);
+      },
+      control,
+      { ...options, snapshotInterval: 0 },
+    );
+    expect(snaps.filter((s) => s.paused).map((s) => s.evaluations)).toEqual([200]);
+    expect(result.evaluations).toBe(1000);
+    expect(result.seconds).toBeLessThan(2);
+    const plain = runSolverSync(so, 'ils', {}, 2, { maxEvaluations: 1000 });
+    expect(result.best).toEqual(plain.best);
+    expect(result.bestFoundAt).toBe(plain.bestFoundAt);
+  });
+
+  it('stops at a target value with the evaluation that reached it', () => {
+    const result = runSolverSync(so, 'ils', {}, 3, { maxEvaluations: 50_000, target: 0 });
+    expect(result.stopReason).toBe('target');
+    expect(result.success).toBe(true);
+    expect(result.best!.objectives[0]).toBe(0);
+    expect(result.bestFoundAt).toBeLessThanOrEqual(result.evaluations);
+    expect(result.message).toMatch(/^best feasible f = 0 after \d+ evaluations \(target reached\)$/);
+  });
+
+  it('stops on stall, counting evaluations since the last improvement', () => {
+    const result = runSolverSync(so, 'steepest', { restart: false }, 1, { maxEvaluations: 1_000_000, stallEvaluations: 2000 });
+    expect(['stall', 'solver']).toContain(result.stopReason);
+    expect(result.evaluations).toBeLessThan(1_000_000);
+  });
+
+  it('keeps a feasible non-dominated front for several objectives', () => {
+    const result = runSolverSync(mo2, 'random', {}, 1, { maxEvaluations: 2000 });
+    expect(result.success).toBe(true);
+    expect(result.best).toBeNull();
+    const front = result.front;
+    expect(front.length).toBeGreaterThan(0);
+    for (const a of front) {
+      expect(a.feasible).toBe(true);
+      for (const b of front) {
+        if (a === b) continue;
+        const dominates = a.objectives.every((v, k) => v <= b.objectives[k]);
+        expect(dominates).toBe(false);
+      }
+    }
+    const sorted = [...front].sort((a, b) => a.objectives[0] - b.objectives[0] || a.objectives[1] - b.objectives[1]);
+    expect(front).toEqual(sorted);
+    expect(result.trace[result.trace.length - 1].frontSize).toBe(front.length);
+  });
+
+  it('thins the trace but keeps its first and last points', () => {
+    const result = runSolverSync(so, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
+    expect(result.trace.length).toBeLessThanOrEqual(7);
+    expect(result.trace[0].evaluations).toBeLessThanOrEqual(1000);
+    expect(result.trace[result.trace.length - 1].evaluations).toBe(20_000);
+  });
+
+  it('reports "no feasible solution found" when nothing is feasible', () => {
+    // Lower percent points of 1 demand chi_1 >= q(1) = Infinity: never satisfiable.
+    const config = { ...trackConfig('so', 50), constraints: [1], lowerBounds: [1], upperBounds: [1] };
+    const result = runSolverSync(new DiceProblem(config), 'random', {}, 1, { maxEvaluations: 200 });
+    expect(result.success).toBe(false);
+    expect(result.message).toMatch(/^no feasible solution found after 200 evaluations \(budget used\)/);
+    expect(result.best!.feasible).toBe(false);
+    expect(result.firstFeasibleAt).toBeNull();
+  });
+});
+
+describe('run errors', () => {
+  it('names unknown solvers and lists the known ones', () => {
+    expect(() => findSolver('gaa')).toThrow(/unknown solver "gaa" \(known: random, .*ga.*ils/);
+  });
+
+  it('refuses a single-objective solver on several objectives', () => {
+    expect(() => runSolverSync(mo2, 'ga', {}, 1, { maxEvaluations: 10 })).toThrow('solver ga is single-objective; this problem has 2 objectives');
+  });
+
+  it('refuses a target on several objectives and a non-integer seed', () => {
+    expect(() => runSolverSync(mo2, 'random', {}, 1, { maxEvaluations: 10, target: 0 })).toThrow('target applies to single-objective problems only');
+    expect(() => runSolverSync(so, 'random', {}, 1.5, { maxEvaluations: 10 })).toThrow('seed must be an integer, got 1.5');
+  });
+
+  it('validates the termination', () => {
+    expect(() => validateTermination({})).toThrow('termination maxEvaluations: or maxSeconds must be given');
+    expect(() => validateTermination({ maxEvaluations: 0 })).toThrow('termination maxEvaluations: must be a positive integer, got 0');
+    expect(() => validateTermination({ maxSeconds: -1 })).toThrow('termination maxSeconds: must be a positive number, got -1');
+    expect(() => validateTermination({ maxEvaluations: 5, stallEvaluations: 2.5 })).toThrow('termination stallEvaluations');
+    expect(terminationProgress({ maxEvaluations: 100, maxSeconds: 10 }, 25, 5)).toBe(0.5);
+    expect(terminationProgress({ maxEvaluations: 100 }, 150, 0)).toBe(1);
+  });
+
+  it('has the strong solver as the single-objective default', () => {
+    expect(defaultSolverFor('so').name).toBe('ils');
+    expect(defaultSolverFor(null, 1).name).toBe('ils');
+  });
+});
