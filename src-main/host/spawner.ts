@@ -58,7 +58,8 @@ function tsxLoader(): string {
 
 /**
  * Forks worker.ts under plain Node with tsx's loader (`--import <tsx>`), structured-clone
- * serialization, and the worker's output captured (not forwarded) for failure reasons.
+ * serialization, its own process group, and the worker's output captured (not forwarded) for
+ * failure reasons.
  */
 export function nodeSpawner(overrides: { workerPath?: string; env?: NodeJS.ProcessEnv } = {}): WorkerSpawner {
   const loader = tsxLoader();
@@ -70,6 +71,9 @@ export function nodeSpawner(overrides: { workerPath?: string; env?: NodeJS.Proce
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       env: overrides.env ?? process.env,
+      // Its own process group, so Ctrl-C in a terminal reaches only the host, which cancels the
+      // run and keeps its result. The worker still exits when the host's IPC channel closes.
+      detached: true,
     });
     return childChannel(child);
   };

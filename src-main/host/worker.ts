@@ -55,6 +55,9 @@ function connect(): Transport {
 
 const MB = 1024 * 1024;
 const transport = connect();
+// Ctrl-C in a terminal signals the whole process group: the host decides what to do with the
+// run (the CLI cancels it and prints what was found), so the worker does not die of it.
+process.on('SIGINT', () => {});
 let memoryLimitMb: number | null = null;
 let current: { runId: string; control: RunController } | null = null;
 

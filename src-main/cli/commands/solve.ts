@@ -32,7 +32,6 @@ Options:
                    "best":{"x","objectives","constraints","feasible"},"front":[...]}
                   "best" is for one objective (null otherwise), "front" for several ([] otherwise).
 
-A single-objective run stops early once it finds a feasible f = 0 (nothing beats it).
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops the run and prints
 what it found so far (exit status 130).
 
@@ -264,7 +263,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         throw e;
       }
 
-      const termination: Termination = { maxEvaluations: evals, ...(problem.objectiveCount === 1 ? { target: 0 } : {}) };
+      const termination: Termination = { maxEvaluations: evals };
       const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
       const bar = io.stderrIsTTY ? new ProgressBar(io, problem.objectiveCount === 1) : null;
       let interrupted = false;

@@ -1,10 +1,14 @@
 // `saikoro solve` and `saikoro solvers`, run in-process through main() (the solve itself runs in
 // a real worker process).
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough, Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
+import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
@@ -31,8 +35,8 @@ describe('saikoro solve', () => {
     expect(r).toMatchObject({ solver: 'random', track: 'so', n: 60, seed: 11, front: [] });
     expect(r.best.x).toMatch(/^[1-6]{60}$/);
 
-    // The same run in-process (a single-objective solve stops at f = 0, so target 0).
-    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500, target: 0 });
+    // The same run in-process.
+    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500 });
     expect(r.evaluations).toBe(local.evaluations);
     expect(r.success).toBe(local.success);
     expect(r.message).toBe(local.message);
@@ -46,7 +50,7 @@ describe('saikoro solve', () => {
 
     // --out keeps the same fields plus what reproduces the run.
     const saved = JSON.parse(readFileSync(out, 'utf8'));
-    expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500, target: 0 } });
+    expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500 } });
     expect(saved.config).toEqual(trackConfig('so', 60));
     expect(saved.trace.length).toBeGreaterThan(0);
   });
@@ -152,6 +156,59 @@ describe('saikoro solve', () => {
     expect(run.stderr).toContain(message);
   });
 });
+
+describe('saikoro solve in a terminal', () => {
+  it('draws a progress bar on stderr when stderr is a terminal, and clears it at the end', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    stdout.on('data', (c: Buffer) => out.push(c));
+    stderr.on('data', (c: Buffer) => err.push(c));
+    const argv = ['solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '3000', '--seed', '1', '--json'];
+    const code = await main(argv, { stdin: Readable.from([]), stdout, stderr, env: {}, cwd: dir, stderrIsTTY: true });
+    expect(code).toBe(0);
+    const text = Buffer.concat(err).toString('utf8');
+    expect(text).toMatch(/^\r\[[#-]{24}\] +\d+%  [\d,]+ evals  [\d.]+ s  /);
+    expect(text.endsWith('\r\x1b[K')).toBe(true);
+    expect(JSON.parse(Buffer.concat(out).toString('utf8')).evaluations).toBe(3000);
+  });
+
+  it('stops on Ctrl-C (SIGINT to the process group), prints what it found so far and exits with 130', async () => {
+    const bin = fileURLToPath(new URL('../../../bin/saikoro.mjs', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '100000000', '--seed', '4', '--json'], {
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c));
+    child.stderr.on('data', (c: Buffer) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    // Wait until the worker is evaluating (its process exists), then press Ctrl-C.
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && !workerRunning(child.pid!)) await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 1500));
+    process.kill(-child.pid!, 'SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toBe('');
+    const r = JSON.parse(stdout);
+    expect(r.message).toMatch(/ \(cancelled\)/);
+    expect(r.evaluations).toBeGreaterThan(0);
+    expect(r.evaluations).toBeLessThan(100000000);
+    expect(r.best.x).toMatch(/^[1-6]{840}$/);
+  });
+});
+
+/** Whether a child of `pid` runs the worker entry (Linux /proc). */
+function workerRunning(pid: number): boolean {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    return children.some((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('worker.ts'));
+  } catch {
+    return false;
+  }
+}
 
 describe('saikoro solvers', () => {
   it('lists every registered solver with its parameters as JSON', async () => {
