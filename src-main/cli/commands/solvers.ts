@@ -49,11 +49,14 @@ export const solversCommand: Command = {
       const tags = [objectives[s.objectives], s.baseline ? 'baseline' : '', s.defaultFor.length ? `default for ${s.defaultFor.join(', ')}` : ''].filter(Boolean);
       writeLine(io.stdout, `${s.name}  ${s.title} (${tags.join('; ')})`);
       writeLine(io.stdout, `    ${s.summary}`);
-      const width = Math.max(0, ...s.params.map((p) => `${p.name}=${p.defaultText}`.length));
-      for (const p of s.params) {
+      const heads = s.params.map((p) => `${p.name}=${p.defaultText}`);
+      const width = Math.max(0, ...heads.filter((h) => h.length <= 30).map((h) => h.length));
+      s.params.forEach((p, i) => {
         const r = range(p);
-        writeLine(io.stdout, `    --param ${`${p.name}=${p.defaultText}`.padEnd(width)}  ${p.type}${r ? ` ${r}` : ''}: ${p.description}`);
-      }
+        const text = `${p.type}${r ? ` ${r}` : ''}: ${p.description}`;
+        if (heads[i].length <= 30) writeLine(io.stdout, `    --param ${heads[i].padEnd(width)}  ${text}`);
+        else writeLine(io.stdout, `    --param ${heads[i]}\n    ${' '.repeat(8 + width)}  ${text}`);
+      });
       if (!s.params.length) writeLine(io.stdout, '    (no parameters)');
       writeLine(io.stdout, '');
     }
