@@ -198,7 +198,7 @@ export const experimentCommand: Command = {
           try {
             outcome = project.addExperiment(spec);
           } catch (e) {
-            if (e instanceof ProjectError) throw new InputError(e.message.replace(project.path, file));
+            if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(project.path, file));
             throw e;
           }
           const runs = expandGrid(spec).length;

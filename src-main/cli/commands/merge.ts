@@ -30,7 +30,7 @@ export const mergeCommand: Command = {
           summaries.push({ ...summary, file: source });
           if (!values.json) writeLine(io.stdout, `${source}: ${summary.runsAdded} run(s) added, ${summary.runsSkipped} already present, ${summary.experimentsAdded} experiment(s) added`);
         } catch (e) {
-          if (e instanceof ProjectError) throw new InputError(e.message.replace(path.resolve(io.cwd, source), source));
+          if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, source), source));
           throw e;
         }
       }

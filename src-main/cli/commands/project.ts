@@ -8,7 +8,7 @@ export function openProject(file: string, io: CliIo, options: OpenOptions = {}):
   try {
     return Project.open(path.resolve(io.cwd, file), options);
   } catch (e) {
-    if (e instanceof ProjectError) throw new InputError(e.message.replace(path.resolve(io.cwd, file), file));
+    if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, file), file));
     throw e;
   }
 }
@@ -17,7 +17,7 @@ export function createProject(file: string, io: CliIo): Project {
   try {
     return Project.create(path.resolve(io.cwd, file));
   } catch (e) {
-    if (e instanceof ProjectError) throw new InputError(e.message.replace(path.resolve(io.cwd, file), file));
+    if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, file), file));
     throw e;
   }
 }
