@@ -14,6 +14,7 @@ export interface ViewRoute {
 /** The navigation, in order. Adding a view is one entry here; digit keys 1-9 follow this order. */
 export const routes: readonly ViewRoute[] = [
   { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄', component: defineAsyncComponent(() => import('./views/dice/DiceView.vue')) },
+  { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳', component: defineAsyncComponent(() => import('./views/solve/SolveView.vue')) },
   { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜', component: defineAsyncComponent(() => import('./views/gametree/GameTreeView.vue')) },
 ];
 

@@ -1,0 +1,152 @@
+import { defineStore } from 'pinia';
+import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
+import type { ParamValue, RunFinishedEvent, RunStarted, Snapshot, SolverDescriptor, SolverResult } from '../../src-shared/api.ts';
+import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { useApi } from '../api/index.ts';
+
+export type RunPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** One point of the live convergence line. */
+export interface ConvergencePoint {
+  evaluations: number;
+  /** SO: best feasible f so far; MO: the front's indicator (hypervolume) when known. */
+  value: number | null;
+  /** SO: violation of the best while infeasible; MO: front size. */
+  secondary: number | null;
+}
+
+/** A snapshot as a convergence point (SO: best f or violation; MO: front size). */
+export function snapshotPoint(s: Snapshot, objectiveCount: number): ConvergencePoint {
+  if (objectiveCount === 1) {
+    const best = s.best;
+    return { evaluations: s.evaluations, value: best && best.feasible ? best.objectives[0] : null, secondary: best && !best.feasible ? best.violation : null };
+  }
+  return { evaluations: s.evaluations, value: null, secondary: s.front.length };
+}
+
+/** The final trace of a result as convergence points (MO: hypervolume where recorded). */
+export function tracePoints(result: SolverResult): ConvergencePoint[] {
+  return result.trace.map((t) =>
+    result.objectiveCount === 1
+      ? { evaluations: t.evaluations, value: t.feasible ? t.best : null, secondary: t.feasible ? null : t.violation }
+      : { evaluations: t.evaluations, value: t.indicator, secondary: t.frontSize },
+  );
+}
+
+/** Solver runs started from the Solve view: the form, the current run and its live data. */
+export const useRunsStore = defineStore('runs', () => {
+  const api = useApi();
+
+  const solvers = shallowRef<SolverDescriptor[]>([]);
+  const track = ref<TrackName>('so');
+  const n = ref<number>(DEFAULT_N);
+  /** '' = the default solver for the track. */
+  const solver = ref('');
+  const params = ref<Record<string, ParamValue>>({});
+  const evaluations = ref(20_000);
+  const seed = ref(1);
+
+  const phase = ref<RunPhase>('idle');
+  const started = shallowRef<RunStarted | null>(null);
+  const snapshot = shallowRef<Snapshot | null>(null);
+  // Replaced (not pushed into) on every snapshot, and markRaw'd: never deeply reactive.
+  const points = shallowRef<readonly ConvergencePoint[]>([]);
+  const result = shallowRef<SolverResult | null>(null);
+  const message = ref<string | null>(null);
+  /** The config of the current run, for "open in the evaluator". */
+  const runTrack = ref<TrackName>('so');
+  const runN = ref<number>(DEFAULT_N);
+
+  const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
+  const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
+  const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
+  const running = computed(() => phase.value === 'starting' || phase.value === 'running');
+
+  async function loadSolvers(): Promise<void> {
+    if (solvers.value.length) return;
+    try {
+      solvers.value = markRaw(await api.listSolvers());
+    } catch (e) {
+      message.value = `could not list the solvers: ${(e as Error).message}`;
+    }
+  }
+
+  function selectSolver(name: string): void {
+    solver.value = name;
+    params.value = {};
+  }
+
+  async function start(): Promise<void> {
+    if (running.value) return;
+    phase.value = 'starting';
+    message.value = null;
+    snapshot.value = null;
+    result.value = null;
+    points.value = markRaw([]);
+    runTrack.value = track.value;
+    runN.value = n.value;
+    try {
+      const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
+      started.value = await api.startRun({
+        config: { n: n.value, objectives: TRACK_OBJECTIVES[track.value].map((g) => [...g]) },
+        ...(solver.value ? { solver: solver.value } : {}),
+        params: given,
+        seed: seed.value,
+        evaluations: evaluations.value,
+      });
+      if (phase.value === 'starting') phase.value = 'running';
+    } catch (e) {
+      phase.value = 'failed';
+      message.value = (e as Error).message;
+    }
+  }
+
+  async function cancel(): Promise<void> {
+    if (started.value && running.value) await api.cancelRun(started.value.runId);
+  }
+
+  const offSnapshot = api.onRunSnapshot((e) => {
+    if (e.runId !== started.value?.runId) return;
+    snapshot.value = markRaw(e.snapshot);
+    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount)]);
+  });
+  const offFinished = api.onRunFinished((e: RunFinishedEvent) => {
+    if (e.runId !== started.value?.runId) return;
+    phase.value = e.status;
+    message.value = e.reason ?? e.result?.message ?? null;
+    if (e.result) {
+      result.value = markRaw(e.result);
+      points.value = markRaw(tracePoints(e.result));
+    }
+  });
+  onScopeDispose(() => {
+    offSnapshot();
+    offFinished();
+  });
+
+  return {
+    solvers,
+    track,
+    n,
+    solver,
+    params,
+    evaluations,
+    seed,
+    phase,
+    started,
+    snapshot,
+    points,
+    result,
+    message,
+    runTrack,
+    runN,
+    objectiveCount,
+    compatibleSolvers,
+    selectedSolver,
+    running,
+    loadSolvers,
+    selectSolver,
+    start,
+    cancel,
+  };
+});
