@@ -91,4 +91,14 @@ describe('GameTreeView', () => {
     await settle();
     expect([text('my-turn'), text('his-turn')]).toEqual(['1', '1']);
   });
+
+  it('nim(5) under last stone loses: the mover loses (5 mod 4 = 1)', async () => {
+    setValue(q<HTMLInputElement>('[data-testid="nim-n"]')!, '5');
+    setValue(q<HTMLSelectElement>('[data-testid="rule"]')!, 'last-loses');
+    await settle();
+    expect([text('my-turn'), text('his-turn')]).toEqual(['0', '1']);
+    setValue(q<HTMLInputElement>('[data-testid="nim-n"]')!, '99');
+    await settle();
+    expect(text('lab-error')).toMatch(/^nim\(n\): n must be a whole number from 0 to 25/);
+  });
 });
