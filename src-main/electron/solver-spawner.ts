@@ -30,6 +30,14 @@ function utilityChannel(child: UtilityProcess): WorkerChannel {
   const exitListeners = new Set<(e: WorkerExit) => void>();
   let exited: WorkerExit | null = null;
   let killed = false;
+  // Messages sent before the process has spawned wait here.
+  let pending: unknown[] | null = [];
+  const onSpawn = () => {
+    const queued = pending ?? [];
+    pending = null;
+    for (const m of queued) child.postMessage(m);
+  };
+  child.once('spawn', onSpawn);
   const onMessage = (m: unknown) => {
     if (isWorkerMessage(m)) for (const l of [...messageListeners]) l(m);
   };
@@ -48,7 +56,9 @@ function utilityChannel(child: UtilityProcess): WorkerChannel {
       return child.pid;
     },
     send(message) {
-      if (!exited) child.postMessage(message);
+      if (exited) return;
+      if (pending) pending.push(message);
+      else child.postMessage(message);
     },
     onMessage(listener) {
       messageListeners.add(listener);
@@ -73,6 +83,7 @@ function utilityChannel(child: UtilityProcess): WorkerChannel {
       messageListeners.clear();
       child.off('message', onMessage);
       child.off('error', onError);
+      child.off('spawn', onSpawn);
       child.stdout?.off('data', onOutput);
       child.stderr?.off('data', onOutput);
     },
