@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { describeSolvers, solvers } from '../../../src-shared/solvers/registry.ts';
 import { runSolverSync } from '../../../src-shared/solvers/run.ts';
 import type { SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
@@ -75,6 +77,21 @@ describe.each(solvers.map((s) => [s.name, s] as const))('solver %s', (_name, inf
       expect(result.bestFoundAt).toBeLessThanOrEqual(result.evaluations);
     }
     expect(JSON.parse(JSON.stringify(result))).toEqual(result);
+  });
+});
+
+describe('tiny and unconstrained problems', () => {
+  it.each(solvers.map((s) => [s.name, s] as const))('%s runs on N = 1, 2, 3 and without constraints', (_name, info) => {
+    for (const n of [1, 2, 3]) {
+      const tiny = new CountingProblem(info.objectives === 'multi' ? 'mo2' : 'so', n);
+      const result = runSolverSync(tiny, info.name, {}, 1, { maxEvaluations: 300 });
+      expect(result.evaluations).toBeLessThanOrEqual(300);
+      const record = result.best ?? result.front[0];
+      expect(record.x).toHaveLength(n);
+    }
+    const free = new DiceProblem({ ...trackConfig(info.objectives === 'multi' ? 'mo2' : 'so', 30), constraints: [], lowerBounds: [], upperBounds: [] });
+    const result = runSolverSync(free, info.name, {}, 1, { maxEvaluations: 300 });
+    expect(result.success).toBe(true);
   });
 });
 
