@@ -1,4 +1,6 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createInterface } from 'node:readline';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -162,6 +164,25 @@ describe('saikoro experiment run / status / verify', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('2 done now, 0 failed');
     expect((await runCli(['experiment', 'verify', 'w.saikoro', '--all'], { cwd })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
+  });
+
+  it('resumes after the runner is killed with SIGKILL, losing only the run in flight', async () => {
+    writeJson('spec.json', { ...spec, seeds: { count: 4 }, budget: { evaluations: 400 } });
+    await runCli(['project', 'new', 'p.saikoro'], { cwd });
+    await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd });
+    const child = spawn(process.execPath, [path.resolve('bin/saikoro.mjs'), 'experiment', 'run', 'p.saikoro', '--inline'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    let reported = 0;
+    await new Promise<void>((resolve, reject) => {
+      createInterface({ input: child.stderr! }).on('line', (line) => {
+        if (/^\[small \d+\/16\] done/.test(line) && ++reported === 3) child.kill('SIGKILL');
+      });
+      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`runner ended by itself (${code}) after ${reported} runs`))));
+    });
+    const stored = open('p.saikoro').runs().length;
+    expect(stored).toBeGreaterThanOrEqual(3);
+    const resumed = await runCli(['experiment', 'run', 'p.saikoro', '--inline'], { cwd });
+    expect(resumed.stdout).toBe(`small: 16 runs: ${stored} already done, ${16 - stored} done now, 0 failed, 0 not run\n`);
+    expect((await runCli(['experiment', 'verify', 'p.saikoro', '--sample', '3'], { cwd })).code).toBe(0);
   });
 
   it('names unknown experiments and bad options', async () => {
