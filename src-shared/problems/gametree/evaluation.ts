@@ -100,6 +100,18 @@ function parseAlistTable(text: string): Map<string, number> {
   return table;
 }
 
+/**
+ * The notes' prose reading of f: "the probability that the player to move at x wins". Turns
+ * such a function into A's win probability: g at A's turn, 1 - g at B's. (The notes' Lisp and
+ * the rest of this module take f as A's win probability directly.)
+ */
+export function fromMoverPerspective(g: (position: Atom) => number): EvalFn {
+  return (position: Atom, sideToMove: Side) => {
+    const v = g(position);
+    return sideToMove === 'A' ? v : 1 - v;
+  };
+}
+
 /** Nim's two rules: whoever takes the last stone wins, or loses. */
 export type NimRule = 'last-wins' | 'last-loses';
 

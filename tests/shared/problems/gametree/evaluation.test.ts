@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constantEval, EvaluationError, nimRuleEval, parseEvalTable, tableEval, TreeSyntaxError } from '../../../../src-shared/problems/gametree/index.ts';
+import { constantEval, fromMoverPerspective, EvaluationError, nimRuleEval, parseEvalTable, tableEval, TreeSyntaxError } from '../../../../src-shared/problems/gametree/index.ts';
 
 describe('evaluation functions', () => {
   it("constant: the notes' f = 1 scores every leaf 1", () => {
@@ -55,5 +55,13 @@ describe('evaluation functions', () => {
     expect([loses(0, 'A'), loses(0, 'B')]).toEqual([1, 0]);
     expect(() => wins(5, 'A')).toThrow(/leaf 5 is not terminal/);
     expect(nimRuleEval('last-wins', { nonTerminal: 0.5 })(5, 'A')).toBe(0.5);
+  });
+
+  it("the mover's perspective (the notes' prose: f = the mover's chance) gives the nim rule", () => {
+    // Under last-wins the player to move at 0 stones has lost: the mover's chance there is 0.
+    const rule = nimRuleEval('last-wins');
+    const mover = fromMoverPerspective(() => 0);
+    expect([mover(0, 'A'), mover(0, 'B')]).toEqual([rule(0, 'A'), rule(0, 'B')]);
+    expect(fromMoverPerspective(() => 0.3)('x', 'B')).toBeCloseTo(0.7, 15);
   });
 });
