@@ -178,21 +178,27 @@ export class SolverHost implements Disposable {
     }
   }
 
-  cancel(run: SolverRun, reason = 'cancelled'): void {
+  cancel(run: SolverRun): void {
     if (run.isFinished || run.cancelRequested) return;
     run.cancelRequested = true;
     const worker = this.workerOf(run);
     if (!worker) {
       this.removeFromQueue(run);
-      run.finish({ status: 'cancelled', result: null, reason });
+      run.finish({ status: 'cancelled', result: null, reason: 'cancelled' });
       return;
     }
     worker.channel.send({ type: 'cancel', runId: run.id });
-    // A worker stuck in a long step gets a grace period, then is killed.
+    // A worker still loading hears the cancel once it is ready; the grace period starts then.
+    if (worker.ready) this.startCancelTimer(worker, run);
+  }
+
+  /** A worker stuck in a long step gets a grace period to stop its run, then is killed. */
+  private startCancelTimer(worker: PoolWorker, run: SolverRun): void {
+    if (this.cancelTimers.has(run)) return;
     const timer = setTimeout(() => {
       this.cancelTimers.delete(run);
       if (run.isFinished) return;
-      run.finish({ status: 'cancelled', result: null, reason: `${reason} (worker did not stop within ${this.cancelGraceMs} ms and was killed)` });
+      run.finish({ status: 'cancelled', result: null, reason: `cancelled (worker did not stop within ${this.cancelGraceMs} ms and was killed)` });
       this.retire(worker);
       this.dispatch();
     }, this.cancelGraceMs);
@@ -261,6 +267,7 @@ export class SolverHost implements Disposable {
   private onMessage(worker: PoolWorker, message: WorkerMessage): void {
     if (message.type === 'ready') {
       worker.ready = true;
+      if (worker.run?.cancelRequested) this.startCancelTimer(worker, worker.run);
       return;
     }
     const run = worker.run;

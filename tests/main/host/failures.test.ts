@@ -16,7 +16,7 @@ function scriptSpawner(script: string): WorkerSpawner {
 }
 
 const ALLOCATE = `process.on('message', () => { const keep = []; for (;;) keep.push(new Array(1e5).fill(Math.random())); });`;
-const IGNORE_CANCEL = `process.on('message', (m) => { if (m.type === 'start') process.send({ type: 'started', runId: m.runId }); });`;
+const IGNORE_CANCEL = `process.send({ type: 'ready', pid: process.pid }); process.on('message', (m) => { if (m.type === 'start') process.send({ type: 'started', runId: m.runId }); });`;
 const CRASH = `process.on('message', (m) => { if (m.type === 'start') { console.error('something broke in the solver'); process.exit(3); } });`;
 
 const request: RunRequest = { solver: 'random', params: {}, seed: 1, config: trackConfig('so', 20), termination: { maxEvaluations: 10 } };

@@ -120,6 +120,19 @@ describe('solver host with worker processes', () => {
     expect(outcome.result!.best).not.toBeNull();
   });
 
+  it('cancels a run whose worker is still loading without killing it: the run stops at its first step', async () => {
+    const h = newHost({ parallelism: 1, cancelGraceMs: 1000 });
+    const run = h.start(request(9, 50_000_000));
+    expect(run.status).toBe('running');
+    run.cancel(); // the worker has not loaded yet; the grace period starts when it is ready
+    const outcome = await run.outcome;
+    expect(outcome.status).toBe('cancelled');
+    expect(outcome.reason).toBe('cancelled');
+    expect(outcome.result!.stopReason).toBe('cancelled');
+    expect(outcome.result!.evaluations).toBeLessThan(50_000_000);
+    expect(h.workerCount).toBe(1); // not killed: it finished the run and is idle
+  });
+
   it('cancels and pauses queued runs without starting them', async () => {
     const h = newHost({ parallelism: 1 });
     const first = h.start(request(1, 4000));
