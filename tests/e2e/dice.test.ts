@@ -15,17 +15,27 @@ const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`tests/e2e/dice.test.ts: SKIPPED, ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
+// One private renderer build for the whole file, so parallel runs and a developer's
+// out/renderer never interfere.
+let outDir = '';
+beforeAll(async () => {
+  if (!haveChromium) return;
+  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-'));
+  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
+  await buildRenderer(outDir);
+}, 180_000);
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
 describe.skipIf(!haveChromium)('dice evaluator in a browser', () => {
-  let outDir: string;
   let server: AppServer;
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    // A private build, so parallel runs and a developer's out/renderer never interfere.
-    outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-'));
-    server = await startAppServer({ port: 0, rendererDir: outDir, build: 'always' });
+    server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 1 });
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
@@ -39,7 +49,6 @@ describe.skipIf(!haveChromium)('dice evaluator in a browser', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.close();
-    if (outDir) rmSync(outDir, { recursive: true, force: true });
   });
 
   it('the reference sample shows objective 76.8 and all 12 constraints satisfied', async () => {
@@ -77,5 +86,36 @@ describe.skipIf(!haveChromium)('dice evaluator in a browser', () => {
     await page.keyboard.press('Escape');
     await page.getByTestId('help-overlay').waitFor({ state: 'detached' });
     expect(pageErrors).toEqual([]);
+  });
+});
+
+describe.skipIf(!haveChromium)('solve view in a browser', () => {
+  let server: AppServer;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 1 });
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
+    await page.goto(`${server.url}#/solve`);
+    await page.getByTestId('solve-start').waitFor();
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('a run in a worker finds a solution, and the evaluator confirms its values', async () => {
+    await page.getByTestId('solve-evaluations').fill('20000');
+    await page.getByTestId('solve-start').click();
+    await expect.poll(() => page.getByTestId('solve-status').textContent(), { timeout: 60_000 }).toBe('Done');
+    const bestText = (await page.getByTestId('solve-best').textContent())!.trim();
+    const f = bestText.replace('f = ', '');
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-solve.png') });
+    await page.getByRole('button', { name: 'Open in the evaluator' }).click();
+    await expect.poll(() => page.getByTestId('objective-0').textContent(), { timeout: 10_000 }).toBe(f);
+    expect((await page.getByTestId('constraints-summary').textContent())?.trim()).toBe('12 / 12 satisfied');
   });
 });

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { snapshotPoint, tracePoints } from '../../src-renderer/stores/runs.ts';
+import { compact, convergenceOption, paretoOption } from '../../src-renderer/views/solve/charts.ts';
+import type { Snapshot, SolverResult } from '../../src-shared/api.ts';
+
+const record = (f: number[], feasible: boolean, violation = 0) => ({ x: '123', objectives: f, constraints: [], feasible, violation });
+
+describe('solve view data', () => {
+  it('a single-objective snapshot gives best f when feasible, the violation otherwise', () => {
+    const base: Snapshot = { evaluations: 500, seconds: 1, progress: 0.5, paused: false, feasibleFound: false, best: record([12], false, 3.5), front: [] };
+    expect(snapshotPoint(base, 1)).toEqual({ evaluations: 500, value: null, secondary: 3.5 });
+    expect(snapshotPoint({ ...base, best: record([7.5], true) }, 1)).toEqual({ evaluations: 500, value: 7.5, secondary: null });
+    expect(snapshotPoint({ ...base, best: null, front: [[1, 2], [2, 1]] }, 2)).toEqual({ evaluations: 500, value: null, secondary: 2 });
+  });
+
+  it('a result trace becomes convergence points (MO: hypervolume and front size)', () => {
+    const trace = [
+      { evaluations: 10, seconds: 0, best: null, violation: 2, feasible: false, frontSize: 0, indicator: null },
+      { evaluations: 90, seconds: 0, best: 4, violation: 0, feasible: true, frontSize: 3, indicator: 0.7 },
+    ];
+    const so = { objectiveCount: 1, trace } as unknown as SolverResult;
+    expect(tracePoints(so)).toEqual([
+      { evaluations: 10, value: null, secondary: 2 },
+      { evaluations: 90, value: 4, secondary: null },
+    ]);
+    const mo = { objectiveCount: 2, trace } as unknown as SolverResult;
+    expect(tracePoints(mo)[1]).toEqual({ evaluations: 90, value: 0.7, secondary: 3 });
+  });
+
+  it('chart options carry the data: convergence lines and the projected front', () => {
+    const option = convergenceOption(
+      [
+        { evaluations: 10, value: null, secondary: 2 },
+        { evaluations: 90, value: 4, secondary: null },
+      ],
+      1,
+    ) as { series: { data: number[][] }[]; yAxis: { type: string }[] };
+    expect(option.series[0].data).toEqual([[90, 4]]);
+    expect(option.series[1].data).toEqual([[10, 2]]);
+    expect(option.yAxis[1].type).toBe('log');
+    const pareto = paretoOption([[1, 5, 9], [2, 4, 8]], 0, 2) as { series: { data: number[][] }[]; xAxis: { name: string }; yAxis: { name: string } };
+    expect(pareto.series[0].data).toEqual([[1, 9], [2, 8]]);
+    expect([pareto.xAxis.name, pareto.yAxis.name]).toEqual(['f1', 'f3']);
+    expect([compact(950), compact(12_000), compact(3_500_000)]).toEqual(['950', '12k', '3.5M']);
+  });
+});
