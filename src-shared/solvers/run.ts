@@ -198,11 +198,14 @@ export class SolverRun {
     if (!this.stopReason) this.stopReason = 'cancelled';
   }
 
-  private tracePoint(): TracePoint {
+  /** A trace point now; on an improvement (SO) it is dated at the evaluation that found the best. */
+  private tracePoint(atImprovement = false): TracePoint {
     const seconds = this.seconds();
     if (this.single) {
-      const b = this.bestKeeper.best?.solution;
-      return { evaluations: this.evaluations, seconds, best: b ? b.F[0] : null, violation: b ? b.violation : 0, feasible: b ? b.feasible : false, frontSize: null, indicator: null };
+      const kept = this.bestKeeper.best;
+      const b = kept?.solution;
+      const evaluations = atImprovement && kept ? kept.foundAt : this.evaluations;
+      return { evaluations, seconds, best: b ? b.F[0] : null, violation: b ? b.violation : 0, feasible: b ? b.feasible : false, frontSize: null, indicator: null };
     }
     const members = this.frontKeeper.members;
     const least = this.frontKeeper.leastViolating?.solution;
@@ -212,7 +215,7 @@ export class SolverRun {
 
   private pushTrace(): void {
     const trace = this.trace;
-    trace.push(this.tracePoint());
+    trace.push(this.tracePoint(true));
     if (trace.length >= 2 * this.traceLimit) {
       // Keep the first point and every other one after it; the newest is re-added at the end.
       let w = 1;

@@ -183,7 +183,9 @@ export interface SolutionRecord {
 }
 
 export interface TracePoint {
+  /** SO improvements: the evaluation that found the new best; otherwise the count at the end of the step. */
   evaluations: number;
+  /** Running time at the end of the step. */
   seconds: number;
   /** SO: best objective value so far (feasible if `feasible`); MO: null. */
   best: number | null;
