@@ -200,15 +200,44 @@ describe('saikoro solve in a terminal', () => {
   });
 });
 
-/** Whether a child of `pid` runs the worker entry (Linux /proc). */
-function workerRunning(pid: number): boolean {
+/** The pid of the child of `pid` that runs the worker entry, if any (Linux /proc). */
+function workerPid(pid: number): number | null {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    return children.some((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('worker.ts'));
+    const worker = children.find((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('worker.ts'));
+    return worker === undefined ? null : Number(worker);
+  } catch {
+    return null;
+  }
+}
+const workerRunning = (pid: number) => workerPid(pid) !== null;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
   } catch {
     return false;
   }
 }
+
+describe('saikoro solve worker lifetime', () => {
+  it('a worker never outlives its host: when the CLI is killed with SIGKILL its worker exits too', async () => {
+    const bin = fileURLToPath(new URL('../../../bin/saikoro.mjs', import.meta.url));
+    const child = spawn(process.execPath, [bin, 'solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '100000000', '--seed', '4'], { stdio: 'ignore' });
+    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
+    let worker: number | null = null;
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline && (worker = workerPid(child.pid!)) === null) await new Promise((r) => setTimeout(r, 200));
+    expect(worker).not.toBeNull();
+    child.kill('SIGKILL');
+    await exited;
+    // The IPC channel closes with the host; the worker (in its own process group) exits on that.
+    const until = Date.now() + 10_000;
+    while (Date.now() < until && alive(worker!)) await new Promise((r) => setTimeout(r, 100));
+    expect(alive(worker!)).toBe(false);
+  });
+});
 
 describe('saikoro solvers', () => {
   it('lists every registered solver with its parameters as JSON', async () => {
