@@ -22,6 +22,8 @@ export function rendererViteConfig(projectRoot = PROJECT_ROOT) {
       // ECharts (core, five chart types, canvas and SVG renderers) is one lazy chunk of about
       // 600 kB, loaded with the first chart; a desktop app and a local server can afford it.
       chunkSizeWarningLimit: 800,
+      // electron-vite leaves the renderer unminified unless told.
+      minify: true,
     },
   } satisfies InlineConfig;
 }
