@@ -5,6 +5,7 @@ import { evalCommand } from './eval.ts';
 import { experimentCommand } from './experiment.ts';
 import { mergeCommand } from './merge.ts';
 import { minimaxCommand } from './minimax.ts';
+import { nqueensCommand } from './nqueens.ts';
 import { projectCommand } from './project.ts';
 import { rngbiasCommand } from './rngbias.ts';
 import { serveCommand } from './serve.ts';
@@ -17,6 +18,7 @@ export const commands: Command[] = [
   evalCommand,
   benchCommand,
   minimaxCommand,
+  nqueensCommand,
   projectCommand,
   experimentCommand,
   compareCommand,

@@ -1,0 +1,176 @@
+import { numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, MinConflicts, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+
+const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
+const MINCONFLICTS_ONLY = ['samples', 'greedy-tries', 'noise'] as const;
+/** Boards up to this size are drawn; larger ones print the column list. */
+const BOARD_MAX = 40;
+const LIST_MAX = 1000;
+
+const usage = [
+  'Usage: saikoro nqueens --n N [--method neural|minconflicts] [--seed S] [options] [--json]',
+  '',
+  'Places N queens with the hill-climbing neural network of the slides (default) or with',
+  'min-conflicts local search, verifies the result independently and prints it with the step',
+  'count and the time. Exit status: 0 solved, 1 not solved within the step limit, 2 usage error.',
+  '',
+  'Options:',
+  '  --n N               board size (neural: 4..4000; minconflicts: 1 or 4..50,000,000)',
+  '  --method M          neural (default) or minconflicts',
+  '  --seed S            integer seed (default 1); the same seed gives the same run',
+  '  --max-steps K       step limit (neural: sweeps over all N*N neurons; minconflicts: repairs)',
+  '  --json              print {"n","method","solved","steps","seconds","queens","params"};',
+  '                      queens[r] is the 0-based column of the queen in row r (null if unsolved)',
+  '',
+  'Neural network (defaults: --preset default):',
+  '  --preset P          default (sequential updates, A=B=C=1, kicks when a state repeats, |U|<=3)',
+  '                      or slides (synchronous, unbounded U, A=B=1/0.8/0.6/0.5 by N, kick every 50)',
+  '  --A a  --B b        weights of the row/column and diagonal terms',
+  '  --C c               weight of the hill-climbing term outside kicks',
+  '  --kick v            C during a kick (default 4)',
+  '  --kick-every k|auto kick every k steps, or "auto": whenever the outputs repeat (0 = never)',
+  '  --kick-length L     steps per kick',
+  '  --update sync|seq   all neurons at once (the slides) or one at a time in random order',
+  '  --threshold t       a neuron is raised when U > t (default 0)',
+  '  --clamp b           keep |U - threshold| <= b (0 = unbounded)',
+  '',
+  'Min-conflicts:',
+  '  --samples k         partner rows examined per repair (default 32)',
+  '  --greedy-tries k    random columns tried per row by the greedy start (default 64)',
+  '  --noise p           probability of a worsening move (default 0.02)',
+  '',
+  'Examples:',
+  '  saikoro nqueens --n 8 --seed 3',
+  '  saikoro nqueens --n 15 --preset slides --A 0.6 --B 0.6',
+  '  saikoro nqueens --n 1000000 --method minconflicts --json > queens.json',
+].join('\n');
+
+export interface NqueensOutcome {
+  n: number;
+  method: 'neural' | 'minconflicts';
+  solved: boolean;
+  steps: number;
+  seconds: number;
+  queens: ArrayLike<number> | null;
+  params: NeuralParams | MinConflictsParams;
+  failure?: string;
+}
+
+function neuralParams(n: number, v: Record<string, string | boolean | undefined>): NeuralParams {
+  const preset = (v.preset as string | undefined) ?? 'default';
+  if (preset !== 'default' && preset !== 'slides') throw new UsageError(`--preset: expected "default" or "slides", got "${preset}"`);
+  const base = preset === 'slides' ? slidesNeuralParams(n) : defaultNeuralParams(n);
+  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number } = {}) => numberOption(name, v[name] as string | undefined, fallback, opts);
+  const everyText = v['kick-every'] as string | undefined;
+  const every = everyText === 'auto' ? 'auto' : num('kick-every', typeof base.kick.every === 'number' ? base.kick.every : 0, { integer: true, min: 0 });
+  const update = (v.update as string | undefined) ?? base.update;
+  if (update !== 'sync' && update !== 'seq') throw new UsageError(`--update: expected "sync" or "seq", got "${update}"`);
+  const p: NeuralParams = {
+    ...base,
+    A: num('A', base.A),
+    B: num('B', base.B),
+    C: num('C', base.C, { min: 0 }),
+    kick: { value: num('kick', base.kick.value, { min: 0 }), every: everyText === undefined ? base.kick.every : every, length: num('kick-length', base.kick.length, { integer: true, min: 0 }) },
+    threshold: num('threshold', base.threshold),
+    update,
+    clamp: num('clamp', base.clamp, { min: 0 }),
+    maxSteps: num('max-steps', base.maxSteps, { integer: true, min: 1 }),
+  };
+  try {
+    validateNeuralParams(p);
+  } catch (e) {
+    throw new UsageError(optionName((e as Error).message));
+  }
+  return p;
+}
+
+function minConflictsParams(n: number, v: Record<string, string | boolean | undefined>): MinConflictsParams {
+  const base = defaultMinConflictsParams(n);
+  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number; max?: number } = {}) => numberOption(name, v[name] as string | undefined, fallback, opts);
+  const p: MinConflictsParams = {
+    ...base,
+    samples: num('samples', base.samples, { integer: true, min: 1 }),
+    greedyTries: num('greedy-tries', base.greedyTries, { integer: true, min: 1 }),
+    noise: num('noise', base.noise, { min: 0, max: 1 }),
+    maxSteps: num('max-steps', base.maxSteps, { integer: true, min: 1 }),
+  };
+  try {
+    validateMinConflictsParams(p);
+  } catch (e) {
+    throw new UsageError(optionName((e as Error).message));
+  }
+  return p;
+}
+
+/** "kick.length: ..." -> "--kick-length: ..." so errors name the option the user typed. */
+function optionName(message: string): string {
+  const map: Record<string, string> = { n: 'n', A: 'A', B: 'B', C: 'C', 'kick.value': 'kick', 'kick.every': 'kick-every', 'kick.length': 'kick-length', threshold: 'threshold', update: 'update', maxSteps: 'max-steps', clamp: 'clamp', samples: 'samples', greedyTries: 'greedy-tries', noise: 'noise' };
+  const m = /^([\w.]+): (.*)$/s.exec(message);
+  return m && map[m[1]] ? `--${map[m[1]]}: ${m[2]}` : message;
+}
+
+/** Runs one method to completion; shared by the CLI and the benchmark. */
+export function solveNqueens(method: 'neural' | 'minconflicts', params: NeuralParams | MinConflictsParams, seed: number): NqueensOutcome {
+  const start = performance.now();
+  if (method === 'neural') {
+    const r = new NeuralNet(params as NeuralParams, seed).run();
+    return { n: params.n, method, solved: r.solved, steps: r.steps, seconds: (performance.now() - start) / 1000, queens: r.queens, params, ...(r.failure ? { failure: r.failure } : {}) };
+  }
+  const r = new MinConflicts(params as MinConflictsParams, seed).run();
+  return { n: params.n, method, solved: r.solved, steps: r.steps, seconds: (performance.now() - start) / 1000, queens: r.solved ? r.queens : null, params, ...(r.solved ? {} : { failure: `${r.conflicts} attacking pairs left` }) };
+}
+
+/** A text board: Q for a queen, . elsewhere, one row per line. */
+export function drawBoard(queens: ArrayLike<number>): string {
+  const n = queens.length;
+  const lines: string[] = [];
+  for (let r = 0; r < n; r++) lines.push(Array.from({ length: n }, (_, c) => (queens[r] === c ? 'Q' : '.')).join(' '));
+  return lines.join('\n');
+}
+
+/** JSON with the queen list written by join, so N = 10^7 never builds a 10^7-element array. */
+function toJson(o: NqueensOutcome): string {
+  const queens = o.queens === null ? 'null' : `[${Array.prototype.join.call(o.queens, ',')}]`;
+  const head = JSON.stringify({ n: o.n, method: o.method, solved: o.solved, steps: o.steps, seconds: o.seconds });
+  const tail = JSON.stringify({ params: o.params, ...(o.failure ? { failure: o.failure } : {}) });
+  return `${head.slice(0, -1)},"queens":${queens},${tail.slice(1)}`;
+}
+
+export const nqueensCommand: Command = {
+  name: 'nqueens',
+  summary: 'N-Queens: the hill-climbing neural network or min-conflicts',
+  usage,
+  async run(argv, io) {
+    const string = { type: 'string' } as const;
+    const { values } = parseCommandArgs(argv, {
+      n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' },
+      preset: string, A: string, B: string, C: string, kick: string, 'kick-every': string, 'kick-length': string, update: string, threshold: string, clamp: string,
+      samples: string, 'greedy-tries': string, noise: string,
+    });
+    if (values.n === undefined) throw new UsageError('--n is required (the board size)');
+    const method = values.method ?? 'neural';
+    if (method !== 'neural' && method !== 'minconflicts') throw new UsageError(`--method: expected "neural" or "minconflicts", got "${method}"`);
+    const misplaced = (method === 'neural' ? MINCONFLICTS_ONLY : NEURAL_ONLY).filter((k) => values[k] !== undefined);
+    if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${method}`);
+    const n = numberOption('n', values.n, 0, { integer: true, min: 1, max: method === 'neural' ? 4000 : MAX_MINCONFLICTS_N });
+    const seed = numberOption('seed', values.seed, 1, { integer: true, min: -(2 ** 31), max: 2 ** 31 - 1 });
+    const params = method === 'neural' ? neuralParams(n, values) : minConflictsParams(n, values);
+    if (!values.json && n >= 100_000) writeLine(io.stderr, `nqueens: ${method}, N = ${n.toLocaleString('en-US')}...`);
+    const o = solveNqueens(method, params, seed);
+    if (values.json) {
+      writeLine(io.stdout, toJson(o));
+    } else {
+      const time = `${o.seconds.toFixed(3)} s`;
+      if (o.solved && o.queens) {
+        writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
+        if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
+        if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
+        else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
+      } else {
+        writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+      }
+    }
+    return o.solved ? 0 : 1;
+  },
+};
