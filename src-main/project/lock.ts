@@ -58,24 +58,97 @@ function isLiveOther(marker: Marker): boolean {
   return marker.pid !== process.pid && processAlive(marker.pid);
 }
 
-/**
- * Removes markers of dead local processes and, if nobody else has the file open, a stale lock.
- * Returns whether another live process has the file open.
- */
-export function recoverStaleLock(file: string): boolean {
+/** Removes markers of dead local processes; returns whether another live process has the file open. */
+function cleanMarkers(file: string): boolean {
   let liveOther = false;
   for (const marker of markers(file)) {
     if (isLiveOther(marker)) liveOther = true;
     else if (marker.pid !== process.pid || marker.host !== os.hostname()) fs.rmSync(marker.file, { force: true });
   }
-  if (liveOther) return true;
-  const lockDir = `${file}.lock`;
+  return liveOther;
+}
+
+function removeLockDir(file: string): void {
   try {
-    if (fs.statSync(lockDir).isDirectory()) fs.rmdirSync(lockDir);
+    fs.rmdirSync(`${file}.lock`);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
   }
-  return false;
+}
+
+/**
+ * Runs fn holding FILE.lock the way the VFS takes it (mkdir), so that no connection anywhere
+ * is inside a transaction meanwhile. Returns false, without running fn, if the lock is taken.
+ */
+function withFileLock(file: string, fn: () => void): boolean {
+  try {
+    fs.mkdirSync(`${file}.lock`);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // EEXIST: taken. EACCES / EROFS / EPERM: a read-only place, where nobody can have written.
+    if (code === 'EEXIST' || code === 'EACCES' || code === 'EROFS' || code === 'EPERM') return false;
+    throw e;
+  }
+  try {
+    fn();
+  } finally {
+    removeLockDir(file);
+  }
+  return true;
+}
+
+/**
+ * Before opening: clears a lock left by a dead process (one with no live marker beside it),
+ * then, holding the lock, runs `recover` (the hot-journal rollback). If a live process holds
+ * the lock, recovery is skipped: any journal is that process's transaction in progress.
+ */
+export function recoverAtOpen(file: string, recover: () => void): void {
+  if (!cleanMarkers(file)) removeLockDir(file);
+  withFileLock(file, recover);
+}
+
+/** Inode and mtime of FILE.lock, or null: the same value twice means the same lock holder. */
+export function lockIdentity(file: string): string | null {
+  try {
+    const stat = fs.statSync(`${file}.lock`);
+    return `${stat.ino}:${stat.mtimeMs}`;
+  } catch {
+    return null;
+  }
+}
+
+/** Milliseconds one lock may be held before it is presumed to belong to a dead process. */
+let stuckLockMs = 10_000;
+
+/** Tests shorten the wait; returns the previous value. */
+export function setStuckLockMs(ms: number): number {
+  const previous = stuckLockMs;
+  stuckLockMs = ms;
+  return previous;
+}
+
+/**
+ * For the busy retry: a lock held without interruption for 10 s belongs to a process
+ * that died inside a transaction while others had the file open (our transactions last
+ * milliseconds). It is removed and the journal rolled back, under our own lock.
+ */
+export function stuckLockBreaker(file: string, recover: () => void): (waitedMs: number) => void {
+  let seen: string | null = null;
+  let since = 0;
+  return (waitedMs) => {
+    const identity = lockIdentity(file);
+    if (identity === null || identity !== seen) {
+      seen = identity;
+      since = waitedMs;
+      return;
+    }
+    if (waitedMs - since < stuckLockMs) return;
+    if (lockIdentity(file) !== identity) return;
+    removeLockDir(file);
+    withFileLock(file, recover);
+    seen = null;
+  };
 }
 
 /** The marker of this connection; call the returned function when the connection closes. */

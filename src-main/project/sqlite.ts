@@ -24,15 +24,19 @@ export function isBusyError(e: unknown): boolean {
   return e instanceof Error && /database is locked|SQLITE_BUSY|database table is locked/i.test(e.message);
 }
 
-/** Runs fn, retrying while another connection holds the lock, for up to timeoutMs. */
-export function withBusyRetry<T>(fn: () => T, timeoutMs = 15_000): T {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Runs fn, retrying while another connection holds the lock, for up to timeoutMs. `onWait` is
+ * called with the milliseconds waited so far before each retry.
+ */
+export function withBusyRetry<T>(fn: () => T, timeoutMs = 15_000, onWait?: (waitedMs: number) => void): T {
+  const start = Date.now();
   let wait = 2;
   for (;;) {
     try {
       return fn();
     } catch (e) {
-      if (!isBusyError(e) || Date.now() >= deadline) throw e;
+      if (!isBusyError(e) || Date.now() - start >= timeoutMs) throw e;
+      onWait?.(Date.now() - start);
       sleepSync(wait);
       wait = Math.min(wait * 2, 100);
     }

@@ -23,7 +23,7 @@ import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { appVersion } from './app-version.ts';
 import { rollbackHotJournal } from './journal.ts';
-import { announceOpen, recoverStaleLock } from './lock.ts';
+import { announceOpen, recoverAtOpen, stuckLockBreaker } from './lock.ts';
 import { APPLICATION_ID, CURRENT_SCHEMA, MIGRATIONS, SCHEMA_VERSION } from './schema.ts';
 import { Database, withBusyRetry } from './sqlite.ts';
 
@@ -125,12 +125,9 @@ export function readHeader(file: string): Header {
   }
 }
 
-function hasHotJournal(file: string): boolean {
-  try {
-    return fs.statSync(`${file}-journal`).size > 0;
-  } catch {
-    return false;
-  }
+/** Called only while holding the file's lock, so any journal present is a dead writer's. */
+function rollbackIfHot(file: string): void {
+  rollbackHotJournal(file);
 }
 
 function sqliteMessage(file: string, e: unknown): ProjectError {
@@ -145,7 +142,7 @@ function configure(db: Database): void {
 }
 
 function quickCheck(file: string, db: Database): void {
-  const rows = withBusyRetry(() => db.all('PRAGMA quick_check')) as Row[];
+  const rows = withBusyRetry(() => db.all('PRAGMA quick_check'), undefined, stuckLockBreaker(file, () => rollbackIfHot(file))) as Row[];
   const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
   if (problems.length) throw new ProjectError(`${file}: corrupt Saikoro project (integrity check: ${problems.slice(0, 3).join('; ')})`);
 }
@@ -158,12 +155,16 @@ export interface OpenOptions {
 export class Project {
   private closed = false;
 
+  private readonly onWait: (waitedMs: number) => void;
+
   private constructor(
     readonly path: string,
     private readonly db: Database,
     readonly readOnly: boolean,
     private readonly release: () => void,
-  ) {}
+  ) {
+    this.onWait = stuckLockBreaker(path, () => rollbackIfHot(path));
+  }
 
   /** Creates a new, empty project; refuses to overwrite an existing file. */
   static create(file: string): Project {
@@ -198,19 +199,17 @@ export class Project {
     const header = readHeader(file);
     if (options.readOnly && header.userVersion < SCHEMA_VERSION)
       throw new ProjectError(`${file}: has project schema ${header.userVersion}; open it once for writing (e.g. saikoro project info ${file}) to migrate it to ${SCHEMA_VERSION}`);
-    const othersOpen = recoverStaleLock(file);
+    // See journal.ts and lock.ts: SQLite on this VFS would neither clear a dead process's
+    // lock nor roll its interrupted transaction back.
+    try {
+      recoverAtOpen(file, () => rollbackIfHot(file));
+    } catch (e) {
+      throw new ProjectError(`${file}: could not roll back an interrupted transaction (${(e as Error).message}); the file was left as it is`);
+    }
+    // The header may have been restored to an older state: check it again.
+    readHeader(file);
     const release = announceOpen(file);
     try {
-      // See journal.ts: SQLite on this VFS would not roll an interrupted transaction back.
-      if (!othersOpen && hasHotJournal(file)) {
-        try {
-          rollbackHotJournal(file);
-        } catch (e) {
-          throw new ProjectError(`${file}: could not roll back an interrupted transaction (${(e as Error).message}); the file was left as it is`);
-        }
-        // The header may have been restored to an older state: check it again.
-        readHeader(file);
-      }
       const check = new Database(file, { readOnly: true });
       try {
         quickCheck(file, check);
@@ -229,7 +228,7 @@ export class Project {
         if (!options.readOnly) configure(db);
         else db.exec('PRAGMA foreign_keys = ON;');
         quickCheck(file, db);
-        const version = Number((withBusyRetry(() => db.get('PRAGMA user_version')) as Row).user_version);
+        const version = Number((withBusyRetry(() => db.get('PRAGMA user_version'), undefined, stuckLockBreaker(file, () => rollbackIfHot(file))) as Row).user_version);
         if (version < SCHEMA_VERSION) migrate(file, db, version);
       } catch (e) {
         db.close();
@@ -251,21 +250,25 @@ export class Project {
 
   private write<T>(fn: () => T): T {
     if (this.readOnly) throw new ProjectError(`${this.path}: opened read-only`);
-    return withBusyRetry(() => {
-      this.db.exec('BEGIN IMMEDIATE');
-      try {
-        const out = fn();
-        this.db.exec('COMMIT');
-        return out;
-      } catch (e) {
-        if (this.db.inTransaction) this.db.exec('ROLLBACK');
-        throw e;
-      }
-    });
+    return withBusyRetry(
+      () => {
+        this.db.exec('BEGIN IMMEDIATE');
+        try {
+          const out = fn();
+          this.db.exec('COMMIT');
+          return out;
+        } catch (e) {
+          if (this.db.inTransaction) this.db.exec('ROLLBACK');
+          throw e;
+        }
+      },
+      undefined,
+      this.onWait,
+    );
   }
 
   private all(sql: string, values?: Parameters<Database['all']>[1]): Row[] {
-    return withBusyRetry(() => this.db.all(sql, values)) as Row[];
+    return withBusyRetry(() => this.db.all(sql, values), undefined, this.onWait) as Row[];
   }
 
   info(): ProjectInfo {

@@ -2,11 +2,13 @@
 // and hold every run the child reported as committed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
+import { setStuckLockMs } from '../../../src-main/project/lock.ts';
 import { tempDir } from './fixtures.ts';
 
 const child = path.resolve('tests/main/project/writer-child.ts');
@@ -83,5 +85,35 @@ describe('kill -9 while writing', () => {
     expect(check.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
     check.close();
     expect(fs.statSync(file).size).toBe(sizeBefore);
+  });
+});
+
+describe('a writer that dies while another process has the file open', () => {
+  it('has its lock broken after it has been held unchanged for the stuck-lock time, and its transaction rolled back', async () => {
+    const file = path.join(dir, 'p.saikoro');
+    Project.create(file).close();
+    const sizeBefore = fs.statSync(file).size;
+    const { proc } = await startChild('stuck', file, (line) => line === 'in-transaction');
+    await kill9(proc);
+    // Another live Saikoro process (our parent, standing in) has the file open, so opening
+    // must not assume the lock is stale.
+    const marker = `${file}.open.${os.hostname()}.${process.ppid}`;
+    fs.writeFileSync(marker, '');
+    const previous = setStuckLockMs(300);
+    try {
+      const project = Project.open(file);
+      expect(project.info().notes).toBe(0);
+      project.addNote('after recovery');
+      project.close();
+    } finally {
+      setStuckLockMs(previous);
+      fs.rmSync(marker);
+    }
+    expect(fs.existsSync(`${file}-journal`)).toBe(false);
+    const check = new Database(file, { readOnly: true });
+    expect(check.all('PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
+    expect(check.all('SELECT text FROM notes')).toEqual([{ text: 'after recovery' }]);
+    check.close();
+    expect(fs.statSync(file).size).toBeGreaterThanOrEqual(sizeBefore);
   });
 });
