@@ -18,6 +18,13 @@ describe('parseTree', () => {
     expect(treesEqual(t, nimTree(2))).toBe(true);
   });
 
+  it("nimTree(n) prints as the notes' (nim n) builds it: (n nim(n-1) nim(n-2) nim(n-3))", () => {
+    expect(printTree(nimTree(0))).toBe('(0)');
+    expect(printTree(nimTree(1))).toBe('(1 (0))');
+    expect(printTree(nimTree(3))).toBe('(3 (2 (1 (0)) (0)) (1 (0)) (0))');
+    expect(printTree(nimTree(4))).toBe('(4 (3 (2 (1 (0)) (0)) (1 (0)) (0)) (2 (1 (0)) (0)) (1 (0)))');
+  });
+
   it('keeps symbols as written, reads numbers as numbers, skips ; comments', () => {
     const t = parseTree('; a game\n(start ; the root\n  (Left-1 (-2.5)) (right (1e3)))  ; done');
     expect(t.position).toBe('start');
