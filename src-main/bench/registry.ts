@@ -1,6 +1,7 @@
 import { evalBench } from './eval.ts';
 import { hvBench } from './hv.ts';
 import { minimaxBench } from './minimax.ts';
+import { nqueensBench } from './nqueens.ts';
 import { solversBench } from './solvers.ts';
 import type { BenchSuite } from './suite.ts';
 
@@ -9,5 +10,6 @@ export const suites: BenchSuite[] = [
   evalBench,
   hvBench,
   minimaxBench,
+  nqueensBench,
   solversBench,
 ];

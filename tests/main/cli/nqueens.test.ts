@@ -75,3 +75,21 @@ describe('saikoro nqueens', () => {
     expect(r.stdout).toContain('--method M          neural (default) or minconflicts');
   });
 });
+
+describe('bench nqueens --quick', () => {
+  it('measures both methods and reports every run, failures with their mode', async () => {
+    const { nqueensBench } = await import('../../../src-main/bench/nqueens.ts');
+    const report = await nqueensBench.run({ quick: true, progress: () => {} });
+    const [lab, slides, mc] = report.tables;
+    expect(lab.rows.map((r) => r[0])).toEqual([8, 16, 32]);
+    expect(lab.rows.every((r) => r[1] === '3/3')).toBe(true);
+    // Each slides row accounts for all 3 seeds: solved plus failures by mode.
+    for (const r of slides.rows) {
+      const solved = Number(String(r[1]).split('/')[0]);
+      const failed = String(r[6]) === '-' ? 0 : String(r[6]).split(', ').reduce((s, part) => s + Number(part.split(' ')[0]), 0);
+      expect(solved + failed).toBe(3);
+      expect(String(r[6])).toMatch(/^(-|(\d+ (loop|oscillation|stall|wander)(, )?)+)$/);
+    }
+    expect(mc.rows.map((r) => [r[0], r[1]])).toEqual([[10_000, '2/2'], [100_000, '2/2']]);
+  }, 60_000);
+});
