@@ -148,6 +148,21 @@ describe('alpha-beta and memo agree with plain minimax', () => {
     }
   });
 
+  it('the traced and untraced plain searches agree (value, PV, counts), and the trace holds every node', () => {
+    for (let seed = 1; seed <= 60; seed++) {
+      const { tree, values } = randomTree({ seed, maxDepth: 5, valueSteps: 3 });
+      const f = tableEval(values);
+      for (const side of ['A', 'B'] as const) {
+        const lean = minimax(treeSource, tree, f, side);
+        const traced = minimax(treeSource, tree, f, side, { traceLimit: 1e6 });
+        expect([lean.value, lean.principalVariation, lean.nodesVisited, lean.leavesEvaluated]).toEqual([traced.value, traced.principalVariation, traced.nodesVisited, traced.leavesEvaluated]);
+        expect(traced.trace!.nodes.length).toBe(countNodes(tree));
+        expect(traced.trace!.nodes.filter((n) => n.onPV).map((n) => n.position)).toEqual(traced.principalVariation);
+      }
+    }
+    expect(minimax(treeSource, parseTree('(x)'), constantEval(0.5), 'B')).toMatchObject({ value: 0.5, principalVariation: ['x'], nodesVisited: 1, leavesEvaluated: 1 });
+  });
+
   it('the principal variation really achieves the value: its leaf is worth the root value', () => {
     for (let seed = 1; seed <= 50; seed++) {
       const { tree, values } = randomTree({ seed, maxDepth: 5 });
