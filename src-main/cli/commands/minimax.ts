@@ -203,7 +203,8 @@ function runBoth<N>(method: Method, source: GameSource<N>, root: N, f: EvalFn, m
     return [search(method, source, root, f, 'A', { maxNodes }), search(method, source, root, f, 'B', { maxNodes })];
   } catch (e) {
     if (e instanceof SearchLimitError) throw new InputError(`${e.message}: --max-nodes is ${maxNodes}; try --method memo or alphabeta, or raise --max-nodes`);
-    if (e instanceof EvaluationError || e instanceof GameCycleError) throw new InputError(e.message);
+    if (e instanceof GameCycleError) throw new InputError(`${e.message} (memo identifies nodes by their position labels, and this tree repeats a label along one line of play: use --method plain or alphabeta)`);
+    if (e instanceof EvaluationError) throw new InputError(e.message);
     throw e;
   }
 }

@@ -86,6 +86,9 @@ describe('saikoro minimax', () => {
     const missing = await run(['--file', 'aima.sexp', '--eval', 'table:missing.json']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no value for the leaf position b2');
+    const cycle = await run(['--file', '-', '--method', 'memo'], '(p (q (p (x))))');
+    expect(cycle.code).toBe(1);
+    expect(cycle.stderr).toMatch(/position p with A to move is reached again .*use --method plain or alphabeta/);
     const cut = await run(['--file', '-', '--eval', 'nim:last-wins'], '(3 (2))');
     expect(cut.stderr).toContain('the leaf 2 is not terminal');
   });
