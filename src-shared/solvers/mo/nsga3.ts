@@ -35,6 +35,39 @@ function solve(a: number[][], b: number[]): number[] | null {
   return m.map((row, i) => row[n] / row[i]);
 }
 
+/**
+ * Deb & Jain's normalisation: the intercepts of the hyperplane through the M extreme points
+ * (each minimising the achievement scalarising function max_k f_k / w_k with w = e_axis, 1e-6
+ * elsewhere) of translated objective vectors (ideal subtracted). Falls back to the worst value
+ * of an objective when the hyperplane is degenerate or an intercept is not in (1e-6, worst];
+ * 1 when that worst value is not above 1e-6 either.
+ */
+export function hyperplaneIntercepts(translated: readonly (readonly number[])[]): number[] {
+  const m = translated[0].length;
+  const extremes: number[][] = [];
+  for (let axis = 0; axis < m; axis++) {
+    let best = translated[0];
+    let bestAsf = Infinity;
+    for (const f of translated) {
+      let asf = -Infinity;
+      for (let k = 0; k < m; k++) asf = Math.max(asf, f[k] / (k === axis ? 1 : 1e-6));
+      if (asf < bestAsf) {
+        bestAsf = asf;
+        best = f;
+      }
+    }
+    extremes.push([...best]);
+  }
+  const worst = Array.from({ length: m }, (_, k) => Math.max(...translated.map((f) => f[k])));
+  const a = solve(extremes, new Array<number>(m).fill(1));
+  const out = a ? a.map((v) => 1 / v) : null;
+  return worst.map((w, k) => {
+    const v = out ? out[k] : NaN;
+    if (Number.isFinite(v) && v > 1e-6 && v <= w * (1 + 1e-9) + 1e-12) return v;
+    return w > 1e-6 ? w : 1;
+  });
+}
+
 class Nsga3 extends GenerationalSolver {
   private size = 0;
   private crossoverRate = 0.9;
@@ -104,7 +137,7 @@ class Nsga3 extends GenerationalSolver {
     // Normalise S_t = chosen + last front.
     const members = [...chosen, ...last];
     const translated = members.map((i) => Array.from(pool[i].F, (v, k) => v - this.ideal[k]));
-    const intercepts = this.intercepts(translated);
+    const intercepts = hyperplaneIntercepts(translated);
     const normalised = translated.map((f) => f.map((v, k) => v / intercepts[k]));
     // Associate every member with its nearest reference line (perpendicular distance).
     const niche = new Array<number>(members.length);
@@ -154,33 +187,6 @@ class Nsga3 extends GenerationalSolver {
       need--;
     }
     return result;
-  }
-
-  /** Hyperplane intercepts through the extreme points; the worst values when degenerate. */
-  private intercepts(translated: number[][]): number[] {
-    const m = this.problem.objectiveCount;
-    const extremes = [];
-    for (let axis = 0; axis < m; axis++) {
-      let best = translated[0];
-      let bestAsf = Infinity;
-      for (const f of translated) {
-        let asf = -Infinity;
-        for (let k = 0; k < m; k++) asf = Math.max(asf, f[k] / (k === axis ? 1 : 1e-6));
-        if (asf < bestAsf) {
-          bestAsf = asf;
-          best = f;
-        }
-      }
-      extremes.push(best);
-    }
-    const worst = Array.from({ length: m }, (_, k) => Math.max(...translated.map((f) => f[k])));
-    const a = solve(extremes, new Array<number>(m).fill(1));
-    const out = a ? a.map((v) => 1 / v) : null;
-    return worst.map((w, k) => {
-      const v = out ? out[k] : NaN;
-      if (Number.isFinite(v) && v > 1e-6 && v <= w * (1 + 1e-9) + 1e-12) return v;
-      return w > 1e-6 ? w : 1;
-    });
   }
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { dasDennis, dasDennisCount, twoPointCrossover, uniformMutation } from '../../../../src-shared/solvers/mo/operators.ts';
-import { defaultDivisions } from '../../../../src-shared/solvers/mo/nsga3.ts';
+import { defaultDivisions, hyperplaneIntercepts } from '../../../../src-shared/solvers/mo/nsga3.ts';
 import { Random } from '../../../../src-shared/random.ts';
 import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
 import { trackConfig } from '../../../../src-shared/problems/dice/config.ts';
@@ -53,5 +53,22 @@ describe('variation operators', () => {
     expect(redrawnToOther).toBeGreaterThan(0.3 * 1000 * (5 / 6) * 0.8);
     expect(redrawnToOther).toBeLessThan(0.3 * 1000 * (5 / 6) * 1.2);
     for (const v of x) expect(v >= 1 && v <= 6).toBe(true);
+  });
+});
+
+describe('NSGA-III normalisation (Deb & Jain 2014, Sec. IV-C)', () => {
+  it('finds the intercepts of the plane through the extreme points', () => {
+    // points on the plane x/2 + y/4 + z/8 = 1, including its three axis points
+    const points = [[2, 0, 0], [0, 4, 0], [0, 0, 8], [1, 2, 0], [0.5, 1, 2], [1, 0, 4]];
+    const a = hyperplaneIntercepts(points);
+    expect(a[0]).toBeCloseTo(2, 9);
+    expect(a[1]).toBeCloseTo(4, 9);
+    expect(a[2]).toBeCloseTo(8, 9);
+  });
+  it('falls back to the worst values when the hyperplane is degenerate', () => {
+    // every extreme point is the same vector: singular system
+    expect(hyperplaneIntercepts([[1, 1, 1], [2, 2, 2]])).toEqual([2, 2, 2]);
+    // a zero range becomes 1
+    expect(hyperplaneIntercepts([[0, 0], [0, 0]])).toEqual([1, 1]);
   });
 });
