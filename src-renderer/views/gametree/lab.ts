@@ -8,6 +8,7 @@ import { LineChart } from 'echarts/charts';
 import {
   constantEval,
   EvaluationError,
+  GameCycleError,
   GameTreeExplorer,
   memoMinimax,
   nimComparison,
@@ -74,7 +75,8 @@ export interface LabError {
 export interface LabResult {
   explorer: GameTreeExplorer;
   depth: number;
-  counts: { plain: number; alphabeta: number | null; memo: number };
+  /** null: the method could not run (alpha-beta past its node limit; memo on a label cycle). */
+  counts: { plain: number; alphabeta: number | null; memo: number | null };
   /**
    * False when the memo (keyed by position label) disagrees with the exact value: the tree uses
    * one label for different subtrees, so memoising on positions is unsound for it.
@@ -132,15 +134,20 @@ export function runLab(input: LabInput): LabOutcome {
   if (isError(f)) return fail(f);
   try {
     const explorer = new GameTreeExplorer(tree, f, input.rootSide);
-    const memo =
-      input.source === 'nim' ? memoMinimax(nimGame(input.nimN), input.nimN, f, input.rootSide) : memoMinimax(treeSource, tree, f, input.rootSide);
+    let memo: { value: number; nodesVisited: number } | null = null;
+    try {
+      memo = input.source === 'nim' ? memoMinimax(nimGame(input.nimN), input.nimN, f, input.rootSide) : memoMinimax(treeSource, tree, f, input.rootSide);
+    } catch (e) {
+      // A label repeated along one line of play looks like a cycle to a memo keyed by labels.
+      if (!(e instanceof GameCycleError)) throw e;
+    }
     return {
       ok: true,
       result: {
         explorer,
         depth: treeDepth(tree),
-        counts: { plain: explorer.plainNodes, alphabeta: explorer.alphaBetaNodes, memo: memo.nodesVisited },
-        memoAgrees: memo.value === explorer.root.value,
+        counts: { plain: explorer.plainNodes, alphabeta: explorer.alphaBetaNodes, memo: memo ? memo.nodesVisited : null },
+        memoAgrees: memo !== null && memo.value === explorer.root.value,
       },
     };
   } catch (e) {

@@ -42,6 +42,14 @@ describe('game-tree lab logic', () => {
     expect(b.result.memoAgrees).toBe(true);
   });
 
+  it('a label repeated along one line of play: exact values still, no memo count', () => {
+    const out = runLab(input({ source: 'text', text: '(p (q (p (x))))', evalKind: 'constant', constant: 0.5 }));
+    if (!out.ok) throw new Error(out.error.message);
+    expect(out.result.explorer.root.value).toBe(0.5);
+    expect(out.result.counts).toEqual({ plain: 4, alphabeta: 4, memo: null });
+    expect(out.result.memoAgrees).toBe(false);
+  });
+
   it('errors name the field, with line and column for syntax errors', () => {
     const tree = buildTree(input({ source: 'text', text: '(a\n  (b c))' }));
     expect(tree).toEqual({ field: 'text', message: 'line 2, column 6: expected a subtree (a list) but found the atom c', line: 2, column: 6 });
