@@ -140,9 +140,9 @@ export const iteratedLocalSearch: SolverInfo = {
   objectives: 'single',
   baseline: false,
   params: [
-    neighbourhoodParam,
+    { ...neighbourhoodParam, default: 'change' },
     { ...swapShareParam, default: 0.1 },
-    { name: 'guidance', type: 'number', default: 0.5, min: 0, max: 1, description: 'Share of change moves aimed at positions inside a window of a pattern feature above its band.' },
+    { name: 'guidance', type: 'number', default: 0.8, min: 0, max: 1, description: 'Share of change moves aimed at positions inside a window of a pattern feature above its band.' },
     {
       name: 'patience',
       type: 'integer',
