@@ -214,12 +214,12 @@ class MoeadLs implements Solver {
     this.observe(values.objectives, feasible);
     if (!this.better(values.objectives, violation, sub, false)) return null;
     sub.F.set(values.objectives);
-    const G = Float64Array.from(values.constraints);
     if (swapWith >= 0) state.swap(p, swapWith);
     else state.set(p, face);
     sub.violation = violation;
     if (!feasible || !this.archive.insert(Array.from(sub.F), undefined)) return null;
-    return { x: state.sequence(), F: sub.F.slice(), G, violation, feasible };
+    // After the commit the state's values are the peeked ones.
+    return { x: state.sequence(), F: sub.F.slice(), G: Float64Array.from(state.values.constraints), violation, feasible };
   }
 
   private endBurst(): void {
