@@ -224,30 +224,31 @@ export function powerOfTen(v: number): string {
   return `10${k < 0 ? '⁻' : ''}${digits}`;
 }
 
-/** The log axis range that holds every positive value, in whole decades. */
-export function logRange(values: number[]): [number, number] {
-  const positive = values.filter((v) => v > 0 && Number.isFinite(v));
-  if (positive.length === 0) return [0.1, 10];
-  const lo = Math.min(...positive);
-  const hi = Math.max(...positive);
-  return [10 ** Math.floor(Math.log10(lo) - 0.3), 10 ** Math.ceil(Math.log10(hi) + 0.3)];
-}
-
-/** chi_d of each constrained d against [q(p_d), q(P_d)] on a log axis. */
+/**
+ * chi_d of each constrained d against [q(p_d), q(P_d)] on a log scale. The axis is a value
+ * axis over log10 (labelled 10^k), so that every decade can carry a tick and a label.
+ */
 export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption {
-  const [floor, ceil] = logRange(rows.flatMap((r) => [r.chi, r.lower, r.upper ?? 0]));
+  const positive = rows.flatMap((r) => [r.chi, r.lower, r.upper ?? 0]).filter((v) => v > 0 && Number.isFinite(v));
+  const rawLo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
+  const rawHi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
+  // Whole decades, each labelled up to 8 of them, every other one (even exponents) beyond.
+  const step = rawHi - rawLo > 8 ? 2 : 1;
+  const lo = Math.floor(rawLo / step) * step;
+  const hi = Math.max(Math.ceil(rawHi / step) * step, lo + step);
+  const log = (v: number) => Math.log10(Math.min(Math.max(v, 10 ** lo), 10 ** hi));
   return {
     animation: false,
     textStyle: { fontFamily: FONT },
-    grid: { left: 56, right: 16, top: 12, bottom: 32 },
+    grid: { left: 52, right: 16, top: 12, bottom: 32 },
     tooltip: {
       ...tooltipBase,
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
       formatter: (params: Array<{ dataIndex: number }>) => {
         const r = rows[params[0].dataIndex];
-        const status = r.feasible ? `<span style="color:${COLORS.ok}">feasible</span>` : `<span style="color:${COLORS.bad}">violated, g = ${formatNumber(r.g)}</span>`;
-        return `<b>d = ${r.d}</b><br/>χ ${formatNumber(r.chi)} · bounds [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${status}`;
+        const status = r.feasible ? `<span style="color:${COLORS.ok}">satisfied</span>` : `<span style="color:${COLORS.bad}">violated, g = ${formatNumber(r.g)}</span>`;
+        return `<b>d = ${r.d}</b><br/>χ<sub>d</sub> ${formatNumber(r.chi)} · bounds [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${status}`;
       },
     },
     xAxis: {
@@ -258,12 +259,11 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
       axisLabel: { color: COLORS.text },
     },
     yAxis: {
-      type: 'log',
-      logBase: 10,
-      min: floor,
-      max: ceil,
-      splitNumber: 6,
-      axisLabel: { color: COLORS.axis, formatter: (v: number) => powerOfTen(v) },
+      type: 'value',
+      min: lo,
+      max: hi,
+      interval: step,
+      axisLabel: { color: COLORS.axis, formatter: (k: number) => powerOfTen(10 ** k) },
       splitLine: { lineStyle: { color: COLORS.grid } },
     },
     series: [
@@ -271,15 +271,17 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
         name: 'bounds',
         type: 'custom',
         encode: { x: 0, y: [1, 2] },
-        data: rows.map((r, i) => [i, Math.max(r.lower, floor), r.upper ?? ceil]),
+        silent: true,
+        data: rows.map((r, i) => [i, log(r.lower), r.upper === null ? hi : log(r.upper)]),
         renderItem: (_params: unknown, api: RenderApi) => {
           const x = api.value(0);
-          const lo = api.coord([x, api.value(1)]);
-          const hi = api.coord([x, api.value(2)]);
+          const bottom = api.coord([x, api.value(1)]);
+          const top = api.coord([x, api.value(2)]);
           const width = api.size([1, 0])[0] * 0.42;
+          const height = Math.max(bottom[1] - top[1], 4);
           return {
             type: 'rect',
-            shape: { x: lo[0] - width / 2, y: hi[1], width, height: Math.max(lo[1] - hi[1], 3), r: 4 },
+            shape: { x: bottom[0] - width / 2, y: bottom[1] - height + (bottom[1] - top[1] < 4 ? (4 - (bottom[1] - top[1])) / 2 : 0), width, height, r: 2 },
             style: { fill: COLORS.band, stroke: COLORS.bandEdge, lineWidth: 1 },
           };
         },
@@ -289,9 +291,9 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
         name: 'chi',
         type: 'scatter',
         symbol: 'diamond',
-        symbolSize: 13,
+        symbolSize: 12,
         data: rows.map((r, i) => ({
-          value: [i, Math.max(r.chi, floor)],
+          value: [i, log(r.chi)],
           itemStyle: { color: r.feasible ? COLORS.ok : COLORS.bad, borderColor: '#fff', borderWidth: 1.5 },
         })),
         z: 3,
