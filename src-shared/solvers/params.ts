@@ -78,7 +78,9 @@ export function parseParamPairs(pairs: readonly string[]): Record<string, string
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new ParamError('(any)', JSON.stringify(pair), 'must be written name=value');
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    const name = pair.slice(0, eq).trim();
+    if (Object.prototype.hasOwnProperty.call(out, name)) throw new ParamError('(any)', name, 'is given twice');
+    out[name] = pair.slice(eq + 1).trim();
   }
   return out;
 }

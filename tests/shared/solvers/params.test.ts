@@ -38,6 +38,7 @@ describe('solver parameters', () => {
     const sa = findSolver('annealing');
     expect(() => resolveParams('annealing', sa.params, { temperatureRatio: 0 }, problem)).toThrow('parameter temperatureRatio must be > 0 and <= 1, got 0');
     expect(() => parseParamPairs(['penalty'])).toThrow('must be written name=value');
+    expect(() => parseParamPairs(['penalty=1', 'penalty=2'])).toThrow('parameter penalty is given twice');
   });
 
   it('validates before running', () => {
