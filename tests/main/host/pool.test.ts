@@ -120,6 +120,43 @@ describe('solver host with worker processes', () => {
     expect(outcome.result!.best).not.toBeNull();
   });
 
+  it('sends about 5 snapshots per second carrying evaluations, time, progress, best or front, and feasibility', async () => {
+    const h = newHost();
+    const so = h.start({ ...request(3, 4000), config: trackConfig('so', 840) });
+    const mo = h.start({ ...request(3, 4000), config: trackConfig('mo2', 840) });
+    const seen = new Map<SolverRun, RunSnapshot[]>([
+      [so, []],
+      [mo, []],
+    ]);
+    for (const [run, list] of seen) run.onSnapshot((s) => list.push(s));
+    const [a, b] = await Promise.all([so.outcome, mo.outcome]);
+    expect([a.status, b.status]).toEqual(['done', 'done']);
+    for (const [run, list] of seen) {
+      const final = list[list.length - 1];
+      expect(list.length).toBeGreaterThanOrEqual(2);
+      expect(final.evaluations).toBe(4000);
+      expect(final.progress).toBe(1);
+      // Throttled by the worker's clock: at least 200 ms between snapshots (the last one, sent at
+      // the end, is not throttled).
+      for (let k = 1; k < list.length - 1; k++) expect(list[k].seconds - list[k - 1].seconds).toBeGreaterThanOrEqual(0.2 - 1e-9);
+      for (let k = 1; k < list.length; k++) {
+        expect(list[k].evaluations).toBeGreaterThanOrEqual(list[k - 1].evaluations);
+        expect(list[k].progress).toBeGreaterThanOrEqual(list[k - 1].progress);
+      }
+      const result = (await run.outcome).result!;
+      if (run === so) {
+        expect(final.best!.x).toBe(result.best!.x);
+        expect(final.best!.objectives).toEqual(result.best!.objectives);
+        expect(final.feasibleFound).toBe(result.firstFeasibleAt !== null);
+        expect(final.front).toEqual([]);
+      } else {
+        expect(final.front).toEqual(expect.arrayContaining(result.front.map((s) => s.objectives)));
+        expect(final.front).toHaveLength(result.front.length);
+        expect(final.feasibleFound).toBe(result.front.length > 0);
+      }
+    }
+  });
+
   it('cancels a run whose worker is still loading without killing it: the run stops at its first step', async () => {
     const h = newHost({ parallelism: 1, cancelGraceMs: 1000 });
     const run = h.start(request(9, 50_000_000));
@@ -206,7 +243,9 @@ describe('solver host with worker processes', () => {
       expect(o.status, `${cases[i].solver} on ${cases[i].track}: ${o.reason}`).toBe('done');
       const r = requests[i];
       const local = runSolverSync(createDiceProblem(r.config), r.solver, r.params, r.seed, r.termination, runOptionsFor(r));
-      expect(withoutTimes(o.result!)).toEqual(withoutTimes(local));
+      const [inWorker, inProcess] = [withoutTimes(o.result!), withoutTimes(local)];
+      for (const key of Object.keys(inProcess) as (keyof typeof inProcess)[]) expect(inWorker[key], `${r.solver} on ${cases[i].track}: ${key}`).toEqual(inProcess[key]);
+      expect(inWorker).toEqual(inProcess);
       // M = 2: the trace records the hypervolume of the feasible front, which never decreases.
       if (cases[i].track === 'mo2' && o.result!.front.length) {
         const hv = o.result!.trace.filter((p) => p.indicator !== null).map((p) => p.indicator!);
