@@ -20,8 +20,8 @@ export interface RunOutcome {
 }
 
 export interface Executor {
-  /** Runs one grid point; never rejects (a failure is an outcome). */
-  execute(run: RunSpec): Promise<RunOutcome>;
+  /** Runs one grid point; never rejects (a failure is an outcome). `onProgress` gets 0..1. */
+  execute(run: RunSpec, onProgress?: (fraction: number) => void): Promise<RunOutcome>;
   /** Stops everything in flight. */
   dispose(): void;
 }
@@ -53,14 +53,17 @@ export function inlineExecutor(): Executor {
 export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner }): Executor {
   const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs });
   return {
-    async execute(run) {
+    async execute(run, onProgress) {
       let startedAt = new Date();
-      const handle = host.start({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), snapshotIntervalMs: 60_000 });
-      const listener = handle.onStatus((status) => {
-        if (status === 'running') startedAt = new Date();
-      });
+      const handle = host.start({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), snapshotIntervalMs: onProgress ? 500 : 60_000 });
+      const listeners = [
+        handle.onStatus((status) => {
+          if (status === 'running') startedAt = new Date();
+        }),
+        handle.onSnapshot((snapshot) => onProgress?.(snapshot.progress)),
+      ];
       const outcome = await handle.outcome;
-      listener.dispose();
+      for (const l of listeners) l.dispose();
       const finishedAt = new Date();
       if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt, finishedAt };
       return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt, finishedAt };

@@ -71,6 +71,8 @@ export interface RunExperimentOptions {
   /** Further stores whose done runs count as done (the project, when writing a shard file). */
   alsoDoneIn?: Project[];
   onProgress?: (event: ProgressEvent) => void;
+  /** Live state while runs are in flight: each run's progress (0..1) and the session's overall. */
+  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number }) => void;
   /** Checked before each run starts; true stops the session after the runs in flight. */
   shouldStop?: () => boolean;
 }
@@ -83,10 +85,24 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
   let next = 0;
   let elapsedTotal = 0;
   const jobs = Math.max(1, options.jobs);
+  const running = new Map<string, { run: RunSpec; fraction: number }>();
+  const tick = () => {
+    if (!options.onTick) return;
+    const finished = summary.done + summary.failed;
+    const partial = [...running.values()].reduce((s, r) => s + r.fraction, 0);
+    options.onTick({ running: [...running.values()], overall: todo.length ? (finished + partial) / todo.length : 1, finished, todo: todo.length });
+  };
   const worker = async () => {
     while (next < todo.length && !options.shouldStop?.()) {
       const run = todo[next++];
-      const outcome = await options.executor.execute(run);
+      running.set(run.id, { run, fraction: 0 });
+      tick();
+      const outcome = await options.executor.execute(run, (fraction) => {
+        const entry = running.get(run.id);
+        if (entry) entry.fraction = fraction;
+        tick();
+      });
+      running.delete(run.id);
       const record = recordOf(run, outcome);
       options.target.putRun(record);
       summary.remaining--;

@@ -128,6 +128,13 @@ async function runAction(file: string, names: string[], values: Record<string, s
       }
       writeLine(io.stderr, `shard ${shard.k}/${shard.n}: results go to ${out}`);
     }
+    // On a terminal, one status line under the per-run lines shows the runs in flight.
+    let statusShown = false;
+    let lastDraw = 0;
+    const clearStatus = () => {
+      if (statusShown) io.stderr.write('\r\x1b[K');
+      statusShown = false;
+    };
     let failed = 0;
     let interrupted = false;
     const summaries = [];
@@ -141,11 +148,24 @@ async function runAction(file: string, names: string[], values: Record<string, s
         target,
         alsoDoneIn: shard ? [project] : [],
         shouldStop: () => stop,
+        onTick: io.stderrIsTTY
+          ? (t) => {
+              const now = Date.now();
+              if (now - lastDraw < 250) return;
+              lastDraw = now;
+              const inFlight = t.running.map((r) => `${r.run.label}/${r.run.instance}/s${r.run.seed} ${Math.round(r.fraction * 100)}%`).join(', ');
+              const text = `[${spec.name} ${t.finished}/${t.todo}, ${(t.overall * 100).toFixed(1)}%] ${inFlight}`;
+              io.stderr.write(`\r\x1b[K${text.slice(0, 160)}`);
+              statusShown = true;
+            }
+          : undefined,
         onProgress: (e: ProgressEvent) => {
+          clearStatus();
           const line = `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${formatDuration(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}; ETA ${formatDuration(e.etaMs)}`;
           writeLine(io.stderr, line);
         },
       });
+      clearStatus();
       failed += summary.failed;
       interrupted ||= summary.remaining > 0;
       summaries.push({ experiment: spec.name, ...summary, seconds: (Date.now() - started) / 1000 });

@@ -1,0 +1,88 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { validateSpec } from '../../../src-shared/experiments/spec.ts';
+import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+import type { Executor } from '../../../src-main/experiments/executor.ts';
+import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
+import { Project } from '../../../src-main/project/store.ts';
+
+let dir: string;
+let project: Project;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-runner-'));
+  project = Project.create(path.join(dir, 'p.saikoro'));
+});
+afterEach(() => {
+  project.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const spec = validateSpec({
+  name: 'grid',
+  instances: [{ name: 'so-n10', n: 10 }],
+  solvers: [{ name: 'random' }],
+  seeds: { count: 6 },
+  budget: { evaluations: 10 },
+});
+
+/** A scripted executor: each run takes 2 s (solver time, or wall time for the failure), reports halfway; seed 3 fails. */
+function fakeExecutor(log: { inFlight: number; maxInFlight: number }): Executor {
+  return {
+    async execute(run, onProgress) {
+      log.inFlight++;
+      log.maxInFlight = Math.max(log.maxInFlight, log.inFlight);
+      await new Promise((r) => setTimeout(r, 5));
+      onProgress?.(0.5);
+      await new Promise((r) => setTimeout(r, 5));
+      log.inFlight--;
+      const now = new Date();
+      if (run.seed === 3) return { status: 'failed', result: null, error: 'boom', startedAt: new Date(now.getTime() - 2000), finishedAt: now };
+      return { status: 'done', result: { seconds: 2, evaluations: 10 } as SolverResult, error: null, startedAt: now, finishedAt: now };
+    },
+    dispose() {},
+  };
+}
+
+describe('runExperiment', () => {
+  it('runs with at most `jobs` in flight, stores every outcome, reports progress and an ETA', async () => {
+    const log = { inFlight: 0, maxInFlight: 0 };
+    const events: ProgressEvent[] = [];
+    const overall: number[] = [];
+    const summary = await runExperiment(plannedRuns(spec), {
+      executor: fakeExecutor(log),
+      jobs: 2,
+      target: project,
+      onProgress: (e) => events.push(e),
+      onTick: (t) => overall.push(t.overall),
+    });
+    expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0 });
+    expect(log.maxInFlight).toBe(2);
+    expect(events.map((e) => e.finished)).toEqual([1, 2, 3, 4, 5, 6]);
+    // Every run took 2 s of solver time: ETA = 2 s × runs left / 2 jobs.
+    expect(events.map((e) => e.etaMs)).toEqual([5000, 4000, 3000, 2000, 1000, 0]);
+    expect(events.find((e) => e.run.seed === 3)).toMatchObject({ status: 'failed', error: 'boom' });
+    expect(overall.some((v) => v > 0 && v < 1)).toBe(true);
+    expect(Math.max(...overall)).toBeLessThanOrEqual(1);
+    const status = experimentStatus(spec, project.runStatuses());
+    expect(status).toMatchObject({ total: 6, done: 5, failed: 1, missing: 0 });
+    expect(project.runs().find((r) => r.seed === 3)).toMatchObject({ status: 'failed', error: 'boom', result: null });
+  });
+
+  it('retries only failed runs the next time, and stops when asked', async () => {
+    const log = { inFlight: 0, maxInFlight: 0 };
+    await runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 1, target: project });
+    let started = 0;
+    const again = await runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 1, target: project, onProgress: () => started++ });
+    expect(again).toMatchObject({ skipped: 5, done: 0, failed: 1 });
+    expect(started).toBe(1);
+
+    const other = Project.create(path.join(dir, 'q.saikoro'));
+    let calls = 0;
+    const stopped = await runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 1, target: other, shouldStop: () => calls++ >= 2 });
+    expect(stopped).toMatchObject({ total: 6, done: 2, remaining: 4 });
+    expect(other.runs()).toHaveLength(2);
+    other.close();
+  });
+});
