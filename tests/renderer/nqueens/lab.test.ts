@@ -59,11 +59,11 @@ describe('cell states', () => {
     net.load(U);
     expect([...cellStates(net)].filter((x) => x === CELL.queen).length).toBe(4);
     expect(cellStates(net).includes(CELL.conflict)).toBe(false);
-    U[0] = 1; // (0,0): same row as (0,1), same anti-diagonal as nothing, same diagonal as nothing else
+    U[0] = 1; // (0,0): shares row 0 with (0,1) and column 0 with (2,0); its diagonal is empty
     net.load(U);
     const s = cellStates(net);
-    expect([s[0], s[1]]).toEqual([CELL.conflict, CELL.conflict]);
-    expect([s[1 * 4 + 3], s[2 * 4 + 0], s[3 * 4 + 2]]).toEqual([CELL.queen, CELL.queen, CELL.queen]);
+    expect([s[0], s[1], s[2 * 4 + 0]]).toEqual([CELL.conflict, CELL.conflict, CELL.conflict]);
+    expect([s[1 * 4 + 3], s[3 * 4 + 2]]).toEqual([CELL.queen, CELL.queen]);
     expect(s[5]).toBe(CELL.empty);
   });
 });
