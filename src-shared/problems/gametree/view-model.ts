@@ -174,8 +174,17 @@ export class GameTreeExplorer {
     this.alphaBetaNodes = abNodes;
     this.overlayTruncated = !trace || trace.truncated;
     this.root = this.makeNode('', tree, rootSide, 0, true, trace && trace.nodes.length > 0 ? 0 : -1, trace ? 'searched' : 'unknown');
+    // Followed on the value tables, not through explorer nodes, whose keys grow with depth.
     const pv: Atom[] = [];
-    for (let n: ExplorerNode | undefined = this.root; n; n = n.bestChild >= 0 ? this.children(n)[n.bestChild] : undefined) pv.push(n.position);
+    let t = tree;
+    let side = rootSide;
+    for (;;) {
+      pv.push(t.position);
+      const b = this.values[side === 'A' ? 0 : 1].best.get(t)!;
+      if (b < 0) break;
+      t = t.children[b];
+      side = side === 'A' ? 'B' : 'A';
+    }
     this.principalVariation = pv;
   }
 
@@ -214,10 +223,13 @@ export class GameTreeExplorer {
     return node;
   }
 
-  /** Keys of the nodes on the principal variation (expanding them shows the line of play). */
-  principalKeys(): string[] {
+  /**
+   * Keys of the nodes on the principal variation (expanding them shows the line of play), at
+   * most `maxDepth + 1` of them: keys grow with depth, so a view of a very deep tree opens a prefix.
+   */
+  principalKeys(maxDepth = Infinity): string[] {
     const keys: string[] = [];
-    for (let n: ExplorerNode | undefined = this.root; n; n = n.bestChild >= 0 ? this.children(n)[n.bestChild] : undefined) keys.push(n.key);
+    for (let n: ExplorerNode | undefined = this.root; n && n.depth <= maxDepth; n = n.bestChild >= 0 ? this.children(n)[n.bestChild] : undefined) keys.push(n.key);
     return keys;
   }
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   alphaBeta,
+  chainTree,
+  constantEval,
   countNodes,
   GameTreeExplorer,
   minimax,
@@ -99,6 +101,16 @@ describe('GameTreeExplorer', () => {
     const ex = new GameTreeExplorer(nimTree(12), nimRuleEval('last-wins'), 'A', { traceLimit: 10 });
     expect(ex.overlayTruncated).toBe(true);
     expect(allNodes(ex).some((n) => n.pruning === 'unknown')).toBe(true);
+  });
+});
+
+describe('deep trees', () => {
+  it('a chain of depth 100,000: values and PV without building deep keys; a PV prefix opens', () => {
+    const ex = new GameTreeExplorer(chainTree(100_000), constantEval(0.25), 'A');
+    expect(ex.root.value).toBe(0.25);
+    expect(ex.principalVariation.length).toBe(100_001);
+    expect(ex.principalKeys(3)).toEqual(['', '0', '0.0', '0.0.0']);
+    expect(visibleRows(ex, new Set(ex.principalKeys(100))).rows.length).toBe(102);
   });
 });
 
