@@ -79,9 +79,10 @@ const tooltipBase = {
 
 /** The feature panels of the chart: features on one scale share a panel. */
 export const FEATURE_PANELS = [
-  { title: 'Face balance χ²', features: [1, 2, 3, 4, 5] },
-  { title: 'Neighbours', features: [6, 7] },
-  { title: 'Patterns', features: [8, 9, 10, 11, 12, 13, 14, 15] },
+  { title: 'Face balance χ²', features: [1, 2, 3, 4, 5], weight: 5 },
+  // Wider than its two bars, so that its title and axis labels fit.
+  { title: 'Neighbours', features: [6, 7], weight: 3 },
+  { title: 'Patterns', features: [8, 9, 10, 11, 12, 13, 14, 15], weight: 8 },
 ] as const;
 
 /**
@@ -89,7 +90,7 @@ export const FEATURE_PANELS = [
  * [alpha, beta] (a shaded box, a line when alpha = beta); one panel per scale.
  */
 export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
-  const total = FEATURE_PANELS.reduce((s, p) => s + p.features.length, 0);
+  const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
   const usable = 100; // percent of the width, shared out below
   const grids: object[] = [];
   const titles: object[] = [];
@@ -99,7 +100,7 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
   let offset = 0;
   FEATURE_PANELS.forEach((panel, k) => {
     const panelRows = panel.features.map((f) => rows[f - 1]).filter((r): r is FeatureRow => r !== undefined);
-    const share = (panel.features.length / total) * usable;
+    const share = (panel.weight / total) * usable;
     // ECharts has no calc(): panels are placed by percent, with room for the axis labels.
     const gridLeft = offset + (k === 0 ? 3.5 : 4);
     grids.push({ left: `${gridLeft}%`, width: `${share - (k === 0 ? 4 : 4.5)}%`, top: 34, bottom: 26 });
