@@ -1,6 +1,7 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
+import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { openProject } from './project.ts';
 
 const usage = [
@@ -74,9 +75,10 @@ export const compareCommand: Command = {
     try {
       const experiment = project.experiment(name);
       if (!experiment) throw new InputError(`${file}: no experiment named "${name}" (has: ${project.experiments().map((e) => e.name).join(', ') || 'none'})`);
-      const runs = new Map(project.runs().filter((r) => r.status === 'done').map((r) => [r.id, { id: r.id, result: r.result }]));
       let comparison: Comparison;
       try {
+        const ids = expandGrid(experiment.spec).map((r) => r.id);
+        const runs = new Map(project.runs(ids).filter((r) => r.status === 'done').map((r) => [r.id, { id: r.id, result: r.result }]));
         comparison = compareExperiment(experiment.spec, runs, values.metric as MetricName);
       } catch (e) {
         if (e instanceof CompareError || e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);

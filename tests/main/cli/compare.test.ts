@@ -31,6 +31,8 @@ beforeAll(async () => {
   await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'mo.json'], { cwd });
   const r = await runCli(['experiment', 'run', 'p.saikoro', '--inline'], { cwd });
   expect(r.code).toBe(0);
+  // The normalisation stored at `add` is a function of the config: adding again changes nothing.
+  expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'mo.json'], { cwd })).stdout).toContain('already in p.saikoro with this spec');
 });
 afterAll(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
