@@ -238,7 +238,13 @@ export class SolverHost implements Disposable {
       let worker = [...this.workers].find((w) => w.run === null);
       if (!worker) {
         if (this.workers.size >= this.parallelism) return;
-        worker = this.spawnWorker();
+        try {
+          worker = this.spawnWorker();
+        } catch (e) {
+          this.removeFromQueue(next);
+          next.finish({ status: 'failed', result: null, reason: `could not start a worker: ${e instanceof Error ? e.message : String(e)}` });
+          continue;
+        }
       }
       this.removeFromQueue(next);
       this.assign(worker, next);

@@ -60,6 +60,18 @@ describe('worker failures', () => {
     expect((await b.outcome).reason).toBe('the worker crashed (exit code 3): something broke in the solver');
   });
 
+  it('fails the runs with the reason when a worker cannot be started', async () => {
+    host = new SolverHost({
+      spawn: () => {
+        throw new Error('utilityProcess.fork before app ready');
+      },
+      parallelism: 2,
+    });
+    const runs = [host.start(request), host.start(request), host.start(request)];
+    for (const run of runs) expect(await run.outcome).toEqual({ status: 'failed', result: null, reason: 'could not start a worker: utilityProcess.fork before app ready' });
+    expect(host.workerCount).toBe(0);
+  });
+
   it('describes exits', () => {
     expect(describeExit({ code: null, signal: 'SIGTERM', output: '' }, null)).toBe('the worker was killed (SIGTERM)');
     expect(describeExit({ code: 0, signal: null, output: '' }, null)).toBe('the worker exited before the run ended');
