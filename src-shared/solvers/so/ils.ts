@@ -36,6 +36,8 @@ class IteratedLocalSearch implements Solver {
   private perturbing = 0;
   private bestX: Uint8Array | null = null;
   private beta!: Float64Array;
+  /** Bit k set: F6 + k is part of the objective. */
+  private relevant = 0;
   private faces!: Uint8Array;
   private readonly best = new BestTracker();
   private readonly move: Move = { p: 0, q: -1, face: 1 };
@@ -51,13 +53,16 @@ class IteratedLocalSearch implements Solver {
     this.lambda = num(params, 'penalty');
     this.oscillation = this.lambda > 0;
     this.beta = Float64Array.from(problem.config.beta);
+    // Only the pattern features the objective sums are worth aiming at.
+    this.relevant = 0;
+    for (const f of problem.config.objectives[0] ?? []) if (f >= 6) this.relevant |= 1 << (f - 6);
   }
 
   /** A change aimed at a costly window (or a plain random move). */
   private propose(ls: LocalSearch): void {
     const m = this.move;
     if (this.neighbourhood !== 'swap' && this.random.chance(this.guidance)) {
-      const above = aboveBandMask(ls.state.values.features, this.beta);
+      const above = aboveBandMask(ls.state.values.features, this.beta) & this.relevant;
       if (above) {
         // The faces mirror the state; refreshed lazily (commits go through apply()).
         const x = this.faces;
