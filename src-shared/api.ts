@@ -82,6 +82,8 @@ export interface SaikoroApi {
   startRun(request: StartRunRequest): Promise<RunStarted>;
   /** Asks a run to stop; false when there is no such unfinished run. */
   cancelRun(runId: string): Promise<boolean>;
+  /** Pauses (paused = true) or resumes a run between steps; false when there is no such unfinished run. */
+  pauseRun(runId: string, paused: boolean): Promise<boolean>;
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
   onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
   onRunFinished(listener: (event: RunFinishedEvent) => void): Disposer;
@@ -96,7 +98,7 @@ export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
 export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
 
 // Records rather than arrays so that the compiler reports a call or an event missing here.
-const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true };
+const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true, pauseRun: true };
 const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true };
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];

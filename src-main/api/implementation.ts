@@ -46,5 +46,10 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       if (typeof runId !== 'string') throw new TypeError(`cancelRun: runId must be a string, got ${JSON.stringify(runId)}`);
       return deps.runs?.cancel(runId) ?? false;
     },
+    async pauseRun(runId: string, paused: boolean) {
+      if (typeof runId !== 'string') throw new TypeError(`pauseRun: runId must be a string, got ${JSON.stringify(runId)}`);
+      if (typeof paused !== 'boolean') throw new TypeError(`pauseRun: paused must be true or false, got ${JSON.stringify(paused)}`);
+      return deps.runs?.pause(runId, paused) ?? false;
+    },
   };
 }

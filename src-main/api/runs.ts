@@ -64,6 +64,14 @@ export class RunService implements Disposable {
     return true;
   }
 
+  pause(runId: string, paused: boolean): boolean {
+    const entry = this.runs.get(runId);
+    if (!entry || entry.run.isFinished) return false;
+    if (paused) entry.run.pause();
+    else entry.run.resume();
+    return true;
+  }
+
   get activeCount(): number {
     return this.runs.size;
   }

@@ -101,6 +101,10 @@ export const useRunsStore = defineStore('runs', () => {
     }
   }
 
+  async function togglePause(): Promise<void> {
+    if (started.value && phase.value === 'running') await api.pauseRun(started.value.runId, !snapshot.value?.paused);
+  }
+
   async function cancel(): Promise<void> {
     if (started.value && running.value) await api.cancelRun(started.value.runId);
   }
@@ -147,6 +151,7 @@ export const useRunsStore = defineStore('runs', () => {
     loadSolvers,
     selectSolver,
     start,
+    togglePause,
     cancel,
   };
 });

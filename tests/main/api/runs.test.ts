@@ -83,10 +83,14 @@ describe('solver runs through the API', () => {
     id = (started as { value: { runId: string; objectiveCount: number } }).value.runId;
     expect((started as { value: { objectiveCount: number } }).value.objectiveCount).toBe(2);
     await new Promise((r) => setTimeout(r, 300));
+    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: true });
+    expect(await dispatchCall(api, 'pauseRun', [id, 'yes'])).toMatchObject({ ok: false, error: { name: 'TypeError', message: 'pauseRun: paused must be true or false, got "yes"' } });
+    expect(await dispatchCall(api, 'pauseRun', [id, false])).toEqual({ ok: true, value: true });
     expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: true });
     const end = await finished;
     expect(end.status).toBe('cancelled');
     expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: false });
+    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: false });
   });
 
   it('refuses bad requests with named errors', async () => {
