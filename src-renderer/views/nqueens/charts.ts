@@ -14,6 +14,18 @@ use([LineChart, MarkAreaComponent]);
 const FONT = 'Inter, "Segoe UI", system-ui, sans-serif';
 export const COLORS = { queens: '#3658c9', conflicts: '#dc2626', energy: '#b45309', kick: 'rgba(245, 158, 11, 0.18)', axis: '#94a3b8', grid: '#e5e9f0', text: '#334155' } as const;
 
+/**
+ * An axis top that ignores the first steps: the random start (about N*N/2 queens) would
+ * otherwise flatten everything after it. The start is clipped at the top of the chart.
+ */
+export function axisMax(series: readonly (readonly number[])[], floor: number): number {
+  let top = 0;
+  for (const ys of series) for (let i = Math.min(2, ys.length - 1); i < ys.length; i++) top = Math.max(top, ys[i]);
+  const raw = Math.max(floor, top * 1.15);
+  const magnitude = 10 ** Math.floor(Math.log10(raw));
+  return Math.ceil(raw / magnitude) * magnitude;
+}
+
 /** Queens and conflicts (left axis) and energy (right axis) per step, kicks shaded. */
 export function historyOption(h: History, n: number): EChartsCoreOption {
   const pairs = (ys: number[]) => ys.map((y, i) => [h.step[i], y]);
@@ -25,8 +37,8 @@ export function historyOption(h: History, n: number): EChartsCoreOption {
     tooltip: { trigger: 'axis' },
     xAxis: { type: 'value', name: 'step', nameLocation: 'middle', nameGap: 24, min: 0, max: Math.max(1, h.step[h.step.length - 1] ?? 1), axisLine: { lineStyle: { color: COLORS.axis } }, splitLine: { show: false } },
     yAxis: [
-      { type: 'value', name: 'queens / conflicts', min: 0, splitLine: { lineStyle: { color: COLORS.grid } } },
-      { type: 'value', name: 'energy', min: 0, splitLine: { show: false } },
+      { type: 'value', name: 'queens / conflicts', min: 0, max: axisMax([h.queens, h.conflicts], 2 * n), splitLine: { lineStyle: { color: COLORS.grid } } },
+      { type: 'value', name: 'energy', min: 0, max: axisMax([h.energy], 2 * n), splitLine: { show: false } },
     ],
     series: [
       {

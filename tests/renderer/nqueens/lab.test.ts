@@ -133,3 +133,12 @@ describe('the sweep', () => {
     expect(() => parseNList(' ', 1000)).toThrow(/at least one N/);
   });
 });
+
+describe('chart axes', () => {
+  it('sizes the axis on the steps after the random start, rounded up, at least the floor', async () => {
+    const { axisMax } = await import('../../../src-renderer/views/nqueens/charts.ts');
+    expect(axisMax([[1500, 12, 9, 14]], 16)).toBe(20); // 14 * 1.15 = 16.1 -> floor 16 wins -> 20
+    expect(axisMax([[5000, 400, 90, 80]], 16)).toBe(200); // 103.5 -> 200
+    expect(axisMax([[3]], 8)).toBe(8);
+  });
+});
