@@ -127,11 +127,139 @@ export function memoMinimax<N>(source: GameSource<N>, root: N, f: EvalFn, rootSi
       throw e;
     }
   }
-  if (source.dense) {
-    const { size, index } = source.dense;
-    return run<N, number>(source, root, f, rootSide, options, new DenseStore(size), index);
+  if (dense) {
+    if (!(options.traceLimit && options.traceLimit > 0)) return runDense(source, root, f, rootSide, options, dense.size, dense.index);
+    return run<N, number>(source, root, f, rootSide, options, new DenseStore(dense.size), dense.index);
   }
   return run<N, Atom>(source, root, f, rootSide, options, new MemoTable() as MemoStore<Atom>, (n) => source.position(n));
+}
+
+/**
+ * The untraced search over a densely numbered game (nim), the benchmark's hot loop: one flat
+ * table per field indexed by 2 * index + side, leaves and memo hits folded into the parent
+ * without being pushed. Same results as `run` (tested).
+ */
+function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, options: MemoOptions, size: number, index: (node: N) => number): SearchResult {
+  const state = new Uint8Array(2 * size);
+  const values = new Float64Array(2 * size);
+  const bests = new Int32Array(2 * size);
+  const sideOf: readonly Side[] = ['A', 'B'];
+  const rootS = rootSide === 'A' ? 0 : 1;
+  const checkLimit = limitChecker(options);
+  let visited = 0;
+  let leaves = 0;
+  let hits = 0;
+  // Frames: node, its slot (2 * index + side), children, next child, best value and child.
+  const nodes: N[] = [];
+  const slots: number[] = [];
+  const kids: (readonly N[])[] = [];
+  const next: number[] = [];
+  const best: number[] = [];
+  const bestIdx: number[] = [];
+  let sp = 0;
+
+  const rootSlot = 2 * index(root) + rootS;
+  visited++;
+  const rootKids = source.children(root);
+  if (rootKids.length === 0) {
+    leaves++;
+    const position = source.position(root);
+    values[rootSlot] = checkLeafValue(f(position, rootSide), position);
+    state[rootSlot] = DONE;
+    bests[rootSlot] = -1;
+  } else {
+    state[rootSlot] = IN_PROGRESS;
+    nodes[0] = root;
+    slots[0] = rootSlot;
+    kids[0] = rootKids;
+    next[0] = 0;
+    best[0] = rootS === 0 ? -Infinity : Infinity;
+    bestIdx[0] = -1;
+    sp = 1;
+  }
+  while (sp > 0) {
+    const top = sp - 1;
+    const ks = kids[top];
+    const i = next[top];
+    const s = slots[top] & 1;
+    if (i < ks.length) {
+      next[top] = i + 1;
+      const child = ks[i];
+      const cs = 1 - s;
+      const slot = 2 * index(child) + cs;
+      const st = state[slot];
+      let v: number;
+      if (st === DONE) {
+        hits++;
+        v = values[slot];
+      } else {
+        if (st === IN_PROGRESS) throw new GameCycleError(source.position(child), sideOf[cs]);
+        visited++;
+        if (checkLimit !== null) checkLimit(visited);
+        const childKids = source.children(child);
+        if (childKids.length > 0) {
+          state[slot] = IN_PROGRESS;
+          nodes[sp] = child;
+          slots[sp] = slot;
+          kids[sp] = childKids;
+          next[sp] = 0;
+          best[sp] = cs === 0 ? -Infinity : Infinity;
+          bestIdx[sp] = -1;
+          sp++;
+          continue;
+        }
+        leaves++;
+        const position = source.position(child);
+        v = checkLeafValue(f(position, sideOf[cs]), position);
+        values[slot] = v;
+        bests[slot] = -1;
+        state[slot] = DONE;
+      }
+      if (s === 0 ? v > best[top] : v < best[top]) {
+        best[top] = v;
+        bestIdx[top] = i;
+      }
+      continue;
+    }
+    // The node is finished: store it and fold its value into the parent.
+    const slot = slots[top];
+    const v = best[top];
+    values[slot] = v;
+    bests[slot] = bestIdx[top];
+    state[slot] = DONE;
+    nodes[top] = undefined as unknown as N;
+    kids[top] = undefined as unknown as readonly N[];
+    sp = top;
+    if (top > 0) {
+      const parent = top - 1;
+      if ((slots[parent] & 1) === 0 ? v > best[parent] : v < best[parent]) {
+        best[parent] = v;
+        bestIdx[parent] = next[parent] - 1;
+      }
+    }
+  }
+
+  const pv: Atom[] = [];
+  const pvLimit = options.pvLimit ?? Infinity;
+  let node = root;
+  let slot = rootSlot;
+  while (pv.length < pvLimit) {
+    pv.push(source.position(node));
+    const b = bests[slot];
+    if (b < 0) break;
+    node = source.children(node)[b];
+    slot = 2 * index(node) + (1 - (slot & 1));
+  }
+  return {
+    method: 'memo',
+    rootSide,
+    value: values[rootSlot],
+    principalVariation: pv,
+    nodesVisited: visited,
+    leavesEvaluated: leaves,
+    prunedBranches: 0,
+    memoHits: hits,
+  };
 }
 
 function run<N, K>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, options: SearchOptions, store: MemoStore<K>, keyOf: (node: N) => K): SearchResult {

@@ -219,9 +219,34 @@ describe('limits and bad games', () => {
     expect(memoMinimax(game, 1000, f, 'A', { table }).value).toBe(0);
   });
 
-  it('a cycle in a game graph is an error for the memoised search', () => {
+  it('a cycle in a game graph is an error for the memoised search (keyed and dense)', () => {
+    // 1 -> 2 -> 3 -> 1 is a three-cycle: (1, A) comes back as (1, B) after three moves and as
+    // (1, A) after six, while it is still being searched.
     const cyclic: GameSource<number> = { position: (k) => k, children: (k) => (k === 0 ? [] : [k === 3 ? 1 : k + 1, 0]) };
     expect(() => memoMinimax(cyclic, 1, constantEval(1), 'A')).toThrow(GameCycleError);
+    const dense: GameSource<number> = { ...cyclic, dense: { size: 4, index: (k) => k } };
+    expect(() => memoMinimax(dense, 1, constantEval(1), 'A')).toThrow(GameCycleError);
+    expect(() => memoMinimax(dense, 1, constantEval(1), 'A', { traceLimit: 10 })).toThrow(GameCycleError);
+  });
+
+  it('the dense memo fast path and the general memo give the same results', () => {
+    for (const rule of ['last-wins', 'last-loses'] as const) {
+      const f = nimRuleEval(rule);
+      for (let n = 0; n <= 60; n++) {
+        const game = nimGame(n);
+        for (const side of ['A', 'B'] as const) {
+          const lean = memoMinimax(game, n, f, side);
+          const general = memoMinimax(game, n, f, side, { traceLimit: 1 });
+          expect([lean.value, lean.principalVariation, lean.nodesVisited, lean.leavesEvaluated, lean.memoHits]).toEqual([
+            general.value,
+            general.principalVariation,
+            general.nodesVisited,
+            general.leavesEvaluated,
+            general.memoHits,
+          ]);
+        }
+      }
+    }
   });
 
   it('an evaluation returning NaN is reported with the leaf', () => {
