@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { describeNqueensSolvers, findNqueensSolver, resolveNqueensParams, runNqueensSolver, type NqueensSnapshot } from '../../../../src-shared/problems/nqueens/solvers.ts';
+import { defaultNeuralParams, runNeural } from '../../../../src-shared/problems/nqueens/neural.ts';
+import { defaultMinConflictsParams, runMinConflicts } from '../../../../src-shared/problems/nqueens/minconflicts.ts';
+import { verifySolution } from '../../../../src-shared/problems/nqueens/verify.ts';
+import { RunController } from '../../../../src-shared/solvers/run.ts';
+
+const noYield = () => Promise.resolve();
+
+describe('N-Queens solvers in the framework\'s terms', () => {
+  it('describes both methods with their parameters and defaults', () => {
+    const d = describeNqueensSolvers();
+    expect(d.map((s) => [s.name, s.baseline])).toEqual([['nqueens-neural', false], ['nqueens-minconflicts', true]]);
+    expect(d[0].params.find((p) => p.name === 'update')).toMatchObject({ type: 'choice', default: 'seq', choices: ['seq', 'sync'] });
+  });
+
+  it('gives the same runs as the methods called directly (defaults, same seed)', async () => {
+    const neural = await runNqueensSolver('nqueens-neural', 12, {}, 3, {}, undefined, undefined, { yieldToHost: noYield });
+    const direct = runNeural(defaultNeuralParams(12), 3);
+    expect([neural.solved, neural.steps, neural.queens]).toEqual([true, direct.steps, direct.queens]);
+    expect(neural.stopReason).toBe('solver');
+    const mc = await runNqueensSolver('nqueens-minconflicts', 200, {}, 4, {}, undefined, undefined, { yieldToHost: noYield });
+    const mcDirect = runMinConflicts(defaultMinConflictsParams(200), 4);
+    expect(mc.solved).toBe(true);
+    expect(mc.queens).toEqual([...mcDirect.queens]);
+    expect(verifySolution(mc.queens!)).toBe(true);
+  });
+
+  it('stops at a step budget and reports the failure mode', async () => {
+    // Synchronous, bounded, no kicks: the whole board flips between empty and full (never solves).
+    const r = await runNqueensSolver('nqueens-neural', 10, { update: 'sync', clamp: 3, kickLength: 0 }, 1, { maxEvaluations: 40 }, undefined, undefined, { yieldToHost: noYield });
+    expect(r).toMatchObject({ solved: false, steps: 40, stopReason: 'evaluations', message: 'stopped by the step budget after 40 steps', queens: null });
+    const limited = await runNqueensSolver('nqueens-neural', 10, { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 30 }, 1, {}, undefined, undefined, { yieldToHost: noYield });
+    expect(limited).toMatchObject({ solved: false, steps: 30, stopReason: 'solver', failure: 'oscillation' });
+  });
+
+  it('pauses and cancels between slices', async () => {
+    const control = new RunController();
+    const snaps: NqueensSnapshot[] = [];
+    let slices = 0;
+    const yieldToHost = async () => {
+      slices++;
+      if (slices === 2) control.pause();
+      if (slices === 3) throw new Error('must not run while paused');
+    };
+    const running = runNqueensSolver('nqueens-neural', 40, { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 }, 1, {}, (s) => snaps.push(s), control, { yieldToHost, snapshotInterval: 0 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(snaps.at(-1)!.paused).toBe(true);
+    control.cancel();
+    const r = await running;
+    expect(r.stopReason).toBe('cancelled');
+    expect(r.solved).toBe(false);
+    expect(r.steps).toBeGreaterThan(0);
+  });
+
+  it('names a bad or unknown parameter', () => {
+    const info = findNqueensSolver('nqueens-neural');
+    expect(() => resolveNqueensParams(info, { A: 0 })).toThrow('nqueens-neural: A must be above 0, got 0');
+    expect(() => resolveNqueensParams(info, { update: 'async' })).toThrow(/update must be one of seq, sync/);
+    expect(() => resolveNqueensParams(info, { samples: 3 })).toThrow(/unknown parameter "samples"/);
+    expect(() => findNqueensSolver('ga')).toThrow(/known: nqueens-neural, nqueens-minconflicts/);
+  });
+});
