@@ -150,12 +150,27 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
   let leaves = 0;
   let hits = 0;
   // Frames: node, its slot (2 * index + side), children, next child, best value and child.
-  const nodes: N[] = [];
-  const slots: number[] = [];
-  const kids: (readonly N[])[] = [];
-  const next: number[] = [];
-  const best: number[] = [];
-  const bestIdx: number[] = [];
+  // Typed frames, grown by doubling; a frame's children are asked for again at each step
+  // rather than kept, so a million-deep stack holds no arrays (they would all reach old space).
+  let nodes: N[] = [];
+  let slots = new Int32Array(1024);
+  let next = new Int32Array(1024);
+  let best = new Float64Array(1024);
+  let bestIdx = new Int32Array(1024);
+  const grow = () => {
+    const cap = slots.length * 2;
+    const g32 = (a: Int32Array) => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    slots = g32(slots);
+    next = g32(next);
+    bestIdx = g32(bestIdx);
+    const b = new Float64Array(cap);
+    b.set(best);
+    best = b;
+  };
   let sp = 0;
 
   const rootSlot = 2 * index(root) + rootS;
@@ -171,7 +186,6 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
     state[rootSlot] = IN_PROGRESS;
     nodes[0] = root;
     slots[0] = rootSlot;
-    kids[0] = rootKids;
     next[0] = 0;
     best[0] = rootS === 0 ? -Infinity : Infinity;
     bestIdx[0] = -1;
@@ -179,7 +193,7 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
   }
   while (sp > 0) {
     const top = sp - 1;
-    const ks = kids[top];
+    const ks = source.children(nodes[top]);
     const i = next[top];
     const s = slots[top] & 1;
     if (i < ks.length) {
@@ -199,9 +213,9 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
         const childKids = source.children(child);
         if (childKids.length > 0) {
           state[slot] = IN_PROGRESS;
+          if (sp === slots.length) grow();
           nodes[sp] = child;
           slots[sp] = slot;
-          kids[sp] = childKids;
           next[sp] = 0;
           best[sp] = cs === 0 ? -Infinity : Infinity;
           bestIdx[sp] = -1;
@@ -227,8 +241,6 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
     values[slot] = v;
     bests[slot] = bestIdx[top];
     state[slot] = DONE;
-    nodes[top] = undefined as unknown as N;
-    kids[top] = undefined as unknown as readonly N[];
     sp = top;
     if (top > 0) {
       const parent = top - 1;
