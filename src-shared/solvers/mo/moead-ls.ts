@@ -63,6 +63,9 @@ class MoeadLs implements Solver {
   private movesLeft = 0;
   /** Work decided at the end of a burst (adoptions, refinement), one evaluation per entry. */
   private queue: (() => void)[] = [];
+  /** Initial candidates asked for and those evaluated so far (the start may span steps). */
+  private initAsked = 0;
+  private pendingInit: Evaluated[] = [];
 
   setup(problem: Problem, params: ParamValues, seed: number): void {
     this.problem = problem;
@@ -122,9 +125,6 @@ class MoeadLs implements Solver {
     this.initialise(this.pendingInit);
     this.pendingInit = [];
   }
-
-  private pendingInit: Evaluated[] = [];
-  private initAsked = 0;
 
   private initialise(initial: Evaluated[]): void {
     const m = this.problem.objectiveCount;
