@@ -11,18 +11,22 @@
 export function verifySolution(queens: ArrayLike<number | null | undefined>): boolean {
   const n = queens.length;
   if (n === 0) return false;
-  const col = new Uint8Array(n);
-  const diag = new Uint8Array(2 * n - 1);
-  const anti = new Uint8Array(2 * n - 1);
+  // Bit sets: at N = 10^7 they fit in the CPU cache (6 MB), where byte arrays (50 MB) do not.
+  const col = new Int32Array((n + 31) >>> 5);
+  const diag = new Int32Array((2 * n + 31) >>> 5);
+  const anti = new Int32Array((2 * n + 31) >>> 5);
   for (let r = 0; r < n; r++) {
     const c = queens[r];
     if (typeof c !== 'number' || !Number.isInteger(c) || c < 0 || c >= n) return false;
     const d = r - c + n - 1;
     const a = r + c;
-    if (col[c] || diag[d] || anti[a]) return false;
-    col[c] = 1;
-    diag[d] = 1;
-    anti[a] = 1;
+    const cb = 1 << (c & 31);
+    const db = 1 << (d & 31);
+    const ab = 1 << (a & 31);
+    if (col[c >>> 5] & cb || diag[d >>> 5] & db || anti[a >>> 5] & ab) return false;
+    col[c >>> 5] |= cb;
+    diag[d >>> 5] |= db;
+    anti[a >>> 5] |= ab;
   }
   return true;
 }
