@@ -1,7 +1,8 @@
 import { defineStore } from 'pinia';
 import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
 import type { ParamValue, RunFinishedEvent, RunStarted, Snapshot, SolverDescriptor, SolverResult } from '../../src-shared/api.ts';
-import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { DEFAULT_N, TRACK_OBJECTIVES, trackConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { useApi } from '../api/index.ts';
 
 export type RunPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -15,14 +16,21 @@ export interface ConvergencePoint {
   secondary: number | null;
 }
 
-/** A snapshot as a convergence point (SO: best f or violation; MO: front size). */
-export function snapshotPoint(s: Snapshot, objectiveCount: number): ConvergencePoint {
+/**
+ * A snapshot as a convergence point. SO: best f or, while infeasible, the violation. MO: the
+ * front size and, given the run's normalisation (M <= 3), the front's hypervolume, the same
+ * figure the worker records in the final trace.
+ */
+export function snapshotPoint(s: Snapshot, objectiveCount: number, hv: HvNormalisation | null = null): ConvergencePoint {
   if (objectiveCount === 1) {
     const best = s.best;
     return { evaluations: s.evaluations, value: best && best.feasible ? best.objectives[0] : null, secondary: best && !best.feasible ? best.violation : null };
   }
-  return { evaluations: s.evaluations, value: null, secondary: s.front.length };
+  return { evaluations: s.evaluations, value: hv && s.front.length ? normalisedHypervolume(s.front, hv) : null, secondary: s.front.length };
 }
+
+/** The largest M whose hypervolume is drawn live (as in the host's trace). */
+export const LIVE_HV_MAX_OBJECTIVES = 3;
 
 /** The final trace of a result as convergence points (MO: hypervolume where recorded). */
 export function tracePoints(result: SolverResult): ConvergencePoint[] {
@@ -56,6 +64,7 @@ export const useRunsStore = defineStore('runs', () => {
   /** The config of the current run, for "open in the evaluator". */
   const runTrack = ref<TrackName>('so');
   const runN = ref<number>(DEFAULT_N);
+  let hvNorm: HvNormalisation | null = null;
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
   const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
@@ -85,6 +94,8 @@ export const useRunsStore = defineStore('runs', () => {
     points.value = markRaw([]);
     runTrack.value = track.value;
     runN.value = n.value;
+    const m = TRACK_OBJECTIVES[track.value].length;
+    hvNorm = m >= 2 && m <= LIVE_HV_MAX_OBJECTIVES && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
     try {
       const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
       started.value = await api.startRun({
@@ -112,7 +123,7 @@ export const useRunsStore = defineStore('runs', () => {
   const offSnapshot = api.onRunSnapshot((e) => {
     if (e.runId !== started.value?.runId) return;
     snapshot.value = markRaw(e.snapshot);
-    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount)]);
+    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, hvNorm)]);
   });
   const offFinished = api.onRunFinished((e: RunFinishedEvent) => {
     if (e.runId !== started.value?.runId) return;

@@ -13,6 +13,16 @@ describe('solve view data', () => {
     expect(snapshotPoint({ ...base, best: null, front: [[1, 2], [2, 1]] }, 2)).toEqual({ evaluations: 500, value: null, secondary: 2 });
   });
 
+  it('a multi-objective snapshot carries the hypervolume of its front under the run normalisation', () => {
+    // Normalised by nadir (2, 2) against reference (1.1, 1.1): the front {(1, 0), (0, 1)} maps
+    // to {(0.5, 0), (0, 0.5)}, whose dominated area is 1.1*1.1 - 0.5*0.5 = 0.96.
+    const norm = { ideal: [0, 0], nadir: [2, 2], reference: [1.1, 1.1], method: 'test' };
+    const s: Snapshot = { evaluations: 9, seconds: 1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[1, 0], [0, 1]] };
+    const point = snapshotPoint(s, 2, norm);
+    expect(point.secondary).toBe(2);
+    expect(point.value).toBeCloseTo(0.96, 12);
+  });
+
   it('a result trace becomes convergence points (MO: hypervolume and front size)', () => {
     const trace = [
       { evaluations: 10, seconds: 0, best: null, violation: 2, feasible: false, frontSize: 0, indicator: null },
