@@ -126,11 +126,14 @@ class Workspace {
 function ndFilter(src: Float64Array, n: number, d: number, dst: Float64Array, idx: Int32Array): number {
   const last = d - 1;
   if (n <= 64) {
-    // insertion sort of the indices (the common case: limit sets are small)
-    for (let i = 0; i < n; i++) {
+    // Insertion sort of the indices (the common case: limit sets are small). The input arrives
+    // sorted by another objective, which on a front runs roughly against this one, so it is
+    // read backwards: nearly sorted input costs nearly nothing to insert.
+    for (let r = 0; r < n; r++) {
+      const i = n - 1 - r;
       const oi = i * d;
       const key = src[oi + last];
-      let j = i - 1;
+      let j = r - 1;
       while (j >= 0) {
         const oj = idx[j] * d;
         const kj = src[oj + last];
