@@ -23,9 +23,10 @@ export const benchCommand: Command = {
   },
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' } }, true);
-    const unknown = positionals.filter((name) => !suites.some((s) => s.name === name));
+    const names: string[] = positionals;
+    const unknown = names.filter((name) => !suites.some((s) => s.name === name));
     if (unknown.length) throw new UsageError(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}`);
-    const chosen = positionals.length ? suites.filter((s) => positionals.includes(s.name)) : suites.filter((s) => s.byDefault);
+    const chosen = names.length ? suites.filter((s) => names.includes(s.name)) : suites.filter((s) => s.byDefault);
     const context = { quick: Boolean(values.quick), progress: (message: string) => writeLine(io.stderr, message) };
     const results: Record<string, unknown> = {};
     if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);

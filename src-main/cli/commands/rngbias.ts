@@ -153,7 +153,7 @@ export const rngbiasCommand: Command = {
     ]);
     const { values } = parseCommandArgs(argv, options);
     try {
-      const config = await resolveRngbiasConfig(values, io);
+      const config = await resolveRngbiasConfig(values as Record<string, string | undefined>, io);
       const x = parseSolution(await readAll(io.stdin), config.n);
       const evaluation = new DiceEvaluator(config).evaluate(x);
       writeLine(io.stdout, JSON.stringify({ objective: collapse(evaluation.objectives), constraint: collapse(evaluation.constraints), error: null }));
