@@ -198,6 +198,7 @@ export class NeuralNet {
   private readonly ring = new Float64Array(CYCLE_WINDOW);
   private readonly seen = new Map<number, number>();
   private lastCycle = 0;
+  private lastCycleStep = 0;
   private solvedQueens: number[] | null = null;
   private last: NeuralSnapshot;
 
@@ -252,6 +253,7 @@ export class NeuralNet {
     this.kickLeft = 0;
     this.kickSteps = 0;
     this.lastCycle = 0;
+    this.lastCycleStep = 0;
     this.seen.clear();
     this.solvedQueens = null;
     this.recordState();
@@ -327,7 +329,10 @@ export class NeuralNet {
     this.steps = t;
     if (kick) this.kickSteps++;
     const cycle = this.recordState();
-    if (cycle > 0 && !kick) this.lastCycle = cycle;
+    if (cycle > 0 && !kick) {
+      this.lastCycle = cycle;
+      this.lastCycleStep = t;
+    }
     if (p.kick.every === 'auto' && cycle > 0 && !kick && this.kickLeft === 0) this.kickLeft = p.kick.length;
     this.last = this.snapshot(flips, kick, cycle);
     return this.last;
@@ -495,13 +500,15 @@ export class NeuralNet {
     return out;
   }
 
+  /** The mode of the most recent repetition, if it was within the last CYCLE_WINDOW steps. */
   private classify(): FailureMode {
-    const p = this.lastCycle;
+    const p = this.steps - this.lastCycleStep <= CYCLE_WINDOW ? this.lastCycle : 0;
     if (p === 0) return 'wander';
     if (p === 1) return 'stall';
     if (p === 2) return 'oscillation';
     return 'loop';
   }
+
 }
 
 /** Convenience: build a network and run it to completion. */

@@ -141,6 +141,19 @@ describe('failure modes and kicks', () => {
     expect(r.steps).toBe(40);
   });
 
+  it('reports a board whose outputs stop changing short of a solution as a stall (period 1)', () => {
+    // Three non-attacking queens; every other square far below the threshold and C = 0, so
+    // the empty row and column need hundreds of steps to bring a neuron up.
+    const p: NeuralParams = { ...defaultNeuralParams(4), update: 'sync', clamp: 0, C: 0, kick: noKick, maxSteps: 10 };
+    const net = new NeuralNet(p, 1);
+    const U = new Array(16).fill(-1000);
+    for (const [r, c] of [[0, 1], [1, 3], [3, 2]]) U[r * 4 + c] = 5;
+    net.load(U);
+    const r = net.run();
+    expect(net.state.queens).toBe(3);
+    expect(r).toMatchObject({ solved: false, steps: 10, failure: 'stall' });
+  });
+
   it('applies a fixed kick schedule at steps every, every+1, ... every+length-1', () => {
     const p: NeuralParams = { ...defaultNeuralParams(10), update: 'sync', clamp: 3, kick: { value: 4, every: 10, length: 3 }, maxSteps: 35 };
     const net = new NeuralNet(p, 1);
