@@ -34,6 +34,7 @@ describe('NqueensView', () => {
     const net = new NeuralNet(defaultNeuralParams(8), 1);
     expect(stat('queens')).toBe(String(net.state.queens));
     expect(byId('nq-status').textContent).toMatch(/^Ready/);
+    expect(byId('nq-baseline').textContent).toMatch(/^Min-conflicts on the same N and seed: solved in \d+ repair steps/);
     click(byId('nq-step'));
     await nextTick();
     const s1 = net.step();
