@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { DisposableStore, Emitter, type Disposable } from './disposable.ts';
 import type { WorkerMessage } from './protocol.ts';
-import type { RunOutcome, RunRequest, RunResult, RunSnapshot, RunStatus } from './run.ts';
+import type { AnyRunRequest, AnyRunResult, NqueensRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
 
 export interface SolverHostOptions {
@@ -32,18 +32,22 @@ interface PoolWorker {
   /** Owns the channel and its listeners. */
   store: DisposableStore;
   ready: boolean;
-  run: SolverRun | null;
+  run: AnySolverRun | null;
 }
 
-/** A run in the host. Listen to its snapshots and status; await `outcome`. */
-export class SolverRun {
+/**
+ * A run in the host. Listen to its snapshots and status; await `outcome`. `R` is its request's
+ * type: a dice run (the default) has the framework's Snapshot and SolverResult, an N-Queens run
+ * NqueensSnapshot and NqueensResult.
+ */
+export class SolverRun<R extends AnyRunRequest = RunRequest> {
   private statusValue: RunStatus = 'queued';
-  private snapshotValue: RunSnapshot | null = null;
-  private readonly snapshotEmitter = new Emitter<RunSnapshot>();
+  private snapshotValue: SnapshotOf<R> | null = null;
+  private readonly snapshotEmitter = new Emitter<SnapshotOf<R>>();
   private readonly statusEmitter = new Emitter<RunStatus>();
-  private settle!: (outcome: RunOutcome) => void;
+  private settle!: (outcome: RunOutcome<ResultOf<R>>) => void;
   /** Resolves once, when the run is done, failed or cancelled. Never rejects. */
-  readonly outcome: Promise<RunOutcome>;
+  readonly outcome: Promise<RunOutcome<ResultOf<R>>>;
   /** Set while the user wants the run paused (also before it has started). */
   pauseRequested = false;
   cancelRequested = false;
@@ -52,7 +56,7 @@ export class SolverRun {
 
   constructor(
     readonly id: string,
-    readonly request: RunRequest,
+    readonly request: R,
     private readonly host: SolverHost,
   ) {
     this.outcome = new Promise((resolve) => (this.settle = resolve));
@@ -61,14 +65,14 @@ export class SolverRun {
   get status(): RunStatus {
     return this.statusValue;
   }
-  get lastSnapshot(): RunSnapshot | null {
+  get lastSnapshot(): SnapshotOf<R> | null {
     return this.snapshotValue;
   }
   get isFinished(): boolean {
     return this.statusValue === 'done' || this.statusValue === 'failed' || this.statusValue === 'cancelled';
   }
 
-  readonly onSnapshot = (listener: (snapshot: RunSnapshot) => void): Disposable => this.snapshotEmitter.listen(listener);
+  readonly onSnapshot = (listener: (snapshot: SnapshotOf<R>) => void): Disposable => this.snapshotEmitter.listen(listener);
   readonly onStatus = (listener: (status: RunStatus) => void): Disposable => this.statusEmitter.listen(listener);
 
   pause(): void {
@@ -88,13 +92,13 @@ export class SolverRun {
     this.statusEmitter.fire(status);
   }
   /** @internal */
-  pushSnapshot(snapshot: RunSnapshot): void {
+  pushSnapshot(snapshot: SnapshotOf<R>): void {
     if (this.isFinished) return;
     this.snapshotValue = snapshot;
     this.snapshotEmitter.fire(snapshot);
   }
   /** @internal */
-  finish(outcome: RunOutcome): void {
+  finish(outcome: RunOutcome<ResultOf<R>>): void {
     if (this.isFinished) return;
     this.setStatus(outcome.status);
     this.pid = undefined;
@@ -104,17 +108,20 @@ export class SolverRun {
   }
 }
 
+/** A run of either kind, as the host handles them internally. */
+export type AnySolverRun = SolverRun<AnyRunRequest>;
+
 export class SolverHost implements Disposable {
   readonly parallelism: number;
   private readonly spawn: WorkerSpawner;
   private readonly memoryLimitMb: number | null;
   private readonly cancelGraceMs: number;
   private readonly workers = new Set<PoolWorker>();
-  private readonly queue: SolverRun[] = [];
-  private readonly active = new Map<string, SolverRun>();
-  private readonly cancelTimers = new Map<SolverRun, NodeJS.Timeout>();
+  private readonly queue: AnySolverRun[] = [];
+  private readonly active = new Map<string, AnySolverRun>();
+  private readonly cancelTimers = new Map<AnySolverRun, NodeJS.Timeout>();
   private readonly store = new DisposableStore();
-  private readonly runEmitter = this.store.add(new Emitter<SolverRun>());
+  private readonly runEmitter = this.store.add(new Emitter<AnySolverRun>());
   private nextId = 1;
 
   constructor(options: SolverHostOptions) {
@@ -126,12 +133,15 @@ export class SolverHost implements Disposable {
   }
 
   /** Fires for every run started on this host. */
-  readonly onRun = (listener: (run: SolverRun) => void): Disposable => this.runEmitter.listen(listener);
+  readonly onRun = (listener: (run: AnySolverRun) => void): Disposable => this.runEmitter.listen(listener);
 
-  /** Queues a run; it starts as soon as a worker is free. */
-  start(request: RunRequest): SolverRun {
+  /** Queues a run; it starts as soon as a worker is free. A dice run, or N-Queens with `kind: 'nqueens'`. */
+  start(request: RunRequest): SolverRun<RunRequest>;
+  start(request: NqueensRunRequest): SolverRun<NqueensRunRequest>;
+  start(request: AnyRunRequest): AnySolverRun;
+  start(request: AnyRunRequest): AnySolverRun {
     if (this.store.isDisposed) throw new Error('the solver host has been disposed');
-    const run = new SolverRun(`run-${this.nextId++}`, request, this);
+    const run: AnySolverRun = new SolverRun<AnyRunRequest>(`run-${this.nextId++}`, request, this);
     this.active.set(run.id, run);
     void run.outcome.then(() => this.active.delete(run.id));
     this.queue.push(run);
@@ -141,9 +151,9 @@ export class SolverHost implements Disposable {
   }
 
   /** Runs every request and resolves with their outcomes, in order. */
-  async runAll(requests: RunRequest[], onRun?: (run: SolverRun, index: number) => void): Promise<RunOutcome[]> {
+  async runAll<R extends AnyRunRequest = RunRequest>(requests: R[], onRun?: (run: SolverRun<R>, index: number) => void): Promise<RunOutcome<ResultOf<R>>[]> {
     const runs = requests.map((r, i) => {
-      const run = this.start(r);
+      const run = this.start(r as AnyRunRequest) as unknown as SolverRun<R>;
       onRun?.(run, i);
       return run;
     });
@@ -151,7 +161,7 @@ export class SolverHost implements Disposable {
   }
 
   /** Runs not yet finished. */
-  get runs(): SolverRun[] {
+  get runs(): AnySolverRun[] {
     return [...this.active.values()];
   }
 
@@ -159,7 +169,7 @@ export class SolverHost implements Disposable {
     return this.workers.size;
   }
 
-  pause(run: SolverRun): void {
+  pause(run: AnySolverRun): void {
     if (run.isFinished || run.pauseRequested) return;
     run.pauseRequested = true;
     const worker = this.workerOf(run);
@@ -167,7 +177,7 @@ export class SolverHost implements Disposable {
     else run.setStatus('paused');
   }
 
-  resume(run: SolverRun): void {
+  resume(run: AnySolverRun): void {
     if (run.isFinished || !run.pauseRequested) return;
     run.pauseRequested = false;
     const worker = this.workerOf(run);
@@ -178,7 +188,7 @@ export class SolverHost implements Disposable {
     }
   }
 
-  cancel(run: SolverRun): void {
+  cancel(run: AnySolverRun): void {
     if (run.isFinished || run.cancelRequested) return;
     run.cancelRequested = true;
     const worker = this.workerOf(run);
@@ -193,7 +203,7 @@ export class SolverHost implements Disposable {
   }
 
   /** A worker stuck in a long step gets a grace period to stop its run, then is killed. */
-  private startCancelTimer(worker: PoolWorker, run: SolverRun): void {
+  private startCancelTimer(worker: PoolWorker, run: AnySolverRun): void {
     if (this.cancelTimers.has(run)) return;
     const timer = setTimeout(() => {
       this.cancelTimers.delete(run);
@@ -219,12 +229,12 @@ export class SolverHost implements Disposable {
     }
   }
 
-  private workerOf(run: SolverRun): PoolWorker | undefined {
+  private workerOf(run: AnySolverRun): PoolWorker | undefined {
     for (const w of this.workers) if (w.run === run) return w;
     return undefined;
   }
 
-  private removeFromQueue(run: SolverRun): void {
+  private removeFromQueue(run: AnySolverRun): void {
     const i = this.queue.indexOf(run);
     if (i >= 0) this.queue.splice(i, 1);
   }
@@ -262,7 +272,7 @@ export class SolverHost implements Disposable {
     return worker;
   }
 
-  private assign(worker: PoolWorker, run: SolverRun): void {
+  private assign(worker: PoolWorker, run: AnySolverRun): void {
     worker.run = run;
     run.pid = worker.channel.pid;
     run.setStatus('running');
@@ -310,14 +320,14 @@ export class SolverHost implements Disposable {
     }
   }
 
-  private release(worker: PoolWorker, run: SolverRun, outcome: RunOutcome): void {
+  private release(worker: PoolWorker, run: AnySolverRun, outcome: RunOutcome<AnyRunResult>): void {
     worker.run = null;
     this.clearCancelTimer(run);
     run.finish(outcome);
     this.dispatch();
   }
 
-  private clearCancelTimer(run: SolverRun): void {
+  private clearCancelTimer(run: AnySolverRun): void {
     const timer = this.cancelTimers.get(run);
     if (timer) clearTimeout(timer);
     this.cancelTimers.delete(run);

@@ -3,12 +3,13 @@
  * structured clones (Node: `serialization: 'advanced'`; Electron: MessagePort semantics), so
  * typed arrays and Maps survive the trip; functions and class prototypes do not.
  */
-import type { RunRequest, RunResult, RunSnapshot } from './run.ts';
+import type { AnyRunRequest, AnyRunResult, AnyRunSnapshot } from './run.ts';
 
 export type HostMessage =
   /** Sent once after spawning: the worker's resident-memory limit for its runs. */
   | { type: 'init'; memoryLimitMb: number | null }
-  | { type: 'start'; runId: string; request: RunRequest }
+  /** A dice run (`kind` 'dice' or none) or an N-Queens run (`kind: 'nqueens'`). */
+  | { type: 'start'; runId: string; request: AnyRunRequest }
   | { type: 'pause'; runId: string }
   | { type: 'resume'; runId: string }
   | { type: 'cancel'; runId: string };
@@ -17,12 +18,14 @@ export type WorkerMessage =
   /** The worker has loaded and listens for messages. */
   | { type: 'ready'; pid: number }
   | { type: 'started'; runId: string }
-  | { type: 'snapshot'; runId: string; snapshot: RunSnapshot }
+  /** The framework's Snapshot for a dice run, an NqueensSnapshot for an N-Queens run. */
+  | { type: 'snapshot'; runId: string; snapshot: AnyRunSnapshot }
   | { type: 'paused'; runId: string }
   | { type: 'resumed'; runId: string }
-  | { type: 'done'; runId: string; result: RunResult }
+  /** The framework's SolverResult for a dice run, an NqueensResult for an N-Queens run. */
+  | { type: 'done'; runId: string; result: AnyRunResult }
   /** Cancelled between steps; `result` holds what was found so far. */
-  | { type: 'cancelled'; runId: string; result: RunResult | null }
+  | { type: 'cancelled'; runId: string; result: AnyRunResult | null }
   /**
    * The run failed inside the worker (bad parameters, an exception in the solver, the memory
    * watchdog). With `fatal` the worker exits after sending this.

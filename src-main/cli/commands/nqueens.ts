@@ -1,6 +1,13 @@
-import { numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, MinConflicts, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import type { NqueensSnapshot } from '../../../src-shared/problems/nqueens/solvers.ts';
+import { RunController } from '../../../src-shared/solvers/run.ts';
+import type { ParamValue } from '../../../src-shared/solvers/types.ts';
+import { runNqueensRequest } from '../../host/nqueens.ts';
+import { SolverHost } from '../../host/pool.ts';
+import type { NqueensResult, NqueensRunRequest, RunOutcome } from '../../host/run.ts';
+import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
 const MINCONFLICTS_ONLY = ['samples', 'greedy-tries', 'noise'] as const;
@@ -13,7 +20,9 @@ const usage = [
   '',
   'Places N queens with the hill-climbing neural network of the slides (default) or with',
   'min-conflicts local search, verifies the result independently and prints it with the step',
-  'count and the time. Exit status: 0 solved, 1 not solved within the step limit, 2 usage error.',
+  'count and the time. The run goes through the solver host, in a worker process; Ctrl-C',
+  'cancels it. Exit status: 0 solved, 1 not solved within the step limit (or the run failed),',
+  '2 usage error, 130 interrupted.',
   '',
   'Options:',
   '  --n N               board size (neural: 4..4000; minconflicts: 1 or 4..50,000,000)',
@@ -22,6 +31,7 @@ const usage = [
   '  --max-steps K       step limit (neural: sweeps over all N*N neurons; minconflicts: repairs)',
   '  --json              print {"n","method","solved","steps","seconds","queens","params"};',
   '                      queens[r] is the 0-based column of the queen in row r (null if unsolved)',
+  '  --inline            run in this process instead of a worker process (same result)',
   '',
   'Neural network (defaults: --preset default):',
   '  --preset P          default (sequential updates, A=B=C=1, kicks when a state repeats, |U|<=3)',
@@ -137,40 +147,131 @@ function toJson(o: NqueensOutcome): string {
   return `${head.slice(0, -1)},"queens":${queens},${tail.slice(1)}`;
 }
 
-export const nqueensCommand: Command = {
-  name: 'nqueens',
-  summary: 'N-Queens: the hill-climbing neural network or min-conflicts',
-  usage,
-  async run(argv, io) {
-    const string = { type: 'string' } as const;
-    const { values } = parseCommandArgs(argv, {
-      n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' },
-      preset: string, A: string, B: string, C: string, kick: string, 'kick-every': string, 'kick-length': string, update: string, threshold: string, clamp: string,
-      samples: string, 'greedy-tries': string, noise: string,
-    });
-    if (values.n === undefined) throw new UsageError('--n is required (the board size)');
-    const method = values.method ?? 'neural';
-    if (method !== 'neural' && method !== 'minconflicts') throw new UsageError(`--method: expected "neural" or "minconflicts", got "${method}"`);
-    const misplaced = (method === 'neural' ? MINCONFLICTS_ONLY : NEURAL_ONLY).filter((k) => values[k] !== undefined);
-    if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${method}`);
-    const n = numberOption('n', values.n, 0, { integer: true, min: 1, max: method === 'neural' ? 4000 : MAX_MINCONFLICTS_N });
-    const seed = numberOption('seed', values.seed, 1, { integer: true, min: -(2 ** 31), max: 2 ** 31 - 1 });
-    const params = method === 'neural' ? neuralParams(n, values) : minConflictsParams(n, values);
-    if (!values.json && n >= 100_000) writeLine(io.stderr, `nqueens: ${method}, N = ${n.toLocaleString('en-US')}...`);
-    const o = solveNqueens(method, params, seed);
-    if (values.json) {
-      writeLine(io.stdout, toJson(o));
-    } else {
-      const time = `${o.seconds.toFixed(3)} s`;
-      if (o.solved && o.queens) {
-        writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
-        if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
-        if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
-        else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
-      } else {
-        writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+/**
+ * The CLI's parameters in the framework's names (src-shared/problems/nqueens/solvers.ts), for a
+ * host request. The framework builds the same NeuralParams / MinConflictsParams from them:
+ * `kickEvery` 0 means "on repeat", so the CLI's "every 0" (never) becomes `kickLength` 0.
+ */
+export function frameworkParams(method: 'neural' | 'minconflicts', params: NeuralParams | MinConflictsParams): Record<string, ParamValue> {
+  if (method === 'minconflicts') {
+    const p = params as MinConflictsParams;
+    return { samples: p.samples, greedyTries: p.greedyTries, noise: p.noise, maxSteps: p.maxSteps };
+  }
+  const p = params as NeuralParams;
+  const every = p.kick.every;
+  return {
+    A: p.A,
+    B: p.B,
+    C: p.C,
+    kick: p.kick.value,
+    kickEvery: every === 'auto' ? 0 : every,
+    kickLength: every === 0 ? 0 : p.kick.length,
+    update: p.update,
+    threshold: p.threshold,
+    clamp: p.clamp,
+    maxSteps: p.maxSteps,
+  };
+}
+
+/** A one-line progress display redrawn in place on a terminal. */
+function progressLine(io: CliIo, s: NqueensSnapshot): void {
+  const energy = s.energy !== undefined ? `  energy ${Number.isInteger(s.energy) ? s.energy : s.energy.toFixed(1)}` : '';
+  io.stderr.write(`\r${s.steps.toLocaleString('en-US')} steps  ${s.queens.toLocaleString('en-US')} queens  ${s.conflicts.toLocaleString('en-US')} conflicts${energy}  ${s.seconds.toFixed(1)} s${s.paused ? '  paused' : ''}\x1b[K`);
+}
+
+export interface NqueensDependencies {
+  /** How the worker is started (tests may pass their own). */
+  spawn?: WorkerSpawner;
+}
+
+export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
+  return {
+    name: 'nqueens',
+    summary: 'N-Queens: the hill-climbing neural network or min-conflicts',
+    usage,
+    async run(argv, io) {
+      const string = { type: 'string' } as const;
+      const { values } = parseCommandArgs(argv, {
+        n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' }, inline: { type: 'boolean' },
+        preset: string, A: string, B: string, C: string, kick: string, 'kick-every': string, 'kick-length': string, update: string, threshold: string, clamp: string,
+        samples: string, 'greedy-tries': string, noise: string,
+      });
+      if (values.n === undefined) throw new UsageError('--n is required (the board size)');
+      const method = values.method ?? 'neural';
+      if (method !== 'neural' && method !== 'minconflicts') throw new UsageError(`--method: expected "neural" or "minconflicts", got "${method}"`);
+      const misplaced = (method === 'neural' ? MINCONFLICTS_ONLY : NEURAL_ONLY).filter((k) => values[k] !== undefined);
+      if (misplaced.length) throw new UsageError(`--${misplaced[0]} does not apply to --method ${method}`);
+      const n = numberOption('n', values.n, 0, { integer: true, min: 1, max: method === 'neural' ? 4000 : MAX_MINCONFLICTS_N });
+      const seed = numberOption('seed', values.seed, 1, { integer: true, min: -(2 ** 31), max: 2 ** 31 - 1 });
+      const params = method === 'neural' ? neuralParams(n, values) : minConflictsParams(n, values);
+      if (!values.json && n >= 100_000) writeLine(io.stderr, `nqueens: ${method}, N = ${n.toLocaleString('en-US')}...`);
+
+      const request: NqueensRunRequest = { kind: 'nqueens', method, n, params: frameworkParams(method, params), seed };
+      let drawn = false;
+      const onSnapshot = io.stderrIsTTY
+        ? (s: NqueensSnapshot) => {
+            progressLine(io, s);
+            drawn = true;
+          }
+        : null;
+      let interrupted = false;
+      let cancel = () => {};
+      const onSigint = () => {
+        interrupted = true;
+        cancel();
+      };
+      process.once('SIGINT', onSigint);
+      let outcome: RunOutcome<NqueensResult>;
+      try {
+        if (values.inline) {
+          const control = new RunController();
+          cancel = () => control.cancel();
+          try {
+            const result = await runNqueensRequest(request, onSnapshot ?? undefined, control);
+            outcome = { status: control.cancelled ? 'cancelled' : 'done', result, reason: control.cancelled ? 'cancelled' : null };
+          } catch (e) {
+            outcome = { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
+          }
+        } else {
+          const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
+          try {
+            const run = host.start(request);
+            cancel = () => run.cancel();
+            if (onSnapshot) run.onSnapshot(onSnapshot);
+            outcome = await run.outcome;
+          } finally {
+            host.dispose();
+          }
+        }
+      } finally {
+        process.off('SIGINT', onSigint);
+        if (drawn) io.stderr.write('\r\x1b[K');
       }
-    }
-    return o.solved ? 0 : 1;
-  },
-};
+      const r = outcome.result;
+      if (!r) {
+        writeLine(io.stderr, `saikoro nqueens: the run ${outcome.status}: ${outcome.reason}`);
+        return interrupted ? 130 : 1;
+      }
+      const o: NqueensOutcome = { n, method, solved: r.solved, steps: r.steps, seconds: r.seconds, queens: r.queens, params, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
+      const cancelled = r.stopReason === 'cancelled';
+      if (values.json) {
+        writeLine(io.stdout, toJson(o));
+      } else {
+        const time = `${o.seconds.toFixed(3)} s`;
+        if (o.solved && o.queens) {
+          writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
+          if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
+          if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
+          else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
+        } else if (cancelled) {
+          writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) cancelled after ${o.steps} steps, ${time}.`);
+        } else {
+          writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+        }
+      }
+      return interrupted ? 130 : o.solved ? 0 : 1;
+    },
+  };
+}
+
+export const nqueensCommand: Command = createNqueensCommand();

@@ -20,6 +20,8 @@ export interface NqueensProgress {
   conflicts: number;
   /** Raised neurons (network) or N (min-conflicts). */
   queens: number;
+  /** The network's energy E (zero exactly at a solution); min-conflicts has none. */
+  energy?: number;
 }
 
 /** One run, advanced in slices by the driver. */
@@ -93,7 +95,7 @@ export const nqueensNeural: NqueensSolverInfo = {
       get finished() {
         return net.solved || net.stepCount >= params.maxSteps;
       },
-      progress: () => ({ steps: net.stepCount, conflicts: net.state.conflicts, queens: net.state.queens }),
+      progress: () => ({ steps: net.stepCount, conflicts: net.state.conflicts, queens: net.state.queens, energy: net.state.energy }),
       queens: () => net.result().queens,
       failure: () => net.result().failure,
     };
