@@ -219,7 +219,7 @@ describe('saikoro nqueens through the host', () => {
       // The old direct path (the same function the benchmark uses) with the printed params.
       const o = JSON.parse(worker.stdout);
       const direct = solveNqueens(o.method, o.params, seedOf(argv));
-      expect([o.solved, o.steps, o.queens, o.failure], argv.join(' ')).toEqual([direct.solved, direct.steps, direct.queens === null ? null : [...direct.queens], direct.failure]);
+      expect([o.solved, o.steps, o.queens, o.failure], argv.join(' ')).toEqual([direct.solved, direct.steps, direct.queens === null ? null : Array.from(direct.queens), direct.failure]);
     }
   }, 60_000);
 
