@@ -108,8 +108,11 @@ function seriesP(a: number, x: number): number {
   return gammaPrefactor(a, x) * sum;
 }
 
-/** Q(a, x) by Legendre's continued fraction (modified Lentz). Use for x > max(a, 1). */
-function continuedFractionQ(a: number, x: number): number {
+/**
+ * Legendre's continued fraction for Q(a, x) without its prefactor (modified Lentz; Numerical
+ * Recipes 3rd ed., 6.2): Q(a, x) = x^a e^-x / Gamma(a) * cf(a, x). Converges for x > max(a, 1).
+ */
+function legendreFraction(a: number, x: number): number {
   const tiny = 1e-300;
   let b = x + 1 - a;
   let c = 1 / tiny;
@@ -127,8 +130,13 @@ function continuedFractionQ(a: number, x: number): number {
     h *= delta;
     if (Math.abs(delta - 1) <= EPS) break;
   }
-  // Q = x^a e^-x / Gamma(a) * h = prefactor * a * h.
-  return gammaPrefactor(a, x) * a * h;
+  return h;
+}
+
+/** Q(a, x) by Legendre's continued fraction. Use for x > max(a, 1). */
+function continuedFractionQ(a: number, x: number): number {
+  // Q = x^a e^-x / Gamma(a) * cf = prefactor * a * cf.
+  return gammaPrefactor(a, x) * a * legendreFraction(a, x);
 }
 
 /**
@@ -150,25 +158,7 @@ function erfcNonNegative(y: number): number {
   }
   if (y > 27) return 0;
   // Q(1/2, x) = x^(1/2) e^-x / Gamma(1/2) * CF = y e^(-y^2) / sqrt(pi) * CF.
-  const x = y * y;
-  const a = 0.5;
-  const tiny = 1e-300;
-  let b = x + 1 - a;
-  let c = 1 / tiny;
-  let d = 1 / b;
-  let h = d;
-  for (let i = 1; i < 10_000; i++) {
-    const an = -i * (i - a);
-    b += 2;
-    d = an * d + b;
-    if (Math.abs(d) < tiny) d = tiny;
-    c = b + an / c;
-    if (Math.abs(c) < tiny) c = tiny;
-    d = 1 / d;
-    const delta = d * c;
-    h *= delta;
-    if (Math.abs(delta - 1) <= EPS) break;
-  }
+  const h = legendreFraction(0.5, y * y);
   // e^(-y^2) with y^2 split exactly into hi + lo, so large y keeps its relative accuracy.
   const yHi = Math.fround(y);
   const yLo = y - yHi;
