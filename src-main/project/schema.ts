@@ -9,10 +9,67 @@
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 /** The schema a new file gets. */
 export const CURRENT_SCHEMA = `
+CREATE TABLE meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+);
+CREATE TABLE experiments (
+  name TEXT PRIMARY KEY,
+  spec_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  instance TEXT NOT NULL,
+  label TEXT NOT NULL,
+  config_json TEXT NOT NULL,
+  solver TEXT NOT NULL,
+  params_json TEXT NOT NULL,
+  seed INTEGER NOT NULL,
+  budget_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+  error TEXT,
+  app_version TEXT NOT NULL,
+  host TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  elapsed_ms REAL NOT NULL,
+  evaluations INTEGER
+);
+CREATE TABLE results (
+  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+  result_json TEXT NOT NULL
+);
+CREATE TABLE notes (
+  id INTEGER PRIMARY KEY,
+  experiment TEXT,
+  text TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE lab_runs (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  request_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+  error TEXT,
+  result_json TEXT,
+  app_version TEXT NOT NULL,
+  host TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  elapsed_ms REAL NOT NULL
+);
+`;
+
+/**
+ * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
+ * reference and for the v2 -> v3 migration test.
+ */
+export const SCHEMA_V2 = `
 CREATE TABLE meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
@@ -87,6 +144,21 @@ CREATE TABLE notes (
   experiment TEXT,
   text TEXT NOT NULL,
   created_at TEXT NOT NULL
+);
+`,
+  2: `
+CREATE TABLE lab_runs (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  request_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+  error TEXT,
+  result_json TEXT,
+  app_version TEXT NOT NULL,
+  host TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  elapsed_ms REAL NOT NULL
 );
 `,
 };

@@ -1,6 +1,7 @@
 /**
  * The project store: one `*.saikoro` file (SQLite as the application file format) holding
- * experiments, runs, their results and notes. This module is the only one that knows SQL.
+ * experiments, runs, their results and notes, and lab runs (single N-Queens runs stored from the
+ * CLI). This module is the only one that knows SQL.
  *
  * Durability: rollback journal (journal_mode=DELETE; the wasm VFS has no shared memory, so no
  * WAL) with synchronous=FULL. Every run is written in its own transaction the moment it ends;
@@ -21,6 +22,8 @@ import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { BudgetSpec, ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
+import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
+import type { NqueensResult, NqueensRunRequest } from '../host/run.ts';
 import { appVersion } from './app-version.ts';
 import { rollbackHotJournal } from './journal.ts';
 import { announceOpen, recoverAtOpen, stuckLockBreaker } from './lock.ts';
@@ -57,6 +60,48 @@ export interface RunRecord {
   evaluations: number | null;
 }
 
+/** What identifies a lab run: the request without its delivery options (snapshots, memory). */
+export interface LabRunRequest {
+  kind: 'nqueens';
+  method: NqueensRunRequest['method'];
+  n: number;
+  params: NqueensRunRequest['params'];
+  seed: number;
+  limits: NonNullable<NqueensRunRequest['limits']>;
+}
+
+/** A single run outside any experiment (an N-Queens run from `saikoro nqueens --project`). */
+export interface LabRunRecord {
+  /** labRunId(request): equal requests share one row. */
+  id: string;
+  kind: LabRunRequest['kind'];
+  request: LabRunRequest;
+  status: 'done' | 'failed';
+  error: string | null;
+  /** The run's result (null for a failed run). */
+  result: NqueensResult | null;
+  appVersion: string;
+  host: string;
+  /** ISO 8601 times. */
+  startedAt: string;
+  finishedAt: string;
+  elapsedMs: number;
+}
+
+const LAB_RUN_ID_VERSION = 1;
+
+/** The identifying part of a host request (kind, method, n, params, seed, limits). */
+export function labRunRequest(request: NqueensRunRequest): LabRunRequest {
+  const { kind, method, n, params, seed } = request;
+  return { kind, method, n, params, seed, limits: { ...(request.limits ?? {}) } };
+}
+
+/** Content hash of the request: SHA-256 of its canonical JSON, 32 hex digits (as runId). */
+export function labRunId(request: LabRunRequest | NqueensRunRequest): string {
+  const { kind, method, n, params, seed, limits } = labRunRequest(request as NqueensRunRequest);
+  return sha256Hex(canonicalJson({ v: LAB_RUN_ID_VERSION, kind, method, n, params, seed, limits })).slice(0, 32);
+}
+
 export interface ExperimentRecord {
   name: string;
   spec: ExperimentSpec;
@@ -79,6 +124,7 @@ export interface ProjectInfo {
   experiments: number;
   runs: { done: number; failed: number };
   notes: number;
+  labRuns: { done: number; failed: number };
 }
 
 type Row = Record<string, unknown>;
@@ -273,7 +319,7 @@ export class Project {
 
   info(): ProjectInfo {
     const meta = new Map(this.all('SELECT key, value FROM meta').map((r) => [String(r.key), String(r.value)]));
-    const counts = this.all("SELECT (SELECT count(*) FROM experiments) AS e, (SELECT count(*) FROM runs WHERE status = 'done') AS d, (SELECT count(*) FROM runs WHERE status = 'failed') AS f, (SELECT count(*) FROM notes) AS n")[0];
+    const counts = this.all("SELECT (SELECT count(*) FROM experiments) AS e, (SELECT count(*) FROM runs WHERE status = 'done') AS d, (SELECT count(*) FROM runs WHERE status = 'failed') AS f, (SELECT count(*) FROM notes) AS n, (SELECT count(*) FROM lab_runs WHERE status = 'done') AS ld, (SELECT count(*) FROM lab_runs WHERE status = 'failed') AS lf")[0];
     return {
       path: this.path,
       schemaVersion: Number(this.all('PRAGMA user_version')[0].user_version),
@@ -283,6 +329,7 @@ export class Project {
       experiments: Number(counts.e),
       runs: { done: Number(counts.d), failed: Number(counts.f) },
       notes: Number(counts.n),
+      labRuns: { done: Number(counts.ld), failed: Number(counts.lf) },
     };
   }
 
@@ -366,6 +413,58 @@ export class Project {
 
   run(id: string): RunRecord | undefined {
     return this.runs([id])[0];
+  }
+
+  /**
+   * Stores one finished lab run in its own transaction, like putRun: a 'done' run is never
+   * replaced (returns false), a failed one is replaced by a later attempt. The id must be
+   * labRunId(record.request).
+   */
+  putLabRun(record: LabRunRecord): boolean {
+    const expected = labRunId(record.request);
+    if (record.id !== expected) throw new ProjectError(`lab run id ${record.id} does not match its request (expected ${expected})`);
+    if (record.kind !== record.request.kind) throw new ProjectError(`lab run ${record.id}: kind ${record.kind} does not match its request (${record.request.kind})`);
+    return this.write(() => {
+      const existing = this.db.get('SELECT status FROM lab_runs WHERE id = ?', record.id) as Row | null;
+      if (existing?.status === 'done') return false;
+      if (existing) this.db.run('DELETE FROM lab_runs WHERE id = ?', record.id);
+      this.db.run(
+        `INSERT INTO lab_runs (id, kind, request_json, status, error, result_json, app_version, host, started_at, finished_at, elapsed_ms)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.id,
+          record.kind,
+          canonicalJson(record.request),
+          record.status,
+          record.error,
+          record.result === null ? null : JSON.stringify(record.result),
+          record.appVersion,
+          record.host,
+          record.startedAt,
+          record.finishedAt,
+          record.elapsedMs,
+        ],
+      );
+      return true;
+    });
+  }
+
+  /** The stored lab runs (of one kind, if given), oldest first. */
+  labRuns(kind?: string): LabRunRecord[] {
+    const rows = kind === undefined ? this.all('SELECT * FROM lab_runs ORDER BY finished_at, id') : this.all('SELECT * FROM lab_runs WHERE kind = ? ORDER BY finished_at, id', kind);
+    return rows.map((r) => ({
+      id: String(r.id),
+      kind: String(r.kind) as LabRunRecord['kind'],
+      request: JSON.parse(String(r.request_json)) as LabRunRequest,
+      status: r.status as 'done' | 'failed',
+      error: r.error === null ? null : String(r.error),
+      result: r.result_json === null ? null : (JSON.parse(String(r.result_json)) as NqueensResult),
+      appVersion: String(r.app_version),
+      host: String(r.host),
+      startedAt: String(r.started_at),
+      finishedAt: String(r.finished_at),
+      elapsedMs: Number(r.elapsed_ms),
+    }));
   }
 
   addNote(text: string, experiment: string | null = null): number {

@@ -1,4 +1,4 @@
-import { numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, MinConflicts, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import type { NqueensSnapshot } from '../../../src-shared/problems/nqueens/solvers.ts';
@@ -8,6 +8,9 @@ import { runNqueensRequest } from '../../host/nqueens.ts';
 import { SolverHost } from '../../host/pool.ts';
 import type { NqueensResult, NqueensRunRequest, RunOutcome } from '../../host/run.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
+import { appVersion } from '../../project/app-version.ts';
+import { hostName, labRunId, labRunRequest, ProjectError, type LabRunRecord, type Project } from '../../project/store.ts';
+import { openProject } from './project.ts';
 
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
 const MINCONFLICTS_ONLY = ['samples', 'greedy-tries', 'noise'] as const;
@@ -32,6 +35,8 @@ const usage = [
   '  --json              print {"n","method","solved","steps","seconds","queens","params"};',
   '                      queens[r] is the 0-based column of the queen in row r (null if unsolved)',
   '  --inline            run in this process instead of a worker process (same result)',
+  '  --project FILE      store the finished run (request, result, version, host, times) in a',
+  '                      project file (saikoro project new FILE); the same request is stored once',
   '',
   'Neural network (defaults: --preset default):',
   '  --preset P          default (sequential updates, A=B=C=1, kicks when a state repeats, |U|<=3)',
@@ -192,7 +197,7 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
     async run(argv, io) {
       const string = { type: 'string' } as const;
       const { values } = parseCommandArgs(argv, {
-        n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' }, inline: { type: 'boolean' },
+        n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' }, inline: { type: 'boolean' }, project: string,
         preset: string, A: string, B: string, C: string, kick: string, 'kick-every': string, 'kick-length': string, update: string, threshold: string, clamp: string,
         samples: string, 'greedy-tries': string, noise: string,
       });
@@ -207,69 +212,115 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
       if (!values.json && n >= 100_000) writeLine(io.stderr, `nqueens: ${method}, N = ${n.toLocaleString('en-US')}...`);
 
       const request: NqueensRunRequest = { kind: 'nqueens', method, n, params: frameworkParams(method, params), seed };
-      let drawn = false;
-      const onSnapshot = io.stderrIsTTY
-        ? (s: NqueensSnapshot) => {
-            progressLine(io, s);
-            drawn = true;
-          }
-        : null;
-      let interrupted = false;
-      let cancel = () => {};
-      const onSigint = () => {
-        interrupted = true;
-        cancel();
-      };
-      process.once('SIGINT', onSigint);
-      let outcome: RunOutcome<NqueensResult>;
+      // Opened before the run, so a missing or refused project file fails at once (exit 1).
+      const project = values.project !== undefined ? openProject(values.project, io) : null;
       try {
-        if (values.inline) {
-          const control = new RunController();
-          cancel = () => control.cancel();
-          try {
-            const result = await runNqueensRequest(request, onSnapshot ?? undefined, control);
-            outcome = { status: control.cancelled ? 'cancelled' : 'done', result, reason: control.cancelled ? 'cancelled' : null };
-          } catch (e) {
-            outcome = { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
-          }
-        } else {
-          const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
-          try {
-            const run = host.start(request);
-            cancel = () => run.cancel();
-            if (onSnapshot) run.onSnapshot(onSnapshot);
-            outcome = await run.outcome;
-          } finally {
-            host.dispose();
-          }
-        }
+        return await execute();
       } finally {
-        process.off('SIGINT', onSigint);
-        if (drawn) io.stderr.write('\r\x1b[K');
+        project?.close();
       }
-      const r = outcome.result;
-      if (!r) {
-        writeLine(io.stderr, `saikoro nqueens: the run ${outcome.status}: ${outcome.reason}`);
-        return interrupted ? 130 : 1;
-      }
-      const o: NqueensOutcome = { n, method, solved: r.solved, steps: r.steps, seconds: r.seconds, queens: r.queens, params, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
-      const cancelled = r.stopReason === 'cancelled';
-      if (values.json) {
-        writeLine(io.stdout, toJson(o));
-      } else {
-        const time = `${o.seconds.toFixed(3)} s`;
-        if (o.solved && o.queens) {
-          writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
-          if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
-          if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
-          else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
-        } else if (cancelled) {
-          writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) cancelled after ${o.steps} steps, ${time}.`);
-        } else {
-          writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+
+      async function execute(): Promise<number> {
+        const startedAt = new Date();
+        const started = performance.now();
+        let drawn = false;
+        const onSnapshot = io.stderrIsTTY
+          ? (s: NqueensSnapshot) => {
+              progressLine(io, s);
+              drawn = true;
+            }
+          : null;
+        let interrupted = false;
+        let cancel = () => {};
+        const onSigint = () => {
+          interrupted = true;
+          cancel();
+        };
+        process.once('SIGINT', onSigint);
+        let outcome: RunOutcome<NqueensResult>;
+        try {
+          if (values.inline) {
+            const control = new RunController();
+            cancel = () => control.cancel();
+            try {
+              const result = await runNqueensRequest(request, onSnapshot ?? undefined, control);
+              outcome = { status: control.cancelled ? 'cancelled' : 'done', result, reason: control.cancelled ? 'cancelled' : null };
+            } catch (e) {
+              outcome = { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
+            }
+          } else {
+            const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
+            try {
+              const run = host.start(request);
+              cancel = () => run.cancel();
+              if (onSnapshot) run.onSnapshot(onSnapshot);
+              outcome = await run.outcome;
+            } finally {
+              host.dispose();
+            }
+          }
+        } finally {
+          process.off('SIGINT', onSigint);
+          if (drawn) io.stderr.write('\r\x1b[K');
         }
+        const elapsedMs = performance.now() - started;
+        const r = outcome.result;
+        if (!r) {
+          writeLine(io.stderr, `saikoro nqueens: the run ${outcome.status}: ${outcome.reason}`);
+          if (project) storeRun(project, outcome, startedAt, elapsedMs);
+          return interrupted ? 130 : 1;
+        }
+        const o: NqueensOutcome = { n, method: request.method, solved: r.solved, steps: r.steps, seconds: r.seconds, queens: r.queens, params, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
+        const cancelled = r.stopReason === 'cancelled';
+        if (values.json) {
+          writeLine(io.stdout, toJson(o));
+        } else {
+          const time = `${o.seconds.toFixed(3)} s`;
+          if (o.solved && o.queens) {
+            writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
+            if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
+            if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
+            else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
+          } else if (cancelled) {
+            writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) cancelled after ${o.steps} steps, ${time}.`);
+          } else {
+            writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+          }
+        }
+        if (project) storeRun(project, outcome, startedAt, elapsedMs);
+        return interrupted ? 130 : o.solved ? 0 : 1;
       }
-      return interrupted ? 130 : o.solved ? 0 : 1;
+
+      /** Stores a finished (done or failed) run; a cancelled one is not a result. */
+      function storeRun(project: Project, outcome: RunOutcome<NqueensResult>, startedAt: Date, elapsedMs: number): void {
+        const file = values.project!;
+        if (outcome.status === 'cancelled') {
+          writeLine(io.stderr, `nqueens: not stored in ${file}: the run was cancelled`);
+          return;
+        }
+        const labRequest = labRunRequest(request);
+        const record: LabRunRecord = {
+          id: labRunId(labRequest),
+          kind: 'nqueens',
+          request: labRequest,
+          status: outcome.status,
+          error: outcome.status === 'failed' ? (outcome.reason ?? 'failed') : null,
+          result: outcome.status === 'done' ? outcome.result : null,
+          appVersion: appVersion(),
+          host: hostName(),
+          startedAt: startedAt.toISOString(),
+          finishedAt: new Date().toISOString(),
+          elapsedMs,
+        };
+        let stored: boolean;
+        try {
+          stored = project.putLabRun(record);
+        } catch (e) {
+          if (e instanceof ProjectError) throw new InputError(`${file}: could not store the run (${e.message.replaceAll(project.path, file)})`);
+          throw e;
+        }
+        writeLine(io.stderr, stored ? `nqueens: stored in ${file} (lab run ${record.id})` : `nqueens: already stored in ${file} (lab run ${record.id}); kept the stored run`);
+      }
     },
   };
 }

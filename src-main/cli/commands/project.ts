@@ -31,7 +31,7 @@ const usage = [
   'notes. See docs/projects.md.',
   '',
   '  new    create an empty project (refuses to overwrite a file)',
-  '  info   schema version, creation, counts of experiments, runs and notes, then per',
+  '  info   schema version, creation, counts of experiments, runs, notes and lab runs, then per',
   '         experiment how many of its runs are done; migrates an older project',
   '  note   add a note (optionally about one experiment)',
 ].join('\n');
@@ -69,6 +69,7 @@ export const projectCommand: Command = {
           writeLine(io.stdout, `${file}: Saikoro project, schema ${info.schemaVersion}, ${info.sizeBytes} bytes`);
           writeLine(io.stdout, `created ${info.createdAt ?? '?'} by ${info.createdBy ?? '?'}`);
           writeLine(io.stdout, `${info.experiments} experiment(s), ${info.runs.done} run(s) done, ${info.runs.failed} failed, ${info.notes} note(s)`);
+          writeLine(io.stdout, `${info.labRuns.done} lab run(s) done, ${info.labRuns.failed} failed (saikoro nqueens --project)`);
           for (const e of experiments) writeLine(io.stdout, `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`);
           for (const n of project.notes()) writeLine(io.stdout, `  note ${n.id}${n.experiment ? ` [${n.experiment}]` : ''} ${n.createdAt}: ${n.text}`);
           return 0;
