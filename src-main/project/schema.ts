@@ -3,67 +3,14 @@
  * PRAGMA user_version holds the schema version; both live in the file header, so a file can
  * be classified by reading 100 bytes, before SQLite touches it.
  *
- * To change the schema: bump SCHEMA_VERSION, write the new CURRENT_SCHEMA, and append a
- * migration from the previous version to MIGRATIONS (tested from a file of the old version).
+ * To change the schema: bump SCHEMA_VERSION, keep the old schema as SCHEMA_V<old>, build
+ * CURRENT_SCHEMA from it plus the change, and append that change to MIGRATIONS (tested from a
+ * file of the old version).
  */
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
 export const SCHEMA_VERSION = 3;
-
-/** The schema a new file gets. */
-export const CURRENT_SCHEMA = `
-CREATE TABLE meta (
-  key TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-);
-CREATE TABLE experiments (
-  name TEXT PRIMARY KEY,
-  spec_json TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE runs (
-  id TEXT PRIMARY KEY,
-  instance TEXT NOT NULL,
-  label TEXT NOT NULL,
-  config_json TEXT NOT NULL,
-  solver TEXT NOT NULL,
-  params_json TEXT NOT NULL,
-  seed INTEGER NOT NULL,
-  budget_json TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-  error TEXT,
-  app_version TEXT NOT NULL,
-  host TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  finished_at TEXT NOT NULL,
-  elapsed_ms REAL NOT NULL,
-  evaluations INTEGER
-);
-CREATE TABLE results (
-  run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
-  result_json TEXT NOT NULL
-);
-CREATE TABLE notes (
-  id INTEGER PRIMARY KEY,
-  experiment TEXT,
-  text TEXT NOT NULL,
-  created_at TEXT NOT NULL
-);
-CREATE TABLE lab_runs (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  request_json TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-  error TEXT,
-  result_json TEXT,
-  app_version TEXT NOT NULL,
-  host TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  finished_at TEXT NOT NULL,
-  elapsed_ms REAL NOT NULL
-);
-`;
 
 /**
  * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
@@ -109,6 +56,27 @@ CREATE TABLE notes (
 );
 `;
 
+/** Schema 3 adds the lab runs (saikoro nqueens --project). */
+const LAB_RUNS_TABLE = `
+CREATE TABLE lab_runs (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  request_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+  error TEXT,
+  result_json TEXT,
+  app_version TEXT NOT NULL,
+  host TEXT NOT NULL,
+  started_at TEXT NOT NULL,
+  finished_at TEXT NOT NULL,
+  elapsed_ms REAL NOT NULL
+);
+`;
+
+/** The schema a new file gets. */
+export const CURRENT_SCHEMA = SCHEMA_V2 + LAB_RUNS_TABLE;
+
+
 /**
  * Version 1 (Saikoro before notes and separate results): runs carried their result JSON in a
  * column and had no app version, host or evaluation count. Kept for reference; the migration
@@ -146,19 +114,5 @@ CREATE TABLE notes (
   created_at TEXT NOT NULL
 );
 `,
-  2: `
-CREATE TABLE lab_runs (
-  id TEXT PRIMARY KEY,
-  kind TEXT NOT NULL,
-  request_json TEXT NOT NULL,
-  status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
-  error TEXT,
-  result_json TEXT,
-  app_version TEXT NOT NULL,
-  host TEXT NOT NULL,
-  started_at TEXT NOT NULL,
-  finished_at TEXT NOT NULL,
-  elapsed_ms REAL NOT NULL
-);
-`,
+  2: LAB_RUNS_TABLE,
 };
