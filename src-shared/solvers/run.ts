@@ -324,7 +324,9 @@ export async function runSolver(
   const slice = options.sliceMilliseconds ?? 20;
   const interval = options.snapshotInterval ?? 200;
   let sliceStart = clock();
-  let lastSnapshot = -Infinity;
+  // Throttled on the run's own clock (the `seconds` the snapshots carry), so consecutive
+  // snapshots are at least `interval` apart in the time they report.
+  let lastSnapshotSeconds = -Infinity;
   for (;;) {
     if (control?.cancelled) {
       run.cancel();
@@ -340,9 +342,10 @@ export async function runSolver(
     }
     if (!run.step()) break;
     const now = clock();
-    if (onSnapshot && now - lastSnapshot >= interval) {
-      lastSnapshot = now;
-      onSnapshot(run.snapshot());
+    if (onSnapshot && (run.seconds() - lastSnapshotSeconds) * 1000 >= interval) {
+      const snapshot = run.snapshot();
+      lastSnapshotSeconds = snapshot.seconds;
+      onSnapshot(snapshot);
     }
     if (now - sliceStart >= slice) {
       await yieldToHost();

@@ -228,9 +228,10 @@ export async function runNqueensSolver(
   const start = clock();
   const stepper = info.create(n, params, seed);
   const seconds = () => (clock() - start) / 1000;
-  const progress = () => Math.min(1, Math.max(termination.maxEvaluations ? stepper.steps / termination.maxEvaluations : 0, termination.maxSeconds ? seconds() / termination.maxSeconds : 0));
-  const snapshot = (paused: boolean) => onSnapshot?.({ ...stepper.progress(), seconds: seconds(), progress: stepper.solved ? 1 : progress(), paused });
-  let lastSnapshot = -Infinity;
+  const progress = (at: number) => Math.min(1, Math.max(termination.maxEvaluations ? stepper.steps / termination.maxEvaluations : 0, termination.maxSeconds ? at / termination.maxSeconds : 0));
+  const snapshot = (paused: boolean, at = seconds()) => onSnapshot?.({ ...stepper.progress(), seconds: at, progress: stepper.solved ? 1 : progress(at), paused });
+  // Throttled on the seconds the snapshots report, so they are at least `interval` apart in them.
+  let lastSnapshotSeconds = -Infinity;
   let stopReason: StopReason = 'solver';
   let batch = 1;
   for (;;) {
@@ -258,9 +259,10 @@ export async function runNqueensSolver(
     stepper.advance(budget);
     const took = clock() - t0;
     batch = took < slice / 2 ? batch * 2 : took > slice * 2 ? Math.max(1, batch >> 1) : batch;
-    if (clock() - lastSnapshot >= interval) {
-      lastSnapshot = clock();
-      snapshot(false);
+    const now = seconds();
+    if ((now - lastSnapshotSeconds) * 1000 >= interval) {
+      lastSnapshotSeconds = now;
+      snapshot(false, now);
     }
     await yieldToHost();
   }

@@ -33,6 +33,25 @@ describe('runSolver', () => {
     expect(result.seconds).toBe(1.0);
   });
 
+  it('spaces snapshots by at least the interval in the seconds they report, even when every clock read moves time', async () => {
+    // A clock that advances by an uneven step on every read (and 20 ms per yield): the time
+    // between the throttle's reading and the snapshot's own reading varies, which once let two
+    // snapshots report 199.94 ms apart.
+    const time = { t: 0, reads: 0 };
+    const steps = [1, 37, 3, 61, 11];
+    const clock = () => (time.t += steps[time.reads++ % steps.length]);
+    const snaps: Snapshot[] = [];
+    await runSolver(so, 'ga', {}, 1, { maxEvaluations: 3000 }, (s) => snaps.push(s), undefined, {
+      clock,
+      yieldToHost: async () => void (time.t += 20),
+      sliceMilliseconds: 0,
+      maxStepEvaluations: 100,
+      snapshotInterval: 200,
+    });
+    expect(snaps.length).toBeGreaterThan(3);
+    for (let k = 1; k < snaps.length - 1; k++) expect(snaps[k].seconds - snaps[k - 1].seconds).toBeGreaterThanOrEqual(0.2 - 1e-12);
+  });
+
   it('stops on the time budget, measured by the clock', async () => {
     const { options } = fakeTime();
     const result = await runSolver(so, 'ga', {}, 1, { maxSeconds: 0.5 }, undefined, undefined, options);

@@ -34,6 +34,18 @@ describe('N-Queens solvers in the framework\'s terms', () => {
     expect(limited).toMatchObject({ solved: false, steps: 30, stopReason: 'solver', failure: 'oscillation' });
   });
 
+  it('spaces snapshots by at least the interval in the seconds they report', async () => {
+    // Every clock read moves time by an uneven step, so readings taken at different moments differ.
+    const time = { t: 0, reads: 0 };
+    const steps = [1, 37, 3, 61, 11];
+    const clock = () => (time.t += steps[time.reads++ % steps.length]);
+    const snaps: NqueensSnapshot[] = [];
+    const params = { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 };
+    await runNqueensSolver('nqueens-neural', 10, params, 1, { maxEvaluations: 3000 }, (s) => snaps.push(s), undefined, { clock, yieldToHost: noYield, snapshotInterval: 200, sliceMilliseconds: 1000 });
+    expect(snaps.length).toBeGreaterThan(3);
+    for (let k = 1; k < snaps.length - 1; k++) expect(snaps[k].seconds - snaps[k - 1].seconds).toBeGreaterThanOrEqual(0.2 - 1e-12);
+  });
+
   it('pauses and cancels between slices', async () => {
     const control = new RunController();
     const snaps: NqueensSnapshot[] = [];
