@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { hasEnded } from '../processes.ts';
 import { runCli } from './io.ts';
 import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -212,14 +213,6 @@ function workerPid(pid: number): number | null {
 }
 const workerRunning = (pid: number) => workerPid(pid) !== null;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe('saikoro solve worker lifetime', () => {
   it('a worker never outlives its host: when the CLI is killed with SIGKILL its worker exits too', async () => {
@@ -233,9 +226,7 @@ describe('saikoro solve worker lifetime', () => {
     child.kill('SIGKILL');
     await exited;
     // The IPC channel closes with the host; the worker (in its own process group) exits on that.
-    const until = Date.now() + 10_000;
-    while (Date.now() < until && alive(worker!)) await new Promise((r) => setTimeout(r, 100));
-    expect(alive(worker!)).toBe(false);
+    expect(await hasEnded(worker!)).toBe(true);
   });
 });
 

@@ -2,6 +2,7 @@
 // one run with a reason while the others finish, pause / resume / cancel, and results that are
 // bit-identical to the in-process driver for the same seed.
 import { afterEach, describe, expect, it } from 'vitest';
+import { hasEnded, isAlive } from '../processes.ts';
 import { SolverHost, type SolverRun } from '../../../src-main/host/pool.ts';
 import type { RunRequest, RunSnapshot } from '../../../src-main/host/run.ts';
 import { runOptionsFor } from '../../../src-main/host/run-options.ts';
@@ -52,14 +53,6 @@ function statusBecomes(run: SolverRun, status: string): Promise<void> {
   });
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** Everything but wall-clock times, which differ between any two runs. */
 function withoutTimes(result: SolverResult) {
@@ -224,8 +217,7 @@ describe('solver host with worker processes', () => {
     h.dispose();
     for (const run of [a, b, c]) expect((await run.outcome).status).toBe('cancelled');
     expect((await c.outcome).reason).toBe('the solver host shut down');
-    await new Promise((r) => setTimeout(r, 300));
-    for (const pid of pids) expect(isAlive(pid)).toBe(false);
+    for (const pid of pids) expect(await hasEnded(pid)).toBe(true);
     expect(() => h.start(request(4, 10))).toThrow(/disposed/);
   });
 

@@ -56,8 +56,9 @@ describe('N-Queens solvers in the framework\'s terms', () => {
       if (slices === 3) throw new Error('must not run while paused');
     };
     const running = runNqueensSolver('nqueens-neural', 40, { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 }, 1, {}, (s) => snaps.push(s), control, { yieldToHost, snapshotInterval: 0 });
-    await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 200 && !snaps.at(-1)?.paused; i++) await new Promise((r) => setTimeout(r, 10));
     expect(snaps.at(-1)!.paused).toBe(true);
+    expect(slices).toBe(2);
     control.cancel();
     const r = await running;
     expect(r.stopReason).toBe('cancelled');
