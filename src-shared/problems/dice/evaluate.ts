@@ -135,8 +135,6 @@ function faceChi(faces: Uint8Array, start: number, end: number, counts: Int32Arr
 function patternCounts(faces: Uint8Array, n: number, features: Float64Array): void {
   const counts = PATTERN_SCRATCH;
   counts.fill(0);
-  let acc = 0;
-  let pending = 0;
   let f15 = 0;
   const full = n - TABLE_LENGTH; // last start position with a whole 6-face window
   if (full >= 0) {
@@ -144,29 +142,36 @@ function patternCounts(faces: Uint8Array, n: number, features: Float64Array): vo
     const base = WINDOW_OFFSET[TABLE_LENGTH];
     let code = 0;
     for (let j = 0; j < TABLE_LENGTH; j++) code = code * 6 + faces[j] - 1;
-    for (let i = 0; ; i++) {
-      const packed = WINDOW_TABLE[base + code];
-      acc += packed & ACC_MASK;
-      if (i < full && faces[i] === faces[i + TABLE_LENGTH] && packed >>> INNER_SHIFT === F15_INNER) f15++;
-      // A field holds at most 7: empty the accumulator every 7 words.
-      if (++pending === FIELD_MASK) {
-        for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (acc >>> (FIELD_BITS * k)) & FIELD_MASK;
-        acc = 0;
-        pending = 0;
+    // Start positions 0..full-1 have a 7th face x[i + 6], so F15 is checked there. The loop
+    // is branch-free: equality tests become (v - 1) >>> 31 on a XOR, which is 1 only for 0
+    // (a mispredicted branch per start position cost more than the rest of it). A field
+    // holds at most 7, so the accumulator is emptied into the counts every 7 positions.
+    let i = 0;
+    while (i < full) {
+      const stop = i + FIELD_MASK < full ? i + FIELD_MASK : full;
+      let acc = 0;
+      for (; i < stop; i++) {
+        const packed = WINDOW_TABLE[base + code];
+        acc += packed & ACC_MASK;
+        const first = faces[i];
+        const seventh = faces[i + TABLE_LENGTH];
+        f15 += (((first ^ seventh) - 1) >>> 31) & ((((packed >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31);
+        // Drop the leading face by subtraction (integers throughout; no modulo).
+        code = (code - (first - 1) * top) * 6 + seventh - 1;
       }
-      if (i === full) break;
-      // Drop the leading face by subtraction (integers throughout; no modulo).
-      code = (code - (faces[i] - 1) * top) * 6 + faces[i + TABLE_LENGTH] - 1;
+      for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (acc >>> (FIELD_BITS * k)) & FIELD_MASK;
     }
+    const packed = WINDOW_TABLE[base + code]; // start position `full`: no 7th face
+    for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (packed >>> (FIELD_BITS * k)) & FIELD_MASK;
   }
-  // The last (at most 5) start positions have shorter windows; per-field sums, no packing.
+  // The last (at most 5) start positions have shorter windows.
   for (let i = full + 1 > 0 ? full + 1 : 0; i < n; i++) {
     let code = 0;
     for (let j = i; j < n; j++) code = code * 6 + faces[j] - 1;
     const packed = WINDOW_TABLE[WINDOW_OFFSET[n - i] + code];
     for (let k = 0; k < TABLE_FEATURES; k++) counts[k] += (packed >>> (FIELD_BITS * k)) & FIELD_MASK;
   }
-  for (let k = 0; k < TABLE_FEATURES; k++) features[CHI_FEATURES + k] = counts[k] + ((acc >>> (FIELD_BITS * k)) & FIELD_MASK);
+  for (let k = 0; k < TABLE_FEATURES; k++) features[CHI_FEATURES + k] = counts[k];
   features[CHI_FEATURES + TABLE_FEATURES] = f15;
 }
 
