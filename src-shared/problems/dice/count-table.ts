@@ -18,14 +18,20 @@ export interface CountTable {
   /** Removes one occurrence of `code` (which must be present); returns the count before. */
   decrement(code: number): number;
   clear(): void;
+  /** The dense count array (indexed by code) that callers may update directly, keeping sumSquares; null when hashed. */
+  denseCounts(): Int32Array | null;
 }
 
 class DenseCountTable implements CountTable {
   sumSquares = 0;
   private readonly counts: Int32Array;
+  /** Codes counted by increment(), so clear() resets only those (callers writing through denseCounts() clear the array themselves). */
   private readonly touched: number[] = [];
   constructor(categories: number) {
     this.counts = new Int32Array(categories);
+  }
+  denseCounts(): Int32Array {
+    return this.counts;
   }
   get(code: number): number {
     return this.counts[code];
@@ -62,6 +68,10 @@ class HashCountTable implements CountTable {
     while (capacity < expectedKeys * 2) capacity *= 2;
     this.slots = new Uint32Array(2 * capacity);
     this.mask = capacity - 1;
+  }
+
+  denseCounts(): null {
+    return null;
   }
 
   private home(code: number): number {

@@ -28,6 +28,8 @@ const POW6 = Float64Array.from(F.POW6);
 const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
 const F15 = TABLE_FEATURES; // pattern feature 9 is F15
 const LAST = TABLE_LENGTH; // F15 compares x[i] with x[i + 6]
+/** Longest sequence for which block codes are stored rather than read from the faces. */
+const CODE_CACHE_LIMIT = 4096;
 
 function copyValues(from: DiceValues, to: DiceValues): void {
   to.features.set(from.features);
@@ -62,6 +64,14 @@ export class DiceState {
   private readonly blockCount: Int32Array;
   private readonly tables: CountTable[];
   private readonly blockSquares: Float64Array;
+  /**
+   * Per constraint l: the code of every block (codes < 6^12 < 2^32), kept only for short
+   * sequences (CODE_CACHE_LIMIT), where the arrays stay in L1. For long ones a stored code is
+   * one more cache miss per d, and reading the d faces (one cache line) is cheaper.
+   */
+  private readonly codes: (Uint32Array | null)[];
+  /** Per constraint l: the dense count array, updated here directly; null when hashed. */
+  private readonly dense: (Int32Array | null)[];
 
   constructor(config: DiceConfig, x: string | Uint8Array) {
     this.prepared = new PreparedConfig(config);
@@ -78,6 +88,8 @@ export class DiceState {
     this.blockCount = Int32Array.from(config.constraints, (d) => Math.floor(n / d));
     this.tables = config.constraints.map((d, l) => createCountTable(POW6[d], this.blockCount[l]));
     this.blockSquares = new Float64Array(L);
+    this.codes = Array.from(this.blockCount, (b) => (n <= CODE_CACHE_LIMIT ? new Uint32Array(b) : null));
+    this.dense = this.tables.map((t) => t.denseCounts());
     this.rebuild();
   }
 
@@ -106,8 +118,15 @@ export class DiceState {
     }
     prepared.blockLengths.forEach((d, l) => {
       const table = this.tables[l];
+      // Direct updates bypass the table's record of what to clear: clear the array itself.
+      this.dense[l]?.fill(0);
       table.clear();
-      for (let j = 0; j < this.blockCount[l]; j++) table.increment(blockCode(faces, j * d, d));
+      const codes = this.codes[l];
+      for (let j = 0; j < this.blockCount[l]; j++) {
+        const code = blockCode(faces, j * d, d);
+        if (codes !== null) codes[j] = code;
+        table.increment(code);
+      }
       this.blockSquares[l] = table.sumSquares;
     });
     this.fillValues(this.values);
@@ -219,13 +238,29 @@ export class DiceState {
         out.constraints[l] = this.values.constraints[l];
         continue;
       }
-      // Recomputed from the faces (d <= 12 reads in cache) rather than stored: a stored code
-      // per block would be one more cache miss per d at large N.
-      const before = blockCode(faces, j * d, d);
+      const codes = this.codes[l];
+      const before = codes !== null ? codes[j] : blockCode(faces, j * d, d);
       const after = before + step * POW6[d - 1 - (p - j * d)];
-      const table = this.tables[l];
-      // S2 changes by 2 (c_after - c_before) + 2; a commit learns both counts from its updates.
-      const change = commit ? table.increment(after) - table.decrement(before) : table.get(after) - table.get(before);
+      // S2 changes by 2 (c_after - c_before) + 2.
+      const dense = this.dense[l];
+      let change: number;
+      if (dense !== null) {
+        const countBefore = dense[before];
+        const countAfter = dense[after];
+        change = countAfter - countBefore;
+        if (commit) {
+          dense[before] = countBefore - 1;
+          dense[after] = countAfter + 1;
+        }
+      } else {
+        const table = this.tables[l];
+        // A commit learns both counts from its updates.
+        change = commit ? table.increment(after) - table.decrement(before) : table.get(after) - table.get(before);
+      }
+      if (commit) {
+        if (codes !== null) codes[j] = after;
+        if (dense !== null) this.tables[l].sumSquares += 2 * change + 2;
+      }
       const s2 = this.blockSquares[l] + 2 * change + 2;
       const chi = chiSquareFromSquares(s2, this.blockCount[l], POW6[d]);
       out.chi[l] = chi;

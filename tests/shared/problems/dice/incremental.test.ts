@@ -29,7 +29,8 @@ describe('incremental evaluator', () => {
   });
 
   // N < 7 exercises windows shorter than every pattern; 50 the competition size; 840 a
-  // large one with every d's blocks ending before N (840 = lcm(1..8)); 1001 leaves a tail.
+  // large one with every d's blocks ending before N (840 = lcm(1..8)); 1001 leaves a tail;
+  // 5041 is past the length up to which block codes are stored (they are read from the faces).
   const plan: Array<[number, number]> = [
     [1, 2_000],
     [3, 5_000],
@@ -38,6 +39,7 @@ describe('incremental evaluator', () => {
     [50, 40_000],
     [840, 30_000],
     [1001, 12_000],
+    [5041, 3_000],
   ];
   const total = plan.reduce((s, [, k]) => s + k, 0);
 
@@ -71,11 +73,11 @@ describe('incremental evaluator', () => {
 
   it('peeks at single changes and swaps without committing them', () => {
     const rng = xoroshiro128plus(7);
-    for (const n of [5, 50, 300]) {
+    for (const n of [5, 50, 300, 4099]) {
       const config = trackConfig('mo7', n);
       const state = new DiceState(config, randomFaces(rng, n));
       const evaluator = new DiceEvaluator(config);
-      for (let t = 0; t < 3_000; t++) {
+      for (let t = 0; t < (n > 1000 ? 600 : 3_000); t++) {
         const before = state.toString();
         const beforeValues = state.evaluation();
         const p = uniformInt(rng, 0, n - 1);
@@ -93,6 +95,24 @@ describe('incremental evaluator', () => {
         expectClose(peeked, evaluator.evaluate(changed), config, `N=${n} peek ${t}`);
         expect(state.toString()).toBe(before);
         expect(state.evaluation()).toEqual(beforeValues);
+      }
+    }
+  });
+
+  it('starts over from a new sequence with reset, then goes on tracking changes', () => {
+    const rng = xoroshiro128plus(11);
+    for (const n of [50, 4099]) {
+      const config = trackConfig('so', n);
+      const state = new DiceState(config, randomFaces(rng, n));
+      const evaluator = new DiceEvaluator(config);
+      for (let round = 0; round < 3; round++) {
+        for (let t = 0; t < 200; t++) state.set(uniformInt(rng, 0, n - 1), uniformInt(rng, 1, 6));
+        const fresh = randomFaces(rng, n);
+        state.reset(fresh);
+        expect(state.sequence()).toEqual(fresh);
+        expectClose(state.values, evaluator.evaluate(fresh), config, `N=${n} reset ${round}`);
+        for (let t = 0; t < 50; t++) state.set(uniformInt(rng, 0, n - 1), uniformInt(rng, 1, 6));
+        expectClose(state.values, evaluator.evaluate(state.sequence()), config, `N=${n} after reset ${round}`);
       }
     }
   });
