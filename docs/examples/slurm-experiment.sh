@@ -18,7 +18,9 @@
 #SBATCH --cpus-per-task=1
 #SBATCH --mem=2G
 #SBATCH --time=04:00:00
-#SBATCH --output=logs/saikoro-%A_%a.log
+# The log goes in the submit directory: Slurm opens it before the script runs and does not
+# create missing directories.
+#SBATCH --output=saikoro-%A_%a.log
 set -euo pipefail
 
 PROJECT=${1:?usage: slurm-experiment.sh PROJECT.saikoro [RESULTS_DIR]}
@@ -28,7 +30,7 @@ N=${SLURM_ARRAY_TASK_COUNT:?not in a job array: set SLURM_ARRAY_TASK_COUNT}
 # Where saikoro is checked out and installed (npm ci); defaults to this script's repository.
 SAIKORO_HOME=${SAIKORO_HOME:-$(cd "$(dirname "$0")/../.." && pwd)}
 
-mkdir -p "$RESULTS_DIR" logs
+mkdir -p "$RESULTS_DIR"
 NAME=$(basename "$PROJECT" .saikoro)
 # One worker process per task (--jobs 1); a shard that is re-submitted resumes its file.
 # Exit status: 0 all runs done, 1 some failed (run the same task again to retry them).

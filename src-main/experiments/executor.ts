@@ -50,8 +50,8 @@ export function inlineExecutor(): Executor {
   };
 }
 
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner }): Executor {
-  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs });
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null }): Executor {
+  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null });
   return {
     async execute(run, onProgress) {
       let startedAt = new Date();

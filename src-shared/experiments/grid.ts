@@ -6,7 +6,7 @@
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { createDiceProblem } from '../solvers/problem.ts';
 import { ParamError, resolveParams } from '../solvers/params.ts';
-import { findSolver, SolverError } from '../solvers/registry.ts';
+import { checkSolverSetup, findSolver, SolverError } from '../solvers/registry.ts';
 import type { ParamValue, Termination } from '../solvers/types.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
@@ -51,6 +51,18 @@ export function terminationOf(budget: BudgetSpec): Termination {
  * against the registry; errors name the field (solvers[i].params.x).
  */
 export function expandGrid(spec: ExperimentSpec): RunSpec[] {
+  return expandGridChecked(spec, false);
+}
+
+/**
+ * expandGrid, plus each solver's setup run once per instance (checkSolverSetup): what
+ * `experiment add` does, so that a spec every run of which would fail is refused up front.
+ */
+export function expandGridWithSetups(spec: ExperimentSpec): RunSpec[] {
+  return expandGridChecked(spec, true);
+}
+
+function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
   const seeds = seedList(spec.seeds);
   const runs: RunSpec[] = [];
   spec.instances.forEach((instance) => {
@@ -73,6 +85,14 @@ export function expandGrid(spec: ExperimentSpec): RunSpec[] {
       } catch (e) {
         if (e instanceof ParamError) throw new SpecError(`solvers[${s}].params.${e.param}`, e.message);
         throw e;
+      }
+      if (setups) {
+        try {
+          checkSolverSetup(info, problem, params);
+        } catch (e) {
+          if (e instanceof ParamError) throw new SpecError(`solvers[${s}].params.${e.param}`, `${e.message} (instance ${instance.name})`);
+          throw e;
+        }
       }
       for (const seed of seeds) {
         const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget: spec.budget };

@@ -5,7 +5,7 @@
  */
 import type { TrackName } from '../problems/dice/config.ts';
 import { describeParam } from './params.ts';
-import type { ParamDescriptor, SolverInfo } from './types.ts';
+import type { ParamDescriptor, ParamValues, Problem, SolverInfo } from './types.ts';
 import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';
 import { nsga3 } from './mo/nsga3.ts';
@@ -43,6 +43,15 @@ export class SolverError extends Error {
     super(message);
     this.name = 'SolverError';
   }
+}
+
+/**
+ * Runs the solver's setup once on a throwaway instance, so that limits only the problem can
+ * decide (NSGA-III's reference directions at this M, a population below the minimum) are
+ * reported before any run starts rather than by every run. Throws the setup's ParamError.
+ */
+export function checkSolverSetup(info: SolverInfo, problem: Problem, params: ParamValues): void {
+  info.create().setup(problem, params, 0);
 }
 
 export function solverNames(): string[] {

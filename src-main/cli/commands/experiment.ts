@@ -1,18 +1,19 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
-import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
+import { expandGrid, expandGridWithSetups, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
 import { withNormalizations } from '../../../src-shared/experiments/normalization.ts';
 import { SpecError, validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { ProjectError, type Project } from '../../project/store.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
+import { defaultParallelism } from '../../host/pool.ts';
 import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
 import { createProject, openProject } from './project.ts';
 
 const usage = [
   'Usage: saikoro experiment add FILE --spec SPEC.json',
-  '       saikoro experiment run FILE [EXPERIMENT ...] [--jobs K] [--shard K/N [--out RESULTS]] [--inline]',
+  '       saikoro experiment run FILE [EXPERIMENT ...] [--jobs K] [--memory-limit MB] [--shard K/N [--out RESULTS]] [--inline]',
   '       saikoro experiment status FILE [EXPERIMENT ...] [--json]',
   '       saikoro experiment verify FILE [EXPERIMENT ...] [--sample K | --all] [--json]',
   '',
@@ -27,7 +28,9 @@ const usage = [
   '          are identical (wall times aside); exit 1 on any difference',
   '',
   'Options:',
-  '  --jobs K      runs in parallel, each in its own worker process (default 1)',
+  '  --jobs K      runs in parallel, each in its own worker process (default: one per core)',
+  '  --memory-limit MB',
+  '                stop a worker above MB of memory: its run fails, the others go on (default: none)',
   '  --shard K/N   run only shard K of N (every N-th run of the grid) into a separate',
   '                results file, to fold back with saikoro merge (Slurm job arrays)',
   '  --out FILE    the shard results file (default: FILE.shard-K-of-N.saikoro beside FILE)',
@@ -62,7 +65,7 @@ function readSpecFile(file: string, io: CliIo): ExperimentSpec {
   }
   try {
     const spec = validateSpec(json);
-    expandGrid(spec);
+    expandGridWithSetups(spec);
     return spec;
   } catch (e) {
     if (e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
@@ -90,7 +93,8 @@ function gridOf(spec: ExperimentSpec, file: string): void {
 }
 
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
-  const jobs = numberOption('jobs', values.jobs as string | undefined, 1, { integer: true, min: 1, max: 256 });
+  const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
+  const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
   let shard: { k: number; n: number } | undefined;
   if (values.shard !== undefined) {
     try {
@@ -101,7 +105,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
-  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs });
+  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs, memoryLimitMb });
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -194,6 +198,7 @@ export const experimentCommand: Command = {
       {
         spec: { type: 'string' },
         jobs: { type: 'string' },
+        'memory-limit': { type: 'string' },
         shard: { type: 'string' },
         out: { type: 'string' },
         inline: { type: 'boolean' },

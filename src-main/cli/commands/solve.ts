@@ -6,7 +6,7 @@ import { ConfigError, TRACK_NAMES, TRACK_OBJECTIVES, trackConfig, trackOf, valid
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { ParamError, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { defaultSolverFor, findSolver, SolverError } from '../../../src-shared/solvers/registry.ts';
+import { checkSolverSetup, defaultSolverFor, findSolver, SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { ParamValue, Snapshot, SolverInfo, SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
 import { SolverHost } from '../../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
@@ -26,6 +26,8 @@ Options:
   --param K=V     a solver parameter; repeat for several (see \`saikoro solvers\`)
   --evals E       evaluation budget (every candidate evaluated, fully or incrementally, counts)
   --seed S        seed of the run's random generator; the same seed gives the same result
+  --memory-limit MB
+                  stop the worker and fail the run above MB of memory (default: none)
   --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON)
   --json          print the result as JSON on stdout:
                   {"solver","track","n","seed","evaluations","seconds","success","message",
@@ -37,7 +39,7 @@ what it found so far (exit status 130).
 
 Examples:
   saikoro solve --track so --n 50 --evals 20000 --seed 1
-  saikoro solve --track mo2 --n 840 --solver nsga2 --param population=200 --evals 100000 --seed 3 --json`;
+  saikoro solve --track mo2 --n 840 --solver nsga2 --param populationSize=200 --evals 100000 --seed 3 --json`;
 
 const CONFIG_FIELDS = ['n', 'alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds'] as const;
 
@@ -235,6 +237,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         evals: { type: 'string' },
         seed: { type: 'string' },
         out: { type: 'string' },
+        'memory-limit': { type: 'string' },
         json: { type: 'boolean' },
       });
       if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
@@ -258,13 +261,15 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; track ${trackOf(config.objectives) ?? 'custom'} has ${m} objectives`);
         if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; track so has one objective`);
         params = resolveParams(info.name, info.params, parseParamPairs(values.param ?? []), problem);
+        checkSolverSetup(info, problem, params);
       } catch (e) {
         if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver'));
         throw e;
       }
 
       const termination: Termination = { maxEvaluations: evals };
-      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
+      const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
+      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb });
       const bar = io.stderrIsTTY ? new ProgressBar(io, problem.objectiveCount === 1) : null;
       let interrupted = false;
       const onSigint = () => {

@@ -58,6 +58,12 @@ describe('saikoro experiment add', () => {
     ['solver.json', { ...spec, solvers: [{ name: 'simplex' }] }, 'solver.json: solvers[0].name: unknown solver "simplex" (known: random,'],
     ['param.json', { ...spec, solvers: [{ name: 'random', params: { batch: 'many' } }] }, 'param.json: solvers[0].params.batch: solver random: parameter batch must be an integer'],
     ['kind.json', { ...spec, solvers: [{ name: 'nsga2' }] }, 'kind.json: solvers[0].name: solver nsga2 is multi-objective but instance so-n12 has 1 objective'],
+    // Only the solver's setup at this M can tell: refused at add, not by every run.
+    [
+      'setup.json',
+      { ...spec, instances: [{ name: 'mo7-n50', track: 'mo7', n: 50 }], solvers: [{ name: 'nsga3', params: { divisions: 30 } }] },
+      'setup.json: solvers[0].params.divisions: solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n50)',
+    ],
   ])('refuses %s with exit 1 and a message naming the problem', async (file, content, message) => {
     await runCli(['project', 'new', 'p.saikoro'], { cwd });
     if (content !== null) writeJson(file, content);
@@ -156,6 +162,23 @@ describe('saikoro experiment run / status / verify', () => {
     expect(skip.stdout).toContain('3 already done, 0 done now');
   });
 
+  it('runs the documented Slurm script as two array tasks outside Slurm, and the shards merge', async () => {
+    await setUp();
+    const script = path.resolve('docs/examples/slurm-experiment.sh');
+    for (const k of [1, 2]) {
+      const code = await new Promise<number | null>((resolve) => {
+        const child = spawn('bash', [script, 'p.saikoro', 'out'], { cwd, env: { ...process.env, SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: '2' }, stdio: 'ignore' });
+        child.on('close', resolve);
+      });
+      expect(code).toBe(0);
+    }
+    expect(open('out/p.shard-1-of-2.saikoro').runs()).toHaveLength(4);
+    expect(open('out/p.shard-2-of-2.saikoro').runs()).toHaveLength(4);
+    const merged = await runCli(['merge', 'p.saikoro', 'out/p.shard-1-of-2.saikoro', 'out/p.shard-2-of-2.saikoro'], { cwd });
+    expect(merged.code).toBe(0);
+    expect((await runCli(['experiment', 'status', 'p.saikoro'], { cwd })).stdout).toContain('8 done');
+  });
+
   it('runs in worker processes with the same results as inline', async () => {
     writeJson('spec.json', { ...spec, instances: [spec.instances[0]], seeds: [7] });
     await runCli(['project', 'new', 'w.saikoro'], { cwd });
@@ -192,6 +215,7 @@ describe('saikoro experiment run / status / verify', () => {
     expect(unknown.stderr).toContain('no experiment named "nope" (has: small)');
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '4/3'], { cwd })).stderr).toContain('--shard: K/N needs 1 <= K <= N');
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '0'], { cwd })).code).toBe(2);
+    expect(await runCli(['experiment', 'run', 'p.saikoro', '--memory-limit', '10'], { cwd })).toMatchObject({ code: 2, stderr: expect.stringContaining('--memory-limit: must be at least 64, got 10') });
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--out', 'x.saikoro'], { cwd })).stderr).toContain('--out goes with --shard');
     const empty = await runCli(['experiment', 'verify', 'p.saikoro'], { cwd });
     expect(empty.code).toBe(1);

@@ -107,6 +107,9 @@ describe('saikoro solve', () => {
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'size=3'], '--param: parameter size is unknown (parameters of random: batch)'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--param', 'batch'], 'must be written name=value'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--frobnicate'], "Unknown option '--frobnicate'"],
+    // Limits that only the solver's setup knows are usage errors too, before any worker starts.
+    [['--track', 'mo3', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'nsga3', '--param', 'populationSize=3'], '--param: parameter populationSize must be 0 (automatic) or at least 4, got 3'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--memory-limit', 'lots'], '--memory-limit: expected a number, got "lots"'],
   ])('rejects bad options with exit 2: %j', async (args, message) => {
     const run = await runCli(['solve', ...args]);
     expect(run.code).toBe(2);
