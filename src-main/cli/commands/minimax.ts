@@ -92,6 +92,8 @@ export const minimaxCommand: Command = {
     if ((values.file === undefined) === (values.nim === undefined)) throw new UsageError('give exactly one of --file TREE and --nim N');
     if (values.rule !== undefined && values.nim === undefined) throw new UsageError('--rule applies to --nim only (for a tree file use --eval nim:RULE)');
     const rule = parseRule(values.rule ?? 'last-wins', '--rule');
+    if (values.rule !== undefined && values.eval?.startsWith('nim:') && values.eval !== `nim:${values.rule}`)
+      throw new UsageError(`--rule ${values.rule} contradicts --eval ${values.eval}: give only one of them`);
     const method = parseMethod(values.method ?? (values.nim !== undefined ? 'memo' : 'plain'));
     const maxNodes = numberOption('max-nodes', values['max-nodes'], DEFAULT_MAX_NODES, { integer: true, min: 1 });
     const nim = values.nim === undefined ? undefined : numberOption('nim', values.nim, 0, { integer: true, min: 0, max: MAX_NIM });
@@ -109,6 +111,16 @@ export const minimaxCommand: Command = {
     } else {
       const tree = await loadTree(values.file!, io);
       [my, his] = runBoth(method, treeSource, tree, f, maxNodes);
+      if (method === 'memo') {
+        // The memo is keyed by position labels: sound for a game, not for a tree that uses one
+        // label for different subtrees. Alpha-beta (exact, and at most as costly) checks it.
+        const [exactMy, exactHis] = runBoth('alphabeta', treeSource, tree, f, maxNodes);
+        if (exactMy.value !== my.value || exactHis.value !== his.value)
+          writeLine(
+            io.stderr,
+            `warning: positions repeat with different subtrees, so memoising on positions is unsound for this tree: the exact values are ${exactMy.value} and ${exactHis.value} (--method plain or alphabeta)`,
+          );
+      }
     }
 
     if (values.json) {

@@ -16,6 +16,9 @@ file('aima.alist', '((b1 . 3) (b2 . 12) (b3 . 8) (c1 . 2) (c2 . 4) (c3 . 6) (d1 
 file('missing.json', '{"b1": 3}');
 file('unclosed.sexp', '(a (b)\n   (c (d)\n');
 file('bad.alist', '((b1 . 3)\n (b2 . twelve))');
+// One label, b, heads two different subtrees: memoising on positions gives a wrong value.
+file('relabel.sexp', '(r (b (x)) (c (d (b (y)))))');
+file('relabel.json', '{"x": 0.1, "y": 0.9}');
 
 const run = (argv: string[], stdin?: string) => runCli(['minimax', ...argv], { cwd: dir, stdin });
 const json = async (argv: string[]) => {
@@ -102,12 +105,25 @@ describe('saikoro minimax', () => {
     expect(ab.stderr).toMatch(/stopped after visiting 1001 nodes .*--max-nodes is 1000/);
   });
 
+  it('warns when memoising on positions is unsound for a tree file, and gives the exact values', async () => {
+    const memo = await run(['--file', 'relabel.sexp', '--eval', 'table:relabel.json', '--method', 'memo', '--json']);
+    expect(memo.code).toBe(0);
+    expect(JSON.parse(memo.stdout).estimateMyTurn).toBe(0.1); // what the memo computes
+    expect(memo.stderr).toContain('positions repeat with different subtrees');
+    expect(memo.stderr).toContain('the exact values are 0.9 and 0.1');
+    const plain = JSON.parse((await run(['--file', 'relabel.sexp', '--eval', 'table:relabel.json', '--method', 'plain', '--json'])).stdout);
+    expect([plain.estimateMyTurn, plain.estimateHisTurn]).toEqual([0.9, 0.1]);
+    // A sound memo (AIMA's tree has distinct labels) says nothing.
+    expect((await run(['--file', 'aima.sexp', '--eval', 'table:aima.json', '--method', 'memo'])).stderr).toBe('');
+  });
+
   it('usage errors exit 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [[], /exactly one of --file TREE and --nim N/],
       [['--nim', '3', '--file', 'aima.sexp'], /exactly one of/],
       [['--file', 'aima.sexp', '--rule', 'last-wins'], /--rule applies to --nim only/],
       [['--nim', '3', '--rule', 'first-wins'], /--rule: expected last-wins or last-loses, got "first-wins"/],
+      [['--nim', '3', '--rule', 'last-wins', '--eval', 'nim:last-loses'], /--rule last-wins contradicts --eval nim:last-loses/],
       [['--nim=-1'], /--nim: must be at least 0/],
       [['--nim', '2.5'], /--nim: expected an integer/],
       [['--nim', '3', '--method', 'fast'], /--method: expected one of plain, alphabeta, memo/],
