@@ -54,6 +54,14 @@ export function presetForm(preset: PresetName, n: number, seed: number): LabForm
   return formFromParams(PRESETS[preset].make(n), seed);
 }
 
+/** The form's network parameters: everything but N and the seed (what a preset sets). */
+export const PARAM_FIELDS = ['A', 'B', 'C', 'kickValue', 'kickEvery', 'kickLength', 'threshold', 'update', 'clamp', 'maxSteps'] as const satisfies readonly (keyof LabForm)[];
+
+/** The parameters in `form` that differ from `applied` (the preset's values when last loaded): the user's own edits. */
+export function editedFields(form: LabForm, applied: LabForm): (typeof PARAM_FIELDS)[number][] {
+  return PARAM_FIELDS.filter((k) => form[k] !== applied[k]);
+}
+
 export type FormResult = { ok: true; params: NeuralParams; seed: number } | { ok: false; field: keyof LabForm | 'kick'; message: string };
 
 /** Validates the form; errors name the field, as the shared validator words them. */

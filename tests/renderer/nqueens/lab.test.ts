@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CELL, cellStates, kickSpans, NeuralPlayer, paramsFromForm, presetForm, type History } from '../../../src-renderer/views/nqueens/lab.ts';
+import { CELL, cellStates, editedFields, kickSpans, NeuralPlayer, paramsFromForm, presetForm, type History } from '../../../src-renderer/views/nqueens/lab.ts';
 import { historyOption, stepsOption, successOption } from '../../../src-renderer/views/nqueens/charts.ts';
 import { parseNList, planSweep, quantile, runSweepJob, summarizeSweep, type SweepOutcome, type SweepSetting } from '../../../src-renderer/views/nqueens/sweep.ts';
 import { defaultNeuralParams, NeuralNet, runNeural } from '../../../src-shared/problems/nqueens/neural.ts';
@@ -13,6 +13,14 @@ describe('the parameter form', () => {
     expect(r.ok && r.params).toMatchObject({ n: 15, A: 0.6, kick: { value: 4, every: 50, length: 3 }, update: 'sync' });
     const d = paramsFromForm(presetForm('default', 30, 1));
     expect(d.ok && d.params).toEqual(defaultNeuralParams(30));
+  });
+
+  it('tells the user\'s edits from the preset\'s values, N and seed aside', () => {
+    const applied = presetForm('slides', 20, 1);
+    expect(editedFields({ ...applied }, applied)).toEqual([]);
+    // N and the seed are not parameters a preset sets.
+    expect(editedFields({ ...applied, n: 50, seed: 9 }, applied)).toEqual([]);
+    expect(editedFields({ ...applied, A: 0.7, kickEvery: 'auto' }, applied)).toEqual(['A', 'kickEvery']);
   });
 
   it('names the bad field', () => {
