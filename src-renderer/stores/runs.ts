@@ -64,7 +64,8 @@ export const useRunsStore = defineStore('runs', () => {
   /** The config of the current run, for "open in the evaluator". */
   const runTrack = ref<TrackName>('so');
   const runN = ref<number>(DEFAULT_N);
-  let hvNorm: HvNormalisation | null = null;
+  /** The HV normalisation of the current run (MO with M <= 3, else null): shown with the HV chart. */
+  const hvNormalisation = shallowRef<HvNormalisation | null>(null);
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
   const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
@@ -95,7 +96,7 @@ export const useRunsStore = defineStore('runs', () => {
     runTrack.value = track.value;
     runN.value = n.value;
     const m = TRACK_OBJECTIVES[track.value].length;
-    hvNorm = m >= 2 && m <= LIVE_HV_MAX_OBJECTIVES && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
+    hvNormalisation.value = m >= 2 && m <= LIVE_HV_MAX_OBJECTIVES && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
     try {
       const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
       started.value = await api.startRun({
@@ -123,7 +124,7 @@ export const useRunsStore = defineStore('runs', () => {
   const offSnapshot = api.onRunSnapshot((e) => {
     if (e.runId !== started.value?.runId) return;
     snapshot.value = markRaw(e.snapshot);
-    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, hvNorm)]);
+    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, hvNormalisation.value)]);
   });
   const offFinished = api.onRunFinished((e: RunFinishedEvent) => {
     if (e.runId !== started.value?.runId) return;
@@ -155,6 +156,7 @@ export const useRunsStore = defineStore('runs', () => {
     message,
     runTrack,
     runN,
+    hvNormalisation,
     objectiveCount,
     compatibleSolvers,
     selectedSolver,

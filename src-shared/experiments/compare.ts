@@ -4,16 +4,32 @@
  * Vargha-Delaney A12 effect size; across instances, a Friedman test on the per-instance
  * medians with Holm-corrected post-hoc comparisons (Demšar 2006).
  *
- * Metrics: `best` (SO instances; the best feasible objective value, lower is better; a run
- * without a feasible solution has no value), `hv` (MO; normalised hypervolume of the feasible
- * front, higher is better; an empty front has HV 0) and `igd+` (MO; IGD+ of the normalised
- * front against the non-dominated union of every front of that instance in the experiment,
- * lower is better; an empty front has no value).
+ * Metrics (the value of one run; docs/stats.md):
+ * - `best` (SO instances): the best feasible objective value, lower is better; a run without a
+ *   feasible solution has no value.
+ * - `hv` (MO): normalised hypervolume of the feasible front, higher is better; an empty front
+ *   has HV 0.
+ * - `igd+` (MO): IGD+ of the normalised front against the reference set R = the non-dominated
+ *   union of every normalised front of that instance in the experiment (every solver and
+ *   seed); lower is better; an empty front has no value.
+ * - `epsilon` (MO): additive epsilon indicator I_eps+(front, R) with the same normalised front
+ *   and the same R as igd+: the smallest eps such that every point of R is weakly dominated
+ *   by a front point shifted by -eps. Lower is better; since R contains the front's own
+ *   non-dominated points it is never negative, and 0 exactly when the front contains all of R.
+ *   An empty front has no value.
+ * - `spacing` (MO): Schott's spacing of the normalised feasible front; lower is better (0 =
+ *   evenly spaced); a front with fewer than 2 points has no value (spacing needs a nearest
+ *   neighbour, and scoring a lone point 0 would reward collapsed fronts).
+ * - `feasibility` (SO and MO): 1 if the run evaluated at least one feasible solution, else 0
+ *   (`firstFeasibleAt` of the stored result; a result only keeps the best solution and the
+ *   feasible front, not a final population, so a finer rate is not stored). Higher is better.
+ *   The per-instance mean is the share of runs that found a feasible solution, so the
+ *   Friedman test ranks the solvers by that mean, not by the (0 or 1) median.
  */
 import { nonDominatedIndices } from '../metrics/dominance.ts';
 import { normalize, normalizedReferencePoint } from '../metrics/hypervolume.ts';
 import { normalisedHypervolume } from '../metrics/hv-reference.ts';
-import { igdPlus } from '../metrics/indicators.ts';
+import { additiveEpsilon, igdPlus, spacing } from '../metrics/indicators.ts';
 import type { SolverResult } from '../solvers/types.ts';
 import { a12, a12Magnitude, type EffectMagnitude } from '../stats/a12.ts';
 import { friedman, type FriedmanResult } from '../stats/friedman.ts';
@@ -23,8 +39,20 @@ import { summarize, type Summary } from '../stats/summary.ts';
 import { expandGrid } from './grid.ts';
 import { instanceConfig, solverLabel, type ExperimentSpec, type InstanceSpec } from './spec.ts';
 
-export const METRICS = ['hv', 'igd+', 'best'] as const;
+export const METRICS = ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best'] as const;
 export type MetricName = (typeof METRICS)[number];
+
+/** Metrics for which a higher value is better. */
+const HIGHER_IS_BETTER: ReadonlySet<MetricName> = new Set<MetricName>(['hv', 'feasibility']);
+/** Metrics computed on the normalised front of a multi-objective instance. */
+const FRONT_METRICS: ReadonlySet<MetricName> = new Set<MetricName>(['hv', 'igd+', 'epsilon', 'spacing']);
+/** Metrics against the reference set of the instance (non-dominated union of all fronts). */
+const REFERENCE_METRICS: ReadonlySet<MetricName> = new Set<MetricName>(['igd+', 'epsilon']);
+
+/** Whether `metric` is computed on normalised objectives (so the normalisation is shown). */
+export function usesNormalisation(metric: MetricName): boolean {
+  return FRONT_METRICS.has(metric);
+}
 
 export interface StoredRun {
   id: string;
@@ -66,6 +94,8 @@ export interface Comparison {
   experiment: string;
   metric: MetricName;
   higherIsBetter: boolean;
+  /** The per-instance statistic the Friedman test ranks: the median, or the mean for feasibility. */
+  aggregate: 'median' | 'mean';
   instances: InstanceComparison[];
   /** Instances left out because the metric does not apply to them. */
   skipped: { instance: string; reason: string }[];
@@ -76,43 +106,57 @@ export interface Comparison {
 
 export class CompareError extends Error {}
 
-function applies(metric: MetricName, objectives: number): string | null {
-  if (metric === 'best' && objectives !== 1) return `has ${objectives} objectives; "best" is for single-objective instances (use hv or igd+)`;
-  if (metric !== 'best' && objectives < 2) return `is single-objective; ${metric} is for multi-objective instances (use best)`;
+function applies(metric: MetricName, objectives: number, track: string): string | null {
+  if (metric === 'best' && objectives !== 1) return `(track ${track}) has ${objectives} objectives; "best" is for single-objective instances (use hv, igd+, epsilon, spacing or feasibility)`;
+  if (FRONT_METRICS.has(metric) && objectives < 2) return `(track ${track}) is single-objective; ${metric} needs at least 2 objectives (use best or feasibility)`;
   return null;
 }
 
+/** Whether the run evaluated a feasible solution (see `feasibility` above). */
+function foundFeasible(result: SolverResult): boolean {
+  // firstFeasibleAt is set by the driver on the first feasible evaluation; the other two are
+  // implied by it (SO best by feasibility-first order, MO feasible front) and cover results
+  // stored without the field.
+  return result.firstFeasibleAt != null || result.front.length > 0 || result.best?.feasible === true;
+}
+
 export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): Comparison {
-  const higherIsBetter = metric === 'hv';
+  if (!(METRICS as readonly string[]).includes(metric)) throw new CompareError(`unknown metric "${metric}" (one of ${METRICS.join(', ')})`);
+  const higherIsBetter = HIGHER_IS_BETTER.has(metric);
+  const aggregate = metric === 'feasibility' ? 'mean' : 'median';
   const grid = expandGrid(spec);
   const labels = spec.solvers.map(solverLabel);
-  const comparison: Comparison = { experiment: spec.name, metric, higherIsBetter, instances: [], skipped: [], friedman: null, friedmanNote: null };
+  const comparison: Comparison = { experiment: spec.name, metric, higherIsBetter, aggregate, instances: [], skipped: [], friedman: null, friedmanNote: null };
   for (const instance of spec.instances) {
     const config = instanceConfig(instance);
     const m = config.objectives.length;
-    const reason = applies(metric, m);
+    const reason = applies(metric, m, instance.track ?? 'so');
     if (reason) {
       comparison.skipped.push({ instance: instance.name, reason: `${instance.name} ${reason}` });
       continue;
     }
+    const onFront = FRONT_METRICS.has(metric);
     const norm = instance.normalization ?? null;
-    if (metric !== 'best' && !norm) throw new CompareError(`instance ${instance.name} has no normalisation; add the experiment again to store one`);
+    if (onFront && !norm) throw new CompareError(`instance ${instance.name} has no normalisation; add the experiment again to store one`);
     const runs = grid.filter((r) => r.instance === instance.name);
     const fronts = new Map<string, number[][]>();
     for (const run of runs) {
       const result = stored.get(run.id)?.result;
-      if (result && metric !== 'best') fronts.set(run.id, normalize(result.front.map((s) => s.objectives), norm!.ideal, norm!.nadir));
+      if (result && onFront) fronts.set(run.id, normalize(result.front.map((s) => s.objectives), norm!.ideal, norm!.nadir));
     }
     let referenceSet: number[][] = [];
-    if (metric === 'igd+') {
+    if (REFERENCE_METRICS.has(metric)) {
       const union = [...fronts.values()].flat();
       referenceSet = nonDominatedIndices(union).map((i) => union[i]);
     }
     const valueOf = (id: string, result: SolverResult): number | null => {
       if (metric === 'best') return result.best && result.best.feasible ? result.best.objectives[0] : null;
+      if (metric === 'feasibility') return foundFeasible(result) ? 1 : 0;
       const front = fronts.get(id)!;
       if (metric === 'hv') return normalisedHypervolume(result.front.map((s) => s.objectives), { ideal: norm!.ideal, nadir: norm!.nadir, reference: normalizedReferencePoint(m), method: '' });
-      return front.length && referenceSet.length ? igdPlus(front, referenceSet) : null;
+      if (metric === 'spacing') return front.length >= 2 ? spacing(front) : null;
+      if (!front.length || !referenceSet.length) return null;
+      return metric === 'epsilon' ? additiveEpsilon(front, referenceSet) : igdPlus(front, referenceSet);
     };
     const values = new Map<string, number[]>();
     const solvers: SolverColumn[] = labels.map((label) => {
@@ -152,7 +196,7 @@ export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<stri
   if (labels.length < 2) comparison.friedmanNote = 'one solver: nothing to rank';
   else if (complete.length < 2) comparison.friedmanNote = `needs at least 2 instances with values for every solver, has ${complete.length}`;
   else {
-    const table = complete.map((c) => c.solvers.map((s) => s.summary!.median));
+    const table = complete.map((c) => c.solvers.map((s) => s.summary![aggregate]));
     comparison.friedman = { ...friedman(table, { higherIsBetter }), labels, instances: complete.map((c) => c.instance) };
   }
   return comparison;

@@ -68,3 +68,19 @@ export function normalisedHypervolume(front: readonly Objectives[], norm: HvNorm
   if (front.length === 0) return 0;
   return hypervolume(normalize(front, norm.ideal, norm.nadir), norm.reference);
 }
+
+/** A normalisation value for display: 4 significant digits, whole numbers from 1000 up. */
+function formatNormValue(v: number): string {
+  if (!Number.isFinite(v)) return String(v);
+  return Math.abs(v) >= 1000 ? String(Math.round(v)) : String(Number(v.toPrecision(4)));
+}
+
+/**
+ * The normalisation in one line, shown next to every HV figure:
+ * "ideal (0, 0), nadir (539.3, 940.5), reference (1.1, 1.1)". Without a reference point the
+ * standard one (HV_REFERENCE_COORDINATE per objective) is shown. The method is not included.
+ */
+export function formatHvNormalisation(norm: { ideal: readonly number[]; nadir: readonly number[]; reference?: readonly number[] }): string {
+  const list = (values: readonly number[]) => `(${values.map(formatNormValue).join(', ')})`;
+  return `ideal ${list(norm.ideal)}, nadir ${list(norm.nadir)}, reference ${list(norm.reference ?? normalizedReferencePoint(norm.ideal.length))}`;
+}

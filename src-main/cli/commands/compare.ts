@@ -1,23 +1,36 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
-import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import { CompareError, compareExperiment, METRICS, usesNormalisation, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
+import { formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { openProject } from './project.ts';
 
 const usage = [
-  'Usage: saikoro compare FILE EXPERIMENT --metric hv|igd+|best [--json]',
+  'Usage: saikoro compare FILE EXPERIMENT --metric hv|igd+|epsilon|spacing|feasibility|best [--json]',
   '',
   'Compares the solvers of an experiment on one metric (docs/stats.md):',
   '  per instance   median, IQR, mean, sd and count per solver; pairwise Mann-Whitney U',
   '                 (exact for small samples without ties, else normal with tie correction),',
   '                 Holm-corrected, with the Vargha-Delaney A12 effect size',
-  '  across         Friedman test on the per-instance medians, Iman-Davenport F, average',
-  '                 ranks and Holm-corrected post-hoc comparisons (Demsar 2006)',
+  '  across         Friedman test on the per-instance medians (means for feasibility),',
+  '                 Iman-Davenport F, average ranks and Holm-corrected post-hoc comparisons',
+  '                 (Demsar 2006)',
   '',
-  'Metrics: hv    normalised hypervolume of the feasible front (MO, higher is better)',
-  '         igd+  IGD+ against the union of all fronts of the instance (MO, lower is better)',
-  '         best  best feasible objective value (SO, lower is better)',
-  'The normalisation (ideal, nadir, reference point 1.1) of each instance is printed with it.',
+  'Metrics (one value per run; MO = instances with at least 2 objectives):',
+  '  hv           normalised hypervolume of the feasible front (MO, higher is better;',
+  '               empty front 0)',
+  '  igd+         IGD+ against R = the non-dominated union of all fronts of the instance',
+  '               (MO, lower is better)',
+  '  epsilon      additive epsilon indicator against the same R (MO, lower is better;',
+  '               0 when the front contains all of R)',
+  "  spacing      Schott's spacing of the front (MO, lower is better; 0 = even spacing;",
+  '               no value for fronts with fewer than 2 points)',
+  '  feasibility  1 if the run found a feasible solution, else 0 (SO and MO, higher is',
+  '               better; the mean column is the share of runs)',
+  '  best         best feasible objective value (SO, lower is better)',
+  'hv, igd+, epsilon and spacing use normalised objectives; the normalisation (ideal, nadir,',
+  'reference point 1.1) of each instance is printed with it. Runs with no value (no feasible',
+  'solution, empty or too small front) are counted in the "no value" column.',
 ].join('\n');
 
 const fmt = (v: number) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.001 && v !== 0) ? v.toExponential(3) : v.toFixed(4));
@@ -35,8 +48,8 @@ function render(c: Comparison): string[] {
   for (const s of c.skipped) out.push(`(skipped: ${s.reason})`);
   for (const inst of c.instances) {
     out.push('', `## ${inst.instance} (M = ${inst.objectives})`);
-    if (inst.normalization && c.metric !== 'best')
-      out.push(`normalisation: ideal [${inst.normalization.ideal.map(fmt).join(', ')}], nadir [${inst.normalization.nadir.map(fmt).join(', ')}], reference 1.1 per objective${inst.normalization.method ? ` (${inst.normalization.method})` : ''}`);
+    if (inst.normalization && usesNormalisation(c.metric))
+      out.push(`normalisation: ${formatHvNormalisation(inst.normalization)}${inst.normalization.method ? ` (${inst.normalization.method})` : ''}`);
     out.push(
       ...table(
         ['solver', 'n', 'median', 'IQR', 'mean', 'sd', 'no value', 'missing'],
@@ -51,7 +64,7 @@ function render(c: Comparison): string[] {
   out.push('');
   if (c.friedman) {
     const f = c.friedman;
-    out.push(`## Friedman over ${f.blocks} instances (${f.instances.join(', ')})`);
+    out.push(`## Friedman over ${f.blocks} instances (${f.instances.join(', ')}), on the per-instance ${c.aggregate}s`);
     out.push(`chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.treatments - 1}), p = ${fmtP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${fmtP(f.imanDavenportP)}`);
     out.push(...table(['solver', 'average rank'], f.labels.map((l, i) => [l, f.averageRanks[i].toFixed(3)])));
     out.push('', ...table(['A', 'B', 'rank diff', 'z', 'p', 'p (Holm)'], f.pairwise.map((p) => [f.labels[p.i], f.labels[p.j], p.rankDifference.toFixed(3), p.z.toFixed(3), fmtP(p.p), fmtP(p.pHolm)])));

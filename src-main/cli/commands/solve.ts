@@ -9,6 +9,8 @@ import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { checkSolverSetup, defaultSolverFor, findSolver, SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { ParamValue, Snapshot, SolverInfo, SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
 import { SolverHost } from '../../host/pool.ts';
+import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../host/run-options.ts';
+import { diceHvNormalisation, type HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 
 const USAGE = `Usage: saikoro solve --track so|mo2|mo3|mo5|mo7 --n N [--config FILE] [--solver NAME]
@@ -28,7 +30,11 @@ Options:
   --seed S        seed of the run's random generator; the same seed gives the same result
   --memory-limit MB
                   stop the worker and fail the run above MB of memory (default: none)
-  --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON)
+  --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON).
+                  MO: "hvNormalisation" {"indicator","ideal","nadir","reference","method"} is how
+                  trace[].indicator (normalised hypervolume of the feasible front, M <= 3; null
+                  for M >= 4) is computed: (f - ideal) / (nadir - ideal) against "reference".
+                  SO: "hvNormalisation" is null.
   --json          print the result as JSON on stdout:
                   {"solver","track","n","seed","evaluations","seconds","success","message",
                    "best":{"x","objectives","constraints","feasible"},"front":[...]}
@@ -217,6 +223,21 @@ class ProgressBar {
   }
 }
 
+/** What --out records as "hvNormalisation": the normalisation and what trace[].indicator is (null for SO). */
+export interface OutFileNormalisation extends HvNormalisation {
+  indicator: string;
+}
+
+export function outFileNormalisation(norm: HvNormalisation | null): OutFileNormalisation | null {
+  if (!norm) return null;
+  const m = norm.ideal.length;
+  const indicator =
+    m <= TRACE_HYPERVOLUME_MAX_OBJECTIVES
+      ? 'trace[].indicator: hypervolume of the feasible non-dominated front, objectives normalised as (f - ideal) / (nadir - ideal), against the reference point (higher is better; null before the first feasible solution)'
+      : `trace[].indicator: not recorded (null) for M = ${m} > ${TRACE_HYPERVOLUME_MAX_OBJECTIVES}; this is the normalisation to compute the front's hypervolume with`;
+  return { indicator, ideal: norm.ideal, nadir: norm.nadir, reference: norm.reference, method: norm.method };
+}
+
 export interface SolveDependencies {
   /** How the worker is started (tests may pass their own). */
   spawn?: WorkerSpawner;
@@ -276,7 +297,10 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         interrupted = true;
         run.cancel();
       };
-      const run = host.start({ solver: info.name, params, seed, config, termination });
+      // MO: the normalisation of the trace's hypervolume, computed here so that the one written
+      // to --out is the one the worker used.
+      const hvNormalisation = problem.objectiveCount > 1 ? diceHvNormalisation(config) : null;
+      const run = host.start({ solver: info.name, params, seed, config, termination, ...(hvNormalisation ? { hvNormalisation } : {}) });
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
       process.once('SIGINT', onSigint);
       let outcome;
@@ -294,7 +318,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       }
       const printed = printedResult(outcome.result, config, seed);
       if (values.out !== undefined) {
-        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, bestFoundAt: outcome.result.bestFoundAt, firstFeasibleAt: outcome.result.firstFeasibleAt, trace: outcome.result.trace };
+        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, bestFoundAt: outcome.result.bestFoundAt, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
         try {
           await writeFile(resolve(io.cwd, values.out), JSON.stringify(record, null, 2) + '\n');
         } catch (e) {

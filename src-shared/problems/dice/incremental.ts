@@ -30,6 +30,8 @@ const F15 = TABLE_FEATURES; // pattern feature 9 is F15
 const LAST = TABLE_LENGTH; // F15 compares x[i] with x[i + 6]
 /** Longest sequence for which block codes are stored rather than read from the faces. */
 const CODE_CACHE_LIMIT = 4096;
+/** Up to this many blocks, a hashed d counts codes by scanning the stored ones. */
+const SCAN_LIMIT = 16;
 
 function copyValues(from: DiceValues, to: DiceValues): void {
   to.features.set(from.features);
@@ -252,6 +254,18 @@ export class DiceState {
           dense[before] = countBefore - 1;
           dense[after] = countAfter + 1;
         }
+      } else if (codes !== null && codes.length <= SCAN_LIMIT) {
+        // A handful of blocks (large d, short sequence): counting the two codes among the
+        // stored ones is cheaper than two hash-table operations, and a commit only stores the
+        // new code (the hash table is left as it was; rebuild() refills it).
+        let countBefore = 0;
+        let countAfter = 0;
+        for (let k = 0; k < codes.length; k++) {
+          const c = codes[k];
+          countBefore += c === before ? 1 : 0;
+          countAfter += c === after ? 1 : 0;
+        }
+        change = countAfter - countBefore;
       } else {
         const table = this.tables[l];
         // A commit learns both counts from its updates.

@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { mannWhitney } from '../../../src-shared/stats/mann-whitney.ts';
 import { a12 } from '../../../src-shared/stats/a12.ts';
-import { median } from '../../../src-shared/stats/summary.ts';
+import { median, summarize } from '../../../src-shared/stats/summary.ts';
+import { nonDominatedIndices } from '../../../src-shared/metrics/dominance.ts';
+import { normalize } from '../../../src-shared/metrics/hypervolume.ts';
+import { additiveEpsilon, spacing } from '../../../src-shared/metrics/indicators.ts';
+import { diceHvNormalisation, formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { runCli } from './io.ts';
 
 let cwd: string;
@@ -69,15 +74,66 @@ describe('saikoro compare', () => {
     expect(best.stdout).toContain('## Friedman over 2 instances (so-n12, so-n20)');
     const hv = await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'hv'], { cwd });
     expect(hv.code).toBe(0);
-    expect(hv.stdout).toMatch(/normalisation: ideal \[0\.0000, 0\.0000\], nadir \[[\d.]+, [\d.]+\], reference 1\.1 per objective \(ideal 0; nadir = median objective of 1000 uniformly random sequences/);
+    // The same one-line form as the Solve view's caption (formatHvNormalisation), of the
+    // normalisation diceHvNormalisation computes for the instance's config.
+    const norm = diceHvNormalisation(trackConfig('mo2', 12));
+    expect(hv.stdout).toContain(`normalisation: ${formatHvNormalisation(norm)} (ideal 0; nadir = median objective of 1000 uniformly random sequences`);
+    expect(hv.stdout).toMatch(/normalisation: ideal \(0, 0\), nadir \([\d.]+, [\d.]+\), reference \(1\.1, 1\.1\) \(/);
     expect(hv.stdout).toContain('Friedman: not computed (needs at least 2 instances with values for every solver, has 1)');
     expect((await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'igd+'], { cwd })).code).toBe(0);
   });
 
+  it('epsilon, spacing and feasibility: the stored fronts through the library indicators', async () => {
+    const project = Project.open(path.join(cwd, 'p.saikoro'), { readOnly: true });
+    const runs = project.runs();
+    project.close();
+    const eps = JSON.parse((await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'epsilon', '--json'], { cwd })).stdout);
+    const spc = JSON.parse((await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'spacing', '--json'], { cwd })).stdout);
+    expect([eps.higherIsBetter, spc.higherIsBetter]).toEqual([false, false]);
+    const inst = eps.instances[0];
+    const mine = runs.filter((x) => x.instance === 'mo2-n12');
+    const front = (x: (typeof mine)[number]) => normalize(x.result!.front.map((s) => s.objectives), inst.normalization.ideal, inst.normalization.nadir);
+    const union = mine.flatMap(front);
+    const reference = nonDominatedIndices(union).map((i) => union[i]);
+    for (const [k, solver] of ['random', 'nsga2'].entries()) {
+      const fronts = mine.filter((x) => x.solver === solver).map(front);
+      expect(fronts).toHaveLength(4);
+      const e = fronts.filter((f) => f.length).map((f) => additiveEpsilon(f, reference));
+      expect(eps.instances[0].solvers[k].summary).toEqual(summarize(e));
+      expect(Math.min(...e)).toBeGreaterThanOrEqual(0); // R holds each front's own non-dominated points
+      const sp = fronts.filter((f) => f.length >= 2).map((f) => spacing(f));
+      expect(spc.instances[0].solvers[k].withoutValue).toBe(4 - sp.length);
+      expect(spc.instances[0].solvers[k].summary).toEqual(sp.length ? summarize(sp) : null);
+    }
+    expect(spc.instances[0].solvers.some((s: { summary: unknown }) => s.summary)).toBe(true);
+    // Feasibility on the SO experiment: the share of runs with a feasible solution is the mean.
+    const feas = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'feasibility', '--json'], { cwd });
+    const f = JSON.parse(feas.stdout);
+    expect(f).toMatchObject({ higherIsBetter: true, aggregate: 'mean', skipped: [] });
+    for (const i of f.instances)
+      for (const s of i.solvers) {
+        const found = runs.filter((x) => x.instance === i.instance && x.solver === s.label).map((x) => (x.result!.firstFeasibleAt !== null ? 1 : 0));
+        expect(s.summary.mean).toBeCloseTo(found.reduce((a, b) => a + b, 0) / 4, 12);
+      }
+    const text = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'feasibility'], { cwd });
+    expect(text.stdout).toContain('# cmp: feasibility (higher is better)');
+    expect(text.stdout).not.toContain('normalisation:');
+    expect(text.stdout).toContain('## Friedman over 2 instances (so-n12, so-n20), on the per-instance means');
+    const epsText = await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'epsilon'], { cwd });
+    expect(epsText.stdout).toContain('# mo: epsilon (lower is better)');
+    expect(epsText.stdout).toContain('normalisation: ');
+  });
+
   it('names bad input (exit 1) and usage errors (exit 2)', async () => {
+    const soSpacing = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'spacing'], { cwd });
+    expect(soSpacing.code).toBe(1);
+    expect(soSpacing.stderr).toContain('metric spacing applies to no instance of experiment cmp: so-n12 (track so) is single-objective; spacing needs at least 2 objectives (use best or feasibility)');
+    const soEpsilon = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'epsilon'], { cwd });
+    expect(soEpsilon.code).toBe(1);
+    expect(soEpsilon.stderr).toContain('so-n20 (track so) is single-objective; epsilon needs at least 2 objectives');
     const wrongKind = await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'best'], { cwd });
     expect(wrongKind.code).toBe(1);
-    expect(wrongKind.stderr).toContain('metric best applies to no instance of experiment mo: mo2-n12 has 2 objectives');
+    expect(wrongKind.stderr).toContain('metric best applies to no instance of experiment mo: mo2-n12 (track mo2) has 2 objectives; "best" is for single-objective instances');
     const unknown = await runCli(['compare', 'p.saikoro', 'nope', '--metric', 'hv'], { cwd });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no experiment named "nope" (has: cmp, mo)');
@@ -85,6 +141,6 @@ describe('saikoro compare', () => {
     expect((await runCli(['compare', 'p.saikoro', 'cmp'], { cwd })).code).toBe(2);
     const badMetric = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'gd'], { cwd });
     expect(badMetric.code).toBe(2);
-    expect(badMetric.stderr).toContain('--metric: must be one of hv, igd+, best, got "gd"');
+    expect(badMetric.stderr).toContain('--metric: must be one of hv, igd+, epsilon, spacing, feasibility, best, got "gd"');
   });
 });

@@ -12,6 +12,7 @@ import { runCli } from './io.ts';
 import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { DEFAULT_SOLVERS, solvers } from '../../../src-shared/solvers/registry.ts';
 import { runSolverSync } from '../../../src-shared/solvers/run.ts';
@@ -54,6 +55,30 @@ describe('saikoro solve', () => {
     expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500 } });
     expect(saved.config).toEqual(trackConfig('so', 60));
     expect(saved.trace.length).toBeGreaterThan(0);
+    // One objective: no hypervolume, so no normalisation.
+    expect(saved.hvNormalisation).toBeNull();
+  });
+
+  it('--out of a multi-objective run stores the HV normalisation its trace indicator was computed with', async () => {
+    const out = join(dir, 'mo2.json');
+    const run = await runCli(['solve', '--track', 'mo2', '--n', '50', '--solver', 'nsga2', '--evals', '3000', '--seed', '4', '--out', out], { cwd: dir });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    const norm = diceHvNormalisation(trackConfig('mo2', 50));
+    expect(saved.hvNormalisation).toEqual({ indicator: expect.stringContaining('hypervolume of the feasible non-dominated front'), ...norm });
+    // The values themselves (ideal 0; nadir = median of 1000 random sequences, seed 2020).
+    expect(saved.hvNormalisation.ideal).toEqual([0, 0]);
+    expect(saved.hvNormalisation.nadir[0]).toBeCloseTo(18.6, 9);
+    expect(saved.hvNormalisation.nadir[1]).toBe(29);
+    expect(saved.hvNormalisation.reference).toEqual([1.1, 1.1]);
+    // The last trace point's indicator is the HV of the written front under that normalisation.
+    expect(saved.front.length).toBeGreaterThan(0);
+    const last = saved.trace[saved.trace.length - 1];
+    expect(last.indicator).toBeGreaterThan(0);
+    expect(last.indicator).toBeCloseTo(normalisedHypervolume(saved.front.map((s: { objectives: number[] }) => s.objectives), saved.hvNormalisation), 12);
+    // Documented on the --out line of the help.
+    expect((await runCli(['solve', '--help'])).stdout).toMatch(/--out FILE[^]*"hvNormalisation" \{"indicator","ideal","nadir","reference","method"\}[^]*SO: "hvNormalisation" is null/);
   });
 
   it('prints a feasible front for several objectives, each member evaluated in full, and is reproducible', async () => {

@@ -45,7 +45,7 @@ describe('compareExperiment', () => {
   it('computes normalised HV per run, summaries, the exact Mann-Whitney test and A12', () => {
     const c = compareExperiment(spec, stored(), 'hv');
     expect(c.higherIsBetter).toBe(true);
-    expect(c.skipped).toEqual([{ instance: 's', reason: 's is single-objective; hv is for multi-objective instances (use best)' }]);
+    expect(c.skipped).toEqual([{ instance: 's', reason: 's (track so) is single-objective; hv needs at least 2 objectives (use best or feasibility)' }]);
     const a = c.instances[0];
     expect(a.normalization).toEqual(norm);
     // HV against (1.1, 1.1): A = 0.6², 0.5·0.6, 0.6·0.7; B = 1.0², 0.9·1.0, 1.0·0.8.
@@ -94,5 +94,144 @@ describe('compareExperiment', () => {
   it('refuses a metric that fits no instance', () => {
     const soOnly = validateSpec({ ...spec, instances: [{ name: 's', track: 'so', n: 20 }] });
     expect(() => compareExperiment(soOnly, new Map(), 'hv')).toThrow(/metric hv applies to no instance of experiment cmp/);
+    for (const metric of ['epsilon', 'spacing'] as const)
+      expect(() => compareExperiment(soOnly, new Map(), metric)).toThrow(
+        `metric ${metric} applies to no instance of experiment cmp: s (track so) is single-objective; ${metric} needs at least 2 objectives (use best or feasibility)`,
+      );
+    const moOnly = validateSpec({ ...spec, instances: [spec.instances[0]] });
+    expect(() => compareExperiment(moOnly, new Map(), 'best')).toThrow('a (track mo2) has 2 objectives; "best" is for single-objective instances');
+    expect(() => compareExperiment(spec, new Map(), 'gd' as never)).toThrow('unknown metric "gd"');
+  });
+});
+
+// Fronts with several points, raw objectives; normalised = raw / 2 (ideal 0, nadir 2).
+const spec2 = validateSpec({
+  name: 'ind',
+  instances: [
+    { name: 'c', track: 'mo2', n: 20, normalization: { ideal: [0, 0], nadir: [2, 2] } },
+    { name: 's', track: 'so', n: 20 },
+  ],
+  solvers: [{ name: 'random', label: 'A' }, { name: 'random', label: 'B', params: { batch: 7 } }],
+  seeds: [1, 2, 3],
+  budget: { evaluations: 100 },
+});
+// Normalised: A1 {(0,1), (.5,.5), (1,0)}, A2 {(0,1), (.2,.6), (1,0)}, A3 {(.5,.5)},
+//             B1 {(0,.8), (.8,0)}, B2 {} (no feasible solution), B3 {(.4,.4)}.
+const fronts2: Record<string, number[][][]> = {
+  A: [[[0, 2], [1, 1], [2, 0]], [[0, 2], [0.4, 1.2], [2, 0]], [[1, 1]]],
+  B: [[[0, 1.6], [1.6, 0]], [], [[0.8, 0.8]]],
+};
+// SO instance: B's second seed never finds a feasible solution.
+const feasibleSo: Record<string, boolean[]> = { A: [true, true, true], B: [true, false, true] };
+
+function result2(objectives: number[][], best: { value: number; feasible: boolean } | null): SolverResult {
+  const feasible = objectives.length > 0 || best?.feasible === true;
+  return {
+    front: objectives.map((o) => ({ x: '1', objectives: o, constraints: [], feasible: true, violation: 0 })),
+    best: best && { x: '1', objectives: [best.value], constraints: [3], feasible: best.feasible, violation: best.feasible ? 0 : 0.5 },
+    firstFeasibleAt: feasible ? 10 : null,
+  } as unknown as SolverResult;
+}
+
+function stored2(): Map<string, StoredRun> {
+  const map = new Map<string, StoredRun>();
+  for (const run of expandGrid(spec2)) {
+    const i = [1, 2, 3].indexOf(run.seed);
+    const result =
+      run.instance === 's'
+        ? result2([], { value: 4, feasible: feasibleSo[run.label][i] })
+        : result2(fronts2[run.label][i], fronts2[run.label][i].length ? null : { value: 9, feasible: false });
+    map.set(run.id, { id: run.id, result });
+  }
+  return map;
+}
+
+describe('compareExperiment: epsilon, spacing, feasibility', () => {
+  it('computes the additive epsilon indicator against the non-dominated union of the normalised fronts', () => {
+    const c = compareExperiment(spec2, stored2(), 'epsilon');
+    expect(c.higherIsBetter).toBe(false);
+    expect(c.skipped.map((s) => s.instance)).toEqual(['s']);
+    const [A, B] = c.instances[0].solvers;
+    // R = non-dominated union = {(0,.8), (.2,.6), (.4,.4), (.8,0)}.
+    // eps = max over z in R of min over a of max_k (a_k - z_k):
+    //   A1: z=(0,.8) -> .2 [(0,1)], (.2,.6) -> .3 [(.5,.5)], (.4,.4) -> .1, (.8,0) -> .2 [(1,0)]: 0.3
+    //   A2: .2 [(0,1) or (.2,.6)], 0 [(.2,.6)], .2 [(.2,.6)], .2 [(1,0)]: 0.2
+    //   A3: max(.5, .3, .1, .5) = 0.5
+    //   B1: 0, .2 [(0,.8)], .4 [either], 0: 0.4;  B2: empty, no value;  B3: max(.4, .2, 0, .4) = 0.4
+    expect(A.summary!.min).toBeCloseTo(0.2, 12);
+    expect(A.summary!.median).toBeCloseTo(0.3, 12);
+    expect(A.summary!.max).toBeCloseTo(0.5, 12);
+    expect(B).toMatchObject({ runs: 3, withoutValue: 1, missing: 0 });
+    expect(B.summary!.min).toBeCloseTo(0.4, 12);
+    expect(B.summary!.max).toBeCloseTo(0.4, 12);
+    // Lower is better, so A12 = P(A < B) + ½P(A = B): A's .3 and .2 beat both .4s, .5 beats none: 4/6.
+    expect(c.instances[0].pairs[0].a12).toBeCloseTo(2 / 3, 12);
+    expect(c.instances[0].pairs[0].method).toBe('normal'); // B's tie
+  });
+
+  it('matches the existing fixture: one-point fronts against R = {(.1,.1)}', () => {
+    const c = compareExperiment(spec, stored(), 'epsilon');
+    const [A, B] = c.instances[0].solvers;
+    // eps = max(a_1 - .1, a_2 - .1): A = .4, .5, .4; B = 0, .1, .2.
+    expect(A.summary!.median).toBeCloseTo(0.4, 12);
+    expect(A.summary!.max).toBeCloseTo(0.5, 12);
+    expect(B.summary!.min).toBeCloseTo(0, 12);
+    expect(B.summary!.median).toBeCloseTo(0.1, 12);
+  });
+
+  it("computes Schott's spacing of the normalised front; fronts with fewer than 2 points have no value", () => {
+    const c = compareExperiment(spec2, stored2(), 'spacing');
+    expect(c.higherIsBetter).toBe(false);
+    const [A, B] = c.instances[0].solvers;
+    // Manhattan nearest-neighbour distances d_i, S = sqrt(sum (d_i - mean)^2 / (n - 1)):
+    //   A1: d = 1, 1, 1 -> S = 0
+    //   A2: d((0,1),(.2,.6)) = .6, d((.2,.6),(1,0)) = 1.4 -> d = .6, .6, 1.4, mean 13/15,
+    //       deviations -4/15, -4/15, 8/15 -> S = sqrt((96/225)/2) = 4·sqrt(3)/15 ≈ 0.4619
+    //       (on the raw objectives it would be twice that)
+    //   A3: one point, no value;  B1: d = 1.6, 1.6 -> S = 0;  B2, B3: fewer than 2 points.
+    expect(A).toMatchObject({ runs: 3, withoutValue: 1 });
+    expect(A.summary!.n).toBe(2);
+    expect(A.summary!.min).toBe(0);
+    expect(A.summary!.max).toBeCloseTo((4 * Math.sqrt(3)) / 15, 12);
+    expect(B).toMatchObject({ runs: 3, withoutValue: 2 });
+    expect(B.summary).toMatchObject({ n: 1, median: 0 });
+    // The old fixture has only one-point fronts: no values at all, no pair test.
+    const old = compareExperiment(spec, stored(), 'spacing');
+    expect(old.instances[0].solvers.map((s) => [s.withoutValue, s.summary])).toEqual([[3, null], [3, null]]);
+    expect(old.instances[0].pairs).toEqual([]);
+  });
+
+  it('scores feasibility 1/0 per run on SO and MO instances and ranks solvers by the mean', () => {
+    const c = compareExperiment(spec2, stored2(), 'feasibility');
+    expect(c).toMatchObject({ higherIsBetter: true, aggregate: 'mean', skipped: [] });
+    expect(c.instances.map((i) => i.instance)).toEqual(['c', 's']);
+    for (const inst of c.instances) {
+      const [A, B] = inst.solvers;
+      expect(A.summary).toMatchObject({ n: 3, mean: 1, median: 1 });
+      // B: 1, 0, 1 -> mean 2/3 (the share of runs with a feasible solution), median 1.
+      expect(B.summary).toMatchObject({ n: 3, median: 1 });
+      expect(B.summary!.mean).toBeCloseTo(2 / 3, 12);
+      expect(B.withoutValue).toBe(0);
+      // Higher is better: A12 = P(A > B) + ½P(A = B) over 9 pairs,
+      // A's three 1s against B's (1, 0, 1): 3·(½ + 1 + ½) / 9 = 2/3.
+      expect(inst.pairs[0].a12).toBeCloseTo(2 / 3, 12);
+    }
+    // On the medians A and B would tie (1 = 1); on the means A ranks first on both instances:
+    // chi2_F = 12·2/(2·3)·(1² + 2² − 2·3²/4) = 2.
+    expect(c.friedman!.averageRanks).toEqual([1, 2]);
+    expect(c.friedman!.chiSquare).toBeCloseTo(2, 12);
+    // hv, igd+, epsilon and best keep the median.
+    expect(compareExperiment(spec, stored(), 'hv').aggregate).toBe('median');
+  });
+
+  it('counts a run as feasible from firstFeasibleAt, or from a feasible best / non-empty front when the field is absent', () => {
+    // The first fixture has no firstFeasibleAt: every run has a front (MO) or a feasible best (SO).
+    const c = compareExperiment(spec, stored(), 'feasibility');
+    for (const inst of c.instances) for (const s of inst.solvers) expect(s.summary).toMatchObject({ n: 3, mean: 1 });
+    const runs = stored();
+    const run = expandGrid(spec).find((r) => r.instance === 's' && r.label === 'A' && r.seed === 1)!;
+    runs.set(run.id, { id: run.id, result: { front: [], best: { x: '1', objectives: [5], constraints: [2], feasible: false, violation: 0.2 }, firstFeasibleAt: null } as unknown as SolverResult });
+    const s = compareExperiment(spec, runs, 'feasibility').instances[2];
+    expect(s.solvers[0].summary!.mean).toBeCloseTo(2 / 3, 12);
   });
 });
