@@ -16,6 +16,9 @@ const POW6 = Float64Array.from(F.POW6);
 /** 6^0..6^11 as integers (6^12 exceeds int32), for index arithmetic. */
 const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
 const PATTERN_SCRATCH = new Int32Array(TABLE_FEATURES);
+/** Up to this many blocks of a hashed d, equal codes are counted pairwise. */
+const PAIR_LIMIT = 16;
+const BLOCK_SCRATCH = new Uint32Array(PAIR_LIMIT);
 
 export { SequenceError, parseSequence, formatSequence } from './sequence.ts';
 
@@ -198,13 +201,29 @@ export class DiceEvaluator {
       const d = p.blockLengths[l];
       const blocks = Math.floor(n / d);
       const table = this.tables[l];
-      table.clear();
-      for (let j = 0, at = 0; j < blocks; j++) {
-        let code = 0;
-        for (const end = at + d; at < end; at++) code = code * 6 + faces[at] - 1;
-        table.increment(code);
+      let sumSquares: number;
+      if (blocks <= PAIR_LIMIT && table.denseCounts() === null) {
+        // A handful of blocks from a large alphabet: sum c^2 = blocks + 2 * (pairs of equal
+        // codes), counted directly instead of through a hash table.
+        const codes = BLOCK_SCRATCH;
+        let pairs = 0;
+        for (let j = 0, at = 0; j < blocks; j++) {
+          let code = 0;
+          for (const end = at + d; at < end; at++) code = code * 6 + faces[at] - 1;
+          for (let k = 0; k < j; k++) pairs += codes[k] === code ? 1 : 0;
+          codes[j] = code;
+        }
+        sumSquares = blocks + 2 * pairs;
+      } else {
+        table.clear();
+        for (let j = 0, at = 0; j < blocks; j++) {
+          let code = 0;
+          for (const end = at + d; at < end; at++) code = code * 6 + faces[at] - 1;
+          table.increment(code);
+        }
+        sumSquares = table.sumSquares;
       }
-      const chi = chiSquareFromSquares(table.sumSquares, blocks, POW6[d]);
+      const chi = chiSquareFromSquares(sumSquares, blocks, POW6[d]);
       out.chi[l] = chi;
       out.constraints[l] = p.constraintValue(l, chi);
     }
