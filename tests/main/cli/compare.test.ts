@@ -112,7 +112,7 @@ describe('saikoro compare', () => {
     expect(f).toMatchObject({ higherIsBetter: true, aggregate: 'mean', skipped: [] });
     for (const i of f.instances)
       for (const s of i.solvers) {
-        const found = runs.filter((x) => x.instance === i.instance && x.solver === s.label).map((x) => (x.result!.firstFeasibleAt !== null ? 1 : 0));
+        const found = runs.filter((x) => x.instance === i.instance && x.solver === s.label).map((x): number => (x.result!.firstFeasibleAt !== null ? 1 : 0));
         expect(s.summary.mean).toBeCloseTo(found.reduce((a, b) => a + b, 0) / 4, 12);
       }
     const text = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'feasibility'], { cwd });
