@@ -96,7 +96,7 @@ describe('NqueensView', () => {
 
   it('follows N on the lab default and shows what the slides suggest for that N', async () => {
     await nextTick();
-    expect(byId('nq-suggest').textContent!.replace(/\s+/g, ' ').trim()).toBe('Slides for N = 8: A = 1, B = 1.');
+    expect(byId('nq-suggest').textContent!.replace(/\s+/g, ' ').trim()).toBe('Slides for N = 8: A = 1, B = 1');
     await setN(100);
     const d = defaultNeuralParams(100);
     expect([val('nq-A'), val('nq-B'), val('nq-kick-every'), val('nq-update')]).toEqual([String(d.A), String(d.B), 'auto', 'seq']);
