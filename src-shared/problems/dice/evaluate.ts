@@ -183,11 +183,14 @@ export class DiceEvaluator {
   private readonly tables: CountTable[];
   private readonly faceCounts = new Int32Array(7);
   private readonly scratch: DiceValues;
+  /** Block codes of one d, to reset the dense counts after counting. */
+  private readonly blockCodes: Uint32Array;
 
   constructor(readonly config: DiceConfig) {
     this.prepared = new PreparedConfig(config);
     this.tables = config.constraints.map((d) => createCountTable(POW6[d], Math.floor(config.n / d)));
     this.scratch = createValues(config);
+    this.blockCodes = new Uint32Array(config.n);
   }
 
   /** Evaluates faces 1..6 (length N, unchecked) into `out`. */
@@ -214,6 +217,22 @@ export class DiceEvaluator {
           codes[j] = code;
         }
         sumSquares = blocks + 2 * pairs;
+      } else if (table.denseCounts() !== null) {
+        // Dense counts updated here directly; the codes are kept to reset exactly the
+        // counts this evaluation touched.
+        const counts = table.denseCounts()!;
+        const codes = this.blockCodes;
+        let s2 = 0;
+        for (let j = 0, at = 0; j < blocks; j++) {
+          let code = 0;
+          for (const end = at + d; at < end; at++) code = code * 6 + faces[at] - 1;
+          const c = counts[code];
+          s2 += 2 * c + 1;
+          counts[code] = c + 1;
+          codes[j] = code;
+        }
+        for (let j = 0; j < blocks; j++) counts[codes[j]] = 0;
+        sumSquares = s2;
       } else {
         table.clear();
         for (let j = 0, at = 0; j < blocks; j++) {
