@@ -156,9 +156,11 @@ class HashCountTable implements CountTable {
 /**
  * Dense when the alphabet is small (6^5 counts, 31 kB) or not much larger than the number of
  * blocks; otherwise hashed, so the table stays proportional to N and in cache (a dense 6^7
- * table is 1.1 MB, and every access to it at random would be a cache miss).
+ * table is 1.1 MB, and every access to it at random would be a cache miss). `preferDense`
+ * (callers that reset the counts themselves) takes a dense table whenever the alphabet is
+ * within DENSE_LIMIT.
  */
-export function createCountTable(categories: number, maxKeys: number): CountTable {
-  const dense = categories <= DENSE_LIMIT && (categories <= SMALL_ALPHABET || categories <= 4 * maxKeys);
+export function createCountTable(categories: number, maxKeys: number, preferDense = false): CountTable {
+  const dense = categories <= DENSE_LIMIT && (preferDense || categories <= SMALL_ALPHABET || categories <= 4 * maxKeys);
   return dense ? new DenseCountTable(categories) : new HashCountTable(Math.max(1, maxKeys));
 }
