@@ -11,9 +11,11 @@
 import type { DiceConfig } from './problems/dice/config.ts';
 import type { DiceEvaluation } from './problems/dice/evaluate.ts';
 import type { SolverDescriptor } from './solvers/registry.ts';
-import type { ParamValue, Snapshot, SolverResult } from './solvers/types.ts';
+import type { NqueensRequestFields } from './problems/nqueens/request.ts';
+import type { NqueensSnapshot } from './problems/nqueens/solvers.ts';
+import type { ParamValue, Snapshot, SolverResult, StopReason } from './solvers/types.ts';
 
-export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue };
+export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue, NqueensSnapshot };
 
 export interface AppInfo {
   name: string;
@@ -65,6 +67,59 @@ export interface RunFinishedEvent {
   result: SolverResult | null;
 }
 
+/**
+ * An N-Queens run on the solver host (the lab's "Run in a worker"): method, board size N,
+ * parameters by their framework names (A, B, C, kick, kickEvery, kickLength, update, threshold,
+ * clamp, maxSteps / samples, greedyTries, noise, maxSteps; see docs/nqueens.md), seed, and how
+ * many queens the report of a solved run carries (`maxQueens`, default min(N, 10 000)).
+ */
+export type StartNqueensRunRequest = NqueensRequestFields;
+
+export interface NqueensRunStarted {
+  runId: string;
+  method: 'neural' | 'minconflicts';
+  n: number;
+  seed: number;
+  /** Every parameter, defaults filled in. */
+  params: Record<string, ParamValue>;
+  /** The step limit that applies (maxSteps, or the method's default for N). */
+  stepLimit: number;
+}
+
+/** A live snapshot of an N-Queens run (steps, queens, conflicts, energy for the network), about five per second. */
+export interface NqueensRunSnapshotEvent {
+  runId: string;
+  snapshot: NqueensSnapshot;
+}
+
+/** What a finished N-Queens run found. */
+export interface NqueensRunReport {
+  n: number;
+  method: 'neural' | 'minconflicts';
+  seed: number;
+  params: Record<string, ParamValue>;
+  solved: boolean;
+  steps: number;
+  seconds: number;
+  /** 'solver': solved or the method's step limit; 'cancelled'. */
+  stopReason: StopReason;
+  /** Why an unsolved run failed (network: loop, oscillation, stall, wander; min-conflicts: attacking pairs left). */
+  failure: string | null;
+  message: string;
+  /** Solved and confirmed by verifySolution on the main side (besides the worker's own check). */
+  verified: boolean;
+  /** queens[r] = 0-based column of the queen in row r, for the first `maxQueens` rows; null unless solved. */
+  queens: number[] | null;
+}
+
+/** How an N-Queens run ended; `result` is there when done (and when cancelled after it started). */
+export interface NqueensRunFinishedEvent {
+  runId: string;
+  status: 'done' | 'failed' | 'cancelled';
+  reason: string | null;
+  result: NqueensRunReport | null;
+}
+
 /** A command from the desktop app's menu, forwarded to the renderer. */
 export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' };
 
@@ -84,9 +139,16 @@ export interface SaikoroApi {
   cancelRun(runId: string): Promise<boolean>;
   /** Pauses (paused = true) or resumes a run between steps; false when there is no such unfinished run. */
   pauseRun(runId: string, paused: boolean): Promise<boolean>;
+  /**
+   * Queues an N-Queens run on the solver host; progress arrives through onNqueensRunSnapshot and
+   * onNqueensRunFinished. cancelRun and pauseRun take its runId like a dice run's.
+   */
+  startNqueensRun(request: StartNqueensRunRequest): Promise<NqueensRunStarted>;
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
   onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
   onRunFinished(listener: (event: RunFinishedEvent) => void): Disposer;
+  onNqueensRunSnapshot(listener: (event: NqueensRunSnapshotEvent) => void): Disposer;
+  onNqueensRunFinished(listener: (event: NqueensRunFinishedEvent) => void): Disposer;
 }
 
 type EventKey<K> = K extends `on${string}` ? K : never;
@@ -98,8 +160,8 @@ export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
 export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
 
 // Records rather than arrays so that the compiler reports a call or an event missing here.
-const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true, pauseRun: true };
-const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true };
+const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true, pauseRun: true, startNqueensRun: true };
+const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onNqueensRunSnapshot: true, onNqueensRunFinished: true };
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
 export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];

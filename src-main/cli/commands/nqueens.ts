@@ -2,8 +2,8 @@ import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type
 import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, MinConflicts, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import type { NqueensSnapshot } from '../../../src-shared/problems/nqueens/solvers.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { RunController } from '../../../src-shared/solvers/run.ts';
-import type { ParamValue } from '../../../src-shared/solvers/types.ts';
 import { runNqueensRequest } from '../../host/nqueens.ts';
 import { SolverHost } from '../../host/pool.ts';
 import type { NqueensResult, NqueensRunRequest, RunOutcome } from '../../host/run.ts';
@@ -14,6 +14,9 @@ import { openProject } from './project.ts';
 
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
 const MINCONFLICTS_ONLY = ['samples', 'greedy-tries', 'noise'] as const;
+
+// Moved to src-shared (the app's N-Queens runs use it too); still exported here for its callers.
+export { frameworkParams };
 /** Boards up to this size are drawn; larger ones print the column list. */
 const BOARD_MAX = 40;
 const LIST_MAX = 1000;
@@ -152,32 +155,6 @@ function toJson(o: NqueensOutcome): string {
   const head = JSON.stringify({ n: o.n, method: o.method, solved: o.solved, steps: o.steps, seconds: o.seconds });
   const tail = JSON.stringify({ params: o.params, ...(o.failure ? { failure: o.failure } : {}) });
   return `${head.slice(0, -1)},"queens":${queens},${tail.slice(1)}`;
-}
-
-/**
- * The CLI's parameters in the framework's names (src-shared/problems/nqueens/solvers.ts), for a
- * host request. The framework builds the same NeuralParams / MinConflictsParams from them:
- * `kickEvery` 0 means "on repeat", so the CLI's "every 0" (never) becomes `kickLength` 0.
- */
-export function frameworkParams(method: 'neural' | 'minconflicts', params: NeuralParams | MinConflictsParams): Record<string, ParamValue> {
-  if (method === 'minconflicts') {
-    const p = params as MinConflictsParams;
-    return { samples: p.samples, greedyTries: p.greedyTries, noise: p.noise, maxSteps: p.maxSteps };
-  }
-  const p = params as NeuralParams;
-  const every = p.kick.every;
-  return {
-    A: p.A,
-    B: p.B,
-    C: p.C,
-    kick: p.kick.value,
-    kickEvery: every === 'auto' ? 0 : every,
-    kickLength: every === 0 ? 0 : p.kick.length,
-    update: p.update,
-    threshold: p.threshold,
-    clamp: p.clamp,
-    maxSteps: p.maxSteps,
-  };
 }
 
 /** A one-line progress display redrawn in place on a terminal. */

@@ -1,0 +1,188 @@
+// N-Queens runs through the app's API (startNqueensRun, cancelRun, pauseRun and the
+// onNqueensRun* events) on a real solver host with worker processes: verified solutions equal
+// to the in-process driver's, live snapshots, pause / resume / cancel, and bad requests refused
+// with the field named in the CLI's words.
+import { afterAll, describe, expect, it } from 'vitest';
+import type { NqueensRunFinishedEvent, NqueensRunSnapshotEvent, NqueensRunStarted } from '../../../src-shared/api.ts';
+import { createApi } from '../../../src-main/api/implementation.ts';
+import { dispatchCall } from '../../../src-main/api/dispatch.ts';
+import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { RunService } from '../../../src-main/api/runs.ts';
+import { runNqueensRequest } from '../../../src-main/host/nqueens.ts';
+import { SolverHost } from '../../../src-main/host/pool.ts';
+import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+import { defaultNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
+import { runCli } from '../cli/io.ts';
+
+const events = new ApiEventHub();
+const host = new SolverHost({ spawn: nodeSpawner(), parallelism: 1 });
+const runs = new RunService(host, events);
+const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs });
+
+afterAll(() => {
+  runs.dispose();
+  host.dispose();
+});
+
+/** Rejects when `promise` has not settled within `ms` (no test waits without a deadline). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
+/** Collects the N-Queens events of one run (its id known once started) until it finishes. */
+function follow(runId: () => string | undefined) {
+  const snapshots: NqueensRunSnapshotEvent[] = [];
+  const waiters: { accept: (e: NqueensRunSnapshotEvent) => boolean; resolve: (e: NqueensRunSnapshotEvent) => void }[] = [];
+  const finished = new Promise<NqueensRunFinishedEvent>((resolve) => {
+    const detach = events.attach((m) => {
+      const payload = m.payload as { runId?: string };
+      if (!payload || payload.runId !== runId()) return;
+      if (m.event === 'onNqueensRunSnapshot') {
+        const e = payload as NqueensRunSnapshotEvent;
+        snapshots.push(e);
+        for (const w of waiters.splice(0)) if (w.accept(e)) w.resolve(e);
+        else waiters.push(w);
+      }
+      if (m.event === 'onNqueensRunFinished') {
+        detach();
+        resolve(payload as NqueensRunFinishedEvent);
+      }
+      // A dice event never carries an N-Queens run's id.
+      expect(m.event === 'onRunSnapshot' || m.event === 'onRunFinished').toBe(false);
+    });
+  });
+  const snapshotWhere = (accept: (e: NqueensRunSnapshotEvent) => boolean) => new Promise<NqueensRunSnapshotEvent>((resolve) => waiters.push({ accept, resolve }));
+  return { snapshots, finished, snapshotWhere };
+}
+
+async function start(request: unknown): Promise<{ started: NqueensRunStarted; snapshots: NqueensRunSnapshotEvent[]; finished: Promise<NqueensRunFinishedEvent>; snapshotWhere: ReturnType<typeof follow>['snapshotWhere'] }> {
+  let id: string | undefined;
+  const f = follow(() => id);
+  const answer = await dispatchCall(api, 'startNqueensRun', [request]);
+  if (!answer.ok) throw new Error(`startNqueensRun failed: ${answer.error.message}`);
+  const started = answer.value as NqueensRunStarted;
+  id = started.runId;
+  return { started, ...f };
+}
+
+async function refusal(request: unknown) {
+  const answer = await dispatchCall(api, 'startNqueensRun', [request]);
+  expect(answer.ok).toBe(false);
+  return (answer as { error: { name: string; message: string; field?: string } }).error;
+}
+
+describe('N-Queens runs through the API', () => {
+  it('min-conflicts at N = 2000 in a worker: snapshots, then a verified solution equal to the in-process run', async () => {
+    const run = await start({ method: 'minconflicts', n: 2000, seed: 5 });
+    // Defaults filled in; the step limit is max(100000, 50 N) = 100000 (defaultMinConflictsParams).
+    expect(run.started).toMatchObject({ method: 'minconflicts', n: 2000, seed: 5, params: { samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 0 }, stepLimit: 100_000 });
+    const end = await within(run.finished, 30_000, 'min-conflicts N = 2000');
+    expect(end.status).toBe('done');
+    expect(end.reason).toBeNull();
+    const r = end.result!;
+    expect([r.solved, r.verified, r.failure, r.stopReason]).toEqual([true, true, null, 'solver']);
+    expect(r.queens).toHaveLength(2000);
+    expect(verifySolution(r.queens!)).toBe(true);
+    // The worker's run is the in-process driver's, step for step.
+    const inline = await runNqueensRequest({ kind: 'nqueens', method: 'minconflicts', n: 2000, params: run.started.params, seed: 5 });
+    expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
+    // The driver's last snapshot comes before the end: no conflicts left, at the final step.
+    expect(run.snapshots.length).toBeGreaterThan(0);
+    const last = run.snapshots.at(-1)!.snapshot;
+    expect([last.conflicts, last.queens, last.steps, last.progress]).toEqual([0, 2000, r.steps, 1]);
+    for (let i = 1; i < run.snapshots.length; i++) expect(run.snapshots[i].snapshot.steps).toBeGreaterThanOrEqual(run.snapshots[i - 1].snapshot.steps);
+    expect(JSON.parse(JSON.stringify(end))).toEqual(end);
+    expect(runs.activeCount).toBe(0);
+  });
+
+  it('the network at N = 8 with the lab default in framework names: solved, verified, energy 0 at the end', async () => {
+    const params = frameworkParams('neural', defaultNeuralParams(8));
+    const run = await start({ method: 'neural', n: 8, params, seed: 1 });
+    expect(run.started.stepLimit).toBe(5000);
+    const end = await within(run.finished, 30_000, 'neural N = 8');
+    const r = end.result!;
+    expect([end.status, r.solved, r.verified]).toEqual(['done', true, true]);
+    expect(verifySolution(r.queens!)).toBe(true);
+    const inline = await runNqueensRequest({ kind: 'nqueens', method: 'neural', n: 8, params, seed: 1 });
+    expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
+    const last = run.snapshots.at(-1)!.snapshot;
+    expect([last.energy, last.conflicts, last.queens]).toEqual([0, 0, 8]);
+  });
+
+  it('a report carries the first maxQueens queens of a large board, checked in full on the main side', async () => {
+    const run = await start({ method: 'minconflicts', n: 100_000, seed: 2, maxQueens: 40 });
+    const r = (await within(run.finished, 60_000, 'min-conflicts N = 100000')).result!;
+    expect([r.solved, r.verified, r.n]).toEqual([true, true, 100_000]);
+    expect(r.queens).toHaveLength(40);
+    // The first 40 rows: distinct columns in range, no two on a diagonal.
+    const q = r.queens!;
+    expect(new Set(q).size).toBe(40);
+    for (const c of q) expect(c >= 0 && c < 100_000).toBe(true);
+    for (let a = 0; a < 40; a++) for (let b = a + 1; b < 40; b++) expect(Math.abs(q[a] - q[b])).not.toBe(b - a);
+    // The default is min(N, 10 000).
+    const small = await start({ method: 'minconflicts', n: 12_000, seed: 2 });
+    expect((await within(small.finished, 30_000, 'min-conflicts N = 12000')).result!.queens).toHaveLength(10_000);
+  });
+
+  it('pauses, resumes and cancels a run that never solves; the cancelled result says so', async () => {
+    // Synchronous updates, bounded U, no kicks: at N = 10 the board flips between empty and full
+    // for ever (tests/main/host/nqueens.test.ts, "endless").
+    const run = await start({ method: 'neural', n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 }, seed: 1 });
+    const id = run.started.runId;
+    await within(run.snapshotWhere((e) => e.snapshot.steps > 0 && !e.snapshot.paused), 20_000, 'a first snapshot');
+    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: true });
+    const paused = await within(run.snapshotWhere((e) => e.snapshot.paused), 20_000, 'a paused snapshot');
+    expect(await dispatchCall(api, 'pauseRun', [id, false])).toEqual({ ok: true, value: true });
+    await within(run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.steps > paused.snapshot.steps), 20_000, 'steps after resuming');
+    expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: true });
+    const end = await within(run.finished, 20_000, 'the cancelled run');
+    expect(end.status).toBe('cancelled');
+    const r = end.result!;
+    expect([r.solved, r.verified, r.queens, r.stopReason]).toEqual([false, false, null, 'cancelled']);
+    expect(r.steps).toBeGreaterThan(paused.snapshot.steps);
+    expect(r.message).toBe(`cancelled after ${r.steps} steps`);
+    expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: false });
+    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: false });
+  });
+
+  it('reports the failure mode of a run that reaches its step limit', async () => {
+    // The same endless network with a limit of 200 steps: a period-2 flip is an oscillation.
+    const run = await start({ method: 'neural', n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 200 }, seed: 1 });
+    expect(run.started.stepLimit).toBe(200);
+    const end = await within(run.finished, 20_000, 'the limited run');
+    const r = end.result!;
+    expect([end.status, r.solved, r.verified, r.steps, r.failure, r.queens]).toEqual(['done', false, false, 200, 'oscillation', null]);
+  });
+
+  it('refuses bad requests, naming the field as saikoro nqueens does', async () => {
+    expect(await refusal({ method: 'genetic', n: 8, seed: 1 })).toEqual({ name: 'NqueensRequestError', field: 'method', rule: 'expected "neural" or "minconflicts", got "genetic"', message: 'method: expected "neural" or "minconflicts", got "genetic"' });
+    expect(await refusal({ method: 'neural', n: 5000, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be at most 4000, got 5000' });
+    expect(await refusal({ method: 'neural', n: 3, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be an integer >= 4, got 3' });
+    expect(await refusal({ method: 'minconflicts', n: 2, seed: 1 })).toMatchObject({ field: 'n', message: 'n: N = 2 has no solution (N must be 1 or at least 4)' });
+    expect(await refusal({ method: 'minconflicts', n: 8.5, seed: 1 })).toMatchObject({ field: 'n', message: 'n: expected an integer, got 8.5' });
+    expect(await refusal({ method: 'minconflicts', n: '8', seed: 1 })).toMatchObject({ field: 'n', message: 'n: expected a number, got "8"' });
+    expect(await refusal({ method: 'minconflicts', n: 60_000_000, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be at most 50000000, got 60000000' });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 2 ** 31 })).toMatchObject({ field: 'seed', message: 'seed: must be at most 2147483647, got 2147483648' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { A: -2 } })).toMatchObject({ field: 'params.A', message: 'params.A: must be above 0, got -2' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { update: 'async' } })).toMatchObject({ field: 'params.update', message: 'params.update: must be one of seq, sync, got "async"' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { samples: 4 } })).toMatchObject({ field: 'params.samples', message: 'params.samples: unknown parameter (known: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { kickEvery: 5, kickLength: 5 } })).toMatchObject({ field: 'params.kickLength', message: 'params.kickLength: must be less than kickEvery (5), got 5' });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be at most 1, got 1.5' });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({ field: 'maxQueens', message: 'maxQueens: must be at most 8, got 9' });
+    expect(await refusal(null)).toMatchObject({ field: 'request' });
+    expect(runs.activeCount).toBe(0);
+    const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });
+    expect(await dispatchCall(noRuns, 'startNqueensRun', [{ method: 'neural', n: 8, seed: 1 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
+  });
+
+  it('the CLI words the same problems the same way (with --)', async () => {
+    expect((await runCli(['nqueens', '--n', '5000'])).stderr).toContain('--n: must be at most 4000, got 5000');
+    expect((await runCli(['nqueens', '--n', '3'])).stderr).toContain('--n: must be an integer >= 4, got 3');
+    expect((await runCli(['nqueens', '--n', '2', '--method', 'minconflicts'])).stderr).toContain('--n: N = 2 has no solution (N must be 1 or at least 4)');
+    expect((await runCli(['nqueens', '--n', '8', '--method', 'genetic'])).stderr).toContain('--method: expected "neural" or "minconflicts", got "genetic"');
+  });
+});
