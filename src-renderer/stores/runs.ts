@@ -64,7 +64,7 @@ export const useRunsStore = defineStore('runs', () => {
   /** The config of the current run, for "open in the evaluator". */
   const runTrack = ref<TrackName>('so');
   const runN = ref<number>(DEFAULT_N);
-  /** The HV normalisation of the current run (MO with M <= 3, else null): shown with the HV chart. */
+  /** The HV normalisation of the current run (MO, else null): shown with the HV chart. */
   const hvNormalisation = shallowRef<HvNormalisation | null>(null);
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
@@ -96,7 +96,7 @@ export const useRunsStore = defineStore('runs', () => {
     runTrack.value = track.value;
     runN.value = n.value;
     const m = TRACK_OBJECTIVES[track.value].length;
-    hvNormalisation.value = m >= 2 && m <= LIVE_HV_MAX_OBJECTIVES && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
+    hvNormalisation.value = m >= 2 && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
     try {
       const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
       started.value = await api.startRun({
@@ -124,7 +124,9 @@ export const useRunsStore = defineStore('runs', () => {
   const offSnapshot = api.onRunSnapshot((e) => {
     if (e.runId !== started.value?.runId) return;
     snapshot.value = markRaw(e.snapshot);
-    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, hvNormalisation.value)]);
+    // Live hypervolume for M <= 3 only; for more objectives the final trace brings it (at doublings).
+    const liveHv = started.value.objectiveCount <= LIVE_HV_MAX_OBJECTIVES ? hvNormalisation.value : null;
+    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, liveHv)]);
   });
   const offFinished = api.onRunFinished((e: RunFinishedEvent) => {
     if (e.runId !== started.value?.runId) return;

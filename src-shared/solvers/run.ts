@@ -30,7 +30,17 @@ export interface RunOptions {
   yieldToHost?: () => Promise<void>;
   /** MO: an indicator of the feasible front (e.g. normalised hypervolume) recorded in the trace. */
   frontIndicator?: (front: number[][]) => number;
+  /**
+   * When the indicator is computed: 'every' trace point (default), or, where it is costly
+   * (hypervolume at M >= 4), 'doubling': at the first trace point once the evaluations reach
+   * INDICATOR_FIRST_AT, then at the first one after each doubling, and at the final point.
+   * Other points carry null. Both depend on evaluation counts only, so traces stay reproducible.
+   */
+  frontIndicatorSchedule?: 'every' | 'doubling';
 }
+
+/** The first evaluation count at which the 'doubling' schedule computes the indicator. */
+export const INDICATOR_FIRST_AT = 1000;
 
 interface HostGlobals {
   performance?: { now(): number };
@@ -104,6 +114,7 @@ export class SolverRun {
   private pausedMs = 0;
   private readonly maxStep: number;
   private readonly traceLimit: number;
+  private nextIndicatorAt = INDICATOR_FIRST_AT;
 
   constructor(
     readonly problem: Problem,
@@ -198,8 +209,19 @@ export class SolverRun {
     if (!this.stopReason) this.stopReason = 'cancelled';
   }
 
+  /** The indicator of the current feasible front if the schedule asks for it now (`final`: the last point). */
+  private frontIndicator(final: boolean): number | null {
+    const indicator = this.options.frontIndicator;
+    if (!indicator || this.frontKeeper.members.length === 0) return null;
+    if (this.options.frontIndicatorSchedule === 'doubling' && !final) {
+      if (this.evaluations < this.nextIndicatorAt) return null;
+      this.nextIndicatorAt = 2 * this.evaluations;
+    }
+    return indicator(this.frontObjectives());
+  }
+
   /** A trace point now; on an improvement (SO) it is dated at the evaluation that found the best. */
-  private tracePoint(atImprovement = false): TracePoint {
+  private tracePoint(atImprovement = false, final = false): TracePoint {
     const seconds = this.seconds();
     if (this.single) {
       const kept = this.bestKeeper.best;
@@ -209,7 +231,7 @@ export class SolverRun {
     }
     const members = this.frontKeeper.members;
     const least = this.frontKeeper.leastViolating?.solution;
-    const indicator = this.options.frontIndicator && members.length ? this.options.frontIndicator(this.frontObjectives()) : null;
+    const indicator = this.frontIndicator(final);
     return { evaluations: this.evaluations, seconds, best: null, violation: members.length ? 0 : (least?.violation ?? 0), feasible: members.length > 0, frontSize: members.length, indicator };
   }
 
@@ -248,7 +270,8 @@ export class SolverRun {
   result(): SolverResult {
     const stopReason = this.stopReason ?? 'cancelled';
     const last = this.trace[this.trace.length - 1];
-    if (!last || last.evaluations !== this.evaluations) this.trace.push(this.tracePoint());
+    if (!last || last.evaluations !== this.evaluations) this.trace.push(this.tracePoint(false, true));
+    else if (last.indicator === null && !this.single) this.trace[this.trace.length - 1] = { ...last, indicator: this.frontIndicator(true) };
     const kept = this.current();
     const best = kept ? record(this.problem, kept.solution) : null;
     const front = this.single ? [] : this.frontKeeper.members.map((m) => record(this.problem, m.solution)).sort((a, b) => compareVectors(a.objectives, b.objectives));

@@ -10,6 +10,7 @@ import { checkSolverSetup, defaultSolverFor, findSolver, SolverError } from '../
 import type { ParamValue, Snapshot, SolverInfo, SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
 import { SolverHost } from '../../host/pool.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../host/run-options.ts';
+import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
 import { diceHvNormalisation, type HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 
@@ -234,7 +235,7 @@ export function outFileNormalisation(norm: HvNormalisation | null): OutFileNorma
   const indicator =
     m <= TRACE_HYPERVOLUME_MAX_OBJECTIVES
       ? 'trace[].indicator: hypervolume of the feasible non-dominated front, objectives normalised as (f - ideal) / (nadir - ideal), against the reference point (higher is better; null before the first feasible solution)'
-      : `trace[].indicator: not recorded (null) for M = ${m} > ${TRACE_HYPERVOLUME_MAX_OBJECTIVES}; this is the normalisation to compute the front's hypervolume with`;
+      : `trace[].indicator: hypervolume of the feasible non-dominated front as for M <= ${TRACE_HYPERVOLUME_MAX_OBJECTIVES}, but for M = ${m} recorded only at the first trace point after ${INDICATOR_FIRST_AT} evaluations, after each doubling of the evaluations, and at the last point (null elsewhere)`;
   return { indicator, ideal: norm.ideal, nadir: norm.nadir, reference: norm.reference, method: norm.method };
 }
 

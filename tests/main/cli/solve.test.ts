@@ -81,6 +81,20 @@ describe('saikoro solve', () => {
     expect((await runCli(['solve', '--help'])).stdout).toMatch(/--out FILE[^]*"hvNormalisation" \{"indicator","ideal","nadir","reference","method"\}[^]*SO: "hvNormalisation" is null/);
   });
 
+  it('--out of an M = 5 run has the hypervolume at doublings of the evaluations and at the end', async () => {
+    const out = join(dir, 'mo5.json');
+    const run = await runCli(['solve', '--track', 'mo5', '--n', '100', '--solver', 'nsga3', '--evals', '5000', '--seed', '2', '--out', out], { cwd: dir });
+    expect(run.code).toBe(0);
+    const saved = JSON.parse(readFileSync(out, 'utf8'));
+    expect(saved.hvNormalisation.indicator).toContain('after each doubling of the evaluations');
+    const recorded = saved.trace.filter((t: { indicator: number | null }) => t.indicator !== null);
+    // NSGA-III improves the front every generation: 1,000, then >= 2,000, >= 4,000, and the end.
+    expect(recorded.map((t: { evaluations: number }) => t.evaluations)).toEqual([1060, 2120, 4240, 5000]);
+    const last = saved.trace[saved.trace.length - 1];
+    expect(last.evaluations).toBe(5000);
+    expect(last.indicator).toBeCloseTo(normalisedHypervolume(saved.front.map((s: { objectives: number[] }) => s.objectives), saved.hvNormalisation), 12);
+  });
+
   it('prints a feasible front for several objectives, each member evaluated in full, and is reproducible', async () => {
     const argv = ['solve', '--track', 'mo3', '--n', '50', '--solver', 'random', '--evals', '1000', '--seed', '5', '--json'];
     const [a, b] = [await runCli(argv), await runCli(argv)];

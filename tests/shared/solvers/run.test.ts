@@ -146,6 +146,39 @@ describe('runSolver', () => {
     expect(result.trace[result.trace.length - 1].frontSize).toBe(front.length);
   });
 
+  it('computes a costly front indicator only after 1,000 evaluations, at each doubling and at the end', () => {
+    const mo5 = new DiceProblem(trackConfig('mo5', 50));
+    const calls: number[] = [];
+    let evaluationsSeen = 0;
+    // The indicator: the front's size plus the sum of its first objectives (any exact function
+    // of the front does), counting how often it runs.
+    const indicator = (front: number[][]) => {
+      calls.push(front.length);
+      return front.length + front.reduce((sum, f) => sum + f[0], 0);
+    };
+    const options = { frontIndicator: indicator, frontIndicatorSchedule: 'doubling' as const, traceLimit: 10_000 };
+    const result = runSolverSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options);
+    expect(result.front.length).toBeGreaterThan(0);
+    const withIndicator = result.trace.filter((t) => t.indicator !== null);
+    // 1,000 then each doubling (>= 2,000, >= 4,000, ...) and the end: at most 1 + log2(20) + 1.
+    expect(calls.length).toBe(withIndicator.length);
+    expect(calls.length).toBeLessThanOrEqual(7);
+    expect(withIndicator[0].evaluations).toBeGreaterThanOrEqual(1000);
+    for (let k = 1; k < withIndicator.length - 1; k++) {
+      expect(withIndicator[k].evaluations).toBeGreaterThanOrEqual(2 * withIndicator[k - 1].evaluations);
+      evaluationsSeen = withIndicator[k].evaluations;
+    }
+    expect(evaluationsSeen).toBeLessThan(20_000);
+    // Points before 1,000 evaluations carry none; the last point carries the final front's.
+    expect(result.trace.filter((t) => t.evaluations < 1000).every((t) => t.indicator === null)).toBe(true);
+    const last = result.trace[result.trace.length - 1];
+    expect(last.evaluations).toBe(20_000);
+    expect(last.indicator).toBe(indicator(result.front.map((f) => f.objectives)));
+    // The schedule depends on evaluation counts only: the same seed gives the same trace.
+    const untimed = (trace: typeof result.trace) => trace.map((t) => ({ ...t, seconds: 0 }));
+    expect(untimed(runSolverSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options).trace)).toEqual(untimed(result.trace));
+  });
+
   it('thins the trace but keeps its first and last points', () => {
     const result = runSolverSync(so, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
     expect(result.trace.length).toBeLessThanOrEqual(7);
