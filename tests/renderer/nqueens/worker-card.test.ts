@@ -1,0 +1,236 @@
+// @vitest-environment happy-dom
+// The N-Queens lab's "Run in a worker" card against a fake API that checks requests with the
+// main side's own checker and sends the events a real run would send (real solutions from the
+// shared solvers). The lab's own board, shortcuts and tests (view.test.ts) are unchanged.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, nextTick, type App as VueApp } from 'vue';
+import { createPinia } from 'pinia';
+import NqueensView from '../../../src-renderer/views/nqueens/NqueensView.vue';
+import { provideApi } from '../../../src-renderer/api/index.ts';
+import { progressOf } from '../../../src-renderer/views/nqueens/worker-run.ts';
+import { ApiError, toWireError, type NqueensRunFinishedEvent, type NqueensRunReport, type NqueensRunSnapshotEvent, type NqueensRunStarted, type SaikoroApi, type StartNqueensRunRequest } from '../../../src-shared/api.ts';
+import { checkNqueensRequest, frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import { defaultMinConflictsParams, runMinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import { defaultNeuralParams, NeuralNet, runNeural } from '../../../src-shared/problems/nqueens/neural.ts';
+import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
+
+/** The main side as far as the card sees it: requests checked as RunService checks them; events sent by the test. */
+function fakeApi() {
+  const snapshotListeners = new Set<(e: NqueensRunSnapshotEvent) => void>();
+  const finishedListeners = new Set<(e: NqueensRunFinishedEvent) => void>();
+  const requests: StartNqueensRunRequest[] = [];
+  const cancelled: string[] = [];
+  const pauses: [string, boolean][] = [];
+  /** Runs before startNqueensRun answers (to send events that overtake the answer). */
+  let beforeAnswer: ((runId: string) => void) | null = null;
+  let refuseWith: Error | null = null;
+  const api = {
+    startNqueensRun: async (request: StartNqueensRunRequest): Promise<NqueensRunStarted> => {
+      if (refuseWith) throw new ApiError(toWireError(refuseWith));
+      let checked;
+      try {
+        checked = checkNqueensRequest(request);
+      } catch (e) {
+        throw new ApiError(toWireError(e));
+      }
+      requests.push(request);
+      const runId = `run-${requests.length}`;
+      beforeAnswer?.(runId);
+      return { runId, method: checked.method, n: checked.n, seed: checked.seed, params: checked.params, stepLimit: checked.stepLimit };
+    },
+    cancelRun: async (runId: string) => (cancelled.push(runId), true),
+    pauseRun: async (runId: string, paused: boolean) => (pauses.push([runId, paused]), true),
+    onNqueensRunSnapshot: (l: (e: NqueensRunSnapshotEvent) => void) => (snapshotListeners.add(l), () => snapshotListeners.delete(l)),
+    onNqueensRunFinished: (l: (e: NqueensRunFinishedEvent) => void) => (finishedListeners.add(l), () => finishedListeners.delete(l)),
+  } as unknown as SaikoroApi;
+  return {
+    api,
+    requests,
+    cancelled,
+    pauses,
+    setBeforeAnswer: (f: typeof beforeAnswer) => (beforeAnswer = f),
+    refuse: (e: Error | null) => (refuseWith = e),
+    snapshot: (e: NqueensRunSnapshotEvent) => snapshotListeners.forEach((l) => l(e)),
+    finish: (e: NqueensRunFinishedEvent) => finishedListeners.forEach((l) => l(e)),
+    listenerCount: () => snapshotListeners.size + finishedListeners.size,
+  };
+}
+
+let app: VueApp;
+let root: HTMLElement;
+let env: ReturnType<typeof fakeApi>;
+
+const byId = <T extends Element = HTMLElement>(id: string) => root.querySelector<T>(`[data-testid="${id}"]`);
+const text = (id: string) => byId(id)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+const click = (el: Element | null) => (el as HTMLElement).dispatchEvent(new MouseEvent('click', { bubbles: true }));
+const key = (k: string) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
+const setValue = async (id: string, value: string) => {
+  const el = byId<HTMLInputElement | HTMLSelectElement>(id)!;
+  el.value = value;
+  el.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input'));
+  await nextTick();
+};
+const settle = async () => {
+  for (let i = 0; i < 4; i++) await nextTick();
+};
+const snap = (runId: string, steps: number, conflicts: number, extra: Partial<NqueensRunSnapshotEvent['snapshot']> = {}): NqueensRunSnapshotEvent => ({ runId, snapshot: { steps, conflicts, queens: 1000, seconds: 0.4, progress: 0, paused: false, ...extra } });
+
+function report(over: Partial<NqueensRunReport> & Pick<NqueensRunReport, 'n' | 'method' | 'solved' | 'steps' | 'queens'>): NqueensRunReport {
+  return { seed: 1, params: {}, seconds: 0.91, stopReason: 'solver', failure: null, message: '', verified: over.solved, ...over };
+}
+
+beforeEach(() => {
+  document.body.innerHTML = '<div id="app"></div>';
+  root = document.getElementById('app')!;
+  env = fakeApi();
+  app = createApp(NqueensView);
+  provideApi(app, env.api);
+  app.use(createPinia());
+  app.mount(root);
+});
+afterEach(() => app.unmount());
+
+describe('Run in a worker', () => {
+  it('runs min-conflicts: request, live counts and progress, then the verified result with the first queens', async () => {
+    await nextTick();
+    expect(byId<HTMLSelectElement>('nqw-method')!.value).toBe('minconflicts');
+    await setValue('nqw-n', '1000');
+    await setValue('nqw-seed', '7');
+    click(byId('nqw-start'));
+    await settle();
+    expect(env.requests).toEqual([{ method: 'minconflicts', n: 1000, seed: 7 }]);
+    expect(text('nqw-counts')).toBe('Waiting for a worker…');
+    // 80 attacking pairs after the greedy start, 20 left: 75 % repaired.
+    env.snapshot(snap('run-1', 0, 80));
+    env.snapshot(snap('run-1', 1234, 20));
+    env.snapshot(snap('run-9', 99, 0)); // another run's event: ignored
+    await nextTick();
+    expect(text('nqw-counts')).toBe('1,234 steps · 20 conflicts · 0.4 s');
+    const bar = root.querySelector('[role="progressbar"]')!;
+    expect(bar.getAttribute('aria-valuenow')).toBe('75');
+    expect(bar.getAttribute('aria-label')).toBe('20 attacking pairs left of 80');
+    click(byId('nqw-pause'));
+    await settle();
+    expect(env.pauses).toEqual([['run-1', true]]);
+    env.snapshot(snap('run-1', 1234, 20, { paused: true }));
+    await nextTick();
+    expect(byId('nqw-pause')!.textContent).toBe('Resume');
+    expect(text('nqw-counts')).toBe('1,234 steps · 20 conflicts · 0.4 s · paused');
+
+    const mc = runMinConflicts(defaultMinConflictsParams(1000), 7);
+    expect(mc.solved && verifySolution(mc.queens)).toBe(true);
+    env.finish({ runId: 'run-1', status: 'done', reason: null, result: report({ n: 1000, method: 'minconflicts', seed: 7, solved: true, steps: mc.steps, queens: [...mc.queens] }) });
+    await nextTick();
+    expect(text('nqw-outcome')).toBe(`Solved N = 1,000 with min-conflicts (seed 7): ${mc.steps.toLocaleString('en-US')} steps, 0.91 s, verified.`);
+    expect(byId('nqw-outcome')!.className).toContain('ok');
+    expect(text('nqw-queens')).toBe(`First queens (column per row, 0-based): ${[...mc.queens].slice(0, 16).join(' ')} …`);
+    expect(byId('nqw-show')).toBeNull(); // N > 64
+    expect(byId('nqw-live')).toBeNull();
+    expect(byId<HTMLButtonElement>('nqw-start')!.disabled).toBe(false);
+  });
+
+  it('runs the network with the lab\'s parameters and shows a solution on the board until the network steps again', async () => {
+    await nextTick();
+    await setValue('nqw-method', 'neural');
+    // 100 000 is beyond the network's 4000: N becomes the lab's N.
+    expect(byId<HTMLInputElement>('nqw-n')!.value).toBe('8');
+    click(byId('nqw-start'));
+    await settle();
+    expect(env.requests).toEqual([{ method: 'neural', n: 8, seed: 1, params: frameworkParams('neural', defaultNeuralParams(8)) }]);
+    env.snapshot({ runId: 'run-1', snapshot: { steps: 40, conflicts: 3, queens: 9, energy: 2.5, seconds: 0.2, progress: 0, paused: false } });
+    await nextTick();
+    expect(text('nqw-counts')).toBe('40 steps · 3 conflicts · energy 2.5 · 0.2 s');
+    // The network's progress is steps against its step limit (5000 at N = 8).
+    expect(root.querySelector('[role="progressbar"]')!.getAttribute('aria-label')).toBe('40 of 5,000 steps');
+
+    const r = runNeural(defaultNeuralParams(8), 1);
+    expect(r.solved).toBe(true);
+    env.finish({ runId: 'run-1', status: 'done', reason: null, result: report({ n: 8, method: 'neural', solved: true, steps: r.steps, queens: r.queens }) });
+    await nextTick();
+    expect(text('nqw-outcome')).toBe(`Solved N = 8 with the network (seed 1): ${r.steps} steps, 0.91 s, verified.`);
+    click(byId('nqw-show'));
+    await nextTick();
+    expect(text('nq-status')).toBe("A worker's solution (N = 8, the network, seed 1), verified. Play, Step or Restart returns to the network.");
+    // The right arrow still steps the lab's network, which takes the board back.
+    key('ArrowRight');
+    await nextTick();
+    expect(root.querySelector('.board-card .card-title .sub')!.textContent).toBe('step 1');
+    expect(text('nq-status')).not.toContain("worker's solution");
+    const net = new NeuralNet(defaultNeuralParams(8), 1);
+    expect(root.querySelector('[data-testid="nq-stats"] dd')!.textContent).toBe(String(net.step().queens));
+  });
+
+  it('names a bad N or seed before sending, and shows the main side\'s refusal', async () => {
+    await nextTick();
+    await setValue('nqw-n', '2');
+    expect(text('nqw-problem')).toBe('n: N = 2 has no solution (N must be 1 or at least 4)');
+    expect(byId('nqw-n')!.getAttribute('aria-invalid')).toBe('true');
+    expect(byId<HTMLButtonElement>('nqw-start')!.disabled).toBe(true);
+    await setValue('nqw-method', 'neural');
+    await setValue('nqw-n', '5000');
+    expect(text('nqw-problem')).toBe('n: must be at most 4000, got 5000');
+    await setValue('nqw-n', '10');
+    await setValue('nqw-seed', '1.5');
+    expect(text('nqw-problem')).toBe('seed: expected an integer, got 1.5');
+    await setValue('nqw-seed', '3');
+    expect(byId('nqw-problem')).toBeNull();
+    // A bad lab parameter stops the network's run (it uses them), not min-conflicts'.
+    await setValue('nq-A', '-2');
+    expect(text('nqw-problem')).toBe("The network runs with the lab's parameters: fix the Parameters panel first.");
+    await setValue('nqw-method', 'minconflicts');
+    expect(byId('nqw-problem')).toBeNull();
+    env.refuse(Object.assign(new Error('solver runs are not available in this app instance'), { name: 'UnavailableError' }));
+    click(byId('nqw-start'));
+    await settle();
+    expect(text('nqw-error')).toBe('solver runs are not available in this app instance');
+    expect(env.requests).toEqual([]);
+  });
+
+  it('keeps events that overtake the answer, reports failure modes and cancels', async () => {
+    await nextTick();
+    await setValue('nqw-method', 'neural');
+    env.setBeforeAnswer((runId) =>
+      env.finish({ runId, status: 'done', reason: null, result: report({ n: 8, method: 'neural', solved: false, steps: 5000, queens: null, failure: 'oscillation' }) }),
+    );
+    click(byId('nqw-start'));
+    await settle();
+    expect(text('nqw-outcome')).toBe('Not solved: N = 8 with the network (seed 1) stopped at the step limit after 5,000 steps, 0.91 s; failure mode: oscillation.');
+    expect(byId('nqw-outcome')!.className).toContain('bad');
+
+    env.setBeforeAnswer(null);
+    click(byId('nqw-start'));
+    await settle();
+    click(byId('nqw-cancel'));
+    await settle();
+    expect(env.cancelled).toEqual(['run-2']);
+    env.finish({ runId: 'run-2', status: 'cancelled', reason: 'cancelled', result: report({ n: 8, method: 'neural', solved: false, steps: 321, queens: null, stopReason: 'cancelled' }) });
+    await nextTick();
+    expect(text('nqw-outcome')).toBe('Cancelled N = 8 with the network (seed 1) after 321 steps, 0.91 s.');
+    // A worker that died: no result, the reason.
+    click(byId('nqw-start'));
+    await settle();
+    env.finish({ runId: 'run-3', status: 'failed', reason: 'the worker exited with code 1', result: null });
+    await nextTick();
+    expect(text('nqw-outcome')).toBe('The run failed: the worker exited with code 1.');
+  });
+
+  it('stops listening and cancels its running run when the lab goes away', async () => {
+    await nextTick();
+    expect(env.listenerCount()).toBe(2);
+    click(byId('nqw-start'));
+    await settle();
+    app.unmount();
+    await settle();
+    expect(env.listenerCount()).toBe(0);
+    expect(env.cancelled).toEqual(['run-1']);
+    app = createApp(NqueensView); // for afterEach
+    app.mount(document.createElement('div'));
+  });
+
+  it('progress: min-conflicts counts repairs, the network its step budget', () => {
+    const s = { steps: 300, conflicts: 0, queens: 8, seconds: 1, progress: 0, paused: false };
+    expect(progressOf('minconflicts', s, 100_000, 0)).toEqual({ value: 1, label: '0 attacking pairs left' });
+    expect(progressOf('minconflicts', { ...s, conflicts: 30 }, 100_000, 120).value).toBe(0.75);
+    expect(progressOf('neural', s, 1200, 5)).toEqual({ value: 0.25, label: '300 of 1,200 steps' });
+  });
+});
