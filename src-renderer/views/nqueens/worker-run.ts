@@ -33,7 +33,12 @@ export function progressOf(method: WorkerMethod, s: NqueensSnapshot, stepLimit: 
 
 /** One line for a finished run. */
 export function outcomeText(status: Exclude<WorkerPhase, 'idle' | 'starting' | 'running'>, reason: string | null, r: NqueensRunReport | null): { tone: 'ok' | 'bad' | 'muted'; text: string } {
-  if (!r) return { tone: 'bad', text: status === 'cancelled' ? `Cancelled${reason && reason !== 'cancelled' ? ` (${reason})` : ''}.` : `The run failed: ${reason ?? 'no reason given'}.` };
+  if (!r) {
+    if (status === 'failed') return { tone: 'bad', text: `The run failed: ${reason ?? 'no reason given'}.` };
+    // "cancelled (worker did not stop within 2000 ms and was killed)" -> "Cancelled: worker did not ...".
+    const why = reason?.replace(/^cancelled \((.*)\)$/s, '$1');
+    return { tone: 'muted', text: why && why !== 'cancelled' ? `Cancelled: ${why}.` : 'Cancelled.' };
+  }
   const time = `${r.seconds < 10 ? r.seconds.toFixed(2) : r.seconds.toFixed(1)} s`;
   const what = `N = ${count(r.n)} with ${METHOD_TITLES[r.method]} (seed ${r.seed})`;
   if (r.solved) return { tone: r.verified ? 'ok' : 'bad', text: `Solved ${what}: ${count(r.steps)} steps, ${time}, ${r.verified ? 'verified' : 'NOT verified'}.` };

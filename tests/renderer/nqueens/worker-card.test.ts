@@ -99,7 +99,7 @@ describe('Run in a worker', () => {
     click(byId('nqw-start'));
     await settle();
     expect(env.requests).toEqual([{ method: 'minconflicts', n: 1000, seed: 7 }]);
-    expect(text('nqw-counts')).toBe('Waiting for a worker…');
+    expect(text('nqw-counts')).toBe('Running in a worker…');
     // 80 attacking pairs after the greedy start, 20 left: 75 % repaired.
     env.snapshot(snap('run-1', 0, 80));
     env.snapshot(snap('run-1', 1234, 20));
@@ -123,7 +123,7 @@ describe('Run in a worker', () => {
     await nextTick();
     expect(text('nqw-outcome')).toBe(`Solved N = 1,000 with min-conflicts (seed 7): ${mc.steps.toLocaleString('en-US')} steps, 0.91 s, verified.`);
     expect(byId('nqw-outcome')!.className).toContain('ok');
-    expect(text('nqw-queens')).toBe(`First queens (column per row, 0-based): ${[...mc.queens].slice(0, 16).join(' ')} …`);
+    expect(text('nqw-queens')).toBe(`Columns by row (0-based): ${[...mc.queens].slice(0, 16).join(' ')} …`);
     expect(byId('nqw-show')).toBeNull(); // N > 64
     expect(byId('nqw-live')).toBeNull();
     expect(byId<HTMLButtonElement>('nqw-start')!.disabled).toBe(false);
@@ -150,7 +150,8 @@ describe('Run in a worker', () => {
     expect(text('nqw-outcome')).toBe(`Solved N = 8 with the network (seed 1): ${r.steps} steps, 0.91 s, verified.`);
     click(byId('nqw-show'));
     await nextTick();
-    expect(text('nq-status')).toBe("A worker's solution (N = 8, the network, seed 1), verified. Play, Step or Restart returns to the network.");
+    expect(text('nq-status')).toBe("A worker's solution (N = 8, the network, seed 1), verified. Step, Play or Restart returns to the network.");
+    expect(root.querySelector('.board-card .card-title .sub')!.textContent).toBe("a worker's solution, N = 8");
     // The right arrow still steps the lab's network, which takes the board back.
     key('ArrowRight');
     await nextTick();
@@ -212,6 +213,12 @@ describe('Run in a worker', () => {
     env.finish({ runId: 'run-3', status: 'failed', reason: 'the worker exited with code 1', result: null });
     await nextTick();
     expect(text('nqw-outcome')).toBe('The run failed: the worker exited with code 1.');
+    // A worker stuck in a long step is killed after the host's grace period.
+    click(byId('nqw-start'));
+    await settle();
+    env.finish({ runId: 'run-4', status: 'cancelled', reason: 'cancelled (worker did not stop within 2000 ms and was killed)', result: null });
+    await nextTick();
+    expect(text('nqw-outcome')).toBe('Cancelled: worker did not stop within 2000 ms and was killed.');
   });
 
   it('stops listening and cancels its running run when the lab goes away', async () => {
