@@ -18,7 +18,11 @@ export interface CountTable {
   /** Removes one occurrence of `code` (which must be present); returns the count before. */
   decrement(code: number): number;
   clear(): void;
-  /** The dense count array (indexed by code) that callers may update directly, keeping sumSquares; null when hashed. */
+  /**
+   * The dense count array (indexed by code), null when hashed. A caller that writes to it
+   * directly owns it from then on: sumSquares and clear() no longer know about those writes,
+   * so the caller keeps its own sum of squares and zeroes what it wrote.
+   */
   denseCounts(): Int32Array | null;
 }
 
