@@ -1,10 +1,16 @@
 /**
  * Mann-Whitney U test (Wilcoxon rank-sum), two-sided.
  *
- * U1 counts the pairs (x, y) with x > y (ties count ½); U2 = n1·n2 − U1. Without ties and with
- * n1 + n2 <= EXACT_LIMIT the p-value is exact, from the null distribution of U counted by the
- * recurrence of Mann & Whitney (1947):
- *   c(i, j, u) = c(i − 1, j, u − j) + c(i, j − 1, u).
+ * U1 counts the pairs (x, y) with x > y (ties count ½); U2 = n1·n2 − U1. With n1 + n2 <=
+ * EXACT_LIMIT the p-value is exact:
+ *   - without ties, from the null distribution of U counted by the recurrence of Mann &
+ *     Whitney (1947): c(i, j, u) = c(i − 1, j, u − j) + c(i, j − 1, u);
+ *   - with ties, from the permutation (conditional) distribution of U given the tie pattern:
+ *     every choice of n1 of the pooled midranks as the first sample is equally likely, and a
+ *     subset-sum count over the doubled midranks gives how many choices reach each U
+ *     (the exact conditional test of Hollander & Wolfe, Nonparametric Statistical Methods,
+ *     §4.1, "ties"; R's coin::wilcox_test(distribution = "exact") computes the same). The
+ *     two-sided p-value is P(|U − n1·n2/2| >= |U1 − n1·n2/2|).
  * Otherwise the normal approximation with tie correction and a continuity correction of ½ is
  * used (as scipy.stats.mannwhitneyu with use_continuity=True):
  *   σ² = n1·n2/12 · ((n + 1) − Σ(t³ − t) / (n(n − 1))),  z = (|U1 − n1·n2/2| − ½) / σ.
@@ -54,6 +60,49 @@ export function mannWhitneyCounts(m: number, n: number): number[] {
   return layer[n];
 }
 
+/**
+ * The permutation distribution of 2·U1 given the pooled midranks: result[k] is the number of
+ * the C(n, n1) choices of the first sample whose doubled U1 is k (doubled midranks are
+ * integers, so the counts are exact in doubles up to C(50, 25) ≈ 1.3e14).
+ */
+export function tiedUCounts(ranks: readonly number[], n1: number): number[] {
+  const doubled = ranks.map((r) => Math.round(2 * r));
+  const maxSum = doubled.reduce((s, r) => s + r, 0);
+  // ways[k][s]: choices of k of the items seen so far with doubled rank sum s.
+  const ways: Float64Array[] = Array.from({ length: n1 + 1 }, () => new Float64Array(maxSum + 1));
+  ways[0][0] = 1;
+  let reach = 0;
+  for (const r of doubled) {
+    reach += r;
+    for (let k = n1; k >= 1; k--) {
+      const to = ways[k];
+      const from = ways[k - 1];
+      for (let s = reach; s >= r; s--) to[s] += from[s - r];
+    }
+  }
+  // 2·U1 = 2·R1 − n1(n1 + 1).
+  const offset = n1 * (n1 + 1);
+  const n2 = ranks.length - n1;
+  const counts = new Array<number>(2 * n1 * n2 + 1).fill(0);
+  for (let s = offset; s <= maxSum && s - offset < counts.length; s++) counts[s - offset] += ways[n1][s];
+  return counts;
+}
+
+/** P(|U − n1·n2/2| >= |u1 − n1·n2/2|) under the permutation distribution with these ties. */
+function tiedExactP(ranks: readonly number[], n1: number, u1: number): number {
+  const counts = tiedUCounts(ranks, n1);
+  const n2 = ranks.length - n1;
+  const centre = n1 * n2; // 2·mu
+  const observed = Math.abs(Math.round(2 * u1) - centre);
+  let total = 0;
+  let extreme = 0;
+  for (let k = 0; k < counts.length; k++) {
+    total += counts[k];
+    if (Math.abs(k - centre) >= observed) extreme += counts[k];
+  }
+  return Math.min(1, extreme / total);
+}
+
 /** P(U <= u) under the null hypothesis, exactly. */
 export function mannWhitneyExactCdf(u: number, m: number, n: number): number {
   const counts = mannWhitneyCounts(m, n);
@@ -85,8 +134,9 @@ export function mannWhitney(x: readonly number[], y: readonly number[], options:
   const u1 = r1 - (n1 * (n1 + 1)) / 2;
   const u2 = n1 * n2 - u1;
   const method = options.method ?? 'auto';
-  if (method === 'exact' && ties.length) throw new RangeError('mannWhitney: the exact test needs samples without ties');
-  const exact = method === 'exact' || (method === 'auto' && ties.length === 0 && n <= EXACT_LIMIT);
+  if (method === 'exact' && ties.length && n > EXACT_LIMIT) throw new RangeError(`mannWhitney: the exact test with ties takes n1 + n2 <= ${EXACT_LIMIT}, got ${n}`);
+  const exact = method === 'exact' || (method === 'auto' && n <= EXACT_LIMIT);
+  if (exact && ties.length) return { u1, u2, p: tiedExactP(ranks, n1, u1), method: 'exact' };
   if (exact) {
     const p = Math.min(1, 2 * mannWhitneyExactCdf(Math.min(u1, u2), n1, n2));
     return { u1, u2, p, method: 'exact' };

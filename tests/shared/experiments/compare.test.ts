@@ -166,7 +166,10 @@ describe('compareExperiment: epsilon, spacing, feasibility', () => {
     expect(B.summary!.max).toBeCloseTo(0.4, 12);
     // Lower is better, so A12 = P(A < B) + ½P(A = B): A's .3 and .2 beat both .4s, .5 beats none: 4/6.
     expect(c.instances[0].pairs[0].a12).toBeCloseTo(2 / 3, 12);
-    expect(c.instances[0].pairs[0].method).toBe('normal'); // B's tie
+    // B's tie: the exact permutation test given the ties; 7 of the C(5, 3) = 10 splits put U at
+    // least as far from n1 n2 / 2 = 3 as the observed U1 = 2.
+    expect(c.instances[0].pairs[0].method).toBe('exact');
+    expect(c.instances[0].pairs[0].p).toBeCloseTo(0.7, 14);
   });
 
   it('matches the existing fixture: one-point fronts against R = {(.1,.1)}', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mannWhitney, mannWhitneyCounts, mannWhitneyExactCdf } from '../../../src-shared/stats/mann-whitney.ts';
+import { mannWhitney, mannWhitneyCounts, mannWhitneyExactCdf, tiedUCounts } from '../../../src-shared/stats/mann-whitney.ts';
+import { rankWithTies } from '../../../src-shared/stats/ranks.ts';
 
 function binomial(n: number, k: number): number {
   let r = 1;
@@ -78,22 +79,55 @@ describe('mannWhitney', () => {
     expect(b.p).toBeCloseTo(a.p, 14);
   });
 
-  it('uses the tie-corrected normal approximation when there are ties (scipy 1.17.1: U = 27, p = 0.05165568880802359)', () => {
+  it('gives the tie-corrected normal approximation on request (scipy 1.17.1: U = 27, p = 0.05165568880802359)', () => {
     const x = [1.1, 2.2, 2.2, 3.0, 4.5, 4.5, 4.5, 6.0, 7.1, 8.0];
     const y = [2.2, 3.0, 3.0, 5.5, 6.0, 8.0, 9.1, 9.1, 10.2, 11.0, 12.5];
-    const r = mannWhitney(x, y);
+    const r = mannWhitney(x, y, { method: 'normal' });
     expect(r.method).toBe('normal');
     expect(r.u1).toBe(27);
     expect(r.p).toBeCloseTo(0.05165568880802359, 12);
+  });
+
+  it('is exact with ties for small samples: equals a brute-force count over every split of the pooled values', () => {
+    // Integer scores with many ties, as the dice objectives give them.
+    const x = [3, 5, 5, 7, 9, 9];
+    const y = [5, 7, 7, 9, 11, 11, 12];
+    const pooled = [...x, ...y];
+    const n1 = x.length;
+    const u = (first: number[], second: number[]) => first.reduce((s, a) => s + second.reduce((t, b) => t + (a > b ? 1 : a === b ? 0.5 : 0), 0), 0);
+    const mu = (n1 * y.length) / 2;
+    const observed = Math.abs(u(x, y) - mu);
+    let total = 0;
+    let extreme = 0;
+    for (let mask = 0; mask < 1 << pooled.length; mask++) {
+      let bits = 0;
+      for (let m = mask; m; m &= m - 1) bits++;
+      if (bits !== n1) continue;
+      const a = pooled.filter((_, i) => mask & (1 << i));
+      const b = pooled.filter((_, i) => !(mask & (1 << i)));
+      total++;
+      if (Math.abs(u(a, b) - mu) >= observed - 1e-9) extreme++;
+    }
+    expect(total).toBe(1716); // C(13, 6)
+    const r = mannWhitney(x, y);
+    expect(r.method).toBe('exact');
+    expect(r.u1).toBe(u(x, y));
+    expect(r.p).toBeCloseTo(extreme / total, 14);
+    // Its distribution has C(13, 6) arrangements in all.
+    const counts = tiedUCounts(rankWithTies(pooled).ranks, n1);
+    expect(counts.reduce((s, c) => s + c, 0)).toBe(1716);
+    // Large tied samples still use the normal approximation.
+    expect(mannWhitney([...x, ...x, ...x, ...x], [...y, ...y, ...y, ...y]).method).toBe('normal');
   });
 
   it('gives p = 1 when every value is tied', () => {
     expect(mannWhitney([3, 3, 3], [3, 3]).p).toBe(1);
   });
 
-  it('refuses empty samples, NaN and the exact method with ties', () => {
+  it('refuses empty samples, NaN and the exact method with ties beyond 50 values', () => {
     expect(() => mannWhitney([], [1])).toThrow(/sample x is empty/);
     expect(() => mannWhitney([1, NaN], [1])).toThrow(/x\[1\]/);
-    expect(() => mannWhitney([1, 2], [2, 3], { method: 'exact' })).toThrow(/without ties/);
+    const big = Array.from({ length: 26 }, (_, i) => i % 5);
+    expect(() => mannWhitney(big, big, { method: 'exact' })).toThrow(/exact test with ties takes n1 \+ n2 <= 50, got 52/);
   });
 });
