@@ -64,13 +64,30 @@ function neuralRun(preset: string, make: (n: number) => NeuralParams, n: number,
   return row;
 }
 
+/**
+ * The network's N values from SAIKORO_BENCH_NQUEENS_N: a comma list of N or ranges a-b, e.g.
+ * "8-500" (every N from 8 to 500) or "8,16,100-120"; undefined when unset.
+ */
+export function nqueensBenchNs(raw: string | undefined): number[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const ns: number[] = [];
+  for (const part of raw.split(',').map((s) => s.trim())) {
+    const m = /^(\d+)(?:-(\d+))?$/.exec(part);
+    const lo = m ? Number(m[1]) : NaN;
+    const hi = m ? Number(m[2] ?? m[1]) : NaN;
+    if (!m || lo < 4 || hi < lo || hi > 4000) throw new Error(`SAIKORO_BENCH_NQUEENS_N: "${part}" is not N or a range a-b with 4 <= a <= b <= 4000`);
+    for (let n = lo; n <= hi; n++) ns.push(n);
+  }
+  return ns;
+}
+
 export const nqueensBench: BenchSuite = {
   name: 'nqueens',
   summary: 'N-Queens: network success over seeds up to N = 1000; min-conflicts at 10^6 and 10^7',
   byDefault: true,
   async run({ quick, progress }) {
     const seeds = quick ? 3 : 20;
-    const ns = quick ? [8, 16, 32] : [8, 10, 12, 16, 20, 32, 50, 64, 100, 200, 500, 1000];
+    const ns = nqueensBenchNs(process.env.SAIKORO_BENCH_NQUEENS_N) ?? (quick ? [8, 16, 32] : [8, 10, 12, 16, 20, 32, 50, 64, 100, 200, 500, 1000]);
     const slidesNs = quick ? [8, 10] : [8, 10, 12, 15, 20, 30, 50];
     const slidesLimit = 3000;
     const rows: NeuralRow[] = [];
