@@ -23,10 +23,12 @@ export const count = (x: number) => x.toLocaleString('en-US');
 /**
  * How far a run has got, 0..1, and what that measures. The network: steps against its step
  * limit. Min-conflicts: the conflicts repaired since the first snapshot (it solves long before
- * its step limit of max(100000, 50 N), so a step bar would sit near zero).
+ * its step limit of max(100000, 50 N), so a step bar would sit near zero); before that, its
+ * greedy start, which places the N queens row by row (seconds at N = 10^7).
  */
-export function progressOf(method: WorkerMethod, s: NqueensSnapshot, stepLimit: number, firstConflicts: number): { value: number; label: string } {
+export function progressOf(method: WorkerMethod, s: NqueensSnapshot, stepLimit: number, firstConflicts: number, n: number): { value: number; label: string } {
   if (method === 'neural') return { value: Math.min(1, s.steps / stepLimit), label: `${count(s.steps)} of ${count(stepLimit)} steps` };
+  if (s.queens < n) return { value: s.queens / n, label: `greedy start: ${count(s.queens)} of ${count(n)} queens placed` };
   const value = s.conflicts === 0 ? 1 : firstConflicts > 0 ? Math.max(0, 1 - s.conflicts / firstConflicts) : 0;
   return { value, label: `${count(s.conflicts)} attacking pairs left${firstConflicts > 0 ? ` of ${count(firstConflicts)}` : ''}` };
 }

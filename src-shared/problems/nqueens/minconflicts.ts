@@ -147,9 +147,20 @@ export class MinConflicts {
   private moves = 0;
   private restarts = 0;
   private verified: boolean | null = null;
-  readonly initialConflicts: number;
+  /** Conflicts left by the first greedy start (-1 until it has finished). */
+  private firstStartConflicts = -1;
+  /** The greedy start in progress: rows placed so far (n when none is in progress). */
+  private startRow: number;
+  /** Occupied diagonals as bit sets while a greedy start runs (see greedyStart). */
+  private usedDiag = new Int32Array(0);
+  private usedAnti = new Int32Array(0);
 
-  constructor(params: MinConflictsParams, seed: number) {
+  /**
+   * With `deferStart`, the first greedy start is left to continueStart(), so that a host can
+   * run it in slices (at N = 10^7 it takes seconds) and cancel in between. The placement and
+   * the random draws are the same either way.
+   */
+  constructor(params: MinConflictsParams, seed: number, options: { deferStart?: boolean } = {}) {
     validateMinConflictsParams(params);
     this.params = { ...params };
     const n = (this.n = params.n);
@@ -158,8 +169,31 @@ export class MinConflicts {
     this.anti = new Uint16Array(2 * n - 1);
     this.work = new Int32Array(Math.max(16, Math.min(n, 1 << 16)));
     this.rng = new FastRandom(Random.fromSeed(seed));
-    this.greedyStart();
-    this.initialConflicts = this.conflicts;
+    this.startRow = n;
+    this.beginStart();
+    if (!options.deferStart) this.continueStart(n);
+  }
+
+  /** Conflicts left by the first greedy start (the start must have finished). */
+  get initialConflicts(): number {
+    if (this.firstStartConflicts < 0) throw new Error('the greedy start has not finished (continueStart)');
+    return this.firstStartConflicts;
+  }
+
+  /** Rows placed by the greedy start in progress (n once it has finished). */
+  get placedRows(): number {
+    return this.startRow;
+  }
+
+  /** Whether the first greedy start has finished (always, without deferStart). */
+  get started(): boolean {
+    return this.startRow === this.n;
+  }
+
+  /** Places up to `rows` more rows of the greedy start in progress; true once it has finished. */
+  continueStart(rows: number): boolean {
+    if (this.startRow < this.n) this.placeRows(Math.min(this.n, this.startRow + Math.max(1, rows)));
+    return this.startRow === this.n;
   }
 
   /** Attacking pairs in the current placement. */
@@ -169,7 +203,7 @@ export class MinConflicts {
 
   /** Solved, as confirmed by verifySolution() (computed once per solution). */
   get solved(): boolean {
-    if (this.conflicts !== 0) return false;
+    if (this.conflicts !== 0 || !this.started) return false;
     if (this.verified === null) this.verified = verifySolution(this.queens);
     return this.verified;
   }
@@ -178,21 +212,34 @@ export class MinConflicts {
     return { steps: this.steps, conflicts: this.conflicts, pending: this.workSize, restarts: this.restarts };
   }
 
+  /** A fresh greedy start, whole (restarts). */
   private greedyStart(): void {
-    const { n, queens, diag, anti, rng } = this;
-    const tries = this.params.greedyTries;
+    this.beginStart();
+    this.placeRows(this.n);
+  }
+
+  private beginStart(): void {
+    const { n, queens, diag, anti } = this;
     diag.fill(0);
     anti.fill(0);
     this.workSize = 0;
     this.verified = null;
     for (let i = 0; i < n; i++) queens[i] = i;
-    const n1 = n - 1;
     // Occupied diagonals as bit sets for the tries: they stay in cache where the counters
     // (2 x 2N x 16 bits) do not, and a try touches only them and the column list.
-    const usedDiag = new Int32Array((2 * n + 31) >>> 5);
-    const usedAnti = new Int32Array((2 * n + 31) >>> 5);
-    let conflicts = 0;
-    for (let r = 0; r < n; r++) {
+    this.usedDiag = new Int32Array((2 * n + 31) >>> 5);
+    this.usedAnti = new Int32Array((2 * n + 31) >>> 5);
+    this.conflicts = 0;
+    this.startRow = 0;
+  }
+
+  /** Places rows startRow..end-1 of the greedy start; finishes it at end = n. */
+  private placeRows(end: number): void {
+    const { n, queens, diag, anti, rng, usedDiag, usedAnti } = this;
+    const tries = this.params.greedyTries;
+    const n1 = n - 1;
+    let conflicts = this.conflicts;
+    for (let r = this.startRow; r < end; r++) {
       let j = r;
       for (let t = 0; t < tries; t++) {
         j = r + rng.below(n - r);
@@ -217,8 +264,12 @@ export class MinConflicts {
       }
     }
     this.conflicts = conflicts;
+    this.startRow = end;
+    if (end < n) return;
+    this.usedDiag = this.usedAnti = new Int32Array(0);
     this.best = conflicts;
     this.sinceBest = 0;
+    if (this.firstStartConflicts < 0) this.firstStartConflicts = conflicts;
   }
 
   private attacked(r: number): boolean {
@@ -285,6 +336,7 @@ export class MinConflicts {
    * step limit ran out.
    */
   advance(budget: number): boolean {
+    if (!this.started) throw new Error('the greedy start has not finished (continueStart)');
     const { n, rng } = this;
     const { samples, noise, restartAfter, maxSteps } = this.params;
     const k = Math.min(samples, n - 1);

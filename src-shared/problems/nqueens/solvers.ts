@@ -102,6 +102,9 @@ export const nqueensNeural: NqueensSolverInfo = {
   },
 };
 
+/** Greedy-start rows placed per unit of the driver's step budget (a row costs far less than a repair). */
+const ROWS_PER_STEP = 1024;
+
 export const nqueensMinConflicts: NqueensSolverInfo = {
   name: 'nqueens-minconflicts',
   title: 'Min-conflicts',
@@ -116,10 +119,13 @@ export const nqueensMinConflicts: NqueensSolverInfo = {
   create(n, p, seed) {
     const base = defaultMinConflictsParams(n);
     const params: MinConflictsParams = { ...base, samples: p.samples as number, greedyTries: p.greedyTries as number, noise: p.noise as number, maxSteps: (p.maxSteps as number) || base.maxSteps };
-    const mc = new MinConflicts(params, seed);
+    // The greedy start runs in slices of the driver's budget (ROWS_PER_STEP rows a step), so
+    // that a run of 10^7 queens reports progress and can be cancelled during it.
+    const mc = new MinConflicts(params, seed, { deferStart: true });
     return {
       advance(budget) {
-        mc.advance(budget);
+        if (mc.started) mc.advance(budget);
+        else mc.continueStart(budget * ROWS_PER_STEP);
       },
       get steps() {
         return mc.progress().steps;
@@ -130,7 +136,8 @@ export const nqueensMinConflicts: NqueensSolverInfo = {
       get finished() {
         return mc.solved || mc.progress().steps >= params.maxSteps;
       },
-      progress: () => ({ steps: mc.progress().steps, conflicts: mc.conflictCount, queens: n }),
+      // During the greedy start, `queens` is the rows placed so far.
+      progress: () => ({ steps: mc.progress().steps, conflicts: mc.conflictCount, queens: mc.started ? n : mc.placedRows }),
       queens: () => (mc.solved ? Array.from(mc.queens) : null),
       failure: () => (mc.solved ? undefined : `${mc.conflictCount} attacking pairs left`),
     };

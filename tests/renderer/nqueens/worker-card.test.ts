@@ -236,8 +236,10 @@ describe('Run in a worker', () => {
 
   it('progress: min-conflicts counts repairs, the network its step budget', () => {
     const s = { steps: 300, conflicts: 0, queens: 8, seconds: 1, progress: 0, paused: false };
-    expect(progressOf('minconflicts', s, 100_000, 0)).toEqual({ value: 1, label: '0 attacking pairs left' });
-    expect(progressOf('minconflicts', { ...s, conflicts: 30 }, 100_000, 120).value).toBe(0.75);
-    expect(progressOf('neural', s, 1200, 5)).toEqual({ value: 0.25, label: '300 of 1,200 steps' });
+    expect(progressOf('minconflicts', s, 100_000, 0, 8)).toEqual({ value: 1, label: '0 attacking pairs left' });
+    expect(progressOf('minconflicts', { ...s, conflicts: 30 }, 100_000, 120, 8).value).toBe(0.75);
+    expect(progressOf('neural', s, 1200, 5, 8)).toEqual({ value: 0.25, label: '300 of 1,200 steps' });
+    // During the greedy start only some queens are on the board: that is the progress.
+    expect(progressOf('minconflicts', { ...s, steps: 0, queens: 2_500_000 }, 500_000_000, 0, 10_000_000)).toEqual({ value: 0.25, label: 'greedy start: 2,500,000 of 10,000,000 queens placed' });
   });
 });

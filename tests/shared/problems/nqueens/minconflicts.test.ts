@@ -2,6 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { defaultMinConflictsParams, MinConflicts, runMinConflicts, validateMinConflictsParams } from '../../../../src-shared/problems/nqueens/minconflicts.ts';
 import { countAttackingPairs, verifySolution } from '../../../../src-shared/problems/nqueens/verify.ts';
 
+/** Attacking pairs among the queens of rows 0..rows-1 (columns distinct: diagonals only), counted afresh. */
+function pairsAmongRows(queens: Int32Array, rows: number): number {
+  const diag = new Map<number, number>();
+  const anti = new Map<number, number>();
+  let pairs = 0;
+  for (let r = 0; r < rows; r++) {
+    const d = r - queens[r];
+    const a = r + queens[r];
+    pairs += (diag.get(d) ?? 0) + (anti.get(a) ?? 0);
+    diag.set(d, (diag.get(d) ?? 0) + 1);
+    anti.set(a, (anti.get(a) ?? 0) + 1);
+  }
+  return pairs;
+}
+
 describe('min-conflicts', () => {
   it('solves N = 1 and 4..50 for ten seeds each, boards verified independently', () => {
     for (const n of [1, 4, 5, 6, 7, 8, 9, 10, 12, 16, 20, 30, 50]) {
@@ -33,6 +48,29 @@ describe('min-conflicts', () => {
       // Still a permutation: one queen per row and per column.
       expect(new Set(m.queens).size).toBe(300);
     }
+  });
+
+  it('runs a deferred greedy start in slices to the same board and the same run as a whole one', () => {
+    const p = { ...defaultMinConflictsParams(5000), greedyTries: 3 };
+    const whole = new MinConflicts(p, 21);
+    const sliced = new MinConflicts(p, 21, { deferStart: true });
+    expect(sliced.started).toBe(false);
+    expect(sliced.solved).toBe(false); // an unfinished start is never a solution
+    expect(() => sliced.advance(10)).toThrow(/greedy start has not finished/);
+    expect(() => sliced.initialConflicts).toThrow(/greedy start has not finished/);
+    let slices = 0;
+    while (!sliced.continueStart(777)) {
+      slices++;
+      expect(sliced.placedRows).toBe(777 * slices);
+      // The conflicts so far are those among the rows placed so far.
+      expect(sliced.conflictCount).toBe(pairsAmongRows(sliced.queens, sliced.placedRows));
+    }
+    expect(slices).toBe(6); // 5000 rows in slices of 777
+    expect(Array.from(sliced.queens)).toEqual(Array.from(whole.queens));
+    expect(sliced.initialConflicts).toBe(whole.initialConflicts);
+    const [a, b] = [whole.run(), sliced.run()];
+    expect(b.solved).toBe(true);
+    expect([b.steps, b.moves, b.restarts, Array.from(b.queens)]).toEqual([a.steps, a.moves, a.restarts, Array.from(a.queens)]);
   });
 
   it('is deterministic by seed', () => {

@@ -46,6 +46,22 @@ describe('N-Queens solvers in the framework\'s terms', () => {
     for (let k = 1; k < snaps.length - 1; k++) expect(snaps[k].seconds - snaps[k - 1].seconds).toBeGreaterThanOrEqual(0.2 - 1e-12);
   });
 
+  it('runs the min-conflicts greedy start in slices: progress shows the queens placed, and a cancel stops it', async () => {
+    const n = 400_000;
+    const snaps: NqueensSnapshot[] = [];
+    const control = new RunController();
+    let slices = 0;
+    const yieldToHost = async () => {
+      if (++slices === 3) control.cancel();
+    };
+    const r = await runNqueensSolver('nqueens-minconflicts', n, {}, 1, {}, (s) => snaps.push(s), control, { yieldToHost, snapshotInterval: 0, sliceMilliseconds: 1e9 });
+    expect(r.stopReason).toBe('cancelled');
+    expect(r.steps).toBe(0); // still in the greedy start
+    // Slices of 1, 2, 4 x 1024 rows (the batch doubles): the board fills up row by row.
+    expect(snaps.slice(0, 3).map((s) => s.queens)).toEqual([1024, 3072, 7168]);
+    expect(snaps.every((s) => s.queens < n)).toBe(true);
+  });
+
   it('pauses and cancels between slices', async () => {
     const control = new RunController();
     const snaps: NqueensSnapshot[] = [];
