@@ -100,6 +100,11 @@ describe('Run in a worker', () => {
     await settle();
     expect(env.requests).toEqual([{ method: 'minconflicts', n: 1000, seed: 7 }]);
     expect(text('nqw-counts')).toBe('Running in a worker…');
+    // The greedy start, 250 of the 1000 queens placed: the counts and the bar say so.
+    env.snapshot(snap('run-1', 0, 3, { queens: 250 }));
+    await nextTick();
+    expect(text('nqw-counts')).toBe('greedy start: 250 of 1,000 queens placed · 0.4 s');
+    expect(root.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')).toBe('25');
     // 80 attacking pairs after the greedy start, 20 left: 75 % repaired.
     env.snapshot(snap('run-1', 0, 80));
     env.snapshot(snap('run-1', 1234, 20));
