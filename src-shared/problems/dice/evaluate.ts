@@ -185,6 +185,8 @@ export class DiceEvaluator {
   private readonly tables: CountTable[];
   private readonly faceCounts = new Int32Array(7);
   private readonly scratch: DiceValues;
+  /** Per constraint: the table's dense count array (written here directly), or null when hashed. */
+  private readonly dense: (Int32Array | null)[];
   /** Block codes of one d, to reset the dense counts after counting. */
   private readonly blockCodes: Uint32Array;
 
@@ -194,6 +196,7 @@ export class DiceEvaluator {
     // 6^6 categories (186 kB, inside L2) a dense table beats hashing at every N (measured at
     // N = 50 and 27720); at 6^7 (1.1 MB) it misses the cache and hashing wins.
     this.tables = config.constraints.map((d) => createCountTable(POW6[d], Math.floor(config.n / d), d <= FULL_DENSE_MAX_D));
+    this.dense = this.tables.map((t) => t.denseCounts());
     this.scratch = createValues(config);
     this.blockCodes = new Uint32Array(config.n);
   }
@@ -209,8 +212,9 @@ export class DiceEvaluator {
       const d = p.blockLengths[l];
       const blocks = Math.floor(n / d);
       const table = this.tables[l];
+      const counts = this.dense[l];
       let sumSquares: number;
-      if (blocks <= PAIR_LIMIT && table.denseCounts() === null) {
+      if (blocks <= PAIR_LIMIT && counts === null) {
         // A handful of blocks from a large alphabet: sum c^2 = blocks + 2 * (pairs of equal
         // codes), counted directly instead of through a hash table.
         const codes = BLOCK_SCRATCH;
@@ -222,10 +226,9 @@ export class DiceEvaluator {
           codes[j] = code;
         }
         sumSquares = blocks + 2 * pairs;
-      } else if (table.denseCounts() !== null) {
+      } else if (counts !== null) {
         // Dense counts updated here directly; the codes are kept to reset exactly the
         // counts this evaluation touched.
-        const counts = table.denseCounts()!;
         const codes = this.blockCodes;
         let s2 = 0;
         for (let j = 0, at = 0; j < blocks; j++) {

@@ -271,10 +271,7 @@ export class DiceState {
         // A commit learns both counts from its updates.
         change = commit ? table.increment(after) - table.decrement(before) : table.get(after) - table.get(before);
       }
-      if (commit) {
-        if (codes !== null) codes[j] = after;
-        if (dense !== null) this.tables[l].sumSquares += 2 * change + 2;
-      }
+      if (commit && codes !== null) codes[j] = after;
       const s2 = this.blockSquares[l] + 2 * change + 2;
       const chi = chiSquareFromSquares(s2, this.blockCount[l], POW6[d]);
       out.chi[l] = chi;
