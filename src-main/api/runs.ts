@@ -5,7 +5,7 @@ import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
 import { resolveParams } from '../../src-shared/solvers/params.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { defaultSolverFor, findSolver, SolverError } from '../../src-shared/solvers/registry.ts';
-import type { Disposable } from '../host/disposable.ts';
+import type { Disposable } from '../../src-shared/base/disposable.ts';
 import type { SolverHost, SolverRun } from '../host/pool.ts';
 import type { AnyRunRequest, NqueensResult, ResultOf, RunOutcome, SnapshotOf } from '../host/run.ts';
 import type { ApiEventHub } from './events.ts';

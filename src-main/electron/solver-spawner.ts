@@ -6,7 +6,7 @@
  */
 import { utilityProcess, type UtilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { toDisposable } from '../host/disposable.ts';
+import { toDisposable } from '../../src-shared/base/disposable.ts';
 import { isWorkerMessage, type WorkerMessage } from '../host/protocol.ts';
 import { OutputTail, type WorkerChannel, type WorkerExit, type WorkerSpawner } from '../host/spawner.ts';
 

@@ -8,7 +8,7 @@
  * listeners) and every cancel timer; `dispose()` ends all of them.
  */
 import os from 'node:os';
-import { DisposableStore, Emitter, type Disposable } from './disposable.ts';
+import { DisposableStore, Emitter, type Disposable } from '../../src-shared/base/disposable.ts';
 import type { WorkerMessage } from './protocol.ts';
 import type { AnyRunRequest, AnyRunResult, NqueensRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';

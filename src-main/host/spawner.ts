@@ -6,7 +6,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { toDisposable, type Disposable } from './disposable.ts';
+import { toDisposable, type Disposable } from '../../src-shared/base/disposable.ts';
 import { isWorkerMessage, type HostMessage, type WorkerMessage } from './protocol.ts';
 
 export interface SpawnOptions {

@@ -1,4 +1,5 @@
 /**
+ * (Pure TypeScript: the main side, the renderer and src-shared all use it.)
  * Ownership of listeners, processes and timers: whoever creates one registers its disposer
  * with an owner, and disposing the owner releases everything it holds, in reverse order.
  */
