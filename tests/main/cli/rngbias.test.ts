@@ -64,29 +64,36 @@ describe('saikoro rngbias (drop-in for rngbias.py)', () => {
     expect(JSON.parse((await rngbias(['--config', 'mine.yml'], '"123456"', {}, cwd)).stdout).error).toBeNull();
     const missing = await rngbias(['-c', 'nope.yml'], '"123456"', {}, cwd);
     expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout).error).toMatch(/cannot read config file .*nope\.yml/);
+    expect(JSON.parse(missing.stdout)).toEqual({ objective: null, constraint: null, error: `cannot read config file ${join(cwd, 'nope.yml')}: ENOENT: no such file or directory, open '${join(cwd, 'nope.yml')}'` });
   });
 
-  const badInputs: [string, string[], string, RegExp][] = [
-    ['wrong length', [], JSON.stringify(SAMPLE.slice(1)), /has 49 characters, expected N = 50/],
-    ['a character outside 1-6', [], JSON.stringify(SAMPLE.slice(0, 10) + '7' + SAMPLE.slice(11)), /"7" at position 11 is not a die face/],
-    ['not a JSON string', [], '[3,1,5]', /must be a JSON string/],
-    ['not JSON at all', [], '3155226', /.*/],
-    ['empty input', [], '', /empty input/],
-    ['malformed option JSON', ['-o', '[[1,2'], JSON.stringify(SAMPLE), /--objectives is not valid JSON/],
-    ['a list of the wrong length', ['-a', '[1,2,3]'], JSON.stringify(SAMPLE), /--bias_alpha: .*must have 15 entries, got 3/],
-    ['bounds not matching the constraints', ['-s', '[1,2]', '-l', '[0.1]'], JSON.stringify(SAMPLE), /--lower-bounds: .*must have 2 entries/],
-    ['a feature index 16', ['-o', '[[16]]'], JSON.stringify(SAMPLE), /--objectives: .*feature index from 1 to 15, got 16/],
-    ['a non-integer N', ['-x', '2.5'], JSON.stringify(SAMPLE), /--variables must be a positive integer/],
+  // Each bad input with the exact message the command prints for it.
+  const quoted = JSON.stringify(SAMPLE);
+  const badInputs: [name: string, args: string[], stdin: string, message: string, env?: NodeJS.ProcessEnv][] = [
+    ['wrong length', [], JSON.stringify(SAMPLE.slice(1)), 'the sequence has 49 characters, expected N = 50'],
+    ['a character outside 1-6', [], JSON.stringify(SAMPLE.slice(0, 10) + '7' + SAMPLE.slice(11)), 'character "7" at position 11 is not a die face 1-6'],
+    ['a JSON list, not a string', [], '[3,1,5]', 'input must be a JSON string of digits 1-6, got a list'],
+    ['a JSON number, not a string', [], '3155226', 'input must be a JSON string of digits 1-6, got number'],
+    ['a JSON object, not a string', [], '{"x": "3155"}', 'input must be a JSON string of digits 1-6, got object'],
+    // Not JSON at all (JSON.parse throws on each of these).
+    ['not JSON: single quotes', [], `'${SAMPLE}'`, `input is not valid JSON: ${JSON.stringify(`'${SAMPLE}'`)}`],
+    ['not JSON: an unterminated string', [], `"${SAMPLE}\n`, `input is not valid JSON: ${JSON.stringify(`"${SAMPLE}`)}`],
+    ['not JSON: a string followed by more text', [], `${quoted} ${quoted}`, `input is not valid JSON: ${JSON.stringify(`${quoted} ${quoted}`.slice(0, 60))}`],
+    ['not JSON: bare words', [], 'dice please', 'input is not valid JSON: "dice please"'],
+    ['empty input', [], '', 'empty input: expected a JSON string of digits 1-6 on stdin'],
+    ['blank input', [], '  \n', 'empty input: expected a JSON string of digits 1-6 on stdin'],
+    ['malformed option JSON', ['-o', '[[1,2'], quoted, 'option: --objectives is not valid JSON: "[[1,2"'],
+    ['malformed JSON in RNGBIAS_OBJECTIVES', [], quoted, 'environment RNGBIAS_OBJECTIVES: --objectives is not valid JSON: "[[1],"', { RNGBIAS_OBJECTIVES: '[[1],' }],
+    ['a list of the wrong length', ['-a', '[1,2,3]'], quoted, '--bias_alpha: alpha: must have 15 entries, got 3'],
+    ['bounds not matching the constraints', ['-s', '[1,2]', '-l', '[0.1]'], quoted, '--lower-bounds: lowerBounds: must have 2 entries, got 1'],
+    ['a feature index 16', ['-o', '[[16]]'], quoted, '--objectives: objectives[0][0]: must be a feature index from 1 to 15, got 16'],
+    ['a non-integer N', ['-x', '2.5'], quoted, 'option: --variables must be a positive integer, got "2.5"'],
   ];
-  for (const [name, args, stdin, message] of badInputs) {
+  for (const [name, args, stdin, message, env] of badInputs) {
     it(`reports ${name} as an error object and exits 1`, async () => {
-      const run = await rngbias(args, stdin);
+      const run = await rngbias(args, stdin, env);
       expect(run.code).toBe(1);
-      const out = JSON.parse(run.stdout);
-      expect(out.objective).toBeNull();
-      expect(out.constraint).toBeNull();
-      expect(out.error).toMatch(message);
+      expect(JSON.parse(run.stdout)).toEqual({ objective: null, constraint: null, error: message });
     });
   }
 
