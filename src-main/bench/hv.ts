@@ -28,8 +28,13 @@ interface Row {
   hypervolume: number;
 }
 
+/** The n seeded points on the unit simplex that the row for (n, M) measures. */
+export function benchPoints(n: number, m: number): number[][] {
+  return simplexPoints(n, m, 1000 * m + n);
+}
+
 function timeCase(n: number, m: number, repeats: number): Row {
-  const points = simplexPoints(n, m, 1000 * m + n);
+  const points = benchPoints(n, m);
   const ref = normalizedReferencePoint(m);
   let value = hypervolume(points, ref); // warm-up (JIT)
   const times: number[] = [];
