@@ -1,7 +1,7 @@
 import type { BenchSuite, BenchTable } from './suite.ts';
 import { defaultNeuralParams, slidesNeuralParams, type NeuralParams } from '../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams } from '../../src-shared/problems/nqueens/minconflicts.ts';
-import { solveNqueens } from '../cli/commands/nqueens.ts';
+import { solveNqueens } from '../../src-shared/problems/nqueens/solve.ts';
 
 interface NeuralRow {
   preset: string;

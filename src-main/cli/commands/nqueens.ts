@@ -1,6 +1,9 @@
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
-import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
-import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, MinConflicts, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import { defaultNeuralParams, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import type { NqueensOutcome } from '../../../src-shared/problems/nqueens/solve.ts';
+// Moved to src-shared (the benchmark may not import the CLI); still exported here for its callers.
+export { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
 import type { NqueensSnapshot } from '../../../src-shared/problems/nqueens/solvers.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { RunController } from '../../../src-shared/solvers/run.ts';
@@ -66,17 +69,6 @@ const usage = [
   '  saikoro nqueens --n 1000000 --method minconflicts --json > queens.json',
 ].join('\n');
 
-export interface NqueensOutcome {
-  n: number;
-  method: 'neural' | 'minconflicts';
-  solved: boolean;
-  steps: number;
-  seconds: number;
-  queens: ArrayLike<number> | null;
-  params: NeuralParams | MinConflictsParams;
-  failure?: string;
-}
-
 function neuralParams(n: number, v: Record<string, string | boolean | undefined>): NeuralParams {
   const preset = (v.preset as string | undefined) ?? 'default';
   if (preset !== 'default' && preset !== 'slides') throw new UsageError(`--preset: expected "default" or "slides", got "${preset}"`);
@@ -128,17 +120,6 @@ function optionName(message: string): string {
   const map: Record<string, string> = { n: 'n', A: 'A', B: 'B', C: 'C', 'kick.value': 'kick', 'kick.every': 'kick-every', 'kick.length': 'kick-length', threshold: 'threshold', update: 'update', maxSteps: 'max-steps', clamp: 'clamp', samples: 'samples', greedyTries: 'greedy-tries', noise: 'noise' };
   const m = /^([\w.]+): (.*)$/s.exec(message);
   return m && map[m[1]] ? `--${map[m[1]]}: ${m[2]}` : message;
-}
-
-/** Runs one method to completion; shared by the CLI and the benchmark. */
-export function solveNqueens(method: 'neural' | 'minconflicts', params: NeuralParams | MinConflictsParams, seed: number): NqueensOutcome {
-  const start = performance.now();
-  if (method === 'neural') {
-    const r = new NeuralNet(params as NeuralParams, seed).run();
-    return { n: params.n, method, solved: r.solved, steps: r.steps, seconds: (performance.now() - start) / 1000, queens: r.queens, params, ...(r.failure ? { failure: r.failure } : {}) };
-  }
-  const r = new MinConflicts(params as MinConflictsParams, seed).run();
-  return { n: params.n, method, solved: r.solved, steps: r.steps, seconds: (performance.now() - start) / 1000, queens: r.solved ? r.queens : null, params, ...(r.solved ? {} : { failure: `${r.conflicts} attacking pairs left` }) };
 }
 
 /** A text board: Q for a queen, . elsewhere, one row per line. */
