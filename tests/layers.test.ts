@@ -1,11 +1,12 @@
 import { sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { lintLayers, problemsIn } from '../scripts/lint-layers.mjs';
+import { importsIn, lintLayers, problemsIn } from '../scripts/lint-layers.mjs';
 
 const path = (...parts: string[]) => parts.join(sep);
 // Spelled in pieces so that this file does not itself look like an electron import.
 const ELECTRON = ['elec', 'tron'].join('');
+const ELECTRON_DIR = ['src-main', ELECTRON].join('/');
 
 describe('layering (scripts/lint-layers.mjs, npm run lint)', () => {
   it('finds no violation in the project', () => {
@@ -30,5 +31,75 @@ describe('layering (scripts/lint-layers.mjs, npm run lint)', () => {
     expect(problemsIn(path('src-renderer', 'App.vue'), importElectron)).toHaveLength(1);
     expect(problemsIn(path('src-renderer', 'main.ts'), "import { spawn } from 'node:child_process';")).toHaveLength(1);
     expect(problemsIn(path('tests', 'a.test.ts'), importElectron)).toHaveLength(1);
+  });
+});
+
+describe('layering by path: relative imports resolve to the layer they reach', () => {
+  it('finds every form of import: import, import type, export from, bare, dynamic, require, over several lines', () => {
+    const text = [
+      "import { a } from './a.ts';",
+      "import type { B } from '../b.ts';",
+      "export { c } from './c.ts';",
+      "export * from './d.ts';",
+      "export type { E } from './e.ts';",
+      "import './f.ts';",
+      "const g = await import('./g.ts');",
+      "const h = require('./h.cjs');",
+      'import {\n  i,\n  type I,\n} from "./i.ts";',
+      "import j, { k } from './jk.ts'; import './l.ts';",
+    ].join('\n');
+    expect(importsIn(text)).toEqual(['./a.ts', '../b.ts', './c.ts', './d.ts', './e.ts', './f.ts', './g.ts', './h.cjs', './i.ts', './jk.ts', './l.ts']);
+    // import.meta and a word that merely ends in "import" are not imports.
+    expect(importsIn("const u = new URL('./worker.ts', import.meta.url); reimport('./x.ts');")).toEqual([]);
+  });
+
+  it('src-shared reaches neither src-main nor src-renderer, however it imports', () => {
+    const file = path('src-shared', 'problems', 'nqueens', 'solve.ts');
+    const host = '../../../src-main/host/run.ts';
+    for (const text of [
+      `import { x } from '${host}';`,
+      `import type { RunRequest } from '${host}';`,
+      `export { x } from '${host}';`,
+      `export * from '${host}';`,
+      `import '${host}';`,
+      `const m = await import('${host}');`,
+      `import {\n  x,\n} from '${host}';`,
+    ]) {
+      const problems = problemsIn(file, text);
+      expect(problems, text).toHaveLength(1);
+      expect(problems[0]).toContain('(src-main/host/run.ts), which reaches src-main');
+    }
+    expect(problemsIn(file, "import { App } from '../../../src-renderer/App.vue';")[0]).toContain('reaches src-renderer');
+    // Within src-shared, and names that only look like another layer, pass.
+    expect(problemsIn(file, "import { Random } from '../../random.ts';")).toEqual([]);
+    expect(problemsIn(file, "import type { Api } from '../../api.ts';")).toEqual([]);
+    expect(problemsIn(file, "import { x } from './src-main/host.ts';")).toEqual([]);
+    expect(problemsIn(file, "import { x } from '../../../src-main-old/host.ts';")).toEqual([]);
+  });
+
+  it('src-renderer does not reach src-main, and may use src-shared', () => {
+    const file = path('src-renderer', 'stores', 'runs.ts');
+    expect(problemsIn(file, "import type { RunRequest } from '../../src-main/host/run.ts';")).toHaveLength(1);
+    expect(problemsIn(path('src-renderer', 'App.vue'), "<script setup lang=\"ts\">\nimport { x } from '../src-main/api/events.ts';\n</script>")).toHaveLength(1);
+    expect(problemsIn(file, "import type { SaikoroApi } from '../../src-shared/api.ts';")).toEqual([]);
+    expect(problemsIn(file, "import { useApi } from '../api/index.ts';")).toEqual([]);
+  });
+
+  it('inside src-main, project/ does not reach host/ and bench/ does not reach cli/; the other ways round pass', () => {
+    expect(problemsIn(path('src-main', 'project', 'store.ts'), "import type { NqueensRunRequest } from '../host/run.ts';")[0]).toContain('src-main/host/ from src-main/project/');
+    expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { solveNqueens } from '../cli/commands/nqueens.ts';")[0]).toContain('src-main/cli/ from src-main/bench/');
+    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { x } from '../project/store.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'cli', 'commands', 'bench.ts'), "import { x } from '../../bench/registry.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'project', 'store.ts'), "import { x } from './schema.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { x } from '../../src-shared/problems/nqueens/solve.ts';")).toEqual([]);
+  });
+
+  it('only src-main/electron/ reaches src-main/electron/ (it imports electron); tests never do', () => {
+    const spawner = `import { electronSpawner } from '../${ELECTRON}/solver-spawner.ts';`;
+    expect(problemsIn(path('src-main', 'cli', 'index.ts'), spawner)).toHaveLength(1);
+    expect(problemsIn(path('src-main', ELECTRON, 'main.ts'), `import { electronSpawner } from './solver-spawner.ts';`)).toEqual([]);
+    expect(problemsIn(path('src-main', ELECTRON, 'main.ts'), "import { SolverHost } from '../host/pool.ts';")).toEqual([]);
+    expect(problemsIn(path('tests', 'main', 'a.test.ts'), `import { x } from '../../${ELECTRON_DIR}/main.ts';`)).toHaveLength(1);
+    expect(problemsIn(path('tests', 'main', 'a.test.ts'), "import { x } from '../../src-main/host/pool.ts';")).toEqual([]);
   });
 });
