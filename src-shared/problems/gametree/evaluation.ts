@@ -1,6 +1,6 @@
 // Evaluation functions f(position, sideToMove) -> A's estimated win probability at a leaf.
 import { atomText, type Atom, type EvalFn, type Side } from './types.ts';
-import { readSExprs, endOfInput } from './sexpr.ts';
+import { readSExprs, endOfInput, numberFromText } from './sexpr.ts';
 import { TreeSyntaxError } from './syntax-error.ts';
 
 /** Raised when an evaluation function cannot score a leaf, or a table is malformed. */
@@ -16,7 +16,7 @@ export function constantEval(value: number): EvalFn {
   return () => value;
 }
 
-/** A table from position (its printed text) to value. */
+/** A table from position label (its text, exactly as written) to value. */
 export type EvalTable = ReadonlyMap<string, number>;
 
 export interface TableEvalOptions {
@@ -24,7 +24,7 @@ export interface TableEvalOptions {
   fallback?: number;
 }
 
-/** Looks each leaf's position up in the table (by its text: `12`, `a`, `Pos-3`). */
+/** Looks each leaf's position up in the table by its label (`12`, `a`, `Pos-3`; `01` is not `1`). */
 export function tableEval(table: EvalTable, options: TableEvalOptions = {}): EvalFn {
   const { fallback } = options;
   return (position: Atom) => {
@@ -92,10 +92,10 @@ function parseAlistTable(text: string): Map<string, number> {
       throw new TreeSyntaxError('expected an entry (position . value) or (position value)', entry.line, entry.column);
     }
     if (keyItem.kind !== 'atom') throw new TreeSyntaxError('expected a position (an atom) as the key', keyItem.line, keyItem.column);
-    if (valueItem.kind !== 'atom' || typeof valueItem.value !== 'number') {
-      throw new TreeSyntaxError('expected a number as the value', valueItem.line, valueItem.column);
-    }
-    table.set(atomText(keyItem.value), valueItem.value);
+    const value = valueItem.kind === 'atom' ? numberFromText(valueItem.text) : null;
+    if (value === null) throw new TreeSyntaxError('expected a number as the value', valueItem.line, valueItem.column);
+    // The key is the label as written: (01 . x) and (1 . y) are two entries.
+    table.set(keyItem.text, value);
   }
   return table;
 }

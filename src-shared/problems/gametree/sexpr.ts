@@ -6,6 +6,7 @@ import { TreeSyntaxError } from './syntax-error.ts';
 
 export interface SAtom {
   readonly kind: 'atom';
+  /** The atom as a position label (atomFromText); `text` is what was written. */
   readonly value: Atom;
   readonly text: string;
   readonly line: number;
@@ -23,13 +24,23 @@ export type SExpr = SAtom | SList;
 
 const NUMBER_RE = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-/** Reads an atom's text: a number when it looks like one, otherwise a symbol kept as written. */
+/** The number a numeral (`12`, `-2.5`, `1e3`, `+.5`) stands for; null for any other text. */
+export function numberFromText(text: string): number | null {
+  if (!NUMBER_RE.test(text)) return null;
+  const n = Number(text);
+  return Number.isFinite(n) ? n : null;
+}
+
+/**
+ * Reads a position label. A label is its text: `01`, `1`, `1.0`, `1e0` and `+1` are five
+ * different positions. Text that is exactly how JavaScript prints a number (`0`, `12`,
+ * `-2.5`, `1e+21`) is stored as that number, so that trees read back from text equal the
+ * generated ones (nim's positions are numbers); that mapping is one to one, and
+ * atomText(atomFromText(t)) === t for every t.
+ */
 export function atomFromText(text: string): Atom {
-  if (NUMBER_RE.test(text)) {
-    const n = Number(text);
-    if (Number.isFinite(n)) return n;
-  }
-  return text;
+  const n = numberFromText(text);
+  return n !== null && String(n) === text ? n : text;
 }
 
 function isDelimiter(ch: string): boolean {

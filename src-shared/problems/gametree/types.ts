@@ -2,7 +2,12 @@
 // Source: the notes in shared/seeds/minimax-game-tree.ja.txt (CL drill 8.2.6): a tree is
 // `(position child ...)`, a leaf `(position)`, positions are atoms (numbers or symbols).
 
-/** A position: an atom of the tree format, a number or a symbol (kept as written). */
+/**
+ * A position label. Labels are strings: two positions are the same exactly when they are
+ * written the same (`01`, `1`, `1.0` are three positions). Generated games (nim) use numbers;
+ * the parser reads a label as a number only when it is written exactly as that number prints
+ * (see atomFromText), so atomText always gives back the label as written.
+ */
 export type Atom = number | string;
 
 /** A node of a game tree. A leaf has no children. Trees may share subtrees (see nimTree). */
@@ -28,7 +33,7 @@ export type EvalFn = (position: Atom, sideToMove: Side) => number;
 /** The search methods of the lab. */
 export type Method = 'plain' | 'alphabeta' | 'memo';
 
-/** Text form of an atom, as the printer writes it and as table keys match it. */
+/** The label of a position, as written: what the printer writes and table keys match. */
 export function atomText(atom: Atom): string {
   return typeof atom === 'number' ? String(atom) : atom;
 }

@@ -19,6 +19,12 @@ file('bad.alist', '((b1 . 3)\n (b2 . twelve))');
 // One label, b, heads two different subtrees: memoising on positions gives a wrong value.
 file('relabel.sexp', '(r (b (x)) (c (d (b (y)))))');
 file('relabel.json', '{"x": 0.1, "y": 0.9}');
+// Issue 13: labels are strings, so 01 and 1 (and 1.0, 1e0, +1) are different positions.
+file('zero-one.sexp', '(r (01))');
+file('zero-one.json', '{"01":0.2,"1":0.9}');
+file('ones.sexp', '(r (1.0) (1e0) (+1) (1))');
+file('ones.alist', '((1.0 . 0.1) (1e0 . 0.2) (+1 . 0.3) (1 . 0.4))');
+file('nim2.sexp', '(2 (1 (0)) (0))');
 
 const run = (argv: string[], stdin?: string) => runCli(['minimax', ...argv], { cwd: dir, stdin });
 const json = async (argv: string[]) => {
@@ -63,6 +69,23 @@ describe('saikoro minimax', () => {
         expect(out.nodesVisited.myTurn).toBe(method === 'alphabeta' ? 11 : 13);
       }
     }
+  });
+
+  it('labels are the text written: (r (01)) with {"01":0.2,"1":0.9} is 0.2; 1.0, 1e0, +1 and 1 are four leaves (issue 13)', async () => {
+    for (const method of ['plain', 'alphabeta', 'memo']) {
+      const out = await json(['--file', 'zero-one.sexp', '--eval', 'table:zero-one.json', '--method', method]);
+      expect([out.estimateMyTurn, out.estimateHisTurn]).toEqual([0.2, 0.2]);
+      expect(out.principalVariation).toEqual({ myTurn: ['r', '01'], hisTurn: ['r', '01'] });
+      const ones = await json(['--file', 'ones.sexp', '--eval', 'table:ones.alist', '--method', method]);
+      expect([ones.estimateMyTurn, ones.estimateHisTurn]).toEqual([0.4, 0.1]);
+      expect(ones.principalVariation).toEqual({ myTurn: ['r', 1], hisTurn: ['r', '1.0'] });
+    }
+    // nim positions read from a file still work with the nim rule; 00 is not the position 0.
+    const nim = await json(['--file', 'nim2.sexp', '--eval', 'nim:last-wins']);
+    expect([nim.estimateMyTurn, nim.estimateHisTurn]).toEqual([1, 0]);
+    expect(nim.principalVariation.myTurn).toEqual([2, 0]);
+    const zeros = await run(['--file', '-', '--eval', 'nim:last-wins'], '(1 (00))');
+    expect([zeros.code, zeros.stderr]).toEqual([1, 'saikoro minimax: the nim rule only scores the terminal position 0, but the leaf 00 is not terminal\n']);
   });
 
   it('reads the tree from stdin with --file -, and prints a human summary', async () => {

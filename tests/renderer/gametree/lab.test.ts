@@ -42,6 +42,14 @@ describe('game-tree lab logic', () => {
     expect(b.result.memoAgrees).toBe(true);
   });
 
+  it('labels are the text written: (r (01)) with {"01":0.2,"1":0.9} is worth 0.2 (issue 13)', () => {
+    const out = runLab(input({ source: 'text', text: '(r (01))', evalKind: 'table', tableText: '{"01":0.2,"1":0.9}' }));
+    if (!out.ok) throw new Error(out.error.message);
+    expect([out.result.explorer.estimateMyTurn, out.result.explorer.estimateHisTurn]).toEqual([0.2, 0.2]);
+    expect(out.result.explorer.principalVariation).toEqual(['r', '01']);
+    expect(out.result.memoAgrees).toBe(true);
+  });
+
   it('a label repeated along one line of play: exact values still, no memo count', () => {
     const out = runLab(input({ source: 'text', text: '(p (q (p (x))))', evalKind: 'constant', constant: 0.5 }));
     if (!out.ok) throw new Error(out.error.message);

@@ -24,6 +24,17 @@ describe('evaluation functions', () => {
     ]);
   });
 
+  it('association-list keys are the text written: 01 and 1 are two keys; values may be any numeral (issue 13)', () => {
+    const table = parseEvalTable('((01 . 0.2) (1 . 0.9) (1.0 . 1.0) (1e0 1e-1) (+1 . +.5))');
+    expect([...table.entries()]).toEqual([
+      ['01', 0.2],
+      ['1', 0.9],
+      ['1.0', 1],
+      ['1e0', 0.1],
+      ['+1', 0.5],
+    ]);
+  });
+
   it('bad tables: JSON problems name the key, association-list problems give line and column', () => {
     expect(() => parseEvalTable('{"a": 0.3,}')).toThrow(EvaluationError);
     expect(() => parseEvalTable('{"a": "high"}')).toThrow(/value for "a" is not a finite number/);

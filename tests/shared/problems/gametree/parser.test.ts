@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chainTree, parseTree, printTree, randomTree, treeDepth, treesEqual, countNodes, TreeSyntaxError, nimTree, type GameTree } from '../../../../src-shared/problems/gametree/index.ts';
+import { atomText, chainTree, parseTree, printTree, randomTree, treeDepth, treesEqual, countNodes, TreeSyntaxError, nimTree, type GameTree } from '../../../../src-shared/problems/gametree/index.ts';
 
 function syntaxError(text: string): TreeSyntaxError {
   try {
@@ -25,12 +25,24 @@ describe('parseTree', () => {
     expect(printTree(nimTree(4))).toBe('(4 (3 (2 (1 (0)) (0)) (1 (0)) (0)) (2 (1 (0)) (0)) (1 (0)))');
   });
 
-  it('keeps symbols as written, reads numbers as numbers, skips ; comments', () => {
+  it('keeps symbols as written, reads numbers written as JavaScript prints them as numbers, skips ; comments', () => {
     const t = parseTree('; a game\n(start ; the root\n  (Left-1 (-2.5)) (right (1e3)))  ; done');
     expect(t.position).toBe('start');
     expect(t.children.map((c) => c.position)).toEqual(['Left-1', 'right']);
     expect(t.children[0].children[0].position).toBe(-2.5);
-    expect(t.children[1].children[0].position).toBe(1000);
+    // 1000 is written "1000": "1e3" is another label (issue 13).
+    expect(t.children[1].children[0].position).toBe('1e3');
+  });
+
+  it('keeps every label as the text written: 01, 1, 1.0, 1e0, +1, -0 and 0 are different positions (issue 13)', () => {
+    const labels = ['01', '1', '1.0', '1e0', '+1', '-0', '0', '.5', '0.5', '1e+21', '1e21'];
+    const t = parseTree(`(r ${labels.map((l) => `(${l})`).join(' ')})`);
+    const positions = t.children.map((c) => c.position);
+    expect(positions.map(atomText)).toEqual(labels);
+    expect(new Set(positions).size).toBe(labels.length);
+    expect(printTree(t)).toBe(`(r ${labels.map((l) => `(${l})`).join(' ')})`);
+    // Canonical numerals stay numbers, so nim's trees (numbers) compare equal when read back.
+    expect(positions.filter((p) => typeof p === 'number')).toEqual([1, 0, 0.5, 1e21]);
   });
 
   it('reports an unclosed ( at the innermost open list, with line and column', () => {

@@ -79,6 +79,34 @@ describe("the notes' estimate-my-turn / estimate-his-turn", () => {
   });
 });
 
+describe('labels are strings (issue 13)', () => {
+  it('(r (01)) with the table {"01": 0.2, "1": 0.9} is worth 0.2, by every method', () => {
+    const tree = parseTree('(r (01))');
+    const f = tableEval(parseEvalTable('{"01":0.2,"1":0.9}'));
+    for (const method of METHODS) for (const side of ['A', 'B'] as const) expect(search(method, treeSource, tree, f, side).value).toBe(0.2);
+    expect(minimax(treeSource, tree, f, 'A').principalVariation).toEqual(['r', '01']);
+  });
+
+  it('1.0, 1e0, +1 and 1 are four leaves with their own values, in a JSON table and an alist', () => {
+    const tree = parseTree('(r (1.0) (1e0) (+1) (1))');
+    for (const text of ['{"1.0": 0.1, "1e0": 0.2, "+1": 0.3, "1": 0.4}', '((1.0 . 0.1) (1e0 . 0.2) (+1 . 0.3) (1 . 0.4))']) {
+      const f = tableEval(parseEvalTable(text));
+      for (const method of METHODS) {
+        expect(search(method, treeSource, tree, f, 'A')).toMatchObject({ value: 0.4, principalVariation: ['r', 1] });
+        expect(search(method, treeSource, tree, f, 'B')).toMatchObject({ value: 0.1, principalVariation: ['r', '1.0'] });
+      }
+      expect(['1.0', '1e0', '+1', '1'].map((label) => estimateMyTurn(f, parseTree(`(${label})`)))).toEqual([0.1, 0.2, 0.3, 0.4]);
+    }
+  });
+
+  it('the memo keeps 01 and 1 apart: two different subtrees, two states', () => {
+    const tree = parseTree('(r (a (01 (x))) (b (1 (y))))');
+    const f = tableEval(parseEvalTable('{"x": 0.2, "y": 0.9}'));
+    for (const side of ['A', 'B'] as const) expect(memoMinimax(treeSource, tree, f, side).value).toBe(minimax(treeSource, tree, f, side).value);
+    expect(memoMinimax(treeSource, tree, f, 'A').nodesVisited).toBe(7);
+  });
+});
+
 describe('nim: the player to move loses exactly when n mod 4 = 0 (last stone wins)', () => {
   const rules: NimRule[] = ['last-wins', 'last-loses'];
 
