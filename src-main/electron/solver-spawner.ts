@@ -6,9 +6,9 @@
  */
 import { utilityProcess, type UtilityProcess } from 'electron';
 import { fileURLToPath } from 'node:url';
-import { toDisposable } from '../../src-shared/base/disposable.ts';
-import { isWorkerMessage, type WorkerMessage } from '../host/protocol.ts';
-import { OutputTail, type WorkerChannel, type WorkerExit, type WorkerSpawner } from '../host/spawner.ts';
+import { captureOutput, createWorkerChannel } from '../host/channel.ts';
+import type { HostMessage } from '../host/protocol.ts';
+import type { WorkerChannel, WorkerSpawner } from '../host/spawner.ts';
 
 /** Beside out/main/index.js once built. */
 const WORKER_BUNDLE = fileURLToPath(new URL('./worker.js', import.meta.url));
@@ -22,71 +22,33 @@ export function electronSpawner(workerPath: string = WORKER_BUNDLE): WorkerSpawn
 }
 
 function utilityChannel(child: UtilityProcess): WorkerChannel {
-  const tail = new OutputTail();
-  const onOutput = (chunk: Buffer) => tail.push(chunk);
-  child.stdout?.on('data', onOutput);
-  child.stderr?.on('data', onOutput);
-  const messageListeners = new Set<(m: WorkerMessage) => void>();
-  const exitListeners = new Set<(e: WorkerExit) => void>();
-  let exited: WorkerExit | null = null;
-  let killed = false;
-  // Messages sent before the process has spawned wait here.
-  let pending: unknown[] | null = [];
-  const onSpawn = () => {
-    const queued = pending ?? [];
-    pending = null;
-    for (const m of queued) child.postMessage(m);
-  };
-  child.once('spawn', onSpawn);
-  const onMessage = (m: unknown) => {
-    if (isWorkerMessage(m)) for (const l of [...messageListeners]) l(m);
-  };
-  // A V8 fatal error (out of memory among them) is reported before 'exit'.
-  const onError = (type: string, location: string) => tail.push(`\n${type} at ${location}${/heap|memory/i.test(location) ? ' (heap out of memory)' : ''}\n`);
-  const onExit = (code: number) => {
-    exited = { code: killed ? null : code, signal: killed ? 'SIGTERM' : null, output: tail.toString() };
-    for (const l of [...exitListeners]) l(exited);
-    exitListeners.clear();
-  };
-  child.on('message', onMessage);
-  child.on('error', onError);
-  child.once('exit', onExit);
-  const channel: WorkerChannel = {
-    get pid() {
-      return child.pid;
-    },
-    send(message) {
-      if (exited) return;
-      if (pending) pending.push(message);
-      else child.postMessage(message);
-    },
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return toDisposable(() => messageListeners.delete(listener));
-    },
-    onExit(listener) {
-      if (exited) {
-        const e = exited;
-        queueMicrotask(() => listener(e));
-        return toDisposable(() => {});
-      }
-      exitListeners.add(listener);
-      return toDisposable(() => exitListeners.delete(listener));
-    },
-    kill() {
-      if (exited || killed) return;
-      killed = true;
-      child.kill();
-    },
-    dispose() {
-      channel.kill();
-      messageListeners.clear();
-      child.off('message', onMessage);
-      child.off('error', onError);
-      child.off('spawn', onSpawn);
-      child.stdout?.off('data', onOutput);
-      child.stderr?.off('data', onOutput);
-    },
-  };
-  return channel;
+  return createWorkerChannel((events) => {
+    captureOutput(events, child);
+    events.listen(child, 'message', events.message);
+    // A V8 fatal error (out of memory among them) is reported before 'exit'.
+    events.listen(child, 'error', (type: string, location: string) => events.output(`\n${type} at ${location}${/heap|memory/i.test(location) ? ' (heap out of memory)' : ''}\n`));
+    // Messages sent before the process has spawned wait here.
+    let pending: HostMessage[] | null = [];
+    events.listen(child, 'spawn', () => {
+      const queued = pending ?? [];
+      pending = null;
+      for (const m of queued) child.postMessage(m);
+    });
+    // utilityProcess reports only an exit code; kill() sends SIGTERM, so report that as the signal.
+    let killed = false;
+    child.once('exit', (code: number) => events.exit(killed ? null : code, killed ? 'SIGTERM' : null));
+    return {
+      get pid() {
+        return child.pid;
+      },
+      send(message) {
+        if (pending) pending.push(message);
+        else child.postMessage(message);
+      },
+      kill() {
+        killed = true;
+        child.kill();
+      },
+    };
+  });
 }

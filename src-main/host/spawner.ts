@@ -6,8 +6,9 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { toDisposable, type Disposable } from '../../src-shared/base/disposable.ts';
-import { isWorkerMessage, type HostMessage, type WorkerMessage } from './protocol.ts';
+import type { Disposable } from '../../src-shared/base/disposable.ts';
+import { captureOutput, createWorkerChannel } from './channel.ts';
+import type { HostMessage, WorkerMessage } from './protocol.ts';
 
 export interface SpawnOptions {
   /** V8 old-space limit for the worker (--max-old-space-size), in MB; null for Node's default. */
@@ -35,18 +36,6 @@ export interface WorkerChannel extends Disposable {
 }
 
 export type WorkerSpawner = (options: SpawnOptions) => WorkerChannel;
-
-/** Keeps the last `limit` characters of a process's output. */
-export class OutputTail {
-  private text = '';
-  constructor(private readonly limit = 4000) {}
-  push(chunk: Buffer | string): void {
-    this.text = (this.text + chunk.toString()).slice(-this.limit);
-  }
-  toString(): string {
-    return this.text;
-  }
-}
 
 /** The worker entry as TypeScript source, beside this file. */
 export const WORKER_SOURCE = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -81,62 +70,27 @@ export function nodeSpawner(overrides: { workerPath?: string; env?: NodeJS.Proce
 
 /** Wraps a forked ChildProcess as a WorkerChannel. */
 export function childChannel(child: ChildProcess): WorkerChannel {
-  const tail = new OutputTail();
-  const onOutput = (chunk: Buffer) => tail.push(chunk);
-  child.stdout?.on('data', onOutput);
-  child.stderr?.on('data', onOutput);
-  const messageListeners = new Set<(m: WorkerMessage) => void>();
-  const exitListeners = new Set<(e: WorkerExit) => void>();
-  let exited: WorkerExit | null = null;
-  const onMessage = (m: unknown) => {
-    if (isWorkerMessage(m)) for (const l of [...messageListeners]) l(m);
-  };
-  // 'close' (not 'exit') waits until stdout/stderr are drained, so the tail is complete.
-  const onClose = (code: number | null, signal: NodeJS.Signals | null) => {
-    exited = { code, signal, output: tail.toString() };
-    for (const l of [...exitListeners]) l(exited);
-    exitListeners.clear();
-  };
-  // A failed spawn emits 'error' and then 'close'; a failed send emits 'error' too.
-  const onError = (e: Error) => tail.push(`\n${e.message}\n`);
-  child.on('message', onMessage);
-  child.on('close', onClose);
-  child.on('error', onError);
-  const channel: WorkerChannel = {
-    get pid() {
-      return child.pid;
-    },
-    send(message) {
-      if (exited || !child.connected) return;
-      child.send(message, (e) => {
-        if (e) tail.push(`\nsend failed: ${e.message}\n`);
-      });
-    },
-    onMessage(listener) {
-      messageListeners.add(listener);
-      return toDisposable(() => messageListeners.delete(listener));
-    },
-    onExit(listener) {
-      if (exited) {
-        const e = exited;
-        queueMicrotask(() => listener(e));
-        return toDisposable(() => {});
-      }
-      exitListeners.add(listener);
-      return toDisposable(() => exitListeners.delete(listener));
-    },
-    kill() {
-      if (!exited && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    },
-    dispose() {
-      channel.kill();
-      messageListeners.clear();
-      child.off('message', onMessage);
-      child.off('error', onError);
-      child.stdout?.off('data', onOutput);
-      child.stderr?.off('data', onOutput);
-      // 'close' stays attached until it fires, so the exit listeners still hear the end.
-    },
-  };
-  return channel;
+  return createWorkerChannel((events) => {
+    captureOutput(events, child);
+    events.listen(child, 'message', events.message);
+    // A failed spawn emits 'error' and then 'close'; a failed send emits 'error' too.
+    events.listen(child, 'error', (e: Error) => events.output(`\n${e.message}\n`));
+    // 'close' (not 'exit') waits until stdout/stderr are drained, so the tail is complete. It
+    // stays attached until it fires, so the exit listeners hear the end even after dispose().
+    child.once('close', (code: number | null, signal: NodeJS.Signals | null) => events.exit(code, signal));
+    return {
+      get pid() {
+        return child.pid;
+      },
+      send(message) {
+        if (!child.connected) return;
+        child.send(message, (e) => {
+          if (e) events.output(`\nsend failed: ${e.message}\n`);
+        });
+      },
+      kill() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      },
+    };
+  });
 }
