@@ -6,6 +6,7 @@
 import { use, type EChartsCoreOption } from 'echarts/core';
 import { LineChart } from 'echarts/charts';
 import {
+  atomText,
   constantEval,
   EvaluationError,
   GameCycleError,
@@ -122,6 +123,39 @@ export function buildEval(input: LabInput): EvalFn | LabError {
         throw e;
       }
   }
+}
+
+/** Whether the table (tableText) has a value for every leaf of the pasted tree (text). */
+function tableCoversTree(input: LabInput): boolean {
+  let table: Map<string, number>;
+  let tree: GameTree;
+  try {
+    table = parseEvalTable(input.tableText);
+    tree = parseTree(input.text);
+  } catch {
+    return false;
+  }
+  const stack: GameTree[] = [tree];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.children.length === 0 && !table.has(atomText(node.position))) return false;
+    for (const child of node.children) stack.push(child);
+  }
+  return true;
+}
+
+/**
+ * The evaluation to use once the tree source has been switched to `input.source`, so that the
+ * switch never lands in an error. The nim rule scores only nim's terminal position, so a pasted
+ * or loaded tree gets the table when it has a value for every leaf (the default tree and table
+ * are a pair), otherwise the notes' constant; generating nim again brings the rule back in
+ * place of a table. A constant suits both sources and is kept, and so is the rule for a pasted
+ * tree when the user picks it there (a nim tree written out).
+ */
+export function evalKindForSource(input: LabInput): EvalKind {
+  if (input.source === 'text' && input.evalKind === 'rule') return tableCoversTree(input) ? 'table' : 'constant';
+  if (input.source === 'nim' && input.evalKind === 'table') return 'rule';
+  return input.evalKind;
 }
 
 const isError = (x: unknown): x is LabError => typeof x === 'object' && x !== null && 'field' in x && 'message' in x;

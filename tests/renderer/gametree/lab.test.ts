@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildEval, buildTree, chartNs, comparisonOption, comparisonRows, DEFAULT_INPUT, formatValue, MAX_LAB_NIM, runLab, type LabInput } from '../../../src-renderer/views/gametree/lab.ts';
+import { buildEval, buildTree, chartNs, comparisonOption, comparisonRows, DEFAULT_INPUT, evalKindForSource, formatValue, MAX_LAB_NIM, runLab, type LabInput } from '../../../src-renderer/views/gametree/lab.ts';
 import { nimTreeSize } from '../../../src-shared/problems/gametree/index.ts';
 
 const input = (over: Partial<LabInput>): LabInput => ({ ...DEFAULT_INPUT, ...over });
@@ -56,6 +56,22 @@ describe('game-tree lab logic', () => {
     expect(out.result.explorer.root.value).toBe(0.5);
     expect(out.result.counts).toEqual({ plain: 4, alphabeta: 4, memo: null });
     expect(out.result.memoAgrees).toBe(false);
+  });
+
+  it('switching the tree source picks an evaluation that suits it, so the switch shows no error', () => {
+    // The default pasted tree with its default table: the table.
+    const pasted = input({ source: 'text', evalKind: 'rule' });
+    expect(evalKindForSource(pasted)).toBe('table');
+    expect(runLab({ ...pasted, evalKind: evalKindForSource(pasted) }).ok).toBe(true);
+    // A loaded tree whose leaves the table lacks: the notes' constant, which scores any tree.
+    const loaded = input({ source: 'text', evalKind: 'rule', text: '(x (y) (z))' });
+    expect(evalKindForSource(loaded)).toBe('constant');
+    expect(runLab({ ...loaded, evalKind: evalKindForSource(loaded) }).ok).toBe(true);
+    // Back to nim: a table gives way to the rule; a constant suits both and stays.
+    expect(evalKindForSource(input({ source: 'nim', evalKind: 'table' }))).toBe('rule');
+    expect(evalKindForSource(input({ source: 'nim', evalKind: 'constant' }))).toBe('constant');
+    expect(evalKindForSource(input({ source: 'text', evalKind: 'constant' }))).toBe('constant');
+    expect(evalKindForSource(input({ source: 'text', evalKind: 'table', text: '(x (y))' }))).toBe('table');
   });
 
   it('errors name the field, with line and column for syntax errors', () => {

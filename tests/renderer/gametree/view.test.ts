@@ -70,6 +70,20 @@ describe('GameTreeView', () => {
     expect(rowKeys()).toContain('0.0');
   });
 
+  it('switching to "Paste or load a tree" starts clean: the table, not the nim rule, and no error; back to nim, the rule again', async () => {
+    await nextTick();
+    click(q('[data-testid="source-text"]'));
+    await settle();
+    expect(text('lab-error')).toBeNull();
+    expect(q<HTMLSelectElement>('[data-testid="eval-kind"]')!.value).toBe('table');
+    expect([text('my-turn'), text('his-turn')]).toEqual(['3', '6']);
+    click(q('[data-testid="source-nim"]'));
+    await settle();
+    expect(text('lab-error')).toBeNull();
+    expect(q<HTMLSelectElement>('[data-testid="eval-kind"]')!.value).toBe('rule');
+    expect([text('my-turn'), text('his-turn')]).toEqual(['1', '0']);
+  });
+
   it("a pasted tree with a table (AIMA Fig. 5.2), then a syntax error shown with line and column", async () => {
     click(q('[data-testid="source-text"]'));
     setValue(q<HTMLSelectElement>('[data-testid="eval-kind"]')!, 'table');
