@@ -7,7 +7,7 @@
  */
 import { num } from '../params.ts';
 import type { Evaluated, ParamValues, SolverInfo } from '../types.ts';
-import { crossoverParam, GenerationalSolver, mutationParam, populationParam, rankAndCrowd, twoPointCrossover, uniformMutation, type Ranked } from './operators.ts';
+import { crossoverParam, GenerationalSolver, generationOffspring, mutationParam, populationParam, rankAndCrowd, type Ranked } from './operators.ts';
 
 class Nsga2 extends GenerationalSolver {
   private size = 100;
@@ -34,17 +34,7 @@ class Nsga2 extends GenerationalSolver {
   }
 
   protected offspring(): Uint8Array[] {
-    const children: Uint8Array[] = [];
-    while (children.length < this.size) {
-      const x = this.tournament().x.slice();
-      const y = this.tournament().x.slice();
-      if (this.random.chance(this.crossoverRate)) twoPointCrossover(x, y, this.random);
-      uniformMutation(x, this.mutationRate, this.problem, this.random);
-      uniformMutation(y, this.mutationRate, this.problem, this.random);
-      children.push(x);
-      if (children.length < this.size) children.push(y);
-    }
-    return children;
+    return generationOffspring(this.size, () => this.tournament(), this.crossoverRate, this.mutationRate, this.problem, this.random);
   }
 
   protected survive(pool: Evaluated[]): Evaluated[] {

@@ -10,7 +10,7 @@
  */
 import { ParamError, num } from '../params.ts';
 import type { Evaluated, ParamValues, SolverInfo } from '../types.ts';
-import { crossoverParam, dasDennis, dasDennisCount, GenerationalSolver, mutationParam, rankAndCrowd, twoPointCrossover, uniformMutation } from './operators.ts';
+import { crossoverParam, dasDennis, dasDennisCount, GenerationalSolver, generationOffspring, mutationParam, rankAndCrowd } from './operators.ts';
 
 /** Default Das-Dennis divisions per M: 100, 91, 120, 210, 126, 210 directions for M = 2..7. */
 export function defaultDivisions(m: number): number {
@@ -104,17 +104,7 @@ class Nsga3 extends GenerationalSolver {
   }
 
   protected offspring(): Uint8Array[] {
-    const children: Uint8Array[] = [];
-    while (children.length < this.size) {
-      const x = this.tournament().x.slice();
-      const y = this.tournament().x.slice();
-      if (this.random.chance(this.crossoverRate)) twoPointCrossover(x, y, this.random);
-      uniformMutation(x, this.mutationRate, this.problem, this.random);
-      uniformMutation(y, this.mutationRate, this.problem, this.random);
-      children.push(x);
-      if (children.length < this.size) children.push(y);
-    }
-    return children;
+    return generationOffspring(this.size, () => this.tournament(), this.crossoverRate, this.mutationRate, this.problem, this.random);
   }
 
   protected survive(pool: Evaluated[]): Evaluated[] {

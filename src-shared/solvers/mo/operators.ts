@@ -31,6 +31,26 @@ export function uniformMutation(x: Uint8Array, rate: number, problem: Problem, r
   for (let i = 0; i < x.length; i++) if (random.chance(rate)) x[i] = random.int(problem.lower, problem.upper);
 }
 
+/**
+ * One generation of offspring, as NSGA-II and NSGA-III make it: two parents from `select`,
+ * two-point crossover with probability `crossoverRate`, uniform mutation of both children,
+ * until there are `count` children (the second child of the last pair is dropped when `count`
+ * is odd). Random draws come in this order, so a seed gives the same offspring every time.
+ */
+export function generationOffspring(count: number, select: () => Evaluated, crossoverRate: number, mutationRate: number, problem: Problem, random: Random): Uint8Array[] {
+  const children: Uint8Array[] = [];
+  while (children.length < count) {
+    const x = select().x.slice();
+    const y = select().x.slice();
+    if (random.chance(crossoverRate)) twoPointCrossover(x, y, random);
+    uniformMutation(x, mutationRate, problem, random);
+    uniformMutation(y, mutationRate, problem, random);
+    children.push(x);
+    if (children.length < count) children.push(y);
+  }
+  return children;
+}
+
 /** Objective vectors as plain arrays (the metrics work on number[]). */
 export function objectivesOf(population: readonly Evaluated[]): number[][] {
   return population.map((e) => Array.from(e.F));
