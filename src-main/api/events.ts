@@ -1,4 +1,5 @@
 import type { ApiEventName, ApiEventPayload, Disposer, EventMessage } from '../../src-shared/api.ts';
+import { Emitter, toDisposable } from '../../src-shared/base/disposable.ts';
 
 type Sink = (message: EventMessage) => void;
 
@@ -7,19 +8,25 @@ type Sink = (message: EventMessage) => void;
  * WebSockets) attach a sink and forward every message; each attachment returns its disposer.
  */
 export class ApiEventHub {
-  private readonly sinks = new Set<Sink>();
+  private readonly messages = new Emitter<EventMessage>();
+  private attached = 0;
 
   emit<E extends ApiEventName>(event: E, payload: ApiEventPayload<E>): void {
-    const message = { event, payload } as EventMessage;
-    for (const sink of [...this.sinks]) sink(message);
+    this.messages.fire({ event, payload } as EventMessage);
   }
 
   attach(sink: Sink): Disposer {
-    this.sinks.add(sink);
-    return () => this.sinks.delete(sink);
+    // Wrapped, so that the same function attached twice is two attachments.
+    const subscription = this.messages.listen((message) => sink(message));
+    this.attached++;
+    const detach = toDisposable(() => {
+      subscription.dispose();
+      this.attached--;
+    });
+    return () => detach.dispose();
   }
 
   get sinkCount(): number {
-    return this.sinks.size;
+    return this.attached;
   }
 }
