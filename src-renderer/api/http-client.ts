@@ -7,9 +7,11 @@ import {
   unwrapResult,
   type ApiEventName,
   type CallResult,
+  type Disposer,
   type EventMessage,
   type SaikoroApi,
 } from '../../src-shared/api.ts';
+import { DisposableStore, Emitter, toDisposable, type Disposable } from '../../src-shared/base/disposable.ts';
 
 export interface HttpApiDeps {
   fetch: typeof fetch;
@@ -18,12 +20,21 @@ export interface HttpApiDeps {
   reconnectDelay?: number;
 }
 
-export type HttpApi = SaikoroApi & { dispose(): void };
+export type HttpApi = SaikoroApi & {
+  /**
+   * Fires when the event socket opens again after it had dropped (not on the first open).
+   * Events raised while it was down are lost, so a store re-reads its state here.
+   */
+  onReconnect(listener: () => void): Disposer;
+  dispose(): void;
+};
 
 /**
  * The SaikoroApi over the web server: calls are POST /api/<call> with a JSON array of arguments;
  * events arrive on one WebSocket, opened when the first listener subscribes and closed with
- * the last one.
+ * the last one. A socket that drops is reopened after `reconnectDelay` while anyone listens.
+ * The listeners, the socket and the reconnect timer belong to one DisposableStore, which
+ * `dispose()` releases.
  */
 export function createHttpApi(baseUrl: string, deps: HttpApiDeps = { fetch: globalThis.fetch.bind(globalThis), WebSocket: globalThis.WebSocket }): HttpApi {
   const api: Record<string, unknown> = {};
@@ -45,18 +56,29 @@ export function createHttpApi(baseUrl: string, deps: HttpApiDeps = { fetch: glob
     };
   }
 
-  const listeners = new Map<ApiEventName, Set<(payload: unknown) => void>>();
-  let socket: WebSocket | null = null;
-  let reconnectTimer: ReturnType<typeof setTimeout> | undefined;
-  let disposed = false;
-  const listenerCount = () => [...listeners.values()].reduce((n, s) => n + s.size, 0);
+  const owner = new DisposableStore();
+  const events = new Map<ApiEventName, Emitter<unknown>>();
+  for (const name of API_EVENT_NAMES) events.set(name, owner.add(new Emitter<unknown>()));
+  const reconnected = owner.add(new Emitter<void>());
+  let subscribed = 0;
+  // The socket (open or opening) and the pending reconnect, each owned by `owner` while it lasts.
+  let socket: Disposable | null = null;
+  let retry: Disposable | null = null;
+  // An opened socket dropped since the last open, so the next open is a reconnect.
+  let dropped = false;
 
   function connect() {
-    if (socket || disposed) return;
+    if (socket || retry || owner.isDisposed) return;
     const url = new URL(EVENTS_PATH, baseUrl);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new deps.WebSocket(url.href);
-    socket = ws;
+    let opened = false;
+    ws.onopen = () => {
+      opened = true;
+      if (!dropped) return;
+      dropped = false;
+      reconnected.fire();
+    };
     ws.onmessage = (e: MessageEvent) => {
       let message: EventMessage;
       try {
@@ -64,39 +86,61 @@ export function createHttpApi(baseUrl: string, deps: HttpApiDeps = { fetch: glob
       } catch {
         return;
       }
-      for (const listener of [...(listeners.get(message.event) ?? [])]) listener(message.payload);
+      events.get(message.event)?.fire(message.payload);
     };
+    // An error is followed by close, which decides what happens next.
+    ws.onerror = () => {};
     ws.onclose = () => {
-      if (socket === ws) socket = null;
-      if (!disposed && listenerCount() > 0) reconnectTimer = setTimeout(connect, deps.reconnectDelay ?? 1000);
+      const closed = socket;
+      socket = null;
+      if (closed) owner.delete(closed);
+      if (opened) dropped = true;
+      if (subscribed > 0) scheduleReconnect();
     };
+    // Closing it ourselves detaches the handlers first, so it is not taken for a drop.
+    socket = owner.add(
+      toDisposable(() => {
+        ws.onopen = ws.onmessage = ws.onclose = null;
+        ws.close();
+      }),
+    );
+  }
+
+  function scheduleReconnect() {
+    const timer = setTimeout(() => {
+      const done = retry;
+      retry = null;
+      if (done) owner.delete(done);
+      connect();
+    }, deps.reconnectDelay ?? 1000);
+    retry = owner.add(toDisposable(() => clearTimeout(timer)));
   }
 
   function disconnectIfIdle() {
-    if (listenerCount() > 0) return;
-    clearTimeout(reconnectTimer);
-    const ws = socket;
-    socket = null;
-    ws?.close();
+    if (subscribed > 0) return;
+    for (const item of [retry, socket]) if (item) owner.delete(item);
+    retry = socket = null;
   }
 
-  for (const name of API_EVENT_NAMES) {
-    api[name] = (listener: (payload: unknown) => void) => {
-      let set = listeners.get(name);
-      if (!set) listeners.set(name, (set = new Set()));
-      set.add(listener);
+  for (const [name, emitter] of events) {
+    api[name] = (listener: (payload: unknown) => void): Disposer => {
+      // Wrapped, so that the same function subscribed twice is two subscriptions.
+      const listening = emitter.listen((payload) => listener(payload));
+      subscribed++;
       connect();
-      return () => {
-        set.delete(listener);
+      const unsubscribe = toDisposable(() => {
+        listening.dispose();
+        subscribed--;
         disconnectIfIdle();
-      };
+      });
+      return () => unsubscribe.dispose();
     };
   }
 
-  api.dispose = () => {
-    disposed = true;
-    listeners.clear();
-    disconnectIfIdle();
+  api.onReconnect = (listener: () => void): Disposer => {
+    const listening = reconnected.listen(() => listener());
+    return () => listening.dispose();
   };
+  api.dispose = () => owner.dispose();
   return api as unknown as HttpApi;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -173,6 +173,164 @@ describe('web server: events over the WebSocket', () => {
       expect(outcome).toMatch(/^refused/);
       ws.terminate();
     }
+  });
+});
+
+/** A WebSocket the test opens, drops and sends on by hand. */
+class FakeSocket {
+  static made: FakeSocket[] = [];
+  onopen: ((e: unknown) => void) | null = null;
+  onmessage: ((e: { data: string }) => void) | null = null;
+  onclose: ((e: unknown) => void) | null = null;
+  onerror: ((e: unknown) => void) | null = null;
+  closedByClient = false;
+  constructor(readonly url: string) {
+    FakeSocket.made.push(this);
+  }
+  open() {
+    this.onopen?.({});
+  }
+  receive(message: unknown) {
+    this.onmessage?.({ data: JSON.stringify(message) });
+  }
+  /** The connection is lost (server gone, network down): the browser reports error, then close. */
+  drop() {
+    this.onerror?.({});
+    this.onclose?.({});
+  }
+  /** Like a browser's: the close event follows, asynchronously. */
+  close() {
+    this.closedByClient = true;
+    setTimeout(() => this.onclose?.({}), 0);
+  }
+}
+
+describe('the HTTP client\'s event socket (a fake WebSocket)', () => {
+  const RECONNECT_MS = 500;
+  const fakeClient = () =>
+    createHttpApi('http://saikoro.test:5178/', {
+      fetch: () => Promise.reject(new Error('no calls in these tests')),
+      WebSocket: FakeSocket as unknown as typeof globalThis.WebSocket,
+      reconnectDelay: RECONNECT_MS,
+    });
+  const latest = () => FakeSocket.made[FakeSocket.made.length - 1];
+
+  beforeAll(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    FakeSocket.made = [];
+  });
+  afterAll(() => {
+    vi.useRealTimers();
+  });
+
+  it('onReconnect fires when the socket opens again after a drop, not on the first open', () => {
+    const client = fakeClient();
+    let reconnects = 0;
+    const stop = client.onReconnect(() => reconnects++);
+    const commands: unknown[] = [];
+    client.onMenuCommand((c) => commands.push(c));
+    expect(FakeSocket.made).toHaveLength(1);
+    expect(latest().url).toBe('ws://saikoro.test:5178/api/events');
+    latest().open();
+    expect(reconnects).toBe(0);
+    latest().receive({ event: 'onMenuCommand', payload: { kind: 'showShortcuts' } });
+    expect(commands).toEqual([{ kind: 'showShortcuts' }]);
+
+    latest().drop();
+    vi.advanceTimersByTime(RECONNECT_MS - 1);
+    expect(FakeSocket.made).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    expect(FakeSocket.made).toHaveLength(2);
+    expect(reconnects).toBe(0); // not yet open
+    latest().open();
+    expect(reconnects).toBe(1);
+    latest().receive({ event: 'onMenuCommand', payload: { kind: 'navigate', view: 'dice' } });
+    expect(commands).toHaveLength(2);
+
+    // A retry that fails before opening is no reconnect; the one that opens is, once.
+    latest().drop();
+    vi.advanceTimersByTime(RECONNECT_MS);
+    latest().drop();
+    vi.advanceTimersByTime(RECONNECT_MS);
+    expect(FakeSocket.made).toHaveLength(4);
+    latest().open();
+    expect(reconnects).toBe(2);
+
+    stop();
+    latest().drop();
+    vi.advanceTimersByTime(RECONNECT_MS);
+    latest().open();
+    expect(reconnects).toBe(2);
+    client.dispose();
+  });
+
+  it('the first open after failed attempts is not a reconnect', () => {
+    const client = fakeClient();
+    let reconnects = 0;
+    client.onReconnect(() => reconnects++);
+    client.onRunFinished(() => {});
+    latest().drop(); // the server is not up yet
+    vi.advanceTimersByTime(RECONNECT_MS);
+    expect(FakeSocket.made).toHaveLength(2);
+    latest().open();
+    expect(reconnects).toBe(0);
+    client.dispose();
+  });
+
+  it('closes the socket with the last listener and does not reconnect it; dispose closes and stops retrying', () => {
+    const client = fakeClient();
+    const offA = client.onMenuCommand(() => {});
+    const offB = client.onRunSnapshot(() => {});
+    expect(FakeSocket.made).toHaveLength(1);
+    latest().open();
+    offA();
+    offA();
+    expect(latest().closedByClient).toBe(false);
+    offB();
+    expect(latest().closedByClient).toBe(true);
+    vi.advanceTimersByTime(RECONNECT_MS * 4);
+    expect(FakeSocket.made).toHaveLength(1);
+
+    // Closed on purpose, so the next socket's open is no reconnect.
+    let reconnects = 0;
+    client.onReconnect(() => reconnects++);
+    const offC = client.onMenuCommand(() => {});
+    expect(FakeSocket.made).toHaveLength(2);
+    latest().open();
+    expect(reconnects).toBe(0);
+
+    // The last listener leaves while a reconnect is pending: the retry is cancelled.
+    latest().drop();
+    offC();
+    vi.advanceTimersByTime(RECONNECT_MS * 4);
+    expect(FakeSocket.made).toHaveLength(2);
+
+    // A drop with a retry pending: dispose cancels the retry and no socket opens again.
+    client.onMenuCommand(() => {});
+    expect(FakeSocket.made).toHaveLength(3);
+    latest().open();
+    expect(reconnects).toBe(1);
+    latest().drop();
+    client.dispose();
+    vi.advanceTimersByTime(RECONNECT_MS * 4);
+    expect(FakeSocket.made).toHaveLength(3);
+    client.onMenuCommand(() => {});
+    expect(FakeSocket.made).toHaveLength(3);
+
+    // Dispose closes an open socket and drops its listeners.
+    const other = fakeClient();
+    const heard: unknown[] = [];
+    other.onMenuCommand((c) => heard.push(c));
+    const socket = latest();
+    socket.open();
+    other.dispose();
+    expect(socket.closedByClient).toBe(true);
+    socket.receive({ event: 'onMenuCommand', payload: { kind: 'showShortcuts' } });
+    expect(heard).toEqual([]);
+    vi.advanceTimersByTime(RECONNECT_MS * 4);
+    expect(FakeSocket.made).toHaveLength(4);
   });
 });
 
