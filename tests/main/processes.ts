@@ -1,4 +1,36 @@
-/** Test helpers about operating-system processes (shared by the host and CLI tests). */
+/**
+ * Test helpers about waiting: for a condition (any test) and for operating-system processes
+ * (the host and CLI tests). A loaded CI machine can be far slower than a laptop, so tests never
+ * sleep a fixed time and hope: they poll a condition up to a generous deadline and fail with a
+ * message saying what they waited for.
+ */
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export interface WaitOptions {
+  /** The deadline, in milliseconds from the call (default 10 s). */
+  withinMs?: number;
+  /** Milliseconds between two polls (default 20). */
+  intervalMs?: number;
+}
+
+/**
+ * Polls `condition` until it returns a truthy value and returns that value. Throws
+ * "timed out after N ms waiting for <what>" once `withinMs` have passed without one.
+ * The condition is always polled once more at the deadline, so a slow poll cannot lose it.
+ */
+export async function waitFor<T>(what: string, condition: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
+  const withinMs = options.withinMs ?? 10_000;
+  const intervalMs = options.intervalMs ?? 20;
+  const deadline = Date.now() + withinMs;
+  for (;;) {
+    const expired = Date.now() >= deadline;
+    const value = await condition();
+    if (value) return value as NonNullable<T>;
+    if (expired) throw new Error(`timed out after ${withinMs} ms waiting for ${what}`);
+    await sleep(Math.max(0, Math.min(intervalMs, deadline - Date.now())));
+  }
+}
 
 export function isAlive(pid: number): boolean {
   try {
@@ -14,7 +46,5 @@ export function isAlive(pid: number): boolean {
  * machine can take a while to reap a killed process). Returns whether it ended.
  */
 export async function hasEnded(pid: number, withinMs = 10_000): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return !isAlive(pid);
+  return waitFor(`process ${pid} to end`, () => !isAlive(pid), { withinMs, intervalMs: 50 }).catch(() => false);
 }

@@ -4,6 +4,7 @@ import { defaultNeuralParams, runNeural } from '../../../../src-shared/problems/
 import { defaultMinConflictsParams, runMinConflicts } from '../../../../src-shared/problems/nqueens/minconflicts.ts';
 import { verifySolution } from '../../../../src-shared/problems/nqueens/verify.ts';
 import { RunController } from '../../../../src-shared/solvers/run.ts';
+import { waitFor } from '../../../main/processes.ts';
 
 const noYield = () => Promise.resolve();
 
@@ -72,7 +73,7 @@ describe('N-Queens solvers in the framework\'s terms', () => {
       if (slices === 3) throw new Error('must not run while paused');
     };
     const running = runNqueensSolver('nqueens-neural', 40, { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 }, 1, {}, (s) => snaps.push(s), control, { yieldToHost, snapshotInterval: 0 });
-    for (let i = 0; i < 200 && !snaps.at(-1)?.paused; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitFor('a paused snapshot after the second slice', () => snaps.at(-1)?.paused);
     expect(snaps.at(-1)!.paused).toBe(true);
     expect(slices).toBe(2);
     control.cancel();
