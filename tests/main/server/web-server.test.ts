@@ -12,6 +12,7 @@ import { startAppServer } from '../../../src-main/server/app-server.ts';
 import { createHttpApi } from '../../../src-renderer/api/http-client.ts';
 import { ApiError, callPath } from '../../../src-shared/api.ts';
 import { runCli } from '../cli/io.ts';
+import { waitFor } from '../processes.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 
@@ -146,14 +147,15 @@ describe('web server: events over the WebSocket', () => {
     expect(await received).toEqual({ event: 'onMenuCommand', payload: { kind: 'navigate', view: 'dice' } });
     ws.close();
     await new Promise((resolve) => ws.once('close', resolve));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The server detaches on its own 'close' event, which may come after the client's.
+    await waitFor('the server to detach the closed socket', () => events.sinkCount === 0);
     expect(events.sinkCount).toBe(0);
   });
 
   it('the HTTP client delivers events to listeners', async () => {
     const client = createHttpApi(server.url, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket });
     const got = new Promise((resolve) => client.onMenuCommand(resolve));
-    for (let i = 0; i < 100 && events.sinkCount === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    await waitFor("the client's event socket to connect", () => events.sinkCount === 1);
     events.emit('onMenuCommand', { kind: 'showShortcuts' });
     expect(await got).toEqual({ kind: 'showShortcuts' });
     client.dispose();
