@@ -4,6 +4,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import { hypervolume, normalizedReferencePoint, simplexPoints } from '../../src-shared/metrics/hypervolume.ts';
+import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 import type { BenchSuite, BenchTable } from './suite.ts';
 
 const FULL_CASES: [number, number][] = [
@@ -44,7 +45,7 @@ function timeCase(n: number, m: number, repeats: number): Row {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  return { n, m, medianMs: times[Math.floor(times.length / 2)], minMs: times[0], hypervolume: value };
+  return { n, m, medianMs: quantileOfSorted(times, 0.5), minMs: times[0], hypervolume: value };
 }
 
 export const hvBench: BenchSuite = {

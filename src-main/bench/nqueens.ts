@@ -1,4 +1,5 @@
 import type { BenchSuite, BenchTable } from './suite.ts';
+import { median as sampleMedian } from '../../src-shared/stats/summary.ts';
 import { defaultNeuralParams, slidesNeuralParams, type NeuralParams } from '../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams } from '../../src-shared/problems/nqueens/minconflicts.ts';
 import { solveNqueens } from '../../src-shared/problems/nqueens/solve.ts';
@@ -25,11 +26,9 @@ interface MinConflictsRow {
   medianSteps: number;
 }
 
+/** The median (src-shared/stats), null for no values. */
 function median(xs: number[]): number | null {
-  if (!xs.length) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+  return xs.length ? sampleMedian(xs) : null;
 }
 
 function describeParams(p: NeuralParams): string {

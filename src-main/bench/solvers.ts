@@ -33,6 +33,7 @@ import { defaultParallelism, SolverHost } from '../host/pool.ts';
 import type { RunOutcome, RunRequest } from '../host/run.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
+import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 
 export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
@@ -112,15 +113,7 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
 
 /** The p-quantile (Hyndman & Fan type 7, as R and NumPy) of values that may include +Infinity (censored or infeasible). */
 export function quantileWithInfinity(values: readonly number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const s = [...values].sort((a, b) => a - b);
-  const h = (s.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, s.length - 1);
-  const frac = h - lo;
-  if (frac === 0 || s[lo] === s[hi]) return s[lo];
-  if (!Number.isFinite(s[hi])) return Infinity;
-  return s[lo] + frac * (s[hi] - s[lo]);
+  return quantileOfSorted([...values].sort((a, b) => a - b), p);
 }
 
 export interface RunFigure {

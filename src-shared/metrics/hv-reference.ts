@@ -14,6 +14,7 @@
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { DiceEvaluator, createValues } from '../problems/dice/evaluate.ts';
 import { Random } from '../random.ts';
+import { quantileOfSorted } from '../stats/summary.ts';
 import { HV_REFERENCE_COORDINATE, hypervolume, normalize, normalizedReferencePoint } from './hypervolume.ts';
 import type { Objectives } from './dominance.ts';
 
@@ -49,8 +50,8 @@ export function diceHvNormalisation(config: DiceConfig, options: { samples?: num
     for (let k = 0; k < m; k++) columns[k][s] = values.objectives[k];
   }
   const nadir = columns.map((col) => {
-    const sorted = col.slice().sort();
-    const median = samples % 2 ? sorted[(samples - 1) / 2] : (sorted[samples / 2 - 1] + sorted[samples / 2]) / 2;
+    // The mean of the two middle values ('midpoint'), as every stored nadir was computed.
+    const median = quantileOfSorted(col.slice().sort(), 0.5, 'midpoint');
     if (median > 0) return median;
     const mean = col.reduce((a, b) => a + b, 0) / samples;
     return mean > 0 ? mean : 1;

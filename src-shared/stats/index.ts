@@ -1,4 +1,4 @@
-export { summarize, median, mean, quantile, type Summary } from './summary.ts';
+export { summarize, median, mean, quantile, quantileOfSorted, type QuantileMethod, type Summary } from './summary.ts';
 export { mannWhitney, mannWhitneyCounts, mannWhitneyExactCdf, type MannWhitneyResult } from './mann-whitney.ts';
 export { a12, a12Magnitude, type EffectMagnitude } from './a12.ts';
 export { holmAdjust } from './holm.ts';

@@ -22,19 +22,46 @@ function sortedFinite(values: readonly number[], what: string): number[] {
 }
 
 /**
+ * How a quantile falling between two order statistics is taken (NumPy's names). With
+ * h = (n − 1) p on the sorted values x[0..n−1]:
+ * - `linear`: x[⌊h⌋] + (h − ⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]), Hyndman & Fan 1996 definition 7, the
+ *   default of R's quantile() and NumPy's percentile(); the one statistics use.
+ * - `higher`: x[⌈h⌉], always a value of the sample (the upper middle value for the median of
+ *   an even count); simulated annealing calibrates its start temperature with it.
+ * - `midpoint`: (x[⌊h⌋] + x[⌈h⌉]) / 2. The same median as `linear`, but computed as the mean of
+ *   the two middle values, which the stored HV nadir points (hv-reference.ts) were computed
+ *   with: `linear`'s x + 0.5 (y − x) can differ from it in the last bit.
+ */
+export type QuantileMethod = 'linear' | 'higher' | 'midpoint';
+
+/**
+ * The p-quantile of values already sorted ascending (not checked), 0 <= p <= 1: the one
+ * quantile and median helper of the code base. NaN for no values. +Infinity may stand for
+ * a censored value (a run that never got there): a quantile that falls on or interpolates
+ * towards one is Infinity.
+ */
+export function quantileOfSorted(sorted: ArrayLike<number>, p: number, method: QuantileMethod = 'linear'): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const h = (n - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, n - 1);
+  const frac = h - lo;
+  const a = sorted[lo];
+  if (method === 'higher') return frac > 0 ? sorted[hi] : a;
+  const b = sorted[hi];
+  if (method === 'midpoint') return frac > 0 ? (a + b) / 2 : a;
+  if (!Number.isFinite(b)) return frac === 0 || a === b ? a : b;
+  return a + frac * (b - a);
+}
+
+/**
  * The p-quantile by linear interpolation between order statistics (Hyndman & Fan 1996
  * definition 7, the default of R's quantile() and NumPy's percentile()).
  */
 export function quantile(values: readonly number[], p: number): number {
   if (!(p >= 0 && p <= 1)) throw new RangeError(`quantile: p must be in [0, 1], got ${p}`);
   return quantileOfSorted(sortedFinite(values, 'quantile'), p);
-}
-
-function quantileOfSorted(sorted: readonly number[], p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
 }
 
 export function median(values: readonly number[]): number {

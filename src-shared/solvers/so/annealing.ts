@@ -9,6 +9,7 @@
  * far too hot: 257 against 235 at N = 840 after 200,000 evaluations).
  */
 import { Random } from '../../random.ts';
+import { quantileOfSorted } from '../../stats/summary.ts';
 import { num, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, SetupContext, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
@@ -74,8 +75,9 @@ class Annealing implements Solver {
           accept = this.random.float() < Math.exp(-delta / t);
         }
         if (!this.calibrated && this.clock >= CALIBRATION_MOVES) {
+          // The median worsening; of an even count, the upper middle value ('higher').
           const sorted = this.calibration.sort((a, b) => a - b);
-          this.t0 = sorted.length > 0 ? sorted[sorted.length >> 1] / Math.LN2 : 1;
+          this.t0 = sorted.length > 0 ? quantileOfSorted(sorted, 0.5, 'higher') / Math.LN2 : 1;
           this.calibrated = true;
         }
         if (!accept) continue;

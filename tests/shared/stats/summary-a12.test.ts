@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mean, median, quantile, summarize } from '../../../src-shared/stats/summary.ts';
+import { mean, median, quantile, quantileOfSorted, summarize } from '../../../src-shared/stats/summary.ts';
 import { a12, a12Magnitude } from '../../../src-shared/stats/a12.ts';
 import { normalCdf } from '../../../src-shared/stats/jstat.ts';
 import { Random } from '../../../src-shared/random.ts';
@@ -44,6 +44,58 @@ describe('summaries', () => {
     expect(() => quantile([1, Infinity], 0.5)).toThrow('quantile: value 1 is not a finite number (Infinity)');
     expect(() => quantile([1, 2], 1.5)).toThrow('quantile: p must be in [0, 1], got 1.5');
     expect(() => summarize([1, NaN])).toThrow('summarize: value 1 is not a finite number (NaN)');
+  });
+});
+
+describe('quantileOfSorted: the one quantile helper', () => {
+  it("gives NumPy's linear, higher and midpoint quantiles", () => {
+    // np.quantile([1, 2, 3, 4], [.25, .5, .75], method=...): linear 1.75 2.5 3.25,
+    // higher 2 3 4, midpoint 1.5 2.5 3.5; at p = 0 and 1 every method gives min and max.
+    const q = (method: 'linear' | 'higher' | 'midpoint') => [0, 0.25, 0.5, 0.75, 1].map((p) => quantileOfSorted([1, 2, 3, 4], p, method));
+    expect(q('linear')).toEqual([1, 1.75, 2.5, 3.25, 4]);
+    expect(q('higher')).toEqual([1, 2, 3, 4, 4]);
+    expect(q('midpoint')).toEqual([1, 1.5, 2.5, 3.5, 4]);
+    expect(quantileOfSorted([5], 0.3)).toBe(5);
+    expect(quantileOfSorted([], 0.5)).toBeNaN();
+    expect(quantileOfSorted(Float64Array.of(1, 3), 0.5)).toBe(2);
+  });
+
+  it('treats +Infinity as a censored value: a quantile on or towards it is Infinity', () => {
+    expect(quantileOfSorted([1, 2, 3, Infinity], 0.5)).toBe(2.5);
+    expect(quantileOfSorted([1, 2, 3, Infinity], 0.75)).toBe(Infinity);
+    expect(quantileOfSorted([1, Infinity, Infinity], 0.5)).toBe(Infinity);
+    expect(quantileOfSorted([Infinity, Infinity], 0.5)).toBe(Infinity);
+    expect(quantileOfSorted([1, 2, Infinity], 0.5)).toBe(2);
+  });
+
+  it('gives, bit for bit, the numbers of the code it replaced', () => {
+    // Values spread over many orders of magnitude, so that x + (y - x)/2 and (x + y)/2 differ.
+    const random = Random.fromSeed(2024);
+    let linearDiffers = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      const n = random.int(1, 40);
+      const sorted = Array.from({ length: n }, () => random.float() * 10 ** random.int(-3, 3)).sort((a, b) => a - b);
+      const m = n >> 1;
+      // summary.ts before: type 7 in one formula.
+      for (const p of [0, 0.1, 0.25, 0.5, 0.75, 0.9, 1]) {
+        const h = (n - 1) * p;
+        const lo = Math.floor(h);
+        const hi = Math.min(lo + 1, n - 1);
+        expect(quantileOfSorted(sorted, p)).toBe(sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]));
+      }
+      // hv-reference.ts (stored HV nadirs) and bench/nqueens.ts before: the mean of the middle two.
+      const midpoint = n % 2 ? sorted[(n - 1) / 2] : (sorted[m - 1] + sorted[m]) / 2;
+      expect(quantileOfSorted(sorted, 0.5, 'midpoint')).toBe(midpoint);
+      if (quantileOfSorted(sorted, 0.5) !== midpoint) linearDiffers++;
+      // annealing.ts (its start temperature) and bench/hv.ts before: the upper middle value.
+      expect(quantileOfSorted(sorted, 0.5, 'higher')).toBe(sorted[m]);
+      if (n % 2) expect(quantileOfSorted(sorted, 0.5)).toBe(sorted[m]);
+      // Integers (bench/nqueens.ts step counts): linear and midpoint agree exactly.
+      const ints = sorted.map((v) => Math.round(v * 1000));
+      expect(quantileOfSorted(ints, 0.5)).toBe(quantileOfSorted(ints, 0.5, 'midpoint'));
+    }
+    // Why the nadirs keep 'midpoint': the type-7 formula differs from it in the last bit.
+    expect(linearDiffers).toBeGreaterThan(0);
   });
 });
 
