@@ -7,6 +7,7 @@ import { mergeCommand } from './merge.ts';
 import { minimaxCommand } from './minimax.ts';
 import { nqueensCommand } from './nqueens.ts';
 import { projectCommand } from './project.ts';
+import { reportCommand } from './report.ts';
 import { rngbiasCommand } from './rngbias.ts';
 import { serveCommand } from './serve.ts';
 import { solveCommand } from './solve.ts';
@@ -22,6 +23,7 @@ export const commands: Command[] = [
   projectCommand,
   experimentCommand,
   compareCommand,
+  reportCommand,
   mergeCommand,
   serveCommand,
   solveCommand,

@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { METRICS } from '../../../src-shared/experiments/compare.ts';
+import { buildReport, ReportError } from '../../report/build.ts';
+import { csvPaths, renderCsv } from '../../report/csv.ts';
+import { renderHtml } from '../../report/html.ts';
+import { REPORT_FORMATS, type ReportFormat } from '../../report/index.ts';
+import { renderJson } from '../../report/json.ts';
+import { renderLatex } from '../../report/latex.ts';
+import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf.ts';
+import { openProject } from './project.ts';
+
+const usage = [
+  'Usage: saikoro report FILE EXPERIMENT [--format html|csv|json|latex|pdf] [--out PATH]',
+  '                      [--metric M[,M...]] [--baseline SOLVER] [--chromium PATH] [--standalone]',
+  '',
+  'Writes a report of an experiment (docs/report.md):',
+  '  html   one self-contained page: setup, results tables (median (IQR), +/-/= against the',
+  '         baseline, A12, Friedman ranks), SVG charts, the best sequences, the failed runs',
+  '  csv    two files, runs and solutions (RFC 4180); needs --out: PATH-runs.csv and',
+  '         PATH-solutions.csv (a trailing .csv of PATH dropped), or EXPERIMENT-runs.csv and',
+  '         EXPERIMENT-solutions.csv inside PATH when PATH is a directory',
+  '  json   everything the tables and charts are made from (docs/report.schema.json)',
+  '  latex  the results tables with booktabs (--standalone: a whole document)',
+  '  pdf    the HTML report printed by Chromium; needs --out',
+  '',
+  'Options:',
+  '  --format F       default: from the extension of --out (.html .csv .json .tex .pdf), else html',
+  '  --out PATH       where to write; html, json and latex go to stdout without it',
+  `  --metric M       indicators, as for saikoro compare: ${METRICS.join(', ')};`,
+  '                   repeat it or separate with commas (default: best, hv, igd+, feasibility,',
+  '                   those that apply to some instance)',
+  "  --baseline S     solver label the +/-/= marks compare against (default: the spec's first)",
+  '  --chromium PATH  the Chromium that prints the PDF (default: /usr/bin/chromium)',
+  '  --standalone     latex: a whole document instead of the tables alone',
+].join('\n');
+
+const EXTENSIONS: Record<string, ReportFormat> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.json': 'json', '.tex': 'latex', '.pdf': 'pdf' };
+
+function isDirectory(file: string): boolean {
+  try {
+    return fs.statSync(file).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses, before any work, a target whose directory is missing or not writable, or that is a directory. */
+function checkWritable(target: string, shown: string): void {
+  if (isDirectory(target)) throw new InputError(`--out ${shown}: is a directory`);
+  const dir = path.dirname(target);
+  if (!isDirectory(dir)) throw new InputError(`--out ${shown}: cannot write there: no directory ${path.dirname(shown)}`);
+  try {
+    fs.accessSync(dir, fs.constants.W_OK);
+    if (fs.existsSync(target)) fs.accessSync(target, fs.constants.W_OK);
+  } catch (e) {
+    throw new InputError(`--out ${shown}: cannot write there (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+}
+
+function write(target: string, shown: string, content: string | Buffer): void {
+  try {
+    fs.writeFileSync(target, content);
+  } catch (e) {
+    throw new InputError(`--out ${shown}: cannot write (${(e as Error).message})`);
+  }
+}
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'Write a report of an experiment: HTML, CSV, JSON, LaTeX or PDF',
+  usage,
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(
+      argv,
+      {
+        format: { type: 'string' },
+        out: { type: 'string' },
+        metric: { type: 'string', multiple: true },
+        baseline: { type: 'string' },
+        chromium: { type: 'string' },
+        standalone: { type: 'boolean' },
+      },
+      true,
+    );
+    const [file, name, ...extra] = positionals;
+    if (!file) throw new UsageError('missing FILE');
+    if (!name) throw new UsageError('missing EXPERIMENT');
+    if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
+    const out = values.out;
+    if (out === '') throw new UsageError('--out: needs a path');
+    let format: ReportFormat;
+    if (values.format !== undefined) {
+      if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMATS.join(', ')}, got "${values.format}"`);
+      format = values.format as ReportFormat;
+    } else format = (out && EXTENSIONS[path.extname(out).toLowerCase()]) || 'html';
+    if ((format === 'csv' || format === 'pdf') && !out) throw new UsageError(`--format ${format} needs --out PATH`);
+    if (values.standalone && format !== 'latex') throw new UsageError('--standalone is for --format latex');
+    if (values.chromium !== undefined && format !== 'pdf') throw new UsageError('--chromium is for --format pdf');
+    const metrics = (values.metric ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter((m) => m !== '');
+    for (const m of metrics) if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metric: must be one of ${METRICS.join(', ')}, got "${m}"`);
+
+    let chromiumPath: string | undefined;
+    if (format === 'pdf') {
+      try {
+        chromiumPath = findChromium(values.chromium === undefined ? undefined : path.resolve(io.cwd, values.chromium));
+      } catch (e) {
+        if (e instanceof ChromiumNotFoundError) throw new InputError(e.message.replace(path.resolve(io.cwd, values.chromium ?? ''), values.chromium ?? ''));
+        throw e;
+      }
+    }
+    // The targets, checked before the (possibly long) work.
+    const resolved = out === undefined ? undefined : path.resolve(io.cwd, out);
+    let targets: { path: string; shown: string }[] = [];
+    if (out !== undefined && resolved !== undefined) {
+      if (format === 'csv') {
+        const dir = isDirectory(resolved);
+        const shown = csvPaths(out, name, dir);
+        const full = csvPaths(resolved, name, dir);
+        targets = [
+          { path: full.runs, shown: shown.runs },
+          { path: full.solutions, shown: shown.solutions },
+        ];
+      } else targets = [{ path: resolved, shown: out }];
+      for (const t of targets) checkWritable(t.path, t.shown);
+    }
+
+    const project = openProject(file, io, { readOnly: true });
+    let data;
+    try {
+      data = buildReport(project, name, { metrics, baseline: values.baseline });
+    } catch (e) {
+      if (e instanceof ReportError) throw e.kind === 'usage' ? new UsageError(e.message) : new InputError(e.message);
+      throw e;
+    } finally {
+      project.close();
+    }
+
+    let contents: (string | Buffer)[];
+    if (format === 'csv') {
+      const csv = renderCsv(data);
+      contents = [csv.runs, csv.solutions];
+    } else if (format === 'json') contents = [renderJson(data)];
+    else if (format === 'latex') contents = [renderLatex(data, { standalone: values.standalone })];
+    else if (format === 'html') contents = [renderHtml(data)];
+    else {
+      try {
+        contents = [await renderPdf(renderHtml(data), { chromiumPath })];
+      } catch (e) {
+        if (e instanceof ChromiumNotFoundError) throw new InputError(e.message);
+        throw e;
+      }
+    }
+
+    if (!targets.length) {
+      io.stdout.write(contents[0]);
+      return 0;
+    }
+    targets.forEach((t, i) => {
+      write(t.path, t.shown, contents[i]);
+      writeLine(io.stderr, `report: wrote ${t.shown} (${format}, ${Buffer.byteLength(contents[i]).toLocaleString('en-US')} bytes)`);
+    });
+    return 0;
+  },
+};

@@ -1,0 +1,500 @@
+/**
+ * buildReport: reads one experiment of a project and computes everything a report shows
+ * (ReportData, types.ts). The statistics are `compareExperiment`'s, per metric, so every table
+ * holds the numbers `saikoro compare --json` prints for the same file.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName, type StoredRun } from '../../src-shared/experiments/compare.ts';
+import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import { instanceConfig, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
+import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { normalize } from '../../src-shared/metrics/hypervolume.ts';
+import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
+import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
+import { appVersion } from '../project/app-version.ts';
+import type { Project, RunRecord } from '../project/store.ts';
+import { instanceMetricValues, metricApplies, runHypervolume } from './indicators.ts';
+import {
+  REPORT_VERSION,
+  SIGNIFICANCE,
+  type BaselineMark,
+  type BestSolution,
+  type BoxplotData,
+  type ConvergenceData,
+  type FrontData,
+  type InstanceReport,
+  type MetricTable,
+  type ReportData,
+  type ReportRun,
+  type ReportSetup,
+  type ReportSolution,
+  type SetupInstance,
+  type SetupParam,
+  type SolverBest,
+} from './types.ts';
+
+/** A report that cannot be made; `kind` says whether the request (usage) or the data (input) is at fault. */
+export class ReportError extends Error {
+  constructor(
+    readonly kind: 'usage' | 'input',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ReportError';
+  }
+}
+
+export interface ReportOptions {
+  /** Indicators for the tables and charts (default: defaultMetrics of the experiment). */
+  metrics?: readonly string[];
+  /** Solver label the +/−/= marks compare against (default: the spec's first solver). */
+  baseline?: string;
+  /** The report's date (default: now). */
+  generatedAt?: Date;
+}
+
+/** Preferred indicators, in table order; the default is those that apply to some instance. */
+const DEFAULT_METRICS: readonly MetricName[] = ['best', 'hv', 'igd+', 'feasibility'];
+
+/** Points of the convergence chart's evaluation axis (log-spaced). */
+const CONVERGENCE_POINTS = 60;
+
+export function defaultMetrics(spec: ExperimentSpec): MetricName[] {
+  const objectiveCounts = spec.instances.map((i) => instanceConfig(i).objectives.length);
+  return DEFAULT_METRICS.filter((m) => objectiveCounts.some((k) => metricApplies(m, k)));
+}
+
+export function buildReport(project: Project, experimentName: string, options: ReportOptions = {}): ReportData {
+  const file = path.basename(project.path);
+  const experiment = project.experiment(experimentName);
+  if (!experiment) {
+    const known = project.experiments().map((e) => e.name);
+    throw new ReportError('input', `${file}: no experiment named "${experimentName}" (has: ${known.join(', ') || 'none'})`);
+  }
+  const spec = experiment.spec;
+  const labels = spec.solvers.map(solverLabel);
+
+  const metrics = parseMetrics(options.metrics, spec);
+  const baseline = options.baseline ?? labels[0];
+  if (!labels.includes(baseline)) throw new ReportError('input', `${file}: experiment ${spec.name} has no solver "${baseline}" for --baseline (solvers: ${labels.join(', ')})`);
+
+  let grid: RunSpec[];
+  try {
+    grid = expandGrid(spec);
+  } catch (e) {
+    if (e instanceof SpecError) throw new ReportError('input', `${file}: experiment ${spec.name}: ${e.message}`);
+    throw e;
+  }
+  const records = new Map(project.runs([...new Set(grid.map((r) => r.id))]).map((r) => [r.id, r]));
+  const results = new Map<string, SolverResult>();
+  for (const [id, r] of records) if (r.status === 'done' && r.result) results.set(id, r.result);
+  if (results.size === 0) {
+    const failed = [...records.values()].filter((r) => r.status === 'failed').length;
+    throw new ReportError(
+      'input',
+      `${file}: experiment ${spec.name} has no finished runs (${grid.length} in the grid, ${failed} failed); run them first: saikoro experiment run ${file} ${spec.name}`,
+    );
+  }
+
+  const stored = new Map<string, StoredRun>([...results].map(([id, result]) => [id, { id, result }]));
+  let comparisons: Comparison[];
+  try {
+    comparisons = metrics.map((m) => compareExperiment(spec, stored, m));
+  } catch (e) {
+    if (e instanceof CompareError || e instanceof SpecError) throw new ReportError('input', `${file}: ${e.message}`);
+    throw e;
+  }
+
+  // Per-run values of every metric, by instance.
+  const configs = new Map(spec.instances.map((i) => [i.name, instanceConfig(i)]));
+  const values = new Map<MetricName, Map<string, number | null>>(metrics.map((m) => [m, new Map()]));
+  for (const instance of spec.instances) {
+    const runs = grid.filter((r) => r.instance === instance.name);
+    const m = configs.get(instance.name)!.objectives.length;
+    for (const metric of metrics) for (const [id, v] of instanceMetricValues(metric, instance, m, runs, results)) values.get(metric)!.set(id, v);
+  }
+
+  const runs: ReportRun[] = grid.map((run) => {
+    const record = records.get(run.id);
+    const status = record ? record.status : 'missing';
+    return {
+      id: run.id,
+      instance: run.instance,
+      solver: run.label,
+      solverName: run.solver,
+      seed: run.seed,
+      status,
+      error: record?.error ?? null,
+      evaluations: record?.evaluations ?? null,
+      seconds: record ? record.elapsedMs / 1000 : null,
+      indicators: Object.fromEntries(metrics.map((m) => [m, status === 'done' ? (values.get(m)!.get(run.id) ?? null) : null])),
+      appVersion: record?.appVersion ?? null,
+      finishedAt: record?.finishedAt ?? null,
+    };
+  });
+
+  return {
+    format: 'saikoro-report',
+    version: REPORT_VERSION,
+    experiment: { name: spec.name, description: spec.description ?? null },
+    generatedAt: (options.generatedAt ?? new Date()).toISOString(),
+    appVersion: appVersion(),
+    source: { file, runsHash: runsHash([...records.values()]), runsHashed: records.size },
+    setup: setupOf(spec, grid, records),
+    metrics,
+    baseline,
+    significance: SIGNIFICANCE,
+    comparisons: comparisons.map(jsonSafe),
+    tables: comparisons.map((c) => tableOf(c, baseline)),
+    runs,
+    solutions: solutionsOf(grid, results),
+    instances: spec.instances.map((instance) =>
+      instanceReport(
+        instance,
+        configs.get(instance.name)!,
+        grid.filter((r) => r.instance === instance.name),
+        results,
+        labels,
+        metrics,
+        values,
+      ),
+    ),
+  };
+}
+
+function parseMetrics(asked: readonly string[] | undefined, spec: ExperimentSpec): MetricName[] {
+  if (!asked || asked.length === 0) return defaultMetrics(spec);
+  const out: MetricName[] = [];
+  for (const m of asked) {
+    if (!(METRICS as readonly string[]).includes(m)) throw new ReportError('usage', `--metric: must be one of ${METRICS.join(', ')}, got "${m}"`);
+    if (!out.includes(m as MetricName)) out.push(m as MetricName);
+  }
+  return out;
+}
+
+/**
+ * SHA-256 (hex) over the stored runs, in ascending id order, of
+ * JSON.stringify([id, status, error, result]) + "\n" each (docs/report.md).
+ */
+export function runsHash(records: readonly RunRecord[]): string {
+  const hash = createHash('sha256');
+  for (const r of [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) hash.update(JSON.stringify([r.id, r.status, r.error, r.result]) + '\n');
+  return hash.digest('hex');
+}
+
+/** Infinity and NaN become null, as in any JSON output. */
+function jsonSafe<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+const finiteOrNull = (v: number): number | null => (Number.isFinite(v) ? v : null);
+
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: ReadonlyMap<string, RunRecord>): ReportSetup {
+  const instances: SetupInstance[] = spec.instances.map((instance) => {
+    const config = instanceConfig(instance);
+    const track = instance.track ?? 'so';
+    const defaults = trackConfig(track, config.n);
+    const defaultBands = sameList(config.alpha, defaults.alpha) && sameList(config.beta, defaults.beta) && sameList(config.gamma, defaults.gamma);
+    const defaultConstraints =
+      sameList(config.constraints, defaults.constraints) && sameList(config.lowerBounds, defaults.lowerBounds) && sameList(config.upperBounds, defaults.upperBounds);
+    const norm = instance.normalization;
+    return {
+      name: instance.name,
+      track,
+      n: config.n,
+      objectives: config.objectives.map((g) => [...g]),
+      bands: defaultBands ? null : { alpha: [...config.alpha], beta: [...config.beta], gamma: [...config.gamma] },
+      constraints: config.constraints.map((d, k) => ({ d, lower: config.lowerBounds[k], upper: config.upperBounds[k] })),
+      defaultConstraints,
+      normalisation: norm ? { ideal: [...norm.ideal], nadir: [...norm.nadir], method: norm.method ?? null } : null,
+    };
+  });
+  const solvers = spec.solvers.map((s) => {
+    const label = solverLabel(s);
+    const byInstance = spec.instances.map((i) => ({ instance: i.name, params: grid.find((r) => r.label === label && r.instance === i.name)?.params ?? {} }));
+    const names = [...new Set(byInstance.flatMap((b) => Object.keys(b.params)))].sort();
+    const params: SetupParam[] = names.map((name) => {
+      const each = byInstance.filter((b) => name in b.params).map((b) => ({ instance: b.instance, value: b.params[name] as ParamValue }));
+      const same = each.every((e) => e.value === each[0].value);
+      return { name, value: same ? each[0].value : null, byInstance: same ? null : each };
+    });
+    return { label, name: s.name, params };
+  });
+  const statuses = grid.map((r) => records.get(r.id)?.status ?? 'missing');
+  return {
+    instances,
+    solvers,
+    seeds: seedList(spec.seeds),
+    budget: { ...spec.budget },
+    runs: {
+      total: grid.length,
+      done: statuses.filter((s) => s === 'done').length,
+      failed: statuses.filter((s) => s === 'failed').length,
+      missing: statuses.filter((s) => s === 'missing').length,
+    },
+    runVersions: [...new Set([...records.values()].map((r) => r.appVersion))].sort(),
+  };
+}
+
+function tableOf(c: Comparison, baseline: string): MetricTable {
+  const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
+  const rows = c.instances.map((inst) => {
+    const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));
+    let best: number | null = null;
+    for (const a of aggregates) if (a !== null && (best === null || better(a, best))) best = a;
+    return {
+      instance: inst.instance,
+      cells: inst.solvers.map((s, k) => {
+        const pair = s.label === baseline ? undefined : inst.pairs.find((p) => (p.a === s.label && p.b === baseline) || (p.b === s.label && p.a === baseline));
+        // compare's a12 is P(a better than b); here it is P(this solver better than the baseline).
+        const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
+        let mark: BaselineMark | null = null;
+        if (pair && a12 !== null) mark = pair.pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '-') : '=';
+        return {
+          solver: s.label,
+          n: s.summary?.n ?? 0,
+          withoutValue: s.withoutValue,
+          missing: s.missing,
+          median: s.summary?.median ?? null,
+          q1: s.summary?.q1 ?? null,
+          q3: s.summary?.q3 ?? null,
+          iqr: s.summary?.iqr ?? null,
+          mean: s.summary?.mean ?? null,
+          best: aggregates[k] !== null && aggregates[k] === best,
+          vsBaseline: mark,
+          p: pair?.p ?? null,
+          pHolm: pair?.pHolm ?? null,
+          a12,
+        };
+      }),
+    };
+  });
+  const f = c.friedman;
+  return {
+    metric: c.metric,
+    higherIsBetter: c.higherIsBetter,
+    aggregate: c.aggregate,
+    rows,
+    skipped: c.skipped.map((s) => ({ ...s })),
+    friedman: f
+      ? {
+          instances: [...f.instances],
+          ranks: f.labels.map((solver, i) => ({ solver, averageRank: f.averageRanks[i] })),
+          chiSquare: f.chiSquare,
+          p: f.p,
+          imanDavenport: finiteOrNull(f.imanDavenport),
+          imanDavenportP: f.imanDavenportP,
+        }
+      : null,
+    friedmanNote: c.friedmanNote,
+  };
+}
+
+function solutionRow(run: RunSpec, kind: 'best' | 'front', s: SolutionRecord, blocks: number[]): ReportSolution {
+  return {
+    run: run.id,
+    instance: run.instance,
+    solver: run.label,
+    seed: run.seed,
+    kind,
+    x: s.x,
+    objectives: [...s.objectives],
+    constraints: [...s.constraints],
+    constraintBlocks: blocks,
+    feasible: s.feasible,
+    violation: s.violation,
+  };
+}
+
+function solutionsOf(grid: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>): ReportSolution[] {
+  const out: ReportSolution[] = [];
+  for (const run of grid) {
+    const result = results.get(run.id);
+    if (!result) continue;
+    const blocks = [...run.config.constraints];
+    if (result.front.length) for (const s of result.front) out.push(solutionRow(run, 'front', s, blocks));
+    else if (result.best) out.push(solutionRow(run, 'best', result.best, blocks));
+  }
+  return out;
+}
+
+/** Candidates for "best": SO the run's best; MO the front members, or the best when the front is empty. */
+function candidates(result: SolverResult): SolutionRecord[] {
+  if (result.front.length) return result.front;
+  return result.best ? [result.best] : [];
+}
+
+function pickBest(runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, score: (s: SolutionRecord) => number): { run: RunSpec; solution: SolutionRecord } | null {
+  let chosen: { run: RunSpec; solution: SolutionRecord } | null = null;
+  const beats = (a: SolutionRecord, b: SolutionRecord) => {
+    if (a.feasible !== b.feasible) return a.feasible;
+    if (a.feasible) return score(a) < score(b);
+    return a.violation < b.violation;
+  };
+  for (const run of runs) {
+    const result = results.get(run.id);
+    if (!result) continue;
+    for (const s of candidates(result)) if (!chosen || beats(s, chosen.solution)) chosen = { run, solution: s };
+  }
+  return chosen;
+}
+
+function instanceReport(
+  instance: InstanceSpec,
+  config: DiceConfig,
+  runs: readonly RunSpec[],
+  results: ReadonlyMap<string, SolverResult>,
+  labels: readonly string[],
+  metrics: readonly MetricName[],
+  values: ReadonlyMap<MetricName, ReadonlyMap<string, number | null>>,
+): InstanceReport {
+  const m = config.objectives.length;
+  const norm = instance.normalization ?? (m >= 2 ? diceHvNormalisation(config) : null);
+  const done = (label: string) => runs.filter((r) => r.label === label && results.has(r.id));
+
+  const boxplots: BoxplotData[] = metrics
+    .filter((metric) => metricApplies(metric, m))
+    .map((metric) => ({
+      metric,
+      higherIsBetter: metric === 'hv' || metric === 'feasibility',
+      solvers: labels.map((solver) => ({
+        solver,
+        values: done(solver)
+          .map((r) => values.get(metric)!.get(r.id) ?? null)
+          .filter((v): v is number => v !== null),
+      })),
+    }));
+
+  // SO: the smallest objective; MO: the smallest sum of normalised objectives.
+  const score = m === 1 ? (s: SolutionRecord) => s.objectives[0] : (s: SolutionRecord) => normalize([s.objectives], norm!.ideal, norm!.nadir)[0].reduce((a, b) => a + b, 0);
+  const bestBySolver: SolverBest[] = [];
+  for (const solver of labels) {
+    const pick = pickBest(done(solver), results, score);
+    if (pick) bestBySolver.push(solverBest(pick.run, pick.solution));
+  }
+  const overall = pickBest(runs, results, score);
+  let best: BestSolution | null = null;
+  if (overall) {
+    const evaluation = evaluateDice(overall.solution.x, config);
+    best = {
+      ...solverBest(overall.run, overall.solution),
+      rule:
+        m === 1
+          ? 'the feasible solution with the smallest objective over all runs (if none is feasible, the smallest total violation)'
+          : 'the feasible front member with the smallest sum of normalised objectives over all runs (if no front has one, the smallest total violation)',
+      features: evaluation.features,
+      errors: evaluation.errors,
+      alpha: [...config.alpha],
+      beta: [...config.beta],
+      constraints: config.constraints.map((d, k) => ({ d, chi: evaluation.chi[k], lower: evaluation.bounds[k][0], upper: evaluation.bounds[k][1], g: evaluation.constraints[k] })),
+    };
+  }
+
+  return {
+    instance: instance.name,
+    objectives: m,
+    boxplots,
+    convergence: convergenceOf(config, runs, results, labels),
+    fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results) : null,
+    attainment: null,
+    best,
+    bestBySolver,
+  };
+}
+
+function solverBest(run: RunSpec, s: SolutionRecord): SolverBest {
+  return { solver: run.label, run: run.id, seed: run.seed, x: s.x, objectives: [...s.objectives], feasible: s.feasible, violation: s.violation };
+}
+
+/** Log-spaced integer evaluation counts from 1 to max, at most `points` of them. */
+export function evaluationGrid(max: number, points = CONVERGENCE_POINTS): number[] {
+  const top = Math.max(1, Math.round(max));
+  const out = new Set<number>();
+  for (let k = 0; k < points; k++) out.add(Math.round(10 ** ((Math.log10(top) * k) / (points - 1))));
+  out.add(top);
+  return [...out].sort((a, b) => a - b);
+}
+
+/** The p-quantile (Hyndman & Fan 7) of sorted values that may end in +Infinity; Infinity when it touches one. */
+function quantileWithInfinity(sorted: readonly number[], p: number): number {
+  const h = (sorted.length - 1) * p;
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  if (h === lo) return sorted[lo];
+  if (!Number.isFinite(sorted[hi]) || !Number.isFinite(sorted[lo])) return Infinity;
+  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
+}
+
+function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[]): ConvergenceData | null {
+  const m = config.objectives.length;
+  const withResults = runs.filter((r) => results.has(r.id));
+  if (!withResults.length) return null;
+  const max = Math.max(runs[0].budget.evaluations, ...withResults.map((r) => results.get(r.id)!.evaluations));
+  const evaluations = evaluationGrid(max);
+  // The value of one run after e evaluations: the last trace point at or before e.
+  const series = (result: SolverResult): number[] => {
+    const trace = m === 1 ? result.trace : result.trace.filter((t) => t.indicator !== null || t.frontSize === 0);
+    const out: number[] = [];
+    let k = -1;
+    for (const e of evaluations) {
+      while (k + 1 < trace.length && trace[k + 1].evaluations <= e) k++;
+      const t = k >= 0 ? trace[k] : null;
+      if (m === 1) out.push(t && t.feasible && t.best !== null ? t.best : Infinity);
+      else out.push(t ? (t.indicator ?? 0) : 0);
+    }
+    return out;
+  };
+  const solvers = labels.map((solver) => {
+    const mine = withResults.filter((r) => r.label === solver).map((r) => series(results.get(r.id)!));
+    const q = (p: number) =>
+      evaluations.map((_, i) => {
+        if (!mine.length) return null;
+        const column = mine.map((s) => s[i]).sort((a, b) => a - b);
+        return finiteOrNull(quantileWithInfinity(column, p));
+      });
+    return { solver, runs: mine.length, q1: q(0.25), median: q(0.5), q3: q(0.75) };
+  });
+  if (m === 1)
+    return {
+      indicator: 'best',
+      higherIsBetter: false,
+      caption:
+        'Best feasible objective value against evaluations (log scale): median and interquartile band over the runs of each solver, from each run\'s stored trace. A run without a feasible solution yet counts as worst; where a quartile is such a run, it is not drawn.',
+      evaluations,
+      solvers,
+    };
+  return {
+    indicator: 'hv',
+    higherIsBetter: true,
+    caption: `Normalised hypervolume of the feasible front against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. The runs record it under the dice default normalisation, ${formatHvNormalisation(diceHvNormalisation(config))}; where a trace point has no value (M >= 4 records it at doublings of the evaluations) the last recorded value is carried forward; an empty front counts 0.`,
+    evaluations,
+    solvers,
+  };
+}
+
+function frontsOf(
+  config: DiceConfig,
+  norm: { ideal: number[]; nadir: number[] },
+  doneBySolver: RunSpec[][],
+  labels: readonly string[],
+  results: ReadonlyMap<string, SolverResult>,
+): FrontData {
+  const solvers: FrontData['solvers'] = [];
+  labels.forEach((solver, k) => {
+    const scored = doneBySolver[k].map((run) => ({ run, hv: runHypervolume(results.get(run.id)!, norm) })).sort((a, b) => a.hv - b.hv || a.run.seed - b.run.seed);
+    if (!scored.length) return;
+    const median = scored[Math.ceil(scored.length / 2) - 1];
+    solvers.push({ solver, run: median.run.id, seed: median.run.seed, hv: median.hv, points: results.get(median.run.id)!.front.map((s) => [...s.objectives]) });
+  });
+  return {
+    caption: `Feasible front of each solver's median run by normalised hypervolume (the lower median for an even number of runs; normalisation ${formatHvNormalisation(norm)}), in raw objectives.`,
+    axes: config.objectives.map((_, i) => `f${i + 1}`),
+    solvers,
+  };
+}

@@ -1,0 +1,355 @@
+/**
+ * The report's charts: ECharts options built from ReportData by pure functions, rendered to SVG
+ * strings on the main side with ECharts' server-side renderer. Each chart is drawn in a light
+ * theme (screen and print) and a dark one (prefers-color-scheme: dark); the HTML shows one.
+ */
+import * as echarts from 'echarts';
+import { quantile } from '../../src-shared/stats/summary.ts';
+import { formatValue, metricTitle } from './format.ts';
+import type { BestSolution, BoxplotData, ConvergenceData, FrontData } from './types.ts';
+
+export interface ChartTheme {
+  name: 'light' | 'dark';
+  text: string;
+  muted: string;
+  axis: string;
+  grid: string;
+  band: string;
+  bandEdge: string;
+  ok: string;
+  bad: string;
+  /** One colour per solver, in spec order (repeats after 8). */
+  palette: readonly string[];
+}
+
+export const LIGHT: ChartTheme = {
+  name: 'light',
+  text: '#1f2937',
+  muted: '#4b5563',
+  axis: '#6b7280',
+  grid: '#e5e7eb',
+  band: '#c7d7f5',
+  bandEdge: '#5b7fd1',
+  ok: '#15803d',
+  bad: '#dc2626',
+  // Okabe-Ito, darkened where needed for contrast on white.
+  palette: ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#b8860b', '#56b4e9', '#6a3d9a', '#000000'],
+};
+
+export const DARK: ChartTheme = {
+  name: 'dark',
+  text: '#e5e7eb',
+  muted: '#cbd5e1',
+  axis: '#9ca3af',
+  grid: '#374151',
+  band: '#24395f',
+  bandEdge: '#7c9ce0',
+  ok: '#4ade80',
+  bad: '#f87171',
+  palette: ['#56b4e9', '#f0a35e', '#34d399', '#f0a6cf', '#f0e442', '#93c5fd', '#c4b5fd', '#e5e7eb'],
+};
+
+const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
+
+export const colourOf = (theme: ChartTheme, index: number): string => theme.palette[index % theme.palette.length];
+
+type Option = Record<string, unknown>;
+type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
+
+/** Renders an option to an SVG string; ids are prefixed with `idPrefix` so that many charts can share one page. */
+export function renderSvg(option: Option, size: { width: number; height: number }, idPrefix: string): string {
+  const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
+  try {
+    chart.setOption({ animation: false, textStyle: { fontFamily: FONT }, ...option });
+    return chart.renderToSVGString().replace(/\bzr\d+-/g, `${idPrefix}-`);
+  } finally {
+    chart.dispose();
+  }
+}
+
+function titleOf(text: string, theme: ChartTheme, subtext?: string): Option {
+  return { text, subtext, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 600, color: theme.text }, subtextStyle: { fontSize: 11, color: theme.muted } };
+}
+
+function valueAxis(theme: ChartTheme, extra: Option = {}): Option {
+  return {
+    type: 'value',
+    axisLine: { show: true, lineStyle: { color: theme.axis } },
+    axisLabel: { color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) },
+    splitLine: { lineStyle: { color: theme.grid } },
+    nameTextStyle: { color: theme.muted, fontSize: 12 },
+    ...extra,
+  };
+}
+
+function legendOf(theme: ChartTheme, names: string[], top = 24): Option {
+  return { data: names, top, left: 0, itemWidth: 14, itemHeight: 10, textStyle: { color: theme.text, fontSize: 12 } };
+}
+
+/** Box plot of one indicator per solver on one instance: quartiles, whiskers min–max, each run a dot. */
+export function boxplotOption(data: BoxplotData, theme: ChartTheme): Option {
+  const solvers = data.solvers.map((s) => s.solver);
+  const boxes = data.solvers.map((s, i) => {
+    if (!s.values.length) return { value: [], itemStyle: {} };
+    const v = s.values;
+    return {
+      value: [Math.min(...v), quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75), Math.max(...v)],
+      itemStyle: { color: colourOf(theme, i) + '33', borderColor: colourOf(theme, i), borderWidth: 1.5 },
+    };
+  });
+  const dots = data.solvers.flatMap((s, i) => s.values.map((v) => ({ value: [i, v], itemStyle: { color: colourOf(theme, i) } })));
+  return {
+    title: titleOf(metricTitle(data.metric), theme, `${data.higherIsBetter ? 'higher' : 'lower'} is better; box: quartiles, whiskers: min to max, dots: runs`),
+    grid: { left: 64, right: 16, top: 60, bottom: 36 },
+    xAxis: {
+      type: 'category',
+      data: solvers,
+      axisLine: { lineStyle: { color: theme.axis } },
+      axisTick: { show: false },
+      axisLabel: { color: theme.text, fontSize: 12, interval: 0 },
+    },
+    yAxis: valueAxis(theme, data.metric === 'feasibility' ? { min: 0, max: 1 } : { scale: true }),
+    series: [
+      { type: 'boxplot', data: boxes, boxWidth: [14, 48], z: 2 },
+      { type: 'scatter', data: dots, symbolSize: 6, itemStyle: { opacity: 0.75 }, z: 3 },
+    ],
+  };
+}
+
+/** Median and interquartile band of the indicator against evaluations (log axis), per solver. */
+export function convergenceOption(data: ConvergenceData, theme: ChartTheme): Option {
+  const series: Option[] = [];
+  data.solvers.forEach((s, i) => {
+    const colour = colourOf(theme, i);
+    const both = data.evaluations.map((_, k) => s.q1[k] !== null && s.q3[k] !== null);
+    // The band is the difference q3 - q1 stacked on an invisible q1 line.
+    series.push(
+      {
+        name: `${s.solver} q1`,
+        type: 'line',
+        stack: `band-${i}`,
+        symbol: 'none',
+        lineStyle: { opacity: 0 },
+        data: data.evaluations.map((e, k) => [e, both[k] ? s.q1[k] : null]),
+        silent: true,
+        z: 1,
+      },
+      {
+        name: `${s.solver} IQR`,
+        type: 'line',
+        stack: `band-${i}`,
+        symbol: 'none',
+        lineStyle: { opacity: 0 },
+        areaStyle: { color: colour, opacity: theme.name === 'light' ? 0.16 : 0.24 },
+        data: data.evaluations.map((e, k) => [e, both[k] ? (s.q3[k] as number) - (s.q1[k] as number) : null]),
+        silent: true,
+        z: 1,
+      },
+      {
+        name: s.solver,
+        type: 'line',
+        symbol: 'none',
+        lineStyle: { color: colour, width: 2 },
+        itemStyle: { color: colour },
+        data: data.evaluations.map((e, k) => [e, s.median[k]]),
+        z: 3,
+      },
+    );
+  });
+  return {
+    title: titleOf(data.indicator === 'best' ? 'Best feasible objective value' : 'Hypervolume of the feasible front (normalised)', theme, 'median and interquartile band over the runs'),
+    legend: legendOf(theme, data.solvers.map((s) => s.solver), 40),
+    grid: { left: 64, right: 24, top: 72, bottom: 50 },
+    xAxis: valueAxis(theme, {
+      type: 'log',
+      min: 1,
+      max: data.evaluations[data.evaluations.length - 1],
+      name: 'evaluations',
+      nameLocation: 'middle',
+      nameGap: 28,
+      splitLine: { show: false },
+    }),
+    yAxis: valueAxis(theme, { scale: data.indicator === 'best', name: data.indicator === 'best' ? 'best f' : 'HV', nameLocation: 'middle', nameGap: 46 }),
+    series,
+  };
+}
+
+/** The fronts of the median runs: a scatter for M = 2, parallel coordinates beyond. */
+export function frontOption(data: FrontData, theme: ChartTheme): Option {
+  const names = data.solvers.map((s) => s.solver);
+  const title = titleOf('Front of the median run', theme, data.solvers.map((s) => `${s.solver}: seed ${s.seed}, HV ${formatValue(s.hv)}`).join('; '));
+  if (data.axes.length === 2)
+    return {
+      title,
+      legend: legendOf(theme, names, 40),
+      grid: { left: 64, right: 24, top: 72, bottom: 50 },
+      // Padded, so that points on the edge of the range stay clear of the axes and the legend.
+      xAxis: valueAxis(theme, { scale: true, boundaryGap: ['8%', '8%'], name: data.axes[0], nameLocation: 'middle', nameGap: 28 }),
+      yAxis: valueAxis(theme, { scale: true, boundaryGap: ['8%', '12%'], name: data.axes[1], nameLocation: 'middle', nameGap: 46 }),
+      series: data.solvers.map((s, i) => ({
+        name: s.solver,
+        type: 'scatter',
+        symbolSize: 7,
+        itemStyle: { color: colourOf(theme, i), opacity: 0.85 },
+        data: s.points.map((p) => [p[0], p[1]]),
+      })),
+    };
+  return {
+    title,
+    legend: legendOf(theme, names, 40),
+    parallel: { left: 48, right: 56, top: 104, bottom: 32 },
+    parallelAxis: data.axes.map((name, dim) => ({
+      dim,
+      name,
+      scale: true,
+      nameTextStyle: { color: theme.text, fontSize: 12 },
+      axisLine: { lineStyle: { color: theme.axis } },
+      axisLabel: { color: theme.muted, fontSize: 10, formatter: (v: number) => formatValue(v) },
+    })),
+    series: data.solvers.map((s, i) => ({
+      name: s.solver,
+      type: 'parallel',
+      lineStyle: { color: colourOf(theme, i), width: 1.2, opacity: 0.7 },
+      itemStyle: { color: colourOf(theme, i) },
+      data: s.points,
+    })),
+  };
+}
+
+/** Feature panels: features on one scale share a panel (as in the Dice view). */
+const FEATURE_PANELS = [
+  { title: 'Face balance χ²', features: [1, 2, 3, 4, 5], weight: 5 },
+  { title: 'Neighbours', features: [6, 7], weight: 3 },
+  { title: 'Patterns', features: [8, 9, 10, 11, 12, 13, 14, 15], weight: 8 },
+] as const;
+
+/** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least v (v > 0). */
+function niceCeil(v: number): number {
+  if (!(v > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v - 1e-12 * p) return m * p;
+  return 10 * p;
+}
+
+/** A tick interval that splits a niceCeil value into 4 or 5 equal steps. */
+function niceInterval(top: number): number {
+  const p = 10 ** Math.floor(Math.log10(top));
+  return Math.round((top / p) * 10) / 10 === 2 ? top / 4 : top / 5;
+}
+
+/** F1..F15 of the best solution (green in band, red outside) over their bands [alpha, beta]. */
+export function featureOption(best: BestSolution, theme: ChartTheme): Option {
+  const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
+  const grids: Option[] = [];
+  const titles: Option[] = [titleOf('Features of the best solution', theme, 'bar: value (green in band, red outside); box: band [α, β]')];
+  const xAxes: Option[] = [];
+  const yAxes: Option[] = [];
+  const series: Option[] = [];
+  let offset = 0;
+  FEATURE_PANELS.forEach((panel, k) => {
+    const share = (panel.weight / total) * 100;
+    const left = offset + (k === 0 ? 5 : 4.5);
+    grids.push({ left: `${left}%`, width: `${share - (k === 0 ? 6 : 5.5)}%`, top: 84, bottom: 28 });
+    titles.push({ text: panel.title, left: `${left}%`, top: 54, textStyle: { fontSize: 12, fontWeight: 600, color: theme.muted } });
+    const rows = panel.features.map((f) => ({ f, value: best.features[f - 1], alpha: best.alpha[f - 1], beta: best.beta[f - 1] }));
+    const top = niceCeil(Math.max(...rows.map((r) => Math.max(r.value, r.beta)), 1) * 1.15);
+    xAxes.push({
+      type: 'category',
+      gridIndex: k,
+      data: rows.map((r) => `F${r.f}`),
+      axisTick: { show: false },
+      axisLine: { lineStyle: { color: theme.axis } },
+      axisLabel: { color: theme.text, fontSize: 11, fontWeight: 600, interval: 0 },
+    });
+    yAxes.push(valueAxis(theme, { gridIndex: k, min: 0, max: top, interval: niceInterval(top) }));
+    series.push(
+      {
+        type: 'custom',
+        xAxisIndex: k,
+        yAxisIndex: k,
+        silent: true,
+        encode: { x: 0, y: [1, 2] },
+        data: rows.map((r, i) => [i, r.alpha, r.beta]),
+        renderItem: (_params: unknown, api: RenderApi) => {
+          const lo = api.coord([api.value(0), api.value(1)]);
+          const hi = api.coord([api.value(0), api.value(2)]);
+          const width = api.size([1, 0])[0] * 0.78;
+          const height = Math.max(lo[1] - hi[1], 2);
+          return { type: 'rect', shape: { x: lo[0] - width / 2, y: lo[1] - height, width, height }, style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1, lineDash: [3, 2] } };
+        },
+        z: 1,
+      },
+      {
+        type: 'bar',
+        xAxisIndex: k,
+        yAxisIndex: k,
+        barWidth: '42%',
+        data: rows.map((r) => {
+          const inBand = r.value >= r.alpha && r.value <= r.beta;
+          return {
+            value: r.value,
+            itemStyle: { color: inBand ? theme.ok : theme.bad },
+            label: { show: true, position: 'top', formatter: formatValue(r.value), color: inBand ? theme.text : theme.bad, fontSize: 10, fontWeight: inBand ? 400 : 700 },
+          };
+        }),
+        z: 3,
+      },
+    );
+    offset += share;
+  });
+  return { title: titles, grid: grids, xAxis: xAxes, yAxis: yAxes, series };
+}
+
+const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+function powerOfTen(k: number): string {
+  if (k === 0) return '1';
+  if (k === 1) return '10';
+  return `10${k < 0 ? '⁻' : ''}${[...String(Math.abs(k))].map((c) => SUPERSCRIPT[Number(c)]).join('')}`;
+}
+
+/** chi_d of the best solution against [q(p_d), q(P_d)] per constrained d, on a log scale. */
+export function constraintOption(best: BestSolution, theme: ChartTheme): Option {
+  const rows = best.constraints;
+  const positive = rows.flatMap((r) => [r.chi, r.lower ?? 0, r.upper ?? 0]).filter((v) => v > 0 && Number.isFinite(v));
+  const rawLo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
+  const rawHi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
+  const step = rawHi - rawLo > 8 ? 2 : 1;
+  const lo = Math.floor(rawLo / step) * step;
+  const hi = Math.max(Math.ceil(rawHi / step) * step, lo + step);
+  const log = (v: number) => Math.log10(Math.min(Math.max(v, 10 ** lo), 10 ** hi));
+  return {
+    title: titleOf('Constraints of the best solution', theme, 'diamond: χ_d (green satisfied, red violated); box: [q(p_d), q(P_d)]; log scale'),
+    grid: { left: 56, right: 16, top: 64, bottom: 32 },
+    xAxis: {
+      type: 'category',
+      data: rows.map((r) => `d=${r.d}`),
+      axisTick: { show: false },
+      axisLine: { lineStyle: { color: theme.axis } },
+      axisLabel: { color: theme.text, fontSize: 11, interval: 0 },
+    },
+    yAxis: valueAxis(theme, { min: lo, max: hi, interval: step, axisLabel: { color: theme.muted, fontSize: 11, formatter: (k: number) => powerOfTen(k) } }),
+    series: [
+      {
+        type: 'custom',
+        silent: true,
+        encode: { x: 0, y: [1, 2] },
+        data: rows.map((r, i) => [i, log(r.lower ?? 0), r.upper === null ? hi : log(r.upper)]),
+        renderItem: (_params: unknown, api: RenderApi) => {
+          const bottom = api.coord([api.value(0), api.value(1)]);
+          const top = api.coord([api.value(0), api.value(2)]);
+          const width = api.size([1, 0])[0] * 0.42;
+          const height = Math.max(bottom[1] - top[1], 4);
+          return { type: 'rect', shape: { x: bottom[0] - width / 2, y: bottom[1] - height, width, height, r: 2 }, style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1 } };
+        },
+        z: 1,
+      },
+      {
+        type: 'scatter',
+        symbol: 'diamond',
+        symbolSize: 12,
+        data: rows.map((r, i) => ({ value: [i, log(r.chi)], itemStyle: { color: r.g <= 0 ? theme.ok : theme.bad, borderColor: theme.name === 'light' ? '#ffffff' : '#111827', borderWidth: 1.5 } })),
+        z: 3,
+      },
+    ],
+  };
+}

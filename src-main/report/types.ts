@@ -1,0 +1,238 @@
+/**
+ * ReportData: everything a report's tables and charts are made from, as plain JSON (no
+ * Infinity or NaN: an infinite statistic is null). `buildReport` (build.ts) makes it from a
+ * project; every renderer (html.ts, csv.ts, json.ts, latex.ts, pdf.ts) reads only this.
+ * The JSON form is described by docs/report.schema.json; docs/report.md explains the fields.
+ */
+import type { Comparison, MetricName } from '../../src-shared/experiments/compare.ts';
+import type { BudgetSpec } from '../../src-shared/experiments/spec.ts';
+import type { TrackName } from '../../src-shared/problems/dice/config.ts';
+import type { ParamValue } from '../../src-shared/solvers/types.ts';
+
+/** Bumped when a field changes meaning or goes away (docs/report.schema.json). */
+export const REPORT_VERSION = 1;
+
+/** Pair tests with a Holm-adjusted p below this count as a difference (+ or −). */
+export const SIGNIFICANCE = 0.05;
+
+export interface ReportData {
+  format: 'saikoro-report';
+  version: typeof REPORT_VERSION;
+  experiment: { name: string; description: string | null };
+  /** ISO 8601 time the report was made, and the Saikoro that made it. */
+  generatedAt: string;
+  appVersion: string;
+  source: ReportSource;
+  setup: ReportSetup;
+  /** The indicators in the tables and charts, in the order asked for. */
+  metrics: MetricName[];
+  /** Solver label the +/−/= marks compare against. */
+  baseline: string;
+  significance: number;
+  /** `compareExperiment` per metric, as `saikoro compare --json` prints it (infinite values null). */
+  comparisons: Comparison[];
+  tables: MetricTable[];
+  /** Every run of the grid, stored or not. */
+  runs: ReportRun[];
+  /** The solutions of the done runs: SO the best, MO every front member (the best if the front is empty). */
+  solutions: ReportSolution[];
+  instances: InstanceReport[];
+}
+
+export interface ReportSource {
+  /** The project file's name (no directory). */
+  file: string;
+  /** SHA-256 over the stored runs of the experiment (docs/report.md, "The runs hash"). */
+  runsHash: string;
+  /** How many stored runs went into the hash. */
+  runsHashed: number;
+}
+
+export interface ReportSetup {
+  instances: SetupInstance[];
+  solvers: SetupSolver[];
+  seeds: number[];
+  budget: BudgetSpec;
+  runs: { total: number; done: number; failed: number; missing: number };
+  /** Saikoro versions that made the stored runs. */
+  runVersions: string[];
+}
+
+export interface SetupInstance {
+  name: string;
+  /** The spec's track (its objective grouping and defaults). */
+  track: TrackName;
+  n: number;
+  /** Feature groups (1-based) of the objectives. */
+  objectives: number[][];
+  /** The bands [alpha, beta] and weights gamma when any differs from the spec's defaults, else null. */
+  bands: { alpha: number[]; beta: number[]; gamma: number[] } | null;
+  /** Constrained block lengths with their lower and upper percent points. */
+  constraints: { d: number; lower: number; upper: number }[];
+  /** Whether the constraints are the spec's default (d = 1..12 at 0.1 and 0.9). */
+  defaultConstraints: boolean;
+  /** The stored HV / IGD+ normalisation (MO instances), else null. */
+  normalisation: { ideal: number[]; nadir: number[]; method: string | null } | null;
+}
+
+export interface SetupSolver {
+  label: string;
+  /** Registry name. */
+  name: string;
+  /** Resolved parameters (defaults filled in); one value, or one per instance when they differ. */
+  params: SetupParam[];
+}
+
+export interface SetupParam {
+  name: string;
+  /** The value on every instance, or null when it differs (see byInstance). */
+  value: ParamValue | null;
+  byInstance: { instance: string; value: ParamValue }[] | null;
+}
+
+export type BaselineMark = '+' | '-' | '=';
+
+export interface MetricTable {
+  metric: MetricName;
+  higherIsBetter: boolean;
+  /** The statistic that ranks the solvers: the median, or the mean for feasibility. */
+  aggregate: 'median' | 'mean';
+  rows: TableRow[];
+  /** Instances the metric does not apply to, with the reason. */
+  skipped: { instance: string; reason: string }[];
+  friedman: FriedmanRow | null;
+  friedmanNote: string | null;
+}
+
+export interface TableRow {
+  instance: string;
+  cells: TableCell[];
+}
+
+export interface TableCell {
+  solver: string;
+  /** Runs with a value. */
+  n: number;
+  /** Done runs without a value, and grid runs not done. */
+  withoutValue: number;
+  missing: number;
+  median: number | null;
+  q1: number | null;
+  q3: number | null;
+  iqr: number | null;
+  mean: number | null;
+  /** Best aggregate of the row (ties all marked). */
+  best: boolean;
+  /** Against the baseline: + better, - worse, = no significant difference; null for the baseline itself or without values. */
+  vsBaseline: BaselineMark | null;
+  /** Mann-Whitney p against the baseline, raw and Holm-adjusted over the instance's pairs. */
+  p: number | null;
+  pHolm: number | null;
+  /** Vargha-Delaney A12: probability that a run of this solver is better than one of the baseline. */
+  a12: number | null;
+}
+
+export interface FriedmanRow {
+  instances: string[];
+  ranks: { solver: string; averageRank: number }[];
+  chiSquare: number;
+  p: number;
+  /** Iman-Davenport F; null when infinite (every instance ranks the solvers alike). */
+  imanDavenport: number | null;
+  imanDavenportP: number;
+}
+
+export interface ReportRun {
+  id: string;
+  instance: string;
+  /** Solver label. */
+  solver: string;
+  /** Registry name. */
+  solverName: string;
+  seed: number;
+  status: 'done' | 'failed' | 'missing';
+  error: string | null;
+  evaluations: number | null;
+  /** Wall time of the run as stored (elapsed ms / 1000). */
+  seconds: number | null;
+  /** One entry per report metric; null = no value (or the metric does not apply). */
+  indicators: Record<string, number | null>;
+  appVersion: string | null;
+  finishedAt: string | null;
+}
+
+export interface ReportSolution {
+  run: string;
+  instance: string;
+  solver: string;
+  seed: number;
+  kind: 'best' | 'front';
+  x: string;
+  objectives: number[];
+  /** g_d in the order of `constraintBlocks`. */
+  constraints: number[];
+  constraintBlocks: number[];
+  feasible: boolean;
+  violation: number;
+}
+
+export interface InstanceReport {
+  instance: string;
+  objectives: number;
+  boxplots: BoxplotData[];
+  convergence: ConvergenceData | null;
+  /** MO: the front of the median run (by hypervolume) of each solver; SO: null. */
+  fronts: FrontData | null;
+  /**
+   * Reserved for the empirical attainment surfaces (the Pareto issue adds them); always null in
+   * this version. The HTML report keeps a marked place for them.
+   */
+  attainment: null;
+  best: BestSolution | null;
+  /** The best solution of each solver on this instance (same rule as `best`). */
+  bestBySolver: SolverBest[];
+}
+
+export interface BoxplotData {
+  metric: MetricName;
+  higherIsBetter: boolean;
+  solvers: { solver: string; values: number[] }[];
+}
+
+export interface ConvergenceData {
+  /** 'best': best feasible objective (SO); 'hv': normalised hypervolume of the feasible front (MO). */
+  indicator: 'best' | 'hv';
+  higherIsBetter: boolean;
+  caption: string;
+  /** Evaluation counts at which the quartiles are taken. */
+  evaluations: number[];
+  solvers: { solver: string; runs: number; q1: (number | null)[]; median: (number | null)[]; q3: (number | null)[] }[];
+}
+
+export interface FrontData {
+  caption: string;
+  /** Objective names, f1..fM. */
+  axes: string[];
+  solvers: { solver: string; run: string; seed: number; hv: number; points: number[][] }[];
+}
+
+export interface SolverBest {
+  solver: string;
+  run: string;
+  seed: number;
+  x: string;
+  objectives: number[];
+  feasible: boolean;
+  violation: number;
+}
+
+export interface BestSolution extends SolverBest {
+  /** How it was chosen. */
+  rule: string;
+  features: number[];
+  errors: number[];
+  alpha: number[];
+  beta: number[];
+  /** Per constrained d: chi_d, [q(p_d), q(P_d)] (null = infinite), g_d. */
+  constraints: { d: number; chi: number; lower: number | null; upper: number | null; g: number }[];
+}
