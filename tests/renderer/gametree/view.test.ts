@@ -4,18 +4,23 @@ import { createApp, nextTick, type App as VueApp } from 'vue';
 import { createPinia } from 'pinia';
 import GameTreeView from '../../../src-renderer/views/gametree/GameTreeView.vue';
 import { alphaBeta, nimRuleEval, nimTree, treeSource } from '../../../src-shared/problems/gametree/index.ts';
+import { waitFor } from '../../main/processes.ts';
 
 let app: VueApp;
 let root: HTMLElement;
 
-const settle = async () => {
-  for (let i = 0; i < 2; i++) {
-    await new Promise((r) => setTimeout(r, 260));
-    await nextTick();
-  }
-};
 const q = <T extends Element = HTMLElement>(sel: string) => root.querySelector<T>(sel);
 const text = (testid: string) => q(`[data-testid="${testid}"]`)?.textContent?.trim() ?? null;
+/**
+ * After an edit: the view shows "computing…" while its debounce runs, then recomputes. Waits for
+ * that (to a deadline) rather than sleeping past the debounce.
+ */
+const settle = async () => {
+  await nextTick();
+  expect(text('busy'), 'an edit shows the busy indicator').toBe('computing…');
+  await waitFor('the game tree to recompute (the busy indicator to go)', () => text('busy') === null);
+  await nextTick();
+};
 const rowKeys = () => [...root.querySelectorAll('[role="treeitem"]')].map((el) => el.getAttribute('data-key'));
 const setValue = (el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string) => {
   el.value = value;
