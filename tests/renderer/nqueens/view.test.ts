@@ -4,6 +4,7 @@ import { createApp, nextTick, type App as VueApp } from 'vue';
 import { createPinia } from 'pinia';
 import NqueensView from '../../../src-renderer/views/nqueens/NqueensView.vue';
 import { NeuralNet, defaultNeuralParams, slidesNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { waitFor } from '../../main/processes.ts';
 
 let app: VueApp;
 let root: HTMLElement;
@@ -154,10 +155,14 @@ describe('NqueensView', () => {
     expect(q('[data-testid="nq-defaults"]')).toBeNull();
     await setN(20);
     expect(val('nq-A')).toBe('0.6');
-    // The board restarts 250 ms after the last edit.
-    await new Promise((r) => setTimeout(r, 300));
-    await nextTick();
+    // The board restarts 250 ms after the last edit: wait (to a deadline) until it shows the
+    // start of the N = 20 network, checked on four counters at once.
     const net = new NeuralNet(slidesNeuralParams(20), 1);
+    const start = net.state;
+    const shown = () => ['queens', 'conflicts', 'empty rows + cols', 'energy'].map(stat);
+    const expected = [String(start.queens), String(start.conflicts), String(start.emptyLines), start.energy.toFixed(1)];
+    await waitFor('the board to restart on N = 20', () => shown().join() === expected.join());
+    expect(shown()).toEqual(expected);
     expect(stat('queens')).toBe(String(net.state.queens));
     // An arrow typed in a field moves the caret, not the board.
     byId('nq-n').dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowRight', bubbles: true }));
