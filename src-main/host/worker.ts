@@ -11,6 +11,7 @@
  * Ownership: the transport listeners live as long as the process; each run owns its
  * watchdog timer, cleared when the run ends.
  */
+import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { RunController, runSolver } from '../../src-shared/solvers/run.ts';
 import { runNqueensRequest } from './nqueens.ts';
