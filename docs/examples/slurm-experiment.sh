@@ -1,18 +1,42 @@
 #!/bin/bash
-# Runs one shard of every experiment in a Saikoro project as one task of a Slurm job array.
+# Runs shard K of N of every experiment in a Saikoro project as task K of a Slurm job array.
 # Each task writes its own results file; nothing writes to the project itself, so tasks never
-# contend for it. Afterwards, fold the results back in (once, anywhere):
+# contend for it.
 #
-#   saikoro merge study.saikoro results/study.shard-*-of-32.saikoro
+# Usage: sbatch --array=... slurm-experiment.sh PROJECT.saikoro N [RESULTS_DIR]
 #
-# Submit with (32 shards, at most 8 at once):
+#   N            the number of shards, always the same for one project (the task id is K)
+#   RESULTS_DIR  task K writes RESULTS_DIR/NAME.shard-K-of-N.saikoro, NAME being PROJECT
+#                without .saikoro (default RESULTS_DIR: results)
 #
-#   sbatch --array=1-32%8 docs/examples/slurm-experiment.sh study.saikoro
+# From the Saikoro checkout (after npm ci), with study.saikoro in it, 32 shards, 8 at a time:
 #
-# Outside Slurm, the same script runs shard K of N when SLURM_ARRAY_TASK_ID=K and
-# SLURM_ARRAY_TASK_COUNT=N are set by hand, e.g. to test it:
+#   sbatch --array=1-32%8 docs/examples/slurm-experiment.sh study.saikoro 32
 #
-#   SLURM_ARRAY_TASK_ID=1 SLURM_ARRAY_TASK_COUNT=2 bash docs/examples/slurm-experiment.sh study.saikoro
+# Re-submit the tasks that did not finish (cancelled, timed out, node failure) the same way
+# with just their numbers; they resume their results files. Re-submitting the whole range is
+# also safe: a finished shard has nothing left to do and ends at once.
+#
+#   sbatch --array=3 docs/examples/slurm-experiment.sh study.saikoro 32
+#   sbatch --array=3,17 docs/examples/slurm-experiment.sh study.saikoro 32
+#
+# When no task is left in squeue, fold the results in (merging again later adds only what is
+# new), and see what is still missing:
+#
+#   npx saikoro merge study.saikoro results/study.shard-*-of-32.saikoro
+#   npx saikoro experiment status study.saikoro
+#
+# Slurm runs a copy of this script from its spool directory, so the script cannot find
+# Saikoro from its own path. It uses, in order: $SAIKORO_HOME (the checkout, with
+# bin/saikoro.mjs and node_modules; sbatch passes your environment on, so
+# `SAIKORO_HOME=~/saikoro sbatch ...` works from any directory), else the directory sbatch was
+# run in ($SLURM_SUBMIT_DIR), else (outside Slurm) the checkout this script is in. Relative
+# PROJECT and RESULTS_DIR are relative to the directory sbatch was run in. `node` (>= 20.19)
+# must be on the PATH of the compute nodes.
+#
+# Outside Slurm, the same script runs shard K of N with SLURM_ARRAY_TASK_ID=K set by hand:
+#
+#   SLURM_ARRAY_TASK_ID=1 bash docs/examples/slurm-experiment.sh study.saikoro 2
 #
 #SBATCH --job-name=saikoro
 #SBATCH --cpus-per-task=1
@@ -23,16 +47,43 @@
 #SBATCH --output=saikoro-%A_%a.log
 set -euo pipefail
 
-PROJECT=${1:?usage: slurm-experiment.sh PROJECT.saikoro [RESULTS_DIR]}
-RESULTS_DIR=${2:-results}
-K=${SLURM_ARRAY_TASK_ID:?not in a job array: set SLURM_ARRAY_TASK_ID}
-N=${SLURM_ARRAY_TASK_COUNT:?not in a job array: set SLURM_ARRAY_TASK_COUNT}
-# Where saikoro is checked out and installed (npm ci); defaults to this script's repository.
-SAIKORO_HOME=${SAIKORO_HOME:-$(cd "$(dirname "$0")/../.." && pwd)}
+fail() {
+  echo "slurm-experiment.sh: $*" >&2
+  exit 2
+}
+
+[ $# -ge 2 ] && [ $# -le 3 ] || fail "usage: slurm-experiment.sh PROJECT.saikoro N [RESULTS_DIR] (N: the number of shards)"
+PROJECT=$1
+N=$2
+RESULTS_DIR=${3:-results}
+[[ $N =~ ^[1-9][0-9]*$ ]] || fail "N (the number of shards) must be a positive integer, got '$N'"
+# The task id is the shard number. SLURM_ARRAY_TASK_COUNT is not the shard count: it counts
+# the tasks of this submission, which is 1 when one failed task is re-submitted.
+K=${SLURM_ARRAY_TASK_ID:-}
+[ -n "$K" ] || fail "not a job array task: submit with sbatch --array=1-$N, or set SLURM_ARRAY_TASK_ID"
+[[ $K =~ ^[0-9]+$ ]] && [ "$K" -ge 1 ] && [ "$K" -le "$N" ] || fail "array task id $K is not a shard of 1..$N: use --array within 1-$N"
+
+if [ -n "${SAIKORO_HOME:-}" ]; then
+  [ -f "$SAIKORO_HOME/bin/saikoro.mjs" ] || fail "SAIKORO_HOME=$SAIKORO_HOME has no bin/saikoro.mjs"
+else
+  # Under Slurm, $0 is the spool copy, so the script's own checkout only counts outside Slurm.
+  candidates=()
+  [ -n "${SLURM_SUBMIT_DIR:-}" ] && candidates+=("$SLURM_SUBMIT_DIR")
+  [ -z "${SLURM_JOB_ID:-}" ] && candidates+=("$(dirname "$0")/../..")
+  for candidate in ${candidates[@]+"${candidates[@]}"}; do
+    if [ -f "$candidate/bin/saikoro.mjs" ]; then
+      SAIKORO_HOME=$(cd "$candidate" && pwd)
+      break
+    fi
+  done
+  [ -n "${SAIKORO_HOME:-}" ] || fail "cannot find Saikoro (bin/saikoro.mjs) in the submit directory ${SLURM_SUBMIT_DIR:-(none)}: submit from the Saikoro checkout or set SAIKORO_HOME to it"
+fi
+[ -d "$SAIKORO_HOME/node_modules" ] || fail "$SAIKORO_HOME has no node_modules: run npm ci there first"
 
 mkdir -p "$RESULTS_DIR"
 NAME=$(basename "$PROJECT" .saikoro)
-# One worker process per task (--jobs 1); a shard that is re-submitted resumes its file.
-# Exit status: 0 all runs done, 1 some failed (run the same task again to retry them).
-node "$SAIKORO_HOME/bin/saikoro.mjs" experiment run "$PROJECT" \
+echo "shard $K/$N of $PROJECT into $RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro (Saikoro: $SAIKORO_HOME, host $(hostname))"
+# One worker process per CPU of the task; a shard that is re-submitted resumes its file.
+# Exit status: 0 all runs done, 1 some failed (submit the same task again to retry them).
+exec node "$SAIKORO_HOME/bin/saikoro.mjs" experiment run "$PROJECT" \
   --shard "$K/$N" --out "$RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro" --jobs "${SLURM_CPUS_PER_TASK:-1}"

@@ -165,18 +165,36 @@ describe('saikoro experiment run / status / verify', () => {
   it('runs the documented Slurm script as two array tasks outside Slurm, and the shards merge', async () => {
     await setUp();
     const script = path.resolve('docs/examples/slurm-experiment.sh');
-    for (const k of [1, 2]) {
-      const code = await new Promise<number | null>((resolve) => {
-        const child = spawn('bash', [script, 'p.saikoro', 'out'], { cwd, env: { ...process.env, SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: '2' }, stdio: 'ignore' });
-        child.on('close', resolve);
+    const bash = (args: string[], env: NodeJS.ProcessEnv, scriptPath = script) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('bash', [scriptPath, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
-      expect(code).toBe(0);
-    }
+    // The shard count is the argument; SLURM_ARRAY_TASK_COUNT (the size of this submission) is not it.
+    for (const k of [1, 2]) expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: '1' })).toMatchObject({ code: 0 });
     expect(open('out/p.shard-1-of-2.saikoro').runs()).toHaveLength(4);
     expect(open('out/p.shard-2-of-2.saikoro').runs()).toHaveLength(4);
     const merged = await runCli(['merge', 'p.saikoro', 'out/p.shard-1-of-2.saikoro', 'out/p.shard-2-of-2.saikoro'], { cwd });
     expect(merged.code).toBe(0);
     expect((await runCli(['experiment', 'status', 'p.saikoro'], { cwd })).stdout).toContain('8 done');
+    expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: '3' })).toMatchObject({ code: 2, stderr: expect.stringContaining('array task id 3 is not a shard of 1..2') });
+    expect(await bash(['p.saikoro'], { SLURM_ARRAY_TASK_ID: '1' })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: slurm-experiment.sh PROJECT.saikoro N [RESULTS_DIR]') });
+
+    // Slurm runs a copy of the script from its spool directory: Saikoro is then found from
+    // SAIKORO_HOME or the submit directory, never from the copy's path.
+    fs.mkdirSync(path.join(cwd, 'spool', 'job00007'), { recursive: true });
+    const copy = path.join(cwd, 'spool', 'job00007', 'slurm_script');
+    fs.copyFileSync(script, copy);
+    const task = { SLURM_JOB_ID: '7', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_COUNT: '1', SLURM_SUBMIT_DIR: cwd };
+    expect(await bash(['p.saikoro', '3', 'out'], task, copy)).toMatchObject({ code: 2, stderr: expect.stringContaining(`cannot find Saikoro (bin/saikoro.mjs) in the submit directory ${cwd}: submit from the Saikoro checkout or set SAIKORO_HOME to it`) });
+    // (p.saikoro has every run by now, so shard 1 of 3 has nothing left to do.)
+    const done = 'small: 3 runs in shard 1/3: 3 already done, 0 done now, 0 failed, 0 not run';
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SAIKORO_HOME: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SLURM_SUBMIT_DIR: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
   });
 
   it('runs in worker processes with the same results as inline', async () => {

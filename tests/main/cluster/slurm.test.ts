@@ -1,0 +1,123 @@
+// The cluster path end to end on a real (private, single-node) Slurm: the documented job array
+// of docs/examples/slurm-experiment.sh, two tasks cancelled, re-submitted as the docs say,
+// merged as the docs say, and the merged project equal to a local run of the same experiment.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Project, type RunRecord } from '../../../src-main/project/store.ts';
+import { reproducible } from '../../../src-main/experiments/verify.ts';
+import { missingSlurmTools, SlurmCluster } from './slurm-cluster.ts';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+const CLI = path.join(REPO, 'bin', 'saikoro.mjs');
+const SHARDS = 4;
+
+const missing = missingSlurmTools();
+const underCi = process.env.CI === 'true';
+const skip = missing.length > 0 && !underCi;
+if (skip) console.warn(`tests/main/cluster/slurm.test.ts: SKIPPED, Slurm is not installed (missing: ${missing.join(', ')}; apt-get install -y slurm-wlm munge)`);
+
+// 8 runs of a few milliseconds each: 2 per shard.
+const spec = {
+  name: 'tiny',
+  instances: [{ name: 'so-n30', track: 'so', n: 30 }],
+  solvers: [{ name: 'random' }, { name: 'hill-climbing' }],
+  seeds: { count: 4 },
+  budget: { evaluations: 200 },
+};
+
+describe.skipIf(skip)('docs/examples/slurm-experiment.sh on a private single-node Slurm', () => {
+  let cluster: SlurmCluster | undefined;
+  let work = '';
+
+  afterAll(async () => {
+    await cluster?.stop();
+    if (work) fs.rmSync(work, { recursive: true, force: true });
+  }, 60_000);
+
+  const node = (args: string[], cwd: string) => cluster!.check(process.execPath, [CLI, ...args], { cwd, timeoutMs: 60_000 });
+  const bash = (line: string, cwd: string) => cluster!.check('bash', ['-c', line], { cwd, timeoutMs: 60_000 });
+  const logs = () =>
+    fs
+      .readdirSync(work)
+      .filter((f) => f.endsWith('.log'))
+      .map((f) => `--- ${f}\n${fs.readFileSync(path.join(work, f), 'utf8')}`)
+      .join('\n');
+
+  it('runs the documented array; cancelled tasks re-submitted as documented; the merge equals a local run', async () => {
+    // Started here, not in beforeAll, so that a missing Slurm under CI or a cluster that does
+    // not come up is a failed test (a failing beforeAll only marks the test skipped).
+    expect(missing, `Slurm is not installed but CI=true requires this test to run: missing ${missing.join(', ')} (apt-get install -y slurm-wlm munge)`).toEqual([]);
+    cluster = await SlurmCluster.start();
+
+    // The submit directory looks like the Saikoro checkout the docs submit from (bin,
+    // node_modules and the script, linked), with the project in it. No SAIKORO_HOME: the
+    // script must find Saikoro from the submit directory, not from its spool copy's path.
+    work = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-slurm-work-'));
+    fs.symlinkSync(path.join(REPO, 'bin'), path.join(work, 'bin'));
+    fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(work, 'node_modules'));
+    fs.mkdirSync(path.join(work, 'docs'));
+    fs.symlinkSync(path.join(REPO, 'docs', 'examples'), path.join(work, 'docs', 'examples'));
+    fs.writeFileSync(path.join(work, 'spec.json'), JSON.stringify(spec));
+    await node(['project', 'new', 'study.saikoro'], work);
+    await node(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json'], work);
+    // The same experiment run locally, in its own directory, for the comparison at the end.
+    const local = path.join(work, 'local');
+    fs.mkdirSync(local);
+    await node(['project', 'new', 'study.saikoro'], local);
+    await node(['experiment', 'add', 'study.saikoro', '--spec', '../spec.json'], local);
+    await node(['experiment', 'run', 'study.saikoro', '--jobs', '2'], local);
+
+    // The documented submission (docs: `sbatch --array=1-32%8 docs/examples/slurm-experiment.sh
+    // study.saikoro 32`) with N = 4, held so that tasks 2 and 4 can be cancelled before they
+    // start, deterministically; then the rest is released.
+    const submit = (array: string, ...extra: string[]) => cluster!.check('sbatch', ['--parsable', ...extra, `--array=${array}`, 'docs/examples/slurm-experiment.sh', 'study.saikoro', String(SHARDS)], { cwd: work });
+    const job = (await submit('1-4', '--hold')).trim().split(';')[0];
+    await cluster!.check('scancel', [`${job}_2`, `${job}_4`]);
+    await cluster!.check('scontrol', ['release', job]);
+    await cluster!.waitForJob(job, 60_000);
+    // A pending task that is cancelled leaves the array without a trace (no accounting here).
+    expect(await cluster!.taskStates(job), logs()).toEqual({ '1': { state: 'COMPLETED', exitCode: '0:0' }, '3': { state: 'COMPLETED', exitCode: '0:0' } });
+    expect(fs.readdirSync(path.join(work, 'results')).sort()).toEqual(['study.shard-1-of-4.saikoro', 'study.shard-3-of-4.saikoro']);
+
+    // Merge what there is, as documented; status shows the cancelled tasks' runs missing.
+    const merge = `node bin/saikoro.mjs merge study.saikoro results/study.shard-*-of-${SHARDS}.saikoro`;
+    await bash(merge, work);
+    expect(await node(['experiment', 'status', 'study.saikoro'], work)).toContain('tiny: 4/8 done, 0 failed, 4 missing');
+
+    // Re-submit just the cancelled tasks, as documented: task ids 2 and 4 are shards 2 and 4
+    // of the same N (the submission itself has 2 tasks, so SLURM_ARRAY_TASK_COUNT is 2).
+    const again = (await submit('2,4')).trim().split(';')[0];
+    await cluster!.waitForJob(again, 60_000);
+    expect(await cluster!.taskStates(again), logs()).toEqual({ '2': { state: 'COMPLETED', exitCode: '0:0' }, '4': { state: 'COMPLETED', exitCode: '0:0' } });
+    expect(fs.readFileSync(path.join(work, `saikoro-${again}_4.log`), 'utf8')).toContain('tiny: 2 runs in shard 4/4: 0 already done, 2 done now, 0 failed, 0 not run');
+    expect(fs.readdirSync(path.join(work, 'results')).sort()).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
+
+    // The same merge again: it adds the new shards' runs (the others are already there).
+    await bash(merge, work);
+    expect(await node(['experiment', 'status', 'study.saikoro'], work)).toContain('tiny: 8/8 done, 0 failed, 0 missing');
+
+    // Run for run, the merged project is the local run: same ids, inputs and results (wall
+    // times aside).
+    const comparable = (r: RunRecord) => {
+      const { startedAt, finishedAt, elapsedMs, result, ...rest } = r;
+      void startedAt, void finishedAt, void elapsedMs;
+      return { ...rest, result: result && reproducible(result) };
+    };
+    const read = (file: string) => {
+      const project = Project.open(file, { readOnly: true });
+      try {
+        return { experiments: project.experiments().map((e) => e.spec), runs: project.runs().map(comparable).sort((a, b) => a.id.localeCompare(b.id)) };
+      } finally {
+        project.close();
+      }
+    };
+    const fromSlurm = read(path.join(work, 'study.saikoro'));
+    const fromLocal = read(path.join(local, 'study.saikoro'));
+    expect(fromSlurm.runs).toHaveLength(8);
+    expect(fromSlurm.runs.every((r) => r.status === 'done')).toBe(true);
+    expect(fromSlurm).toEqual(fromLocal);
+  }, 120_000);
+});
