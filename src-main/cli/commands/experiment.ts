@@ -10,6 +10,7 @@ import { defaultParallelism } from '../../host/pool.ts';
 import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
 import { createProject, openProject } from './project.ts';
+import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
 const usage = [
   'Usage: saikoro experiment add FILE --spec SPEC.json',
@@ -59,9 +60,10 @@ function readSpecFile(file: string, io: CliIo): ExperimentSpec {
   }
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonSafe(text);
   } catch (e) {
-    throw new InputError(`${file}: not valid JSON (${(e as Error).message})`);
+    if (e instanceof JsonInputError) throw new InputError(`${file}: ${e.message}`);
+    throw e;
   }
   try {
     const spec = validateSpec(json);

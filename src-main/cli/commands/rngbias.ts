@@ -4,6 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
 import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
+import { checkValueDepth, describeValue, JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
 /**
  * A drop-in for the EC-Comp 2020 reference evaluator (rngbias.py): the same options,
@@ -52,22 +53,36 @@ Example: echo '"31552264665432613134314646226624645162511461153216"' | saikoro r
 
 class RngbiasInputError extends Error {}
 
+/** An option's text for a message: JSON-quoted, at most 80 characters. */
+function describeRaw(raw: unknown): string {
+  return describeValue(raw, 80);
+}
+
 /** Parses an option value: JSON text from the command line or environment, or a YAML value. */
 function optionValue(spec: OptionSpec, raw: unknown, source: string): unknown {
   let value = raw;
   if (typeof raw === 'string') {
     try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new RngbiasInputError(`${source}: --${spec.long} is not valid JSON: ${JSON.stringify(raw)}`);
+      value = parseJsonSafe(raw);
+    } catch (e) {
+      if (!(e instanceof JsonInputError)) throw e;
+      const why = e.message.startsWith('nested') ? e.message : 'is not valid JSON';
+      throw new RngbiasInputError(`${source}: --${spec.long} ${why}: ${describeRaw(raw)}`);
+    }
+  } else {
+    try {
+      checkValueDepth(raw, `${source}: --${spec.long}`);
+    } catch (e) {
+      if (e instanceof JsonInputError) throw new RngbiasInputError(e.message);
+      throw e;
     }
   }
   if (spec.field === 'n') {
     if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
-      throw new RngbiasInputError(`${source}: --${spec.long} must be a positive integer, got ${JSON.stringify(raw)}`);
+      throw new RngbiasInputError(`${source}: --${spec.long} must be a positive integer, got ${describeRaw(raw)}`);
     return value;
   }
-  if (!Array.isArray(value)) throw new RngbiasInputError(`${source}: --${spec.long} must be a JSON list, got ${JSON.stringify(raw)}`);
+  if (!Array.isArray(value)) throw new RngbiasInputError(`${source}: --${spec.long} must be a JSON list, got ${describeRaw(raw)}`);
   return value;
 }
 
@@ -122,8 +137,10 @@ function parseSolution(text: string, n: number): string {
   if (text.trim() === '') throw new RngbiasInputError('empty input: expected a JSON string of digits 1-6 on stdin');
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
+    value = parseJsonSafe(text);
+  } catch (e) {
+    if (!(e instanceof JsonInputError)) throw e;
+    if (e.message.startsWith('nested')) throw new RngbiasInputError(`input is ${e.message}`);
     throw new RngbiasInputError(`input is not valid JSON: ${JSON.stringify(text.trim().slice(0, 60))}`);
   }
   if (typeof value !== 'string') throw new RngbiasInputError(`input must be a JSON string of digits 1-6, got ${Array.isArray(value) ? 'a list' : typeof value}`);
