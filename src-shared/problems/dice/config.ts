@@ -3,6 +3,8 @@
  * groups that form the objectives, and the chi-square constraints. Field names follow the
  * golden file (`alpha, beta, gamma, objectives, constraints, lowerBounds, upperBounds`).
  */
+import { describeValue } from '../../json.ts';
+
 export const FEATURE_COUNT = 15;
 export const MAX_BLOCK_LENGTH = 12;
 
@@ -31,6 +33,12 @@ export const DEFAULT_ALPHA = [2, 2, 2, 2, 2, 27, 5, 0, 0, 1, 0, 0, 1, 0, 0];
 export const DEFAULT_BETA = [5, 5, 5, 5, 5, 30, 8, 1, 0, 3, 0, 1, 2, 0, 0];
 export const DEFAULT_GAMMA = [3, 3, 3, 3, 3, 1, 1, 3, 10, 4, 4, 4, 4, 4, 4];
 export const DEFAULT_N = 50;
+/**
+ * The longest sequence any entry point accepts (CLI options, config files, specs, the API):
+ * 10^7 rolls. The evaluator's memory grows with N, so a config asking for 10^9 is refused here
+ * with a ConfigError naming n instead of growing a worker until the machine gives out.
+ */
+export const MAX_N = 10_000_000;
 export const DEFAULT_LOWER = 0.1;
 export const DEFAULT_UPPER = 0.9;
 
@@ -81,7 +89,7 @@ function finiteList(field: string, v: unknown, length?: number): number[] {
   if (!Array.isArray(v)) throw new ConfigError(field, 'must be a list of numbers');
   if (length !== undefined && v.length !== length) throw new ConfigError(field, `must have ${length} entries, got ${v.length}`);
   v.forEach((x, i) => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new ConfigError(`${field}[${i}]`, `must be a finite number, got ${JSON.stringify(x)}`);
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new ConfigError(`${field}[${i}]`, `must be a finite number, got ${describeValue(x)}`);
   });
   return v as number[];
 }
@@ -93,8 +101,9 @@ function finiteList(field: string, v: unknown, length?: number): number[] {
 export function validateConfig(input: unknown): DiceConfig {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new ConfigError('config', 'must be an object');
   const c = input as Record<string, unknown>;
-  if (typeof c.n !== 'number' || !Number.isInteger(c.n)) throw new ConfigError('n', `must be an integer, got ${JSON.stringify(c.n)}`);
+  if (typeof c.n !== 'number' || !Number.isInteger(c.n)) throw new ConfigError('n', `must be an integer, got ${describeValue(c.n)}`);
   if (c.n < 1) throw new ConfigError('n', `must be at least 1, got ${c.n}`);
+  if (c.n > MAX_N) throw new ConfigError('n', `must be at most ${MAX_N} (10^7), got ${c.n}`);
   const alpha = finiteList('alpha', c.alpha, FEATURE_COUNT);
   const beta = finiteList('beta', c.beta, FEATURE_COUNT);
   const gamma = finiteList('gamma', c.gamma, FEATURE_COUNT);
@@ -110,7 +119,7 @@ export function validateConfig(input: unknown): DiceConfig {
     if (!Array.isArray(group) || group.length === 0) throw new ConfigError(`objectives[${m}]`, 'must be a non-empty list of feature indices');
     group.forEach((f: unknown, j: number) => {
       if (typeof f !== 'number' || !Number.isInteger(f) || f < 1 || f > FEATURE_COUNT)
-        throw new ConfigError(`objectives[${m}][${j}]`, `must be a feature index from 1 to ${FEATURE_COUNT}, got ${JSON.stringify(f)}`);
+        throw new ConfigError(`objectives[${m}][${j}]`, `must be a feature index from 1 to ${FEATURE_COUNT}, got ${describeValue(f)}`);
     });
   });
   const constraints = finiteList('constraints', c.constraints);
