@@ -3,6 +3,7 @@
  * The JSON format is documented in docs/projects.md; validateSpec checks the shape and names
  * the offending field, checkSolvers checks names and parameters against the solver registry.
  */
+import { describeValue } from '../json.ts';
 import { TRACK_NAMES, ConfigError, trackConfig, validateConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
 
 export interface InstanceSpec {
@@ -59,6 +60,21 @@ export class SpecError extends Error {
   }
 }
 
+/**
+ * The largest experiment `experiment add` accepts: instances x solvers x seeds. Expanding and
+ * hashing 100,000 runs takes a few seconds (every status or compare expands the grid again);
+ * 10^7 seeds took minutes and gigabytes before anything was stored. Checked before expansion.
+ */
+export const MAX_EXPERIMENT_RUNS = 100_000;
+
+/**
+ * The longest sequence an experiment instance may ask for. Lower than the evaluator's own
+ * bound (MAX_N, 10^7, which `saikoro solve` takes): `experiment add` evaluates 1000 random
+ * sequences per multi-objective instance for its default normalisation, about 70 s at 10^6
+ * and 12 minutes at 10^7.
+ */
+export const MAX_EXPERIMENT_N = 1_000_000;
+
 const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
 const NAME_RULE = 'must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit)';
 
@@ -71,20 +87,23 @@ function allowOnly(field: string, record: Record<string, unknown>, keys: readonl
 }
 
 function checkName(field: string, v: unknown): string {
-  if (typeof v !== 'string' || !NAME_PATTERN.test(v)) throw new SpecError(field, `${NAME_RULE}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !NAME_PATTERN.test(v)) throw new SpecError(field, `${NAME_RULE}, got ${describeValue(v)}`);
   return v;
 }
 
-function checkInteger(field: string, v: unknown, min: number): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new SpecError(field, `must be an integer, got ${JSON.stringify(v)}`);
+function checkInteger(field: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v === 'number' && Number.isInteger(v) && !Number.isSafeInteger(v))
+    throw new SpecError(field, `must be a safe integer (from -(2^53 - 1) to 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}), got ${v}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new SpecError(field, `must be an integer, got ${describeValue(v)}`);
   if (v < min) throw new SpecError(field, `must be at least ${min}, got ${v}`);
+  if (v > max) throw new SpecError(field, `must be at most ${max}, got ${v}`);
   return v;
 }
 
 function checkNumberList(field: string, v: unknown, length: number): number[] {
   if (!Array.isArray(v) || v.length !== length) throw new SpecError(field, `must be a list of ${length} numbers`);
   v.forEach((x, i) => {
-    if (typeof x !== 'number' || !Number.isFinite(x)) throw new SpecError(`${field}[${i}]`, `must be a finite number, got ${JSON.stringify(x)}`);
+    if (typeof x !== 'number' || !Number.isFinite(x)) throw new SpecError(`${field}[${i}]`, `must be a finite number, got ${describeValue(x)}`);
   });
   return v as number[];
 }
@@ -100,10 +119,10 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
   allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalization']);
   const instance: InstanceSpec = { name: checkName(`${field}.name`, v.name) };
   if (v.track !== undefined) {
-    if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${JSON.stringify(v.track)}`);
+    if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${describeValue(v.track)}`);
     instance.track = v.track as TrackName;
   }
-  if (v.n !== undefined) instance.n = checkInteger(`${field}.n`, v.n, 1);
+  if (v.n !== undefined) instance.n = checkInteger(`${field}.n`, v.n, 1, MAX_EXPERIMENT_N);
   if (v.config !== undefined) {
     if (!isRecord(v.config)) throw new SpecError(`${field}.config`, 'must be an object of DiceConfig fields');
     allowOnly(`${field}.config`, v.config, ['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
@@ -136,14 +155,14 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
 function validateSolver(field: string, v: unknown): SolverSpec {
   if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}');
   allowOnly(field, v, ['name', 'label', 'params']);
-  if (typeof v.name !== 'string' || v.name === '') throw new SpecError(`${field}.name`, `must be a solver name, got ${JSON.stringify(v.name)}`);
+  if (typeof v.name !== 'string' || v.name === '') throw new SpecError(`${field}.name`, `must be a solver name, got ${describeValue(v.name)}`);
   const solver: SolverSpec = { name: v.name };
   if (v.label !== undefined) solver.label = checkName(`${field}.label`, v.label);
   if (v.params !== undefined) {
     if (!isRecord(v.params)) throw new SpecError(`${field}.params`, 'must be an object of parameter values');
     for (const [k, p] of Object.entries(v.params))
       if (!(typeof p === 'boolean' || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))))
-        throw new SpecError(`${field}.params.${k}`, `must be a number, boolean or string, got ${JSON.stringify(p)}`);
+        throw new SpecError(`${field}.params.${k}`, `must be a number, boolean or string, got ${describeValue(p)}`);
     solver.params = v.params as SolverSpec['params'];
   }
   return solver;
@@ -170,8 +189,14 @@ export function validateSpec(input: unknown): ExperimentSpec {
   const solvers = input.solvers.map((v, i) => validateSolver(`solvers[${i}]`, v));
   unique('solvers', solvers.map(solverLabel));
   let seeds: ExperimentSpec['seeds'];
+  // The grid's size is known before anything is expanded: refuse a huge one at once.
+  const cells = instances.length * solvers.length;
+  const maxSeeds = Math.max(1, Math.floor(MAX_EXPERIMENT_RUNS / cells));
+  const tooMany = (field: string, count: number) =>
+    new SpecError(field, `${count} seeds x ${instances.length} instance(s) x ${solvers.length} solver(s) = ${count * cells} runs; an experiment has at most ${MAX_EXPERIMENT_RUNS} runs (at most ${maxSeeds} seeds here); split it into several experiments`);
   if (Array.isArray(input.seeds)) {
     if (input.seeds.length === 0) throw new SpecError('seeds', 'must not be empty');
+    if (input.seeds.length * cells > MAX_EXPERIMENT_RUNS) throw tooMany('seeds', input.seeds.length);
     seeds = input.seeds.map((s, i) => checkInteger(`seeds[${i}]`, s, 0));
     const seen = new Set<number>();
     seeds.forEach((s, i) => {
@@ -181,7 +206,11 @@ export function validateSpec(input: unknown): ExperimentSpec {
   } else if (isRecord(input.seeds)) {
     allowOnly('seeds', input.seeds, ['count', 'start']);
     seeds = { count: checkInteger('seeds.count', input.seeds.count, 1) };
+    if (seeds.count * cells > MAX_EXPERIMENT_RUNS) throw tooMany('seeds.count', seeds.count);
     if (input.seeds.start !== undefined) seeds.start = checkInteger('seeds.start', input.seeds.start, 0);
+    const last = (seeds.start ?? 1) + seeds.count - 1;
+    if (last > Number.MAX_SAFE_INTEGER)
+      throw new SpecError('seeds.start', `the last seed, start + count - 1 = ${BigInt(seeds.start ?? 1) + BigInt(seeds.count) - 1n}, must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}`);
   } else throw new SpecError('seeds', 'must be a list of integers or {"count": K, "start": S}');
   if (!isRecord(input.budget)) throw new SpecError('budget', 'must be an object like {"evaluations": 10000}');
   allowOnly('budget', input.budget, ['evaluations', 'target', 'stallEvaluations']);

@@ -107,3 +107,38 @@ describe('expandGrid', () => {
     expect(() => parseShard('x')).toThrow(/K\/N/);
   });
 });
+
+describe('validateSpec: limits, checked before anything is expanded', () => {
+  const deep = (depth: number): unknown => {
+    let v: unknown = 1;
+    for (let i = 0; i < depth; i++) v = [v];
+    return v;
+  };
+
+  it.each([
+    // 2 instances x 2 solvers: at most 25,000 seeds.
+    [{ ...base, seeds: { count: 10_000_000 } }, /^seeds\.count: 10000000 seeds x 2 instance\(s\) x 2 solver\(s\) = 40000000 runs; an experiment has at most 100000 runs \(at most 25000 seeds here\)/],
+    [{ ...base, seeds: Array.from({ length: 25_001 }, (_, i) => i) }, /^seeds: 25001 seeds x 2 instance\(s\) x 2 solver\(s\) = 100004 runs; an experiment has at most 100000 runs/],
+    [{ ...base, instances: [{ name: 'x', n: 100_000_000 }] }, /^instances\[0\]\.n: must be at most 1000000, got 100000000/],
+    [{ ...base, instances: [{ name: 'x', n: 1e300 }] }, /^instances\[0\]\.n: must be a safe integer/],
+    // Seeds past 2^53 cannot be represented: refused with the field named, never run.
+    [{ ...base, seeds: [1, 2 ** 53] }, /^seeds\[1\]: must be a safe integer \(from -\(2\^53 - 1\) to 2\^53 - 1 = 9007199254740991\), got 9007199254740992/],
+    [{ ...base, seeds: { count: 10, start: Number.MAX_SAFE_INTEGER - 3 } }, /^seeds\.start: the last seed, start \+ count - 1 = 9007199254740997, must be at most 2\^53 - 1/],
+    [{ ...base, seeds: [-1] }, /^seeds\[0\]: must be at least 0, got -1/],
+    // A deep list where a feature group belongs: a clear error, not a RangeError.
+    [{ ...base, instances: [{ name: 'x', config: { objectives: [deep(6000)] } }] }, /^instances\[0\]\.config\.objectives\[0\]\[0\]: must be a feature index from 1 to 15, got \[/],
+  ])('refuses %#', (input, message) => {
+    expect(() => validateSpec(input)).toThrow(SpecError);
+    expect(() => validateSpec(input)).toThrow(message);
+  });
+
+  it('accepts the largest seeds and the largest grid', () => {
+    expect(() => validateSpec({ ...base, seeds: [Number.MAX_SAFE_INTEGER, 2 ** 32 + 1] })).not.toThrow();
+    expect(() => validateSpec({ ...base, seeds: { count: 25_000, start: Number.MAX_SAFE_INTEGER - 24_999 } })).not.toThrow();
+  });
+
+  it('gives seeds that differ only above bit 32 different run ids', () => {
+    const spec = validateSpec({ ...base, instances: [base.instances[0]], solvers: [base.solvers[0]], seeds: [1, 2 ** 32 + 1, 2 ** 33 + 1] });
+    expect(new Set(expandGrid(spec).map((r) => r.id)).size).toBe(3);
+  });
+});
