@@ -3,6 +3,7 @@ import type { Writable } from 'node:stream';
 import { parseCommandArgs, type Command } from '../command.ts';
 import { configFromPartial, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
+import { JsonInputError, parseJsonSafe, topLevelMemberText } from '../../../src-shared/json.ts';
 
 const USAGE = `Usage: saikoro eval [--json] < cases.jsonl
 
@@ -12,37 +13,59 @@ Evaluates dice sequences in batches. Reads JSON lines
   {"id", "features", "errors", "objectives", "constraints", "chi", "bounds", "feasible"}
 where chi holds chi_d and bounds [q(p_d), q(P_d)] per constrained d (null = infinite).
 A bad line yields {"id", "error": "..."} and the rest go on; the exit status is then 1.
+The id comes back exactly as written (12345678901234567890 is not rounded). A line nested
+deeper than 64 levels is an error line like any other.
 Blank lines are skipped. Output is always JSON lines (--json is accepted for uniformity).
-Lines are streamed: memory does not grow with the number of lines.`;
+Lines are streamed: memory does not grow with the number of lines, nor with the number of
+distinct configs (the last 64 evaluators are kept).`;
 
 const CONFIG_FIELDS = new Set(['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
 const CACHE_LIMIT = 64;
 
-/** Evaluators per (N, config), reused across lines; the oldest is dropped past CACHE_LIMIT. */
-class EvaluatorCache {
+/**
+ * Evaluators per (N, config), reused across lines; the least recently used one is dropped past
+ * CACHE_LIMIT, so 200,000 lines with 200,000 different configs hold 64 evaluators, not all.
+ */
+export class EvaluatorCache {
   private readonly evaluators = new Map<string, DiceEvaluator>();
+
+  get size(): number {
+    return this.evaluators.size;
+  }
 
   get(n: number, partial: Record<string, unknown>): DiceEvaluator {
     const key = `${n}|${JSON.stringify(partial)}`;
     let evaluator = this.evaluators.get(key);
-    if (!evaluator) {
+    if (evaluator) {
+      // Most recently used last: Map keeps insertion order.
+      this.evaluators.delete(key);
+    } else {
       evaluator = new DiceEvaluator(configFromPartial({ ...(partial as Partial<DiceConfig>), n }));
       if (this.evaluators.size >= CACHE_LIMIT) this.evaluators.delete(this.evaluators.keys().next().value!);
-      this.evaluators.set(key, evaluator);
     }
+    this.evaluators.set(key, evaluator);
     return evaluator;
   }
 }
 
-function evaluateLine(line: string, cache: EvaluatorCache): { id: unknown; output: object; ok: boolean } {
+/** The id as written on the line (its JSON text), or "null". */
+function idText(line: string, request: object): string {
+  if (!Object.hasOwn(request, 'id')) return 'null';
+  return topLevelMemberText(line, 'id') ?? 'null';
+}
+
+function evaluateLine(line: string, cache: EvaluatorCache): { id: string; output: object; ok: boolean } {
   let request: unknown;
   try {
-    request = JSON.parse(line);
-  } catch {
-    return { id: null, output: { error: `not valid JSON: ${JSON.stringify(line.slice(0, 60))}` }, ok: false };
+    request = parseJsonSafe(line);
+  } catch (e) {
+    if (!(e instanceof JsonInputError)) throw e;
+    const error = e.message.startsWith('nested') ? `line ${e.message}` : `not valid JSON: ${JSON.stringify(line.slice(0, 60))}`;
+    return { id: 'null', output: { error }, ok: false };
   }
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return { id: null, output: { error: 'each line must be a JSON object {"x": ...}' }, ok: false };
-  const { id = null, x, config = {} } = request as { id?: unknown; x?: unknown; config?: unknown };
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) return { id: 'null', output: { error: 'each line must be a JSON object {"x": ...}' }, ok: false };
+  const id = idText(line, request);
+  const { x, config = {} } = request as { x?: unknown; config?: unknown };
   try {
     if (typeof x !== 'string') throw new Error(`"x" must be a string of digits 1-6, got ${x === undefined ? 'nothing' : typeof x}`);
     if (x.length === 0) throw new Error('"x" is empty');
@@ -74,7 +97,9 @@ export const evalCommand: Command = {
       if (line.trim() === '') continue;
       const { id, output, ok } = evaluateLine(line, cache);
       if (!ok) failures++;
-      const pending = write(io.stdout, JSON.stringify({ id, ...output }) + '\n');
+      // The id's own text, then the rest: {"id":<as written>,...}.
+      const body = JSON.stringify(output);
+      const pending = write(io.stdout, body === '{}' ? `{"id":${id}}\n` : `{"id":${id},${body.slice(1)}\n`);
       if (pending) await pending;
     }
     if (failures) io.stderr.write(`saikoro eval: ${failures} line(s) had errors (see their "error" fields)\n`);
