@@ -21,8 +21,17 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-/** The programs the cluster needs, and where Debian installs them. */
-export const SLURM_TOOLS = ['munged', 'slurmctld', 'slurmd', 'sbatch', 'squeue', 'scancel', 'scontrol', 'sinfo'];
+/** The programs the cluster needs, and where Debian's slurm-wlm and munge install them. */
+export const SLURM_TOOLS: Record<string, string> = {
+  munged: '/usr/sbin/munged',
+  slurmctld: '/usr/sbin/slurmctld',
+  slurmd: '/usr/sbin/slurmd',
+  sbatch: '/usr/bin/sbatch',
+  squeue: '/usr/bin/squeue',
+  scancel: '/usr/bin/scancel',
+  scontrol: '/usr/bin/scontrol',
+  sinfo: '/usr/bin/sinfo',
+};
 const SEARCH_PATH = [...(process.env.PATH ?? '').split(path.delimiter), '/usr/sbin', '/sbin', '/usr/bin', '/bin'];
 
 export function which(tool: string): string | null {
@@ -38,11 +47,6 @@ export function which(tool: string): string | null {
     }
   }
   return null;
-}
-
-/** The tools of SLURM_TOOLS that are not installed. */
-export function missingSlurmTools(): string[] {
-  return SLURM_TOOLS.filter((t) => !which(t));
 }
 
 export interface CommandResult {

@@ -5,19 +5,19 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { Project, type RunRecord } from '../../../src-main/project/store.ts';
 import { reproducible } from '../../../src-main/experiments/verify.ts';
-import { missingSlurmTools, SlurmCluster } from './slurm-cluster.ts';
+import { requireTool } from '../../e2e/tools.ts';
+import { SLURM_TOOLS, SlurmCluster, which } from './slurm-cluster.ts';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = path.join(REPO, 'bin', 'saikoro.mjs');
 const SHARDS = 4;
 
-const missing = missingSlurmTools();
-const underCi = process.env.CI === 'true';
-const skip = missing.length > 0 && !underCi;
-if (skip) console.warn(`tests/main/cluster/slurm.test.ts: SKIPPED, Slurm is not installed (missing: ${missing.join(', ')}; apt-get install -y slurm-wlm munge)`);
+// The shared policy: skipped with a message when Slurm is missing, a failing test under CI.
+const tools = Object.entries(SLURM_TOOLS).map(([name, debianPath]) => requireTool(name, which(name) ?? debianPath, 'apt-get install slurm-wlm munge'));
+const slurm = tools.find((t) => !t.present) ?? tools[0];
 
 // 8 runs of a few milliseconds each: 2 per shard.
 const spec = {
@@ -28,7 +28,7 @@ const spec = {
   budget: { evaluations: 200 },
 };
 
-describe.skipIf(skip)('docs/examples/slurm-experiment.sh on a private single-node Slurm', () => {
+slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm', () => {
   let cluster: SlurmCluster | undefined;
   let work = '';
 
@@ -47,9 +47,8 @@ describe.skipIf(skip)('docs/examples/slurm-experiment.sh on a private single-nod
       .join('\n');
 
   it('runs the documented array; cancelled tasks re-submitted as documented; the merge equals a local run', async () => {
-    // Started here, not in beforeAll, so that a missing Slurm under CI or a cluster that does
-    // not come up is a failed test (a failing beforeAll only marks the test skipped).
-    expect(missing, `Slurm is not installed but CI=true requires this test to run: missing ${missing.join(', ')} (apt-get install -y slurm-wlm munge)`).toEqual([]);
+    // Started here, not in beforeAll, so that a cluster that does not come up is a failed test
+    // (a failing beforeAll only marks the test skipped).
     cluster = await SlurmCluster.start();
 
     // The submit directory looks like the Saikoro checkout the docs submit from (bin,
