@@ -72,9 +72,12 @@ export function resolveParams(solver: string, specs: readonly ParamSpec[], given
   return out;
 }
 
-/** Parses CLI `k=v` pairs into a raw map (values stay strings; resolveParams coerces them). */
+/**
+ * Parses CLI `k=v` pairs into a raw map (values stay strings; resolveParams coerces them).
+ * The map has no prototype, so `__proto__=1` is an ordinary (unknown) name, not a silent no-op.
+ */
 export function parseParamPairs(pairs: readonly string[]): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new ParamError('(any)', JSON.stringify(pair), 'must be written name=value');

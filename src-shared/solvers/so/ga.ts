@@ -9,7 +9,7 @@
  */
 import { Random } from '../../random.ts';
 import { compareEvaluated, penalised } from '../constraints.ts';
-import { num } from '../params.ts';
+import { num, ParamError } from '../params.ts';
 import type { Ask, Evaluated, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { randomSequence } from './local.ts';
 
@@ -36,7 +36,10 @@ class GeneticAlgorithm implements Solver {
     this.crossover = num(params, 'crossoverRate');
     this.mutation = num(params, 'mutationRate');
     this.penalty = num(params, 'penalty');
-    this.elitism = Math.min(num(params, "elitism"), this.size - 1);
+    const elitism = num(params, 'elitism');
+    // A generation keeps `elitism` parents and breeds the rest: at least one child is needed.
+    if (elitism >= this.size) throw new ParamError('ga', 'elitism', `must be less than populationSize (${this.size}), got ${elitism}`);
+    this.elitism = elitism;
   }
 
   private fitnessOf(e: Evaluated): number {
