@@ -9,7 +9,8 @@ import { CompareError, compareExperiment, METRICS, type Comparison, type MetricN
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { instanceConfig, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
 import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
-import { normalize } from '../../src-shared/metrics/hypervolume.ts';
+import { normalise } from '../../src-shared/metrics/hypervolume.ts';
+import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
 import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
@@ -73,7 +74,7 @@ export function buildReport(project: Project, experimentName: string, options: R
     const known = project.experiments().map((e) => e.name);
     throw new ReportError('input', `${file}: no experiment named "${experimentName}" (has: ${known.join(', ') || 'none'})`);
   }
-  const spec = experiment.spec;
+  const spec = upgradeSpec(experiment.spec);
   const labels = spec.solvers.map(solverLabel);
 
   const metrics = parseMetrics(options.metrics, spec);
@@ -203,7 +204,7 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
     const defaultBands = sameList(config.alpha, defaults.alpha) && sameList(config.beta, defaults.beta) && sameList(config.gamma, defaults.gamma);
     const defaultConstraints =
       sameList(config.constraints, defaults.constraints) && sameList(config.lowerBounds, defaults.lowerBounds) && sameList(config.upperBounds, defaults.upperBounds);
-    const norm = instance.normalization;
+    const norm = instance.normalisation;
     return {
       name: instance.name,
       track,
@@ -355,7 +356,7 @@ function instanceReport(
   values: ReadonlyMap<MetricName, ReadonlyMap<string, number | null>>,
 ): InstanceReport {
   const m = config.objectives.length;
-  const norm = instance.normalization ?? (m >= 2 ? diceHvNormalisation(config) : null);
+  const norm = instance.normalisation ?? (m >= 2 ? diceHvNormalisation(config) : null);
   const done = (label: string) => runs.filter((r) => r.label === label && results.has(r.id));
 
   const boxplots: BoxplotData[] = metrics
@@ -372,7 +373,7 @@ function instanceReport(
     }));
 
   // SO: the smallest objective; MO: the smallest sum of normalised objectives.
-  const score = m === 1 ? (s: SolutionRecord) => s.objectives[0] : (s: SolutionRecord) => normalize([s.objectives], norm!.ideal, norm!.nadir)[0].reduce((a, b) => a + b, 0);
+  const score = m === 1 ? (s: SolutionRecord) => s.objectives[0] : (s: SolutionRecord) => normalise([s.objectives], norm!.ideal, norm!.nadir)[0].reduce((a, b) => a + b, 0);
   const bestBySolver: SolverBest[] = [];
   for (const solver of labels) {
     const pick = pickBest(done(solver), results, score);

@@ -143,8 +143,8 @@ function resultsTable(table: MetricTable, data: ReportData): string {
     ? `Friedman over ${table.friedman.instances.length} instances (${e(table.friedman.instances.join(', '))}) on the per-instance ${table.aggregate}s: χ²<sub>F</sub> = ${formatValue(table.friedman.chiSquare)}, p = ${formatValue(table.friedman.p)}; Iman-Davenport F = ${table.friedman.imanDavenport === null ? '∞' : formatValue(table.friedman.imanDavenport)}, p = ${formatValue(table.friedman.imanDavenportP)}. Average ranks, 1 = best.`
     : `Friedman ranks: not computed (${e(table.friedmanNote ?? 'no instances')}).`;
   const norms = comparison.instances
-    .filter((i) => i.normalization && ['hv', 'igd+', 'epsilon', 'spacing'].includes(table.metric))
-    .map((i) => `${e(i.instance)}: ideal (${list(i.normalization!.ideal)}), nadir (${list(i.normalization!.nadir)}), reference 1.1`);
+    .filter((i) => i.normalisation && ['hv', 'igd+', 'epsilon', 'spacing'].includes(table.metric))
+    .map((i) => `${e(i.instance)}: ideal (${list(i.normalisation!.ideal)}), nadir (${list(i.normalisation!.nadir)}), reference 1.1`);
   const pairs = comparison.instances.flatMap((i) =>
     i.pairs.map((p) => [e(i.instance), `${e(p.a)} vs ${e(p.b)}`, formatValue(p.u), formatValue(p.p), formatValue(p.pHolm), e(p.method), formatValue(p.a12), e(p.magnitude)]),
   );

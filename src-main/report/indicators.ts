@@ -9,7 +9,7 @@ import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { InstanceSpec } from '../../src-shared/experiments/spec.ts';
 import { nonDominatedIndices } from '../../src-shared/metrics/dominance.ts';
 import { normalisedHypervolume } from '../../src-shared/metrics/hv-reference.ts';
-import { normalize, normalizedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
+import { normalise, normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import { additiveEpsilon, igdPlus, spacing } from '../../src-shared/metrics/indicators.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 
@@ -32,7 +32,7 @@ export function runHypervolume(result: SolverResult, normalisation: { ideal: num
   const m = normalisation.ideal.length;
   return normalisedHypervolume(
     result.front.map((s) => s.objectives),
-    { ideal: normalisation.ideal, nadir: normalisation.nadir, reference: normalizedReferencePoint(m), method: '' },
+    { ideal: normalisation.ideal, nadir: normalisation.nadir, reference: normalisedReferencePoint(m), method: '' },
   );
 }
 
@@ -52,13 +52,13 @@ export function instanceMetricValues(
     for (const run of runs) if (results.has(run.id)) values.set(run.id, null);
     return values;
   }
-  const norm = instance.normalization ?? null;
+  const norm = instance.normalisation ?? null;
   const fronts = new Map<string, number[][]>();
   if (FRONT_METRICS.has(metric)) {
     if (!norm) throw new Error(`instance ${instance.name} has no normalisation`);
     for (const run of runs) {
       const result = results.get(run.id);
-      if (result) fronts.set(run.id, normalize(result.front.map((s) => s.objectives), norm.ideal, norm.nadir));
+      if (result) fronts.set(run.id, normalise(result.front.map((s) => s.objectives), norm.ideal, norm.nadir));
     }
   }
   let referenceSet: number[][] = [];
