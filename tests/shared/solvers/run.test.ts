@@ -9,6 +9,24 @@ import type { Snapshot } from '../../../src-shared/solvers/types.ts';
 const so = new DiceProblem(trackConfig('so', 50));
 const mo2 = new DiceProblem(trackConfig('mo2', 50));
 
+/** The SO problem at N = 50 without constraints, logging every objective value it computes, in order. */
+function countingProblem() {
+  const base = new DiceProblem({ ...trackConfig('so', 50), constraints: [], lowerBounds: [], upperBounds: [] });
+  const values: number[] = [];
+  const problem = Object.create(base) as DiceProblem;
+  problem.evaluate = (x, F, G) => {
+    base.evaluate(x, F, G);
+    values.push(F[0]);
+  };
+  return { problem, values };
+}
+
+/** 1-based positions of the strict new minima of `values` (the improvements of a minimisation). */
+function newMinima(values: readonly number[]): number[] {
+  let best = Infinity;
+  return values.flatMap((v, i) => (v < best ? ((best = v), [i + 1]) : []));
+}
+
 /** A clock that only moves when the driver yields (100 ms per yield). */
 function fakeTime() {
   const time = { t: 0 };
@@ -121,10 +139,34 @@ describe('runSolver', () => {
     expect(result.message).toMatch(/^best feasible f = 0 after \d+ evaluations \(target reached\)$/);
   });
 
-  it('stops on stall, counting evaluations since the last improvement', () => {
-    const result = runSolverSync(so, 'steepest', { restart: false }, 1, { maxEvaluations: 1_000_000, stallEvaluations: 2000 });
-    expect(['stall', 'solver']).toContain(result.stopReason);
-    expect(result.evaluations).toBeLessThan(1_000_000);
+  it('stops on stall exactly stallEvaluations after the last improvement, and not before', () => {
+    // Random search, one candidate per step, on a problem that logs every objective value it
+    // computes; without constraints every sequence is feasible, so an improvement is simply a
+    // new minimum of the log, found independently of the driver's bookkeeping.
+    const stall = 110;
+    const stalled = countingProblem();
+    const result = runSolverSync(stalled.problem, 'random', { batch: 1 }, 1, { maxEvaluations: 1_000_000, stallEvaluations: stall });
+    expect(result.stopReason).toBe('stall');
+    expect(result.evaluations).toBe(stalled.values.length);
+    const improvements = newMinima(stalled.values);
+    const last = improvements[improvements.length - 1];
+    // Seed 1 improves at evaluations 1, 2, 6, 15, 19, 20, 113, 222 and 246: one gap of 109, just
+    // under the stall length, which must not stop the run.
+    expect(improvements).toEqual([1, 2, 6, 15, 19, 20, 113, 222, 246]);
+    const gaps = improvements.map((at, k) => at - (k ? improvements[k - 1] : 0));
+    expect(Math.max(...gaps)).toBe(stall - 1);
+    expect(result.evaluations).toBe(last + stall);
+    expect(result.bestFoundAt).toBe(last);
+    expect(result.best!.objectives[0]).toBe(Math.min(...stalled.values));
+    expect(result.message).toBe(`best feasible f = ${Math.min(...stalled.values)} after ${last + stall} evaluations (no improvement for ${stall})`);
+
+    // The same run without the stall rule goes on past that point, drawing the same candidates.
+    const control = countingProblem();
+    const budget = result.evaluations + 5 * stall;
+    const going = runSolverSync(control.problem, 'random', { batch: 1 }, 1, { maxEvaluations: budget });
+    expect(going.stopReason).toBe('evaluations');
+    expect(going.evaluations).toBe(budget);
+    expect(control.values.slice(0, result.evaluations)).toEqual(stalled.values);
   });
 
   it('keeps a feasible non-dominated front for several objectives', () => {
