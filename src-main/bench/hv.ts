@@ -3,7 +3,7 @@
  * uniform on the unit simplex (all mutually non-dominated), against (1.1, ..., 1.1).
  */
 import { performance } from 'node:perf_hooks';
-import { hypervolume, normalizedReferencePoint, simplexPoints } from '../../src-shared/metrics/hypervolume.ts';
+import { hypervolume, normalisedReferencePoint, simplexPoints } from '../../src-shared/metrics/hypervolume.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 import type { BenchSuite, BenchTable } from './suite.ts';
 
@@ -36,7 +36,7 @@ export function benchPoints(n: number, m: number): number[][] {
 
 function timeCase(n: number, m: number, repeats: number): Row {
   const points = benchPoints(n, m);
-  const ref = normalizedReferencePoint(m);
+  const ref = normalisedReferencePoint(m);
   let value = hypervolume(points, ref); // warm-up (JIT)
   const times: number[] = [];
   for (let r = 0; r < repeats; r++) {

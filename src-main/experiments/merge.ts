@@ -1,5 +1,6 @@
 /** Folds results files (shards, or any other project) into a project without duplicates. */
 import { Project, ProjectError } from '../project/store.ts';
+import { addExperiment } from './add.ts';
 
 export interface MergeSummary {
   file: string;
@@ -15,7 +16,7 @@ export function mergeInto(target: Project, file: string): MergeSummary {
     const summary: MergeSummary = { file, experimentsAdded: 0, runsAdded: 0, runsSkipped: 0 };
     for (const experiment of source.experiments()) {
       try {
-        if (target.addExperiment(experiment.spec) === 'added') summary.experimentsAdded++;
+        if (addExperiment(target, experiment.spec) === 'added') summary.experimentsAdded++;
       } catch (e) {
         throw new ProjectError(`${file}: experiment "${experiment.name}" differs from the one in ${target.path} (${(e as Error).message})`);
       }

@@ -27,7 +27,7 @@
  *   Friedman test ranks the solvers by that mean, not by the (0 or 1) median.
  */
 import { nonDominatedIndices } from '../metrics/dominance.ts';
-import { normalize, normalizedReferencePoint } from '../metrics/hypervolume.ts';
+import { normalise, normalisedReferencePoint } from '../metrics/hypervolume.ts';
 import { normalisedHypervolume } from '../metrics/hv-reference.ts';
 import { additiveEpsilon, igdPlus, spacing } from '../metrics/indicators.ts';
 import type { SolverResult } from '../solvers/types.ts';
@@ -37,6 +37,7 @@ import { holmAdjust } from '../stats/holm.ts';
 import { mannWhitney } from '../stats/mann-whitney.ts';
 import { summarize, type Summary } from '../stats/summary.ts';
 import { expandGrid } from './grid.ts';
+import { upgradeSpec } from './normalisation.ts';
 import { instanceConfig, solverLabel, type ExperimentSpec, type InstanceSpec } from './spec.ts';
 
 export const METRICS = ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best'] as const;
@@ -85,7 +86,7 @@ export interface PairTest {
 export interface InstanceComparison {
   instance: string;
   objectives: number;
-  normalization: InstanceSpec['normalization'] | null;
+  normalisation: InstanceSpec['normalisation'] | null;
   solvers: SolverColumn[];
   pairs: PairTest[];
 }
@@ -120,7 +121,9 @@ function foundFeasible(result: SolverResult): boolean {
   return result.firstFeasibleAt != null || result.front.length > 0 || result.best?.feasible === true;
 }
 
-export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): Comparison {
+/** Compares the solvers of a stored spec (as any version stored it: the older `normalization` key too) on `metric`. */
+export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): Comparison {
+  const spec = upgradeSpec(storedSpec);
   if (!(METRICS as readonly string[]).includes(metric)) throw new CompareError(`unknown metric "${metric}" (one of ${METRICS.join(', ')})`);
   const higherIsBetter = HIGHER_IS_BETTER.has(metric);
   const aggregate = metric === 'feasibility' ? 'mean' : 'median';
@@ -136,13 +139,13 @@ export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<stri
       continue;
     }
     const onFront = FRONT_METRICS.has(metric);
-    const norm = instance.normalization ?? null;
+    const norm = instance.normalisation ?? null;
     if (onFront && !norm) throw new CompareError(`instance ${instance.name} has no normalisation; add the experiment again to store one`);
     const runs = grid.filter((r) => r.instance === instance.name);
     const fronts = new Map<string, number[][]>();
     for (const run of runs) {
       const result = stored.get(run.id)?.result;
-      if (result && onFront) fronts.set(run.id, normalize(result.front.map((s) => s.objectives), norm!.ideal, norm!.nadir));
+      if (result && onFront) fronts.set(run.id, normalise(result.front.map((s) => s.objectives), norm!.ideal, norm!.nadir));
     }
     let referenceSet: number[][] = [];
     if (REFERENCE_METRICS.has(metric)) {
@@ -153,7 +156,7 @@ export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<stri
       if (metric === 'best') return result.best && result.best.feasible ? result.best.objectives[0] : null;
       if (metric === 'feasibility') return foundFeasible(result) ? 1 : 0;
       const front = fronts.get(id)!;
-      if (metric === 'hv') return normalisedHypervolume(result.front.map((s) => s.objectives), { ideal: norm!.ideal, nadir: norm!.nadir, reference: normalizedReferencePoint(m), method: '' });
+      if (metric === 'hv') return normalisedHypervolume(result.front.map((s) => s.objectives), { ideal: norm!.ideal, nadir: norm!.nadir, reference: normalisedReferencePoint(m), method: '' });
       if (metric === 'spacing') return front.length >= 2 ? spacing(front) : null;
       if (!front.length || !referenceSet.length) return null;
       return metric === 'epsilon' ? additiveEpsilon(front, referenceSet) : igdPlus(front, referenceSet);
@@ -189,7 +192,7 @@ export function compareExperiment(spec: ExperimentSpec, stored: ReadonlyMap<stri
         raw.push({ a: labels[i], b: labels[j], u: test.u1, p: test.p, method: test.method, a12: effect, magnitude: a12Magnitude(effect) });
       }
     const adjusted = holmAdjust(raw.map((r) => r.p));
-    comparison.instances.push({ instance: instance.name, objectives: m, normalization: norm, solvers, pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })) });
+    comparison.instances.push({ instance: instance.name, objectives: m, normalisation: norm, solvers, pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })) });
   }
   if (comparison.instances.length === 0) throw new CompareError(`metric ${metric} applies to no instance of experiment ${spec.name}: ${comparison.skipped.map((s) => s.reason).join('; ')}`);
   const complete = comparison.instances.filter((c) => c.solvers.every((s) => s.summary));

@@ -18,9 +18,10 @@ export interface InstanceSpec {
   /**
    * Normalisation for hypervolume and IGD+: objectives map to [0, 1] between ideal and nadir
    * (HV reference point 1.1 in every normalised objective). When the spec leaves it out,
-   * `experiment add` stores the default (see normalization.ts) with the instance.
+   * `experiment add` stores the default (see normalisation.ts) with the instance. Input may
+   * spell the key `normalization`, as specs stored before did (normalisation.ts, upgradeSpec).
    */
-  normalization?: { ideal: number[]; nadir: number[]; method?: string };
+  normalisation?: { ideal: number[]; nadir: number[]; method?: string };
 }
 
 export interface SolverSpec {
@@ -116,7 +117,7 @@ export function instanceConfig(instance: InstanceSpec): DiceConfig {
 
 function validateInstance(field: string, v: unknown): InstanceSpec {
   if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "mo3-n50", "track": "mo3", "n": 50}');
-  allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalization']);
+  allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalisation', 'normalization']);
   const instance: InstanceSpec = { name: checkName(`${field}.name`, v.name) };
   if (v.track !== undefined) {
     if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${describeValue(v.track)}`);
@@ -135,19 +136,24 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
     if (e instanceof ConfigError) throw new SpecError(`${field}.${e.field === 'n' ? 'n' : `config.${e.field}`}`, e.rule);
     throw e;
   }
-  if (v.normalization !== undefined) {
-    const nf = `${field}.normalization`;
-    if (!isRecord(v.normalization)) throw new SpecError(nf, 'must be {"ideal": [...], "nadir": [...]}');
-    allowOnly(nf, v.normalization, ['ideal', 'nadir', 'method']);
-    if (v.normalization.method !== undefined && typeof v.normalization.method !== 'string') throw new SpecError(`${nf}.method`, 'must be a string');
+  // `normalization` is the spelling of specs stored before; either is read, not both.
+  if (v.normalisation !== undefined && v.normalization !== undefined)
+    throw new SpecError(`${field}.normalization`, 'is the older spelling of normalisation: give only one of the two');
+  const key = v.normalization !== undefined ? 'normalization' : 'normalisation';
+  const given = v[key];
+  if (given !== undefined) {
+    const nf = `${field}.${key}`;
+    if (!isRecord(given)) throw new SpecError(nf, 'must be {"ideal": [...], "nadir": [...]}');
+    allowOnly(nf, given, ['ideal', 'nadir', 'method']);
+    if (given.method !== undefined && typeof given.method !== 'string') throw new SpecError(`${nf}.method`, 'must be a string');
     const m = config.objectives.length;
-    const ideal = checkNumberList(`${nf}.ideal`, v.normalization.ideal, m);
-    const nadir = checkNumberList(`${nf}.nadir`, v.normalization.nadir, m);
+    const ideal = checkNumberList(`${nf}.ideal`, given.ideal, m);
+    const nadir = checkNumberList(`${nf}.nadir`, given.nadir, m);
     nadir.forEach((x, k) => {
       if (!(x > ideal[k])) throw new SpecError(`${nf}.nadir[${k}]`, `must exceed ideal[${k}] (${x} <= ${ideal[k]})`);
     });
-    instance.normalization = { ideal, nadir };
-    if (typeof v.normalization.method === 'string') instance.normalization.method = v.normalization.method;
+    instance.normalisation = { ideal, nadir };
+    if (typeof given.method === 'string') instance.normalisation.method = given.method;
   }
   return instance;
 }

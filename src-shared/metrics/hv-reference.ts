@@ -15,7 +15,7 @@ import type { DiceConfig } from '../problems/dice/config.ts';
 import { DiceEvaluator, createValues } from '../problems/dice/evaluate.ts';
 import { Random } from '../random.ts';
 import { quantileOfSorted } from '../stats/summary.ts';
-import { HV_REFERENCE_COORDINATE, hypervolume, normalize, normalizedReferencePoint } from './hypervolume.ts';
+import { HV_REFERENCE_COORDINATE, hypervolume, normalise, normalisedReferencePoint } from './hypervolume.ts';
 import type { Objectives } from './dominance.ts';
 
 export interface HvNormalisation {
@@ -59,7 +59,7 @@ export function diceHvNormalisation(config: DiceConfig, options: { samples?: num
   return {
     ideal: new Array<number>(m).fill(0),
     nadir,
-    reference: normalizedReferencePoint(m),
+    reference: normalisedReferencePoint(m),
     method: `ideal 0; nadir = median objective of ${samples} uniformly random sequences (seed ${seed}); reference ${HV_REFERENCE_COORDINATE} in normalised objectives`,
   };
 }
@@ -67,7 +67,7 @@ export function diceHvNormalisation(config: DiceConfig, options: { samples?: num
 /** HV of a front (raw objectives) under a stored normalisation. */
 export function normalisedHypervolume(front: readonly Objectives[], norm: HvNormalisation): number {
   if (front.length === 0) return 0;
-  return hypervolume(normalize(front, norm.ideal, norm.nadir), norm.reference);
+  return hypervolume(normalise(front, norm.ideal, norm.nadir), norm.reference);
 }
 
 /** A normalisation value for display: 4 significant digits, whole numbers from 1000 up. */
@@ -83,5 +83,5 @@ function formatNormValue(v: number): string {
  */
 export function formatHvNormalisation(norm: { ideal: readonly number[]; nadir: readonly number[]; reference?: readonly number[] }): string {
   const list = (values: readonly number[]) => `(${values.map(formatNormValue).join(', ')})`;
-  return `ideal ${list(norm.ideal)}, nadir ${list(norm.nadir)}, reference ${list(norm.reference ?? normalizedReferencePoint(norm.ideal.length))}`;
+  return `ideal ${list(norm.ideal)}, nadir ${list(norm.nadir)}, reference ${list(norm.reference ?? normalisedReferencePoint(norm.ideal.length))}`;
 }

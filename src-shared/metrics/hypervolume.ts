@@ -23,14 +23,14 @@ import { Random } from '../random.ts';
 
 /**
  * Reference-point convention used across Saikoro: objectives are normalised by a given ideal and
- * nadir point into [0, 1] (see normalize) and the hypervolume is measured against the point with
+ * nadir point into [0, 1] (see normalise) and the hypervolume is measured against the point with
  * HV_REFERENCE_COORDINATE in every objective. The largest attainable value is therefore
  * HV_REFERENCE_COORDINATE^M (a point at the ideal).
  */
 export const HV_REFERENCE_COORDINATE = 1.1;
 
 /** The normalised reference point (1.1, ..., 1.1) for m objectives. */
-export function normalizedReferencePoint(m: number): number[] {
+export function normalisedReferencePoint(m: number): number[] {
   return new Array<number>(m).fill(HV_REFERENCE_COORDINATE);
 }
 
@@ -39,7 +39,7 @@ export function normalizedReferencePoint(m: number): number[] {
  * zero or negative is only shifted (divided by 1), so the ideal maps to 0. Values outside the
  * ideal–nadir box are not clipped.
  */
-export function normalize(points: readonly (readonly number[])[], ideal: readonly number[], nadir: readonly number[]): number[][] {
+export function normalise(points: readonly (readonly number[])[], ideal: readonly number[], nadir: readonly number[]): number[][] {
   if (ideal.length !== nadir.length) throw new Error('ideal and nadir differ in length');
   const m = ideal.length;
   const scale = ideal.map((lo, k) => {
@@ -50,11 +50,6 @@ export function normalize(points: readonly (readonly number[])[], ideal: readonl
     if (p.length !== m) throw new Error(`point has ${p.length} objectives, expected ${m}`);
     return p.map((v, k) => (v - ideal[k]) / scale[k]);
   });
-}
-
-/** Hypervolume of normalize(points, ideal, nadir) against normalizedReferencePoint(M). */
-export function normalizedHypervolume(points: readonly (readonly number[])[], ideal: readonly number[], nadir: readonly number[]): number {
-  return hypervolume(normalize(points, ideal, nadir), normalizedReferencePoint(ideal.length));
 }
 
 /** Exact hypervolume dominated by `points` and bounded by `reference` (minimisation). */

@@ -48,8 +48,8 @@ function render(c: Comparison): string[] {
   for (const s of c.skipped) out.push(`(skipped: ${s.reason})`);
   for (const inst of c.instances) {
     out.push('', `## ${inst.instance} (M = ${inst.objectives})`);
-    if (inst.normalization && usesNormalisation(c.metric))
-      out.push(`normalisation: ${formatHvNormalisation(inst.normalization)}${inst.normalization.method ? ` (${inst.normalization.method})` : ''}`);
+    if (inst.normalisation && usesNormalisation(c.metric))
+      out.push(`normalisation: ${formatHvNormalisation(inst.normalisation)}${inst.normalisation.method ? ` (${inst.normalisation.method})` : ''}`);
     out.push(
       ...table(
         ['solver', 'n', 'median', 'IQR', 'mean', 'sd', 'no value', 'missing'],

@@ -2,9 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { expandGrid, expandGridWithSetups, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
-import { withNormalizations } from '../../../src-shared/experiments/normalization.ts';
+import { withNormalisations } from '../../../src-shared/experiments/normalisation.ts';
 import { SpecError, validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { ProjectError, type Project } from '../../project/store.ts';
+import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
 import { defaultParallelism } from '../../host/pool.ts';
 import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
@@ -126,7 +127,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
       target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
       for (const spec of specs) {
         try {
-          target.addExperiment(spec);
+          addExperiment(target, spec);
         } catch (e) {
           if (e instanceof ProjectError) throw new InputError(e.message);
           throw e;
@@ -220,10 +221,10 @@ export const experimentCommand: Command = {
         if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
         const project = openProject(file, io);
         try {
-          const spec = withNormalizations(readSpecFile(values.spec, io));
+          const spec = withNormalisations(readSpecFile(values.spec, io));
           let outcome;
           try {
-            outcome = project.addExperiment(spec);
+            outcome = addExperiment(project, spec);
           } catch (e) {
             if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(project.path, file));
             throw e;

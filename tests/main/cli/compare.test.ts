@@ -7,7 +7,7 @@ import { mannWhitney } from '../../../src-shared/stats/mann-whitney.ts';
 import { a12 } from '../../../src-shared/stats/a12.ts';
 import { median, summarize } from '../../../src-shared/stats/summary.ts';
 import { nonDominatedIndices } from '../../../src-shared/metrics/dominance.ts';
-import { normalize } from '../../../src-shared/metrics/hypervolume.ts';
+import { normalise } from '../../../src-shared/metrics/hypervolume.ts';
 import { additiveEpsilon, spacing } from '../../../src-shared/metrics/indicators.ts';
 import { diceHvNormalisation, formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -92,7 +92,7 @@ describe('saikoro compare', () => {
     expect([eps.higherIsBetter, spc.higherIsBetter]).toEqual([false, false]);
     const inst = eps.instances[0];
     const mine = runs.filter((x) => x.instance === 'mo2-n12');
-    const front = (x: (typeof mine)[number]) => normalize(x.result!.front.map((s) => s.objectives), inst.normalization.ideal, inst.normalization.nadir);
+    const front = (x: (typeof mine)[number]) => normalise(x.result!.front.map((s) => s.objectives), inst.normalisation.ideal, inst.normalisation.nadir);
     const union = mine.flatMap(front);
     const reference = nonDominatedIndices(union).map((i) => union[i]);
     for (const [k, solver] of ['random', 'nsga2'].entries()) {
@@ -122,6 +122,43 @@ describe('saikoro compare', () => {
     const epsText = await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'epsilon'], { cwd });
     expect(epsText.stdout).toContain('# mo: epsilon (lower is better)');
     expect(epsText.stdout).toContain('normalisation: ');
+  });
+
+  it('reads a project written before the rename (spec key normalization): same comparison, add and merge see the same spec', async () => {
+    // The experiment as the older version stored it: the same spec with the key "normalization".
+    const current = Project.open(path.join(cwd, 'p.saikoro'), { readOnly: true });
+    const spec = current.experiment('mo')!.spec;
+    current.close();
+    expect(spec.instances[0].normalisation).toBeDefined();
+    const oldSpec = JSON.parse(JSON.stringify(spec).replaceAll('"normalisation"', '"normalization"'));
+    const old = Project.create(path.join(cwd, 'old.saikoro'));
+    old.addExperiment(oldSpec);
+    old.close();
+    // Adding the spec file again is a no-op (it was refused as a different spec), and the
+    // stored spec is left as it was.
+    const add = await runCli(['experiment', 'add', 'old.saikoro', '--spec', 'mo.json'], { cwd });
+    expect([add.code, add.stdout]).toEqual([0, 'experiment mo is already in old.saikoro with this spec (8 runs)\n']);
+    // Merging the new project's runs (and its spec in the new spelling) in: the same experiment.
+    const merge = await runCli(['merge', 'old.saikoro', 'p.saikoro'], { cwd });
+    expect(merge.code).toBe(0);
+    const reopened = Project.open(path.join(cwd, 'old.saikoro'), { readOnly: true });
+    expect(reopened.experiments().map((e) => e.name)).toEqual(['mo', 'cmp']);
+    expect(JSON.stringify(reopened.experiment('mo')!.spec)).toContain('"normalization"');
+    reopened.close();
+    for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility']) {
+      const before = await runCli(['compare', 'old.saikoro', 'mo', '--metric', metric, '--json'], { cwd });
+      const now = await runCli(['compare', 'p.saikoro', 'mo', '--metric', metric, '--json'], { cwd });
+      expect(before.code).toBe(0);
+      expect(JSON.parse(before.stdout)).toEqual(JSON.parse(now.stdout));
+    }
+    const text = await runCli(['compare', 'old.saikoro', 'mo', '--metric', 'hv'], { cwd });
+    expect(text.stdout).toContain(`normalisation: ${formatHvNormalisation(diceHvNormalisation(trackConfig('mo2', 12)))}`);
+    // The other way: the old experiment merged into a new project is written in the new spelling.
+    await runCli(['project', 'new', 'fresh.saikoro'], { cwd });
+    expect((await runCli(['merge', 'fresh.saikoro', 'old.saikoro'], { cwd })).code).toBe(0);
+    const fresh = Project.open(path.join(cwd, 'fresh.saikoro'), { readOnly: true });
+    expect(fresh.experiment('mo')!.spec).toEqual(spec);
+    fresh.close();
   });
 
   it('names bad input (exit 1) and usage errors (exit 2)', async () => {

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { compareExperiment, type StoredRun } from '../../../src-shared/experiments/compare.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
-import { validateSpec } from '../../../src-shared/experiments/spec.ts';
+import { validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 
 const norm = { ideal: [0, 0], nadir: [1, 1] };
 const spec = validateSpec({
   name: 'cmp',
   instances: [
-    { name: 'a', track: 'mo2', n: 20, normalization: norm },
-    { name: 'b', track: 'mo2', n: 30, normalization: norm },
+    { name: 'a', track: 'mo2', n: 20, normalisation: norm },
+    { name: 'b', track: 'mo2', n: 30, normalisation: norm },
     { name: 's', track: 'so', n: 20 },
   ],
   solvers: [{ name: 'random', label: 'A' }, { name: 'random', label: 'B', params: { batch: 7 } }],
@@ -47,7 +47,7 @@ describe('compareExperiment', () => {
     expect(c.higherIsBetter).toBe(true);
     expect(c.skipped).toEqual([{ instance: 's', reason: 's (track so) is single-objective; hv needs at least 2 objectives (use best or feasibility)' }]);
     const a = c.instances[0];
-    expect(a.normalization).toEqual(norm);
+    expect(a.normalisation).toEqual(norm);
     // HV against (1.1, 1.1): A = 0.6², 0.5·0.6, 0.6·0.7; B = 1.0², 0.9·1.0, 1.0·0.8.
     expect(a.solvers[0].summary!.median).toBeCloseTo(0.36, 12);
     expect(a.solvers[0].summary!.mean).toBeCloseTo((0.36 + 0.3 + 0.42) / 3, 12);
@@ -91,6 +91,15 @@ describe('compareExperiment', () => {
     expect(c.friedmanNote).toContain('needs at least 2 instances');
   });
 
+  it('reads a spec stored before the rename (instances[].normalization) and compares the same', () => {
+    // As a project written before stores it: the raw JSON, never validated again on reading.
+    const old = JSON.parse(JSON.stringify(spec).replaceAll('"normalisation"', '"normalization"')) as ExperimentSpec;
+    expect(old.instances[0]).toEqual({ name: 'a', track: 'mo2', n: 20, normalization: norm });
+    expect(expandGrid(old).map((r) => r.id)).toEqual(expandGrid(spec).map((r) => r.id));
+    for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best'] as const) expect(compareExperiment(old, stored(), metric)).toEqual(compareExperiment(spec, stored(), metric));
+    expect(compareExperiment(old, stored(), 'hv').instances[0].normalisation).toEqual(norm);
+  });
+
   it('refuses a metric that fits no instance', () => {
     const soOnly = validateSpec({ ...spec, instances: [{ name: 's', track: 'so', n: 20 }] });
     expect(() => compareExperiment(soOnly, new Map(), 'hv')).toThrow(/metric hv applies to no instance of experiment cmp/);
@@ -108,7 +117,7 @@ describe('compareExperiment', () => {
 const spec2 = validateSpec({
   name: 'ind',
   instances: [
-    { name: 'c', track: 'mo2', n: 20, normalization: { ideal: [0, 0], nadir: [2, 2] } },
+    { name: 'c', track: 'mo2', n: 20, normalisation: { ideal: [0, 0], nadir: [2, 2] } },
     { name: 's', track: 'so', n: 20 },
   ],
   solvers: [{ name: 'random', label: 'A' }, { name: 'random', label: 'B', params: { batch: 7 } }],

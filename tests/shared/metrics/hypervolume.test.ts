@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hypervolume, normalize, normalizedHypervolume, normalizedReferencePoint, simplexPoints } from '../../../src-shared/metrics/hypervolume.ts';
+import { hypervolume, normalise, normalisedReferencePoint, simplexPoints } from '../../../src-shared/metrics/hypervolume.ts';
+import { normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
 import { Random } from '../../../src-shared/random.ts';
 
 /**
@@ -102,7 +103,7 @@ describe('hypervolume (WFG)', () => {
     const random = Random.fromSeed(3);
     for (const m of [4, 5, 7]) {
       const points = simplexPoints(60, m, m);
-      const ref = normalizedReferencePoint(m);
+      const ref = normalisedReferencePoint(m);
       const base = hypervolume(points, ref);
       const shuffled = random.shuffle(points.map((p) => [...p]));
       expect(hypervolume(shuffled, ref)).toBeCloseTo(base, 12);
@@ -121,10 +122,12 @@ describe('hypervolume (WFG)', () => {
   });
 
   it('normalises by ideal and nadir before measuring against (1.1, ..., 1.1)', () => {
-    expect(normalize([[10, 200]], [0, 100], [20, 300])).toEqual([[0.5, 0.5]]);
-    expect(normalizedHypervolume([[10, 200]], [0, 100], [20, 300])).toBeCloseTo(0.6 * 0.6, 12);
+    expect(normalise([[10, 200]], [0, 100], [20, 300])).toEqual([[0.5, 0.5]]);
+    expect(normalisedReferencePoint(2)).toEqual([1.1, 1.1]);
+    const norm = { ideal: [0, 100], nadir: [20, 300], reference: normalisedReferencePoint(2), method: '' };
+    expect(normalisedHypervolume([[10, 200]], norm)).toBeCloseTo(0.6 * 0.6, 12);
     // a zero range only shifts
-    expect(normalize([[3, 1]], [3, 0], [3, 2])).toEqual([[0, 0.5]]);
+    expect(normalise([[3, 1]], [3, 0], [3, 2])).toEqual([[0, 0.5]]);
   });
 
   it('rejects malformed input with a clear message', () => {
