@@ -149,6 +149,7 @@ function resultsTable(table: MetricTable, data: ReportData): string {
     i.pairs.map((p) => [e(i.instance), `${e(p.a)} vs ${e(p.b)}`, formatValue(p.u), formatValue(p.p), formatValue(p.pHolm), e(p.method), formatValue(p.a12), e(p.magnitude)]),
   );
   return `<section class="metric" id="metric-${slug(table.metric)}">
+<div class="block">
 <h3>${e(metricTitle(table.metric))} <code>${e(table.metric)}</code></h3>
 <p class="note">${caption}</p>
 <div class="table-wrap"><table class="results">
@@ -157,6 +158,7 @@ function resultsTable(table: MetricTable, data: ReportData): string {
 ${body.join('\n')}
 </tbody>${foot}</table></div>
 <p class="note">${friedmanText}</p>
+</div>
 ${table.skipped.length ? `<p class="note">Not applicable: ${e(table.skipped.map((s) => s.reason).join('; '))}.</p>` : ''}
 ${norms.length ? `<p class="note">Normalisation: ${norms.join('; ')}.</p>` : ''}
 ${pairs.length ? `<details class="pairs" open><summary>Pairwise tests (${pairs.length})</summary><div class="table-wrap">${tableHtml(['instance', 'pair', 'U', 'p', 'p (Holm)', 'test', 'A12 (first better)', 'effect'], pairs, { className: 'pairs' })}</div></details>` : ''}
@@ -187,22 +189,22 @@ function instanceSection(instance: InstanceReport, counter: ChartCounter): strin
   const boxes = instance.boxplots.map((b) =>
     figure(counter, `boxplot-${b.metric}`, (t) => boxplotOption(b, t), { width: 440, height: 300 }, `${e(metricTitle(b.metric))} per run on ${e(instance.instance)}.`),
   );
-  if (boxes.length) parts.push(`<h3>Indicators per run</h3><div class="chart-grid">${boxes.join('\n')}</div>`);
+  if (boxes.length) parts.push(`<div class="block"><h3>Indicators per run</h3><div class="chart-grid">${boxes.join('\n')}</div></div>`);
   if (instance.convergence) {
     const c = instance.convergence;
-    parts.push(`<h3>Convergence</h3>${figure(counter, 'convergence', (t) => convergenceOption(c, t), { width: 900, height: 380 }, e(c.caption))}`);
+    parts.push(`<div class="block"><h3>Convergence</h3>${figure(counter, 'convergence', (t) => convergenceOption(c, t), { width: 900, height: 380 }, e(c.caption))}</div>`);
   }
   if (instance.fronts) {
     const f = instance.fronts;
-    parts.push(`<h3>Fronts</h3>${f.solvers.length ? figure(counter, 'fronts', (t) => frontOption(f, t), { width: 900, height: 420 }, e(f.caption)) : '<p class="note">No front: no run has finished.</p>'}
+    parts.push(`<div class="block"><h3>Fronts</h3>${f.solvers.length ? figure(counter, 'fronts', (t) => frontOption(f, t), { width: 900, height: 420 }, e(f.caption)) : '<p class="note">No front: no run has finished.</p>'}</div>
 ${attainmentFigure(instance)}`);
   }
   if (instance.best) {
     const b = instance.best;
     const status = b.feasible ? 'feasible' : `infeasible (total violation ${formatValue(b.violation)})`;
-    parts.push(`<h3>Best solution</h3>
+    parts.push(`<div class="block"><h3>Best solution</h3>
 <p class="note">${e(b.solver)}, seed ${b.seed}, objectives (${list(b.objectives)}), ${status}; ${e(b.rule)}.</p>
-${figure(counter, 'features', (t) => featureOption(b, t), { width: 900, height: 320 }, 'F1..F15 of the best solution against their bands [α, β].')}
+${figure(counter, 'features', (t) => featureOption(b, t), { width: 900, height: 320 }, 'F1..F15 of the best solution against their bands [α, β].')}</div>
 ${figure(counter, 'constraints', (t) => constraintOption(b, t), { width: 900, height: 300 }, 'χ<sub>d</sub> of the best solution against [q(p<sub>d</sub>), q(P<sub>d</sub>)] for each constrained block length d.')}`);
   }
   return `<section class="instance" id="instance-${slug(instance.instance)}">
@@ -302,7 +304,7 @@ body{font-size:10.5pt}main{max-width:none;padding:0}
 nav,button.copy{display:none}
 details.pairs summary{display:none}
 h2{break-after:avoid;page-break-after:avoid}h3{break-after:avoid;page-break-after:avoid}
-figure,table,.chart{break-inside:avoid;page-break-inside:avoid}
+figure,table,.chart,.block{break-inside:avoid;page-break-inside:avoid}
 .table-wrap{overflow:visible}
 code.seq{max-height:none;overflow:visible}
 section.instance{break-before:page;page-break-before:always}
