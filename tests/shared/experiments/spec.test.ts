@@ -55,7 +55,7 @@ describe('validateSpec', () => {
     [{ ...base, instances: [{ name: 'x', config: { gamma: [1] } }] }, /^instances\[0\]\.config\.gamma: must have 15 entries/],
     [{ ...base, instances: [{ name: 'x' }, { name: 'x' }] }, /^instances\[1\]: name "x" is used twice/],
     [{ ...base, instances: [{ name: 'x', colour: 1 }] }, /^instances\[0\]\.colour: is not a known field/],
-    [{ ...base, instances: [{ name: 'x', track: 'mo2', normalization: { ideal: [0, 0], nadir: [1, 0] } }] }, /nadir\[1\]: must exceed ideal\[1\]/],
+    [{ ...base, instances: [{ name: 'x', track: 'mo2', normalisation: { ideal: [0, 0], nadir: [1, 0] } }] }, /nadir\[1\]: must exceed ideal\[1\]/],
     [{ ...base, solvers: [{ name: 'random' }, { name: 'random' }] }, /^solvers\[1\]: name "random" is used twice/],
     [{ ...base, seeds: [1, 1] }, /^seeds\[1\]: seed 1 is listed twice/],
     [{ ...base, seeds: { count: 0 } }, /^seeds\.count: must be at least 1/],
