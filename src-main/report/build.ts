@@ -14,6 +14,7 @@ import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
 import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
+import { holmAdjust } from '../../src-shared/stats/holm.ts';
 import { appVersion } from '../project/app-version.ts';
 import type { Project, RunRecord } from '../project/store.ts';
 import { instanceMetricValues, metricApplies, runHypervolume } from './indicators.ts';
@@ -243,20 +244,30 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
   };
 }
 
+/**
+ * One table row per instance. The +/−/= marks compare each solver with the baseline: the
+ * Mann-Whitney p of compare's pair, Holm-adjusted over the instance's k − 1 comparisons with
+ * the baseline (a comparison with a control, as in Derrac et al. 2011; compare's own pHolm
+ * adjusts over all k(k − 1)/2 pairs), and the direction from A12.
+ */
 function tableOf(c: Comparison, baseline: string): MetricTable {
   const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
   const rows = c.instances.map((inst) => {
     const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));
     let best: number | null = null;
     for (const a of aggregates) if (a !== null && (best === null || better(a, best))) best = a;
+    const pairOf = (label: string) => (label === baseline ? undefined : inst.pairs.find((p) => (p.a === label && p.b === baseline) || (p.b === label && p.a === baseline)));
+    const withBaseline = inst.solvers.map((s) => pairOf(s.label)).filter((p) => p !== undefined);
+    const adjusted = new Map(holmAdjust(withBaseline.map((p) => p.p)).map((q, k) => [withBaseline[k], q]));
     return {
       instance: inst.instance,
       cells: inst.solvers.map((s, k) => {
-        const pair = s.label === baseline ? undefined : inst.pairs.find((p) => (p.a === s.label && p.b === baseline) || (p.b === s.label && p.a === baseline));
+        const pair = pairOf(s.label);
+        const pHolm = pair ? adjusted.get(pair)! : null;
         // compare's a12 is P(a better than b); here it is P(this solver better than the baseline).
         const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
         let mark: BaselineMark | null = null;
-        if (pair && a12 !== null) mark = pair.pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '-') : '=';
+        if (pHolm !== null && a12 !== null) mark = pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '-') : '=';
         return {
           solver: s.label,
           n: s.summary?.n ?? 0,
@@ -270,7 +281,7 @@ function tableOf(c: Comparison, baseline: string): MetricTable {
           best: aggregates[k] !== null && aggregates[k] === best,
           vsBaseline: mark,
           p: pair?.p ?? null,
-          pHolm: pair?.pHolm ?? null,
+          pHolm,
           a12,
         };
       }),

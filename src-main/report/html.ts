@@ -111,6 +111,9 @@ function compactSeeds(seeds: readonly number[]): string {
   return consecutive && seeds.length > 2 ? `${seeds[0]}–${seeds[seeds.length - 1]}` : seeds.join(', ');
 }
 
+/** Up to this many pair tests per indicator are shown (and printed) open; more start folded. */
+const OPEN_PAIRS = 12;
+
 const markText = (m: string | null) => (m === '+' ? '+' : m === '-' ? MINUS : m === '=' ? '=' : '');
 const markClass = (m: string | null) => (m === '+' ? 'plus' : m === '-' ? 'minus' : 'same');
 
@@ -118,7 +121,7 @@ function resultsTable(table: MetricTable, data: ReportData): string {
   const comparison = data.comparisons.find((c) => c.metric === table.metric)!;
   const solvers = table.rows[0]?.cells.map((c) => c.solver) ?? [];
   const stat = table.aggregate === 'mean' ? 'mean (the share of runs that found a feasible solution)' : 'median (IQR)';
-  const caption = `${e(metricTitle(table.metric))}: ${stat} per solver and instance, ${table.higherIsBetter ? 'higher' : 'lower'} is better; <b>bold</b>: best of the row; +/${MINUS}/= against ${e(data.baseline)} (Mann-Whitney U, Holm-corrected over the instance's pairs, α = ${data.significance}) with A12 = P(solver better than ${e(data.baseline)}).`;
+  const caption = `${e(metricTitle(table.metric))}: ${stat} per solver and instance, ${table.higherIsBetter ? 'higher' : 'lower'} is better; <b>bold</b>: best of the row; +/${MINUS}/= against ${e(data.baseline)} (Mann-Whitney U, Holm-corrected over the instance's ${Math.max(solvers.length - 1, 1)} comparisons with ${e(data.baseline)}, α = ${data.significance}) with A12 = P(solver better than ${e(data.baseline)}).`;
   const body = table.rows.map((row) => {
     const cells = row.cells.map((c) => {
       const title = `n = ${c.n}${c.withoutValue ? `, ${c.withoutValue} without a value` : ''}${c.missing ? `, ${c.missing} not done` : ''}${c.p !== null ? `; p = ${formatValue(c.p)}, p (Holm) = ${formatValue(c.pHolm)}` : ''}`;
@@ -161,7 +164,7 @@ ${body.join('\n')}
 </div>
 ${table.skipped.length ? `<p class="note">Not applicable: ${e(table.skipped.map((s) => s.reason).join('; '))}.</p>` : ''}
 ${norms.length ? `<p class="note">Normalisation: ${norms.join('; ')}.</p>` : ''}
-${pairs.length ? `<details class="pairs" open><summary>Pairwise tests (${pairs.length})</summary><div class="table-wrap">${tableHtml(['instance', 'pair', 'U', 'p', 'p (Holm)', 'test', 'A12 (first better)', 'effect'], pairs, { className: 'pairs' })}</div></details>` : ''}
+${pairs.length ? `<details class="pairs"${pairs.length <= OPEN_PAIRS ? ' open' : ''}><summary>All pairwise tests (${pairs.length}), as saikoro compare: Holm over all pairs of the instance</summary><div class="table-wrap">${tableHtml(['instance', 'pair', 'U', 'p', 'p (Holm)', 'test', 'A12 (first better)', 'effect'], pairs, { className: 'pairs' })}</div></details>` : ''}
 </section>`;
 }
 

@@ -125,7 +125,10 @@ export interface TableCell {
   best: boolean;
   /** Against the baseline: + better, - worse, = no significant difference; null for the baseline itself or without values. */
   vsBaseline: BaselineMark | null;
-  /** Mann-Whitney p against the baseline, raw and Holm-adjusted over the instance's pairs. */
+  /**
+   * Mann-Whitney p against the baseline (compare's), and Holm-adjusted over the instance's
+   * comparisons with the baseline (k − 1 of them: a comparison with a control).
+   */
   p: number | null;
   pHolm: number | null;
   /** Vargha-Delaney A12: probability that a run of this solver is better than one of the baseline. */

@@ -15,6 +15,7 @@ import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
 import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { holmAdjust } from '../../../src-shared/stats/holm.ts';
 import { median } from '../../../src-shared/stats/summary.ts';
 import { runCli } from '../cli/io.ts';
 import { csvObjects, EMPTY, FAILURE, makeFixture, MO, parseCsv, SO, specs, type Fixture } from './fixture.ts';
@@ -62,7 +63,7 @@ describe('buildReport', () => {
     const so20 = data[SO].setup.instances[1];
     expect(so20.defaultConstraints).toBe(false);
     expect(so20.constraints[0]).toEqual({ d: 1, lower: 0.05, upper: 0.9 });
-    expect(data[SO].setup.runs).toEqual({ total: 12, done: 11, failed: 1, missing: 0 });
+    expect(data[SO].setup.runs).toEqual({ total: 18, done: 17, failed: 1, missing: 0 });
     expect(data[SO].runs.find((r) => r.id === fx.failedRun)).toMatchObject({ status: 'failed', error: FAILURE, evaluations: null });
   });
 
@@ -91,11 +92,14 @@ describe('buildReport', () => {
             expect(cell.median).toBe(column.summary?.median ?? null);
             if (cell.solver === report.baseline) expect(cell.vsBaseline).toBeNull();
             else {
-              const pair = inst.pairs.find((p) => [p.a, p.b].includes(cell.solver) && [p.a, p.b].includes(report.baseline))!;
-              expect(cell.pHolm).toBe(pair.pHolm);
+              const vsBaseline = inst.pairs.filter((p) => [p.a, p.b].includes(report.baseline));
+              const pair = vsBaseline.find((p) => [p.a, p.b].includes(cell.solver))!;
+              expect(cell.p).toBe(pair.p);
+              // Holm over the comparisons with the baseline (a control), not over all pairs.
+              expect(cell.pHolm).toBe(holmAdjust(vsBaseline.map((p) => p.p))[vsBaseline.indexOf(pair)]);
               const a12 = pair.a === cell.solver ? pair.a12 : 1 - pair.a12;
               expect(cell.a12).toBeCloseTo(a12, 15);
-              expect(cell.vsBaseline).toBe(pair.pHolm < 0.05 ? (a12 > 0.5 ? '+' : '-') : '=');
+              expect(cell.vsBaseline).toBe(cell.pHolm! < 0.05 ? (a12 > 0.5 ? '+' : '-') : '=');
             }
           }
           const aggregates = row.cells.map((c) => (table.aggregate === 'mean' ? c.mean : c.median)).filter((v): v is number => v !== null);
@@ -173,7 +177,7 @@ describe('CSV', () => {
     expect(runsText.endsWith('\r\n')).toBe(true);
     const runs = csvObjects(runsText);
     expect(Object.keys(runs[0])).toEqual(['run', 'instance', 'solver', 'solver_name', 'seed', 'status', 'best', 'feasibility', 'evaluations', 'seconds', 'error']);
-    expect(runs).toHaveLength(12);
+    expect(runs).toHaveLength(18);
     for (const row of runs) {
       const stored = records.find((x) => x.id === row.run)!;
       expect(row).toMatchObject({ instance: stored.instance, solver: stored.label, solver_name: stored.solver, status: stored.status });
@@ -190,7 +194,7 @@ describe('CSV', () => {
     }
 
     const solutions = csvObjects(fs.readFileSync(path.join(fx.cwd, 'so-solutions.csv'), 'utf8'));
-    expect(solutions).toHaveLength(11);
+    expect(solutions).toHaveLength(17);
     for (const row of solutions) {
       const best = records.find((x) => x.id === row.run)!.result!.best!;
       expect(row.kind).toBe('best');
@@ -356,7 +360,7 @@ describe('saikoro report', () => {
     expect(html.code).toBe(0);
     expect(html.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
     const tex = await cli(['report', 'p.saikoro', SO, '--format', 'latex']);
-    expect(tex.stdout).toContain('\\begin{tabular}{lrr}');
+    expect(tex.stdout).toContain('\\begin{tabular}{lrrr}');
     const inferred = await cli(['report', 'p.saikoro', SO, '--out', 'so.json']);
     expect(inferred.stderr).toContain('report: wrote so.json (json,');
     expect(JSON.parse(fs.readFileSync(path.join(fx.cwd, 'so.json'), 'utf8')).format).toBe('saikoro-report');
@@ -371,7 +375,7 @@ describe('saikoro report', () => {
     [['report', 'missing.saikoro', SO], 1, 'missing.saikoro: no such file'],
     [['report', 'p.saikoro', SO, '--metric', 'speed'], 2, '--metric: must be one of hv, igd+, epsilon, spacing, feasibility, best, got "speed"'],
     [['report', 'p.saikoro', SO, '--metric', 'hv'], 1, 'metric hv applies to no instance'],
-    [['report', 'p.saikoro', SO, '--baseline', 'simplex'], 1, `experiment ${SO} has no solver "simplex" for --baseline (solvers: random, hill-climbing)`],
+    [['report', 'p.saikoro', SO, '--baseline', 'simplex'], 1, `experiment ${SO} has no solver "simplex" for --baseline (solvers: random, hill-climbing, ils)`],
     [['report', 'p.saikoro', EMPTY], 1, `experiment ${EMPTY} has no finished runs`],
     [['report', 'p.saikoro', SO, '--format', 'docx'], 2, '--format: must be one of html, csv, json, latex, pdf, got "docx"'],
     [['report', 'p.saikoro', SO, '--format', 'csv'], 2, '--format csv needs --out PATH'],
