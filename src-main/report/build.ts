@@ -149,7 +149,7 @@ export function buildReport(project: Project, experimentName: string, options: R
     baseline,
     significance: SIGNIFICANCE,
     comparisons: comparisons.map(jsonSafe),
-    tables: comparisons.map((c) => tableOf(c, baseline)),
+    tables: comparisons.map((c) => metricTable(c, baseline)),
     runs,
     solutions: solutionsOf(grid, results),
     instances: spec.instances.map((instance) =>
@@ -250,7 +250,7 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
  * the baseline (a comparison with a control, as in Derrac et al. 2011; compare's own pHolm
  * adjusts over all k(k − 1)/2 pairs), and the direction from A12.
  */
-function tableOf(c: Comparison, baseline: string): MetricTable {
+export function metricTable(c: Comparison, baseline: string): MetricTable {
   const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
   const rows = c.instances.map((inst) => {
     const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));

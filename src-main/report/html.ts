@@ -61,8 +61,10 @@ function bandsText(instance: SetupInstance): string {
 
 function setupSection(data: ReportData): string {
   const s = data.setup;
+  // The normalisation column only where some instance has several objectives.
+  const normalised = s.instances.some((i) => i.normalisation);
   const instances = tableHtml(
-    ['instance', 'track', 'N', 'objectives', 'bands [α, β] and weights γ', 'constraints', 'HV / IGD+ normalisation'],
+    ['instance', 'track', 'N', 'objectives', 'bands [α, β] and weights γ', 'constraints', ...(normalised ? ['HV / IGD+ normalisation'] : [])],
     s.instances.map((i) => [
       e(i.name),
       `<span class="nw">${e(i.track)}</span>`,
@@ -70,7 +72,9 @@ function setupSection(data: ReportData): string {
       `M = ${i.objectives.length}: ${i.objectives.map(groupText).join(' | ')}`,
       bandsText(i),
       constraintsText(i),
-      i.normalisation ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}` : '–',
+      ...(normalised
+        ? [i.normalisation ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}` : '–']
+        : []),
     ]),
     { className: 'setup' },
   );

@@ -3,7 +3,7 @@ import path from 'node:path';
 import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, type RunRecord } from '../../../src-main/project/store.ts';
-import { buildReport, ReportError, runsHash } from '../../../src-main/report/build.ts';
+import { buildReport, metricTable, ReportError, runsHash } from '../../../src-main/report/build.ts';
 import { csvField, csvPaths, renderCsv } from '../../../src-main/report/csv.ts';
 import { formatCell, formatValue } from '../../../src-main/report/format.ts';
 import { renderHtml } from '../../../src-main/report/html.ts';
@@ -107,6 +107,40 @@ describe('buildReport', () => {
           for (const c of row.cells) expect(c.best).toBe((table.aggregate === 'mean' ? c.mean : c.median) === best);
         }
       }
+  });
+
+  it('marks + and − from the p-values Holm-adjusted over the comparisons with the baseline', () => {
+    const summary = (median: number) => ({ n: 10, mean: median, sd: 1, min: median - 1, q1: median - 0.5, median, q3: median + 0.5, max: median + 1, iqr: 1 });
+    const column = (label: string, median: number) => ({ label, runs: 10, withoutValue: 0, missing: 0, summary: summary(median) });
+    const pair = (a: string, b: string, p: number, a12: number) => ({ a, b, u: 0, p, pHolm: Math.min(1, 3 * p), method: 'exact' as const, a12, magnitude: 'large' as const });
+    // Lower is better. fast beats base (p 0.01), slow loses to base (p 0.04), fast beats slow.
+    const comparison: Comparison = {
+      experiment: 'x',
+      metric: 'best',
+      higherIsBetter: false,
+      aggregate: 'median',
+      instances: [
+        {
+          instance: 'i',
+          objectives: 1,
+          normalisation: null,
+          solvers: [column('base', 10), column('fast', 5), column('slow', 12)],
+          pairs: [pair('base', 'fast', 0.01, 0.1), pair('base', 'slow', 0.04, 0.75), pair('fast', 'slow', 0.001, 1)],
+        },
+      ],
+      skipped: [],
+      friedman: null,
+      friedmanNote: 'needs at least 2 instances with values for every solver, has 1',
+    };
+    const [row] = metricTable(comparison, 'base').rows;
+    expect(row.cells.map((c) => [c.solver, c.vsBaseline, c.pHolm, c.a12, c.best])).toEqual([
+      ['base', null, null, null, false],
+      // Holm over the two baseline comparisons: 0.01 * 2 and max(0.02, 0.04 * 1); over all three
+      // pairs (compare's pHolm) slow's 0.08 would not be significant.
+      ['fast', '+', 0.02, 0.9, true],
+      ['slow', '-', 0.04, 0.25, false],
+    ]);
+    expect(metricTable(comparison, 'fast').rows[0].cells.map((c) => c.vsBaseline)).toEqual(['-', null, '-']);
   });
 
   it('evaluates the best solution with the dice evaluator', () => {
