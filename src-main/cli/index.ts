@@ -1,5 +1,7 @@
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo, type Command } from './command.ts';
 import { commands } from './commands/registry.ts';
+import { projectInputError } from './commands/project.ts';
+import { ProjectError } from '../project/store.ts';
 
 export function defaultIo(): CliIo {
   return {
@@ -48,8 +50,10 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       io.stderr.write(`saikoro ${name}: ${e.message}\n\n${command.usage.trimEnd()}\n`);
       return EXIT_USAGE;
     }
-    if (e instanceof InputError) {
-      io.stderr.write(`saikoro ${name}: ${e.message}\n`);
+    // A project file that is refused, damaged, read-only or full, wherever the command met it.
+    const input = e instanceof ProjectError ? projectInputError(e, io) : e;
+    if (input instanceof InputError) {
+      io.stderr.write(`saikoro ${name}: ${input.message}\n`);
       return EXIT_BAD_INPUT;
     }
     throw e;

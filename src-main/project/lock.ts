@@ -98,14 +98,26 @@ function withFileLock(file: string, fn: () => void): boolean {
   return true;
 }
 
+function exists(p: string): boolean {
+  try {
+    fs.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Before opening: clears a lock left by a dead process (one with no live marker beside it),
  * then, holding the lock, runs `recover` (the hot-journal rollback). If a live process holds
  * the lock, recovery is skipped: any journal is that process's transaction in progress.
+ * The lock is only taken when there is a journal to play back: an ordinary open takes no
+ * lock of its own here (the store opens a file in a read-only place without calling this).
  */
 export function recoverAtOpen(file: string, recover: () => void): void {
-  if (!cleanMarkers(file)) removeLockDir(file);
-  withFileLock(file, recover);
+  const liveOther = cleanMarkers(file);
+  if (!liveOther && exists(`${file}.lock`)) removeLockDir(file);
+  if (exists(`${file}-journal`)) withFileLock(file, recover);
 }
 
 /** Inode and mtime of FILE.lock, or null: the same value twice means the same lock holder. */

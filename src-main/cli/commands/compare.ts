@@ -90,8 +90,16 @@ export const compareCommand: Command = {
       if (!experiment) throw new InputError(`${file}: no experiment named "${name}" (has: ${project.experiments().map((e) => e.name).join(', ') || 'none'})`);
       let comparison: Comparison;
       try {
-        const ids = expandGrid(experiment.spec).map((r) => r.id);
-        const runs = new Map(project.runs(ids).filter((r) => r.status === 'done').map((r) => [r.id, { id: r.id, result: r.result }]));
+        const grid = new Map(expandGrid(experiment.spec).map((r) => [r.id, r]));
+        const stored = project.runs([...grid.keys()]).filter((r) => r.status === 'done');
+        // A run whose stored config no longer matches its instance (a damaged file) would give
+        // fronts of the wrong dimension: refuse the file rather than compute with it.
+        for (const r of stored) {
+          const cell = grid.get(r.id)!;
+          if (r.config.n !== cell.config.n || r.config.objectives.length !== cell.config.objectives.length)
+            throw new InputError(`${file}: corrupt Saikoro project (run ${r.id}: its config (N = ${r.config.n}, ${r.config.objectives.length} objectives) is not its instance ${cell.instance}'s (N = ${cell.config.n}, ${cell.config.objectives.length}))`);
+        }
+        const runs = new Map(stored.map((r) => [r.id, { id: r.id, result: r.result }]));
         comparison = compareExperiment(experiment.spec, runs, values.metric as MetricName);
       } catch (e) {
         if (e instanceof CompareError || e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);

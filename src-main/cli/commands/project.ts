@@ -2,13 +2,28 @@ import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { Project, ProjectError, type OpenOptions } from '../../project/store.ts';
 import { experimentStatus } from '../../experiments/runner.ts';
+import { SpecError } from '../../../src-shared/experiments/spec.ts';
+
+/**
+ * The one place where the store's errors become the CLI's: a ProjectError (a refused, damaged,
+ * read-only or full file, from opening it or from any read or write later) is bad input, exit
+ * status 1, with the message naming the file as the user wrote it (absolute paths under the
+ * working directory are shown relative to it). main() calls this for whatever a command lets
+ * through, so commands need not catch store errors themselves.
+ */
+export function projectInputError(e: ProjectError, io: CliIo, given?: string): InputError {
+  let message = e.message;
+  if (given !== undefined && e.file !== undefined) message = message.replaceAll(e.file, given);
+  message = message.replaceAll(io.cwd.endsWith(path.sep) ? io.cwd : io.cwd + path.sep, '');
+  return new InputError(message);
+}
 
 /** Opens a project for a command, turning refusals into InputError (exit 1). */
 export function openProject(file: string, io: CliIo, options: OpenOptions = {}): Project {
   try {
     return Project.open(path.resolve(io.cwd, file), options);
   } catch (e) {
-    if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, file), file));
+    if (e instanceof ProjectError) throw projectInputError(e, io, file);
     throw e;
   }
 }
@@ -17,7 +32,7 @@ export function createProject(file: string, io: CliIo): Project {
   try {
     return Project.create(path.resolve(io.cwd, file));
   } catch (e) {
-    if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, file), file));
+    if (e instanceof ProjectError) throw projectInputError(e, io, file);
     throw e;
   }
 }
@@ -59,7 +74,14 @@ export const projectCommand: Command = {
           const info = project.info();
           const statuses = project.runStatuses();
           const experiments = project.experiments().map((e) => {
-            const s = experimentStatus(e.spec, statuses);
+            let s: ReturnType<typeof experimentStatus>;
+            try {
+              s = experimentStatus(e.spec, statuses);
+            } catch (err) {
+              // A stored spec naming a solver or parameter this version does not know.
+              if (err instanceof SpecError) throw new InputError(`${file}: experiment "${e.name}": ${err.message}`);
+              throw err;
+            }
             return { name: e.name, description: e.spec.description ?? null, createdAt: e.createdAt, runs: s.total, done: s.done, failed: s.failed, missing: s.missing };
           });
           if (values.json) {

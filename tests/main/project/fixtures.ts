@@ -17,7 +17,7 @@ export function fileDigest(file: string): string {
 /** A run record with a result of about `resultBytes` bytes (the front carries the bulk). */
 export function fakeRun(i: number, options: { status?: 'done' | 'failed'; resultBytes?: number } = {}): RunRecord {
   const status = options.status ?? 'done';
-  const points = Math.max(1, Math.floor((options.resultBytes ?? 200) / 60));
+  const points = Math.max(1, Math.floor((options.resultBytes ?? 200) / 120));
   return {
     id: `run-${String(i).padStart(6, '0')}`,
     instance: 'mo3-n20',
@@ -29,6 +29,8 @@ export function fakeRun(i: number, options: { status?: 'done' | 'failed'; result
     budget: { evaluations: 1000 },
     status,
     error: status === 'failed' ? 'solver crashed' : null,
+    // A result with every field the store checks (records.ts): solutions of N = 20 faces, with
+    // the config's 3 objectives and 12 constraint values.
     result:
       status === 'failed'
         ? null
@@ -37,7 +39,12 @@ export function fakeRun(i: number, options: { status?: 'done' | 'failed'; result
             params: { batch: 100 },
             seed: i,
             evaluations: 1000,
-            front: Array.from({ length: points }, (_, k) => ({ x: '123456', objectives: [k, i, 1 / (k + 1)], constraints: [0], feasible: true, violation: 0 })),
+            seconds: 0.5,
+            best: null,
+            bestFoundAt: null,
+            firstFeasibleAt: 1,
+            front: Array.from({ length: points }, (_, k) => ({ x: '12345612345612345612', objectives: [k, i, 1 / (k + 1)], constraints: Array(12).fill(0), feasible: true, violation: 0 })),
+            trace: [{ evaluations: 1000, seconds: 0.5, best: null, violation: 0, feasible: true, frontSize: points, indicator: null }],
           } as unknown as RunRecord['result']),
     appVersion: 'saikoro 0.1.0',
     host: 'test',

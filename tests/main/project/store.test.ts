@@ -174,7 +174,7 @@ describe('migration', () => {
       JSON.stringify(run.budget), 'done', null, run.startedAt, run.finishedAt, run.elapsedMs, JSON.stringify(run.result),
     ]);
     db.run('INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      'failed-one', 'x', 'random', '{}', 'random', '{}', 1, '{}', 'failed', 'boom', run.startedAt, run.finishedAt, 5, null,
+      'failed-one', 'x', 'random', JSON.stringify(run.config), 'random', '{}', 1, JSON.stringify(run.budget), 'failed', 'boom', run.startedAt, run.finishedAt, 5, null,
     ]);
     db.close();
   }
