@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
-import { ProjectError } from '../../project/store.ts';
-import { mergeInto, type MergeSummary } from '../../experiments/merge.ts';
+import { experimentProgress, mergeInto, type MergeSummary } from '../../experiments/merge.ts';
 import { openProject } from './project.ts';
+
+/** Runs listed by name on stdout before "... and N more" (--json lists them all). */
+const LISTED = 20;
 
 export const mergeCommand: Command = {
   name: 'merge',
@@ -14,6 +16,15 @@ export const mergeCommand: Command = {
     '`saikoro experiment run --shard K/N`, or any project) into PROJECT. Runs are identified by',
     'their content hash, so a run PROJECT already has done is skipped and merging twice changes',
     'nothing. An experiment whose spec differs from the one of the same name in PROJECT is refused.',
+    '',
+    'Every run is checked before it is stored: a run whose record or result is damaged, whose',
+    'content does not hash to its id, or that belongs to no experiment of its file is refused',
+    'and reported on stderr (exit status 1); the others are merged. Afterwards, for each',
+    'experiment of the RESULTS files, the runs PROJECT still lacks (missing or failed) are listed.',
+    '',
+    '--json prints {"files": [{file, experimentsAdded, runsAdded, runsSkipped, refused: [{id,',
+    'instance, label, seed, reason}], experiments}], "experiments": [{name, total, done, failed,',
+    'missing, notDone: [{id, instance, label, seed, status}]}]}.',
   ].join('\n'),
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' } }, true);
@@ -25,17 +36,34 @@ export const mergeCommand: Command = {
       const summaries: MergeSummary[] = [];
       for (const source of sources) {
         if (path.resolve(io.cwd, source) === project.path) throw new InputError(`${source}: is the project itself`);
-        try {
-          const summary = mergeInto(project, path.resolve(io.cwd, source));
-          summaries.push({ ...summary, file: source });
-          if (!values.json) writeLine(io.stdout, `${source}: ${summary.runsAdded} run(s) added, ${summary.runsSkipped} already present, ${summary.experimentsAdded} experiment(s) added`);
-        } catch (e) {
-          if (e instanceof ProjectError) throw new InputError(e.message.replaceAll(path.resolve(io.cwd, source), source));
-          throw e;
-        }
+        // A refused or damaged RESULTS file is reported by main() with its name (exit 1).
+        const summary = { ...mergeInto(project, path.resolve(io.cwd, source)), file: source };
+        summaries.push(summary);
+        for (const r of summary.refused)
+          writeLine(io.stderr, `${source}: refused run ${r.id}${r.instance !== null ? ` (${r.instance} ${r.label} seed ${r.seed})` : ''}: ${r.reason}`);
+        if (!values.json)
+          writeLine(
+            io.stdout,
+            `${source}: ${summary.runsAdded} run(s) added, ${summary.runsSkipped} already present, ${summary.experimentsAdded} experiment(s) added${summary.refused.length ? `, ${summary.refused.length} refused (see stderr)` : ''}`,
+          );
       }
-      if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
-      return 0;
+      const names = [...new Set(summaries.flatMap((s) => s.experiments))];
+      const progress = experimentProgress(project, names);
+      if (values.json) writeLine(io.stdout, JSON.stringify({ files: summaries, experiments: progress }));
+      else
+        for (const p of progress) {
+          if (p.notDone.length === 0) {
+            writeLine(io.stdout, `${p.name}: all ${p.total} runs done`);
+            continue;
+          }
+          const parts = [p.missing ? `${p.missing} missing` : '', p.failed ? `${p.failed} failed` : ''].filter(Boolean).join(', ');
+          writeLine(io.stdout, `${p.name}: ${p.done}/${p.total} runs done; still to run: ${parts} (saikoro experiment run ${file} ${p.name}):`);
+          for (const r of p.notDone.slice(0, LISTED)) writeLine(io.stdout, `  ${r.status === 'failed' ? 'failed ' : 'missing'} ${r.instance} ${r.label} seed ${r.seed} (${r.id})`);
+          if (p.notDone.length > LISTED) writeLine(io.stdout, `  ... and ${p.notDone.length - LISTED} more (--json lists them all)`);
+        }
+      const refused = summaries.reduce((n, s) => n + s.refused.length, 0);
+      if (refused) writeLine(io.stderr, `saikoro merge: ${refused} run(s) refused; the other runs were merged`);
+      return refused ? 1 : 0;
     } finally {
       project.close();
     }

@@ -146,9 +146,15 @@ describe('saikoro experiment run / status / verify', () => {
     expect(open('p.saikoro').runs()).toHaveLength(0);
     const merged = await runCli(['merge', 'p.saikoro', 'p.shard-1-of-3.saikoro', 'p.shard-2-of-3.saikoro', 'p.shard-3-of-3.saikoro'], { cwd });
     expect(merged.stdout).toBe(
-      ['p.shard-1-of-3.saikoro: 3 run(s) added, 0 already present, 0 experiment(s) added', 'p.shard-2-of-3.saikoro: 3 run(s) added, 0 already present, 0 experiment(s) added', 'p.shard-3-of-3.saikoro: 2 run(s) added, 0 already present, 0 experiment(s) added', ''].join('\n'),
+      [
+        'p.shard-1-of-3.saikoro: 3 run(s) added, 0 already present, 0 experiment(s) added',
+        'p.shard-2-of-3.saikoro: 3 run(s) added, 0 already present, 0 experiment(s) added',
+        'p.shard-3-of-3.saikoro: 2 run(s) added, 0 already present, 0 experiment(s) added',
+        'small: all 8 runs done',
+        '',
+      ].join('\n'),
     );
-    expect((await runCli(['merge', 'p.saikoro', 'p.shard-2-of-3.saikoro'], { cwd })).stdout).toBe('p.shard-2-of-3.saikoro: 0 run(s) added, 3 already present, 0 experiment(s) added\n');
+    expect((await runCli(['merge', 'p.saikoro', 'p.shard-2-of-3.saikoro'], { cwd })).stdout).toBe('p.shard-2-of-3.saikoro: 0 run(s) added, 3 already present, 0 experiment(s) added\nsmall: all 8 runs done\n');
     // A full run in a second project gives the same ids and results.
     await runCli(['project', 'new', 'full.saikoro'], { cwd });
     await runCli(['experiment', 'add', 'full.saikoro', '--spec', 'spec.json'], { cwd });
