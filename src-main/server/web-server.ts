@@ -6,6 +6,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH, type ApiCalls, type CallResult } from '../../src-shared/api.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import type { ApiEventHub } from '../api/events.ts';
+import { JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
 
 export interface WebServerOptions {
   /** The built renderer (index.html and assets). */
@@ -23,8 +24,26 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/**
+ * Limits on what a caller can make the server hold. A call's arguments are small (the largest,
+ * an evaluateDice sequence, is bounded by MAX_EVALUATE_DICE_LENGTH rolls): 1 MB per body, and at
+ * most MAX_BODIES_IN_FLIGHT bodies being read at once (40 concurrent 15 MB bodies took the
+ * server to 1 GB). Beyond them: 413 and 503, before anything is buffered.
+ */
+export const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODIES_IN_FLIGHT = 8;
+const BODY_TIMEOUT_MS = 30_000;
 const CALL_PATH = /^\/api\/([A-Za-z][A-Za-z0-9]*)$/;
+
+/** A request the server refuses with a status of its own (not a call's error envelope). */
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -70,11 +89,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   };
 
   const server: Server = createServer((req, res) => {
-    handle(req, res).catch((e) => {
-      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', `internal error: ${(e as Error).message}`);
+    handle(req, res).catch(() => {
+      // Never the error's message: it may name the server's files.
+      if (!res.headersSent) send(res, 500, 'text/plain; charset=utf-8', 'internal error');
       else res.destroy();
     });
   });
+  let bodiesInFlight = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!hostAllowed(req)) return send(res, 421, 'text/plain; charset=utf-8', 'unexpected Host header');
@@ -90,22 +111,39 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'API calls use POST');
     if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin API calls are refused');
     if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json');
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return refuseBody(req, res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`);
+    if (bodiesInFlight >= MAX_BODIES_IN_FLIGHT) return refuseBody(req, res, 503, 'too many requests at once; try again');
+    let text: string;
+    bodiesInFlight++;
+    try {
+      text = await readBody(req);
+    } catch (e) {
+      if (e instanceof HttpError) return refuseBody(req, res, e.status, e.message);
+      throw e;
+    } finally {
+      bodiesInFlight--;
+    }
     let args: unknown;
     try {
-      args = JSON.parse(await readBody(req));
+      args = parseJsonSafe(text);
     } catch (e) {
-      return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is not JSON: ${(e as Error).message}` } });
+      if (!(e instanceof JsonInputError)) throw e;
+      return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
     }
     sendResult(res, await dispatchCall(opts.api, name, args));
   }
 
   async function serveStatic(pathname: string, res: ServerResponse) {
-    let rel: string;
+    let decoded: string;
     try {
-      rel = normalize(decodeURIComponent(pathname)).replace(/^([/\\])+/, '');
+      decoded = decodeURIComponent(pathname);
     } catch {
       return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
     }
+    // A NUL byte or a control character names no file (Node would throw, with the path).
+    if (/[\x00-\x1f]/.test(decoded)) return send(res, 400, 'text/plain; charset=utf-8', 'bad path');
+    const rel = normalize(decoded).replace(/^([/\\])+/, '');
     if (rel.split(sep).includes('..')) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
     const file = join(opts.rendererDir, rel === '' ? 'index.html' : rel);
     if (!resolve(file).startsWith(resolve(opts.rendererDir) + sep)) return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
@@ -115,9 +153,12 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       const cache = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
       send(res, 200, type, body, { 'Cache-Control': cache });
     } catch (e) {
+      // /index.html/ is ENOTDIR, a 300-character segment ENAMETOOLONG: all "not found", and the
+      // answer never carries the error's message (it names the server's files).
       const code = (e as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'EISDIR') throw e;
-      send(res, 404, 'text/plain; charset=utf-8', 'not found');
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP' || code === 'EINVAL') return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+      if (code === 'EACCES' || code === 'EPERM') return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
+      throw e;
     }
   }
 
@@ -184,16 +225,42 @@ function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    req.on('data', (chunk: Buffer) => {
+    let done = false;
+    // A body trickled in byte by byte would hold one of the MAX_BODIES_IN_FLIGHT slots forever.
+    const timer = setTimeout(() => {
+      if (done) return;
+      done = true;
+      chunks.length = 0;
+      reject(new HttpError(408, `request body not received within ${BODY_TIMEOUT_MS / 1000} s`));
+    }, BODY_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > MAX_BODY_BYTES) {
-        reject(new Error(`body larger than ${MAX_BODY_BYTES} bytes`));
-        req.destroy();
+        done = true;
+        clearTimeout(timer);
+        chunks.length = 0;
+        req.off('data', onData);
+        reject(new HttpError(413, `request body larger than ${MAX_BODY_BYTES} bytes`));
         return;
       }
       chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.on('end', () => {
+      clearTimeout(timer);
+      if (!done) resolve(Buffer.concat(chunks).toString('utf8'));
     });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
+    req.on('error', (e) => {
+      clearTimeout(timer);
+      if (!done) reject(e);
+    });
   });
+}
+
+/** Answers with `status` and closes the connection, so the rest of the body is never read. */
+function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, message: string): void {
+  res.setHeader('Connection', 'close');
+  send(res, status, 'text/plain; charset=utf-8', message);
+  req.resume();
+  res.on('finish', () => req.destroy());
 }
