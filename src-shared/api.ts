@@ -11,11 +11,12 @@
 import type { DiceConfig } from './problems/dice/config.ts';
 import type { DiceEvaluation } from './problems/dice/evaluate.ts';
 import type { SolverDescriptor } from './solvers/registry.ts';
-import type { NqueensRequestFields } from './problems/nqueens/request.ts';
-import type { NqueensSnapshot } from './problems/nqueens/solvers.ts';
-import type { ParamValue, Snapshot, SolverResult, StopReason } from './solvers/types.ts';
+import type { ParamValue, Snapshot, SolverResult } from './solvers/types.ts';
+import type { NqueensSnapshot } from './runtime/kinds/index.ts';
+import type { RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from './runtime/run-api.ts';
 
 export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue, NqueensSnapshot };
+export type * from './runtime/run-api.ts';
 
 export interface AppInfo {
   name: string;
@@ -33,93 +34,6 @@ export interface EvaluateDiceRequest {
   config?: Partial<DiceConfig> & { n?: number };
 }
 
-export interface StartRunRequest {
-  /** The problem; omitted fields take the spec's defaults (as in evaluateDice). */
-  config: Partial<DiceConfig> & { n: number };
-  /** A solver name from listSolvers(); by default the strongest for the config's track. */
-  solver?: string;
-  /** Solver parameters by name; missing ones take their defaults. */
-  params?: Record<string, ParamValue>;
-  seed: number;
-  /** The evaluation budget. */
-  evaluations: number;
-}
-
-export interface RunStarted {
-  runId: string;
-  solver: string;
-  /** Every parameter, defaults filled in. */
-  params: Record<string, ParamValue>;
-  objectiveCount: number;
-}
-
-/** A live progress snapshot of a run, about five per second. */
-export interface RunSnapshotEvent {
-  runId: string;
-  snapshot: Snapshot;
-}
-
-/** How a run ended; `result` is there when done (and when cancelled after it started). */
-export interface RunFinishedEvent {
-  runId: string;
-  status: 'done' | 'failed' | 'cancelled';
-  reason: string | null;
-  result: SolverResult | null;
-}
-
-/**
- * An N-Queens run on the solver host (the lab's "Run in a worker"): method, board size N,
- * parameters by their framework names (A, B, C, kick, kickEvery, kickLength, update, threshold,
- * clamp, maxSteps / samples, greedyTries, noise, maxSteps; see docs/nqueens.md), seed, and how
- * many queens the report of a solved run carries (`maxQueens`, default min(N, 10 000)).
- */
-export type StartNqueensRunRequest = NqueensRequestFields;
-
-export interface NqueensRunStarted {
-  runId: string;
-  method: 'neural' | 'minconflicts';
-  n: number;
-  seed: number;
-  /** Every parameter, defaults filled in. */
-  params: Record<string, ParamValue>;
-  /** The step limit that applies (maxSteps, or the method's default for N). */
-  stepLimit: number;
-}
-
-/** A live snapshot of an N-Queens run (steps, queens, conflicts, energy for the network), about five per second. */
-export interface NqueensRunSnapshotEvent {
-  runId: string;
-  snapshot: NqueensSnapshot;
-}
-
-/** What a finished N-Queens run found. */
-export interface NqueensRunReport {
-  n: number;
-  method: 'neural' | 'minconflicts';
-  seed: number;
-  params: Record<string, ParamValue>;
-  solved: boolean;
-  steps: number;
-  seconds: number;
-  /** 'solver': solved or the method's step limit; 'cancelled'. */
-  stopReason: StopReason;
-  /** Why an unsolved run failed (network: loop, oscillation, stall, wander; min-conflicts: attacking pairs left). */
-  failure: string | null;
-  message: string;
-  /** Solved and confirmed by verifySolution on the main side (besides the worker's own check). */
-  verified: boolean;
-  /** queens[r] = 0-based column of the queen in row r, for the first `maxQueens` rows; null unless solved. */
-  queens: number[] | null;
-}
-
-/** How an N-Queens run ended; `result` is there when done (and when cancelled after it started). */
-export interface NqueensRunFinishedEvent {
-  runId: string;
-  status: 'done' | 'failed' | 'cancelled';
-  reason: string | null;
-  result: NqueensRunReport | null;
-}
-
 /** A command from the desktop app's menu, forwarded to the renderer. */
 export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' };
 
@@ -133,22 +47,23 @@ export interface SaikoroApi {
   randomSequence(n: number, seed: number): Promise<string>;
   /** Every solver with its parameters (for the Solve view's form). */
   listSolvers(): Promise<SolverDescriptor[]>;
-  /** Queues a run on the solver host; progress arrives through onRunSnapshot and onRunFinished. */
+  /**
+   * Queues a run of any kind (dice when `kind` is left out) on the solver host, checked as the
+   * CLI checks its options (an error names the field); progress arrives through onRunSnapshot
+   * and onRunFinished, which may come before this call answers.
+   */
   startRun(request: StartRunRequest): Promise<RunStarted>;
+  /** A run started in this app instance (still going or finished), or null. */
+  getRun(runId: string): Promise<RunInfo | null>;
+  /** Every run started in this app instance that is still going, then the recent finished ones, newest first. */
+  listRuns(): Promise<RunInfo[]>;
   /** Asks a run to stop; false when there is no such unfinished run. */
   cancelRun(runId: string): Promise<boolean>;
   /** Pauses (paused = true) or resumes a run between steps; false when there is no such unfinished run. */
   pauseRun(runId: string, paused: boolean): Promise<boolean>;
-  /**
-   * Queues an N-Queens run on the solver host; progress arrives through onNqueensRunSnapshot and
-   * onNqueensRunFinished. cancelRun and pauseRun take its runId like a dice run's.
-   */
-  startNqueensRun(request: StartNqueensRunRequest): Promise<NqueensRunStarted>;
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
   onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
   onRunFinished(listener: (event: RunFinishedEvent) => void): Disposer;
-  onNqueensRunSnapshot(listener: (event: NqueensRunSnapshotEvent) => void): Disposer;
-  onNqueensRunFinished(listener: (event: NqueensRunFinishedEvent) => void): Disposer;
 }
 
 type EventKey<K> = K extends `on${string}` ? K : never;
@@ -160,8 +75,8 @@ export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
 export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
 
 // Records rather than arrays so that the compiler reports a call or an event missing here.
-const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, cancelRun: true, pauseRun: true, startNqueensRun: true };
-const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onNqueensRunSnapshot: true, onNqueensRunFinished: true };
+const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, getRun: true, listRuns: true, cancelRun: true, pauseRun: true };
+const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true };
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
 export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];

@@ -1,4 +1,4 @@
-import type { ApiCalls, AppInfo, EvaluateDiceRequest, StartNqueensRunRequest, StartRunRequest } from '../../src-shared/api.ts';
+import type { ApiCalls, AppInfo, EvaluateDiceRequest, StartRunRequest } from '../../src-shared/api.ts';
 import { configFromPartial, DEFAULT_N } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import { describeSolvers } from '../../src-shared/solvers/registry.ts';
@@ -6,7 +6,7 @@ import { randomSequence } from './random-sequence.ts';
 import type { RunService } from './runs.ts';
 
 export interface ApiDependencies {
-  /** Solver runs; without it startRun and startNqueensRun fail with a clear message (e.g. a read-only viewer). */
+  /** Solver runs; without it startRun fails with a clear message (e.g. a read-only viewer). */
   runs?: RunService;
 }
 
@@ -42,6 +42,13 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       if (!deps.runs) throw new UnavailableError('solver runs are not available in this app instance');
       return deps.runs.start(request);
     },
+    async getRun(runId: string) {
+      if (typeof runId !== 'string') throw new TypeError(`getRun: runId must be a string, got ${JSON.stringify(runId)}`);
+      return deps.runs?.get(runId) ?? null;
+    },
+    async listRuns() {
+      return deps.runs?.list() ?? [];
+    },
     async cancelRun(runId: string) {
       if (typeof runId !== 'string') throw new TypeError(`cancelRun: runId must be a string, got ${JSON.stringify(runId)}`);
       return deps.runs?.cancel(runId) ?? false;
@@ -50,10 +57,6 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       if (typeof runId !== 'string') throw new TypeError(`pauseRun: runId must be a string, got ${JSON.stringify(runId)}`);
       if (typeof paused !== 'boolean') throw new TypeError(`pauseRun: paused must be true or false, got ${JSON.stringify(paused)}`);
       return deps.runs?.pause(runId, paused) ?? false;
-    },
-    async startNqueensRun(request: StartNqueensRunRequest) {
-      if (!deps.runs) throw new UnavailableError('solver runs are not available in this app instance');
-      return deps.runs.startNqueens(request);
     },
   };
 }

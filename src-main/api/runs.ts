@@ -1,142 +1,114 @@
-import type { NqueensRunFinishedEvent, NqueensRunReport, NqueensRunStarted, RunFinishedEvent, RunStarted, StartNqueensRunRequest, StartRunRequest } from '../../src-shared/api.ts';
-import { configFromPartial, DEFAULT_N } from '../../src-shared/problems/dice/config.ts';
-import { checkNqueensRequest } from '../../src-shared/problems/nqueens/request.ts';
-import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
-import { resolveParams } from '../../src-shared/solvers/params.ts';
-import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
-import { defaultSolverFor, findSolver, SolverError } from '../../src-shared/solvers/registry.ts';
-import type { Disposable } from '../../src-shared/base/disposable.ts';
-import type { SolverHost, SolverRun } from '../host/pool.ts';
-import type { AnyRunRequest, NqueensResult, ResultOf, RunOutcome, SnapshotOf } from '../host/run.ts';
+/**
+ * Runs of every kind started through the API: each request is planned by the application
+ * layer (src-main/app/runs.ts: checked as the CLI checks its options, resolved), queued on the
+ * solver host, and tracked here under the host's run id. Snapshots and the end are forwarded
+ * as API events and kept, so that getRun / listRuns can tell a reloaded page (or another tab)
+ * everything about a run still going or recently finished.
+ *
+ * Ownership: the service owns its runs' listeners; dispose() cancels the unfinished runs.
+ */
+import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
+import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
+import type { RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
+import { planRun, type AnyRunPlan, type RunPlan } from '../app/runs.ts';
+import type { HostRun, SolverHost } from '../host/pool.ts';
+import type { RunOutcome } from '../host/run.ts';
 import type { ApiEventHub } from './events.ts';
 
-/** The largest budget one UI run may ask for. */
-export const MAX_RUN_EVALUATIONS = 1e9;
+/** Finished runs kept for getRun / listRuns, the oldest dropped first. */
+export const FINISHED_RUNS_KEPT = 100;
 
-/** What the service needs of a run of either kind once it is started. */
-type TrackedRun = Pick<SolverRun<AnyRunRequest>, 'isFinished' | 'cancel' | 'pause' | 'resume'>;
+interface Tracked {
+  info: RunInfo;
+  handle: HostRun;
+}
 
-/**
- * Solver runs started through the API: validates a request the way `saikoro solve` (dice) or
- * `saikoro nqueens` does, queues it on the host, and forwards its snapshots and outcome as API
- * events. Owns the runs it started: dispose() cancels the unfinished ones. cancel and pause
- * take the runId of either kind.
- */
 export class RunService implements Disposable {
-  private readonly runs = new Map<string, TrackedRun>();
+  private readonly runs = new Map<string, Tracked>();
+  private readonly store = new DisposableStore();
 
   constructor(
     private readonly host: SolverHost,
     private readonly events: ApiEventHub,
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** Plans and queues a run; its events may reach listeners before this returns. */
   start(request: StartRunRequest): RunStarted {
-    if (typeof request !== 'object' || request === null) throw new TypeError('startRun: the request must be an object');
-    const { seed, evaluations } = request;
-    if (!Number.isSafeInteger(seed)) throw new RangeError(`seed must be an integer, got ${JSON.stringify(seed)}`);
-    if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
-      throw new RangeError(`evaluations must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
-    const config = configFromPartial({ ...request.config, n: request.config?.n ?? DEFAULT_N });
-    const problem = createDiceProblem(config);
-    const m = problem.objectiveCount;
-    const info = request.solver === undefined ? defaultSolverFor(problem.track, m) : findSolver(request.solver);
-    if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; this config has ${m} objectives`);
-    if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; this config has one objective`);
-    const params = resolveParams(info.name, info.params, request.params ?? {}, problem);
-
-    const run = this.host.start({
-      solver: info.name,
-      params,
-      seed,
-      config,
-      // As `saikoro solve`: a single-objective run may stop at a feasible f = 0.
-      termination: { maxEvaluations: evaluations, ...(m === 1 ? { target: 0 } : {}) },
-    });
-    const runId = this.track(
-      run,
-      (id, snapshot) => this.events.emit('onRunSnapshot', { runId: id, snapshot }),
-      (id, outcome) => {
-        const event: RunFinishedEvent = { runId: id, status: outcome.status, reason: outcome.reason, result: outcome.result };
-        this.events.emit('onRunFinished', event);
-      },
+    const plan = planRun(request);
+    const handle = this.host.start(plan.request);
+    const runId = handle.id;
+    const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;
+    const info = { runId, kind: plan.kind, started, status: handle.status, snapshot: null, result: null, reason: null, history: [] } as RunInfo;
+    const objectiveCount = started.kind === 'dice' ? started.objectiveCount : 1;
+    const tracked: Tracked = { info, handle };
+    this.runs.set(runId, tracked);
+    const listeners = new DisposableStore();
+    this.store.add(listeners);
+    listeners.add(handle.onStatus((status) => (info.status = status)));
+    listeners.add(
+      handle.onSnapshot((snapshot) => {
+        info.snapshot = snapshot as never;
+        appendPoint(info.history, progressPoint(plan.kind, snapshot, objectiveCount));
+        this.events.emit('onRunSnapshot', { runId, kind: plan.kind, snapshot } as RunSnapshotEvent);
+      }),
     );
-    return { runId, solver: info.name, params, objectiveCount: m };
+    void handle.outcome.then((outcome) => {
+      this.store.delete(listeners);
+      this.finish(tracked, plan, outcome);
+    });
+    return started;
   }
 
-  /** An N-Queens run, checked as `saikoro nqueens` checks its options (NqueensRequestError names the field). */
-  startNqueens(request: StartNqueensRunRequest): NqueensRunStarted {
-    const { method, n, seed, params, maxQueens, stepLimit } = checkNqueensRequest(request);
-    const run = this.host.start({ kind: 'nqueens', method, n, params, seed });
-    const runId = this.track(
-      run,
-      (id, snapshot) => this.events.emit('onNqueensRunSnapshot', { runId: id, snapshot }),
-      (id, outcome) => {
-        const event: NqueensRunFinishedEvent = { runId: id, status: outcome.status, reason: outcome.reason, result: outcome.result && nqueensReport(outcome.result, maxQueens) };
-        this.events.emit('onNqueensRunFinished', event);
-      },
-    );
-    return { runId, method, n, seed, params, stepLimit };
+  private finish(tracked: Tracked, plan: AnyRunPlan, outcome: RunOutcome): void {
+    const { info } = tracked;
+    const result = outcome.result === null ? null : (plan as RunPlan<RunKindName>).report(outcome.result as never);
+    info.status = outcome.status;
+    info.result = result as never;
+    info.reason = outcome.reason;
+    const event = { runId: info.runId, kind: info.kind, status: outcome.status as FinishedStatus, reason: outcome.reason, result } as RunFinishedEvent;
+    this.events.emit('onRunFinished', event);
+    this.forgetOldFinished();
   }
 
-  /** Keeps a started run until it ends, forwarding its snapshots and its outcome; answers its API runId. */
-  private track<R extends AnyRunRequest>(
-    run: SolverRun<R>,
-    onSnapshot: (runId: string, snapshot: SnapshotOf<R>) => void,
-    onEnd: (runId: string, outcome: RunOutcome<ResultOf<R>>) => void,
-  ): string {
-    const runId = `run-${run.id}`;
-    const listener = run.onSnapshot((snapshot) => onSnapshot(runId, snapshot));
-    this.runs.set(runId, run);
-    void run.outcome.then((outcome) => {
-      listener.dispose();
-      this.runs.delete(runId);
-      onEnd(runId, outcome);
-    });
-    return runId;
+  private forgetOldFinished(): void {
+    const finished = [...this.runs.values()].filter((t) => t.handle.isFinished);
+    for (const t of finished.slice(0, Math.max(0, finished.length - FINISHED_RUNS_KEPT))) this.runs.delete(t.info.runId);
+  }
+
+  get(runId: string): RunInfo | null {
+    const t = this.runs.get(runId);
+    return t ? structuredClone(t.info) : null;
+  }
+
+  /** The unfinished runs, then the finished ones, each newest first. */
+  list(): RunInfo[] {
+    const all = [...this.runs.values()].reverse();
+    return [...all.filter((t) => !t.handle.isFinished), ...all.filter((t) => t.handle.isFinished)].map((t) => structuredClone(t.info));
   }
 
   cancel(runId: string): boolean {
-    const run = this.runs.get(runId);
-    if (!run || run.isFinished) return false;
-    run.cancel();
+    const t = this.runs.get(runId);
+    if (!t || t.handle.isFinished) return false;
+    t.handle.cancel();
     return true;
   }
 
   pause(runId: string, paused: boolean): boolean {
-    const run = this.runs.get(runId);
-    if (!run || run.isFinished) return false;
-    if (paused) run.pause();
-    else run.resume();
+    const t = this.runs.get(runId);
+    if (!t || t.handle.isFinished) return false;
+    if (paused) t.handle.pause();
+    else t.handle.resume();
     return true;
   }
 
   get activeCount(): number {
-    return this.runs.size;
+    return [...this.runs.values()].filter((t) => !t.handle.isFinished).length;
   }
 
   dispose(): void {
-    for (const run of this.runs.values()) run.cancel();
+    for (const t of this.runs.values()) if (!t.handle.isFinished) t.handle.cancel();
+    this.store.dispose();
   }
-}
-
-/**
- * A finished N-Queens result as the API reports it: the first `maxQueens` queens (a board of
- * 10^7 would be 80 MB of JSON), and the solution checked again here with verifySolution.
- */
-export function nqueensReport(r: NqueensResult, maxQueens: number): NqueensRunReport {
-  const verified = r.solved && r.queens !== null && r.queens.length === r.n && verifySolution(r.queens);
-  return {
-    n: r.n,
-    method: r.method,
-    seed: r.seed,
-    params: r.params,
-    solved: r.solved,
-    steps: r.steps,
-    seconds: r.seconds,
-    stopReason: r.stopReason,
-    failure: r.failure ?? null,
-    message: r.message,
-    verified,
-    queens: r.solved && r.queens ? r.queens.slice(0, maxQueens) : null,
-  };
 }

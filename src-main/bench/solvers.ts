@@ -28,9 +28,10 @@
 import { trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
-import type { SolverInfo, SolverResult, Termination } from '../../src-shared/solvers/types.ts';
+import type { SolverInfo, SolverResult } from '../../src-shared/solvers/types.ts';
 import { defaultParallelism, SolverHost } from '../host/pool.ts';
-import type { RunOutcome, RunRequest } from '../host/run.ts';
+import type { DiceRunRequest, RunOutcome } from '../host/run.ts';
+import { stoppingPolicy } from '../../src-shared/solvers/stopping.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
@@ -158,7 +159,7 @@ function solverOrder(a: SolverInfo, b: SolverInfo): number {
   return rank(a) - rank(b);
 }
 
-function figureOf(spec: CaseSpec, seed: number, outcome: RunOutcome, norm: HvNormalisation | null): RunFigure {
+function figureOf(spec: CaseSpec, seed: number, outcome: RunOutcome<SolverResult>, norm: HvNormalisation | null): RunFigure {
   const r: SolverResult | null = outcome.result;
   if (outcome.status !== 'done' || !r) return { seed, status: outcome.status, value: spec.metric === 'hv' ? 0 : Infinity, evaluations: r?.evaluations ?? 0, seconds: r?.seconds ?? 0, feasible: false, frontSize: null, reason: outcome.reason };
   const base = { seed, status: outcome.status, evaluations: r.evaluations, seconds: r.seconds, reason: null };
@@ -184,7 +185,7 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     info: SolverInfo;
     budget: number;
     seed: number;
-    request: RunRequest;
+    request: DiceRunRequest;
   }
   const planned: Planned[] = [];
   const configs = new Map<CaseName, DiceConfig>();
@@ -199,9 +200,9 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     for (const budget of budgets)
       for (const info of infos)
         for (let seed = 1; seed <= options.seeds; seed++) {
-          // A single-objective run can stop at f = 0: nothing beats it.
-          const termination: Termination = { ...(spec.timed ? { maxSeconds: budget } : { maxEvaluations: budget }), ...(spec.track === 'so' ? { target: 0 } : {}) };
-          planned.push({ spec, info, budget, seed, request: { solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
+          // The one stopping policy: a single-objective run stops at f = 0 (nothing beats it).
+          const termination = stoppingPolicy(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }, config.objectives.length);
+          planned.push({ spec, info, budget, seed, request: { kind: 'dice', solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
         }
   }
   // Longest runs first, so the pool does not end waiting on one long run (a second of a timed
@@ -209,7 +210,7 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
   const cost = (p: Planned) => (p.spec.timed ? p.budget * 2000 : p.budget) * p.spec.n;
   const order = planned.map((_, i) => i).sort((a, b) => cost(planned[b]) - cost(planned[a]) || a - b);
   const host = new SolverHost({ spawn, parallelism: options.parallelism });
-  const outcomes: RunOutcome[] = new Array(planned.length);
+  const outcomes: RunOutcome<SolverResult>[] = new Array(planned.length);
   let finished = 0;
   try {
     progress(`solvers: ${planned.length} runs on ${host.parallelism} worker(s)`);

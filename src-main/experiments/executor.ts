@@ -1,15 +1,14 @@
 /**
  * How one run is executed: in worker processes through the solver host (the default, so a
  * crashing or runaway solver cannot take the runner down), or inline in this process through
- * runSolverSync (tests, verification).
+ * the same driver in-process (tests, verification): executeRunSync, which gives the worker's result.
  */
-import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
-import { runSolverSync } from '../../src-shared/solvers/run.ts';
+import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import { executeRunSync } from '../../src-shared/runtime/kinds/index.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import { terminationOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { runOptionsFor } from '../host/run-options.ts';
 
 export interface RunOutcome {
   status: 'done' | 'failed';
@@ -29,14 +28,16 @@ export interface Executor {
 export function runInline(run: RunSpec): RunOutcome {
   const startedAt = new Date();
   try {
-    const termination = terminationOf(run.budget);
-    // The worker's options (trace indicator included), so inline and worker results are identical.
-    const options = runOptionsFor({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination });
-    const result = runSolverSync(createDiceProblem(run.config), run.solver, run.params, run.seed, termination, options);
+    const result = executeRunSync(requestOf(run));
     return { status: 'done', result, error: null, startedAt, finishedAt: new Date() };
   } catch (e) {
     return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
   }
+}
+
+/** The host request of a grid run: the same for a worker and an inline run. */
+export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
+  return { kind: 'dice', solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) };
 }
 
 export function inlineExecutor(): Executor {
@@ -55,7 +56,7 @@ export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; mem
   return {
     async execute(run, onProgress) {
       let startedAt = new Date();
-      const handle = host.start({ solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), snapshotIntervalMs: onProgress ? 500 : 60_000 });
+      const handle = host.start(requestOf(run, onProgress ? 500 : 60_000));
       const listeners = [
         handle.onStatus((status) => {
           if (status === 'running') startedAt = new Date();

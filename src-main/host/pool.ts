@@ -10,7 +10,7 @@
 import os from 'node:os';
 import { DisposableStore, Emitter, type Disposable } from '../../src-shared/base/disposable.ts';
 import type { WorkerMessage } from './protocol.ts';
-import type { AnyRunRequest, AnyRunResult, NqueensRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
+import type { AnyRunResult, DiceRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
 
 export interface SolverHostOptions {
@@ -32,15 +32,14 @@ interface PoolWorker {
   /** Owns the channel and its listeners. */
   store: DisposableStore;
   ready: boolean;
-  run: AnySolverRun | null;
+  run: HostRun | null;
 }
 
 /**
  * A run in the host. Listen to its snapshots and status; await `outcome`. `R` is its request's
- * type: a dice run (the default) has the framework's Snapshot and SolverResult, an N-Queens run
- * NqueensSnapshot and NqueensResult.
+ * type, and with it the snapshot and result types of its kind (src-shared/runtime/kinds/).
  */
-export class SolverRun<R extends AnyRunRequest = RunRequest> {
+export class HostRun<R extends RunRequest = RunRequest> {
   private statusValue: RunStatus = 'queued';
   private snapshotValue: SnapshotOf<R> | null = null;
   private readonly snapshotEmitter = new Emitter<SnapshotOf<R>>();
@@ -76,13 +75,17 @@ export class SolverRun<R extends AnyRunRequest = RunRequest> {
   readonly onStatus = (listener: (status: RunStatus) => void): Disposable => this.statusEmitter.listen(listener);
 
   pause(): void {
-    this.host.pause(this);
+    this.host.pause(this.erased());
   }
   resume(): void {
-    this.host.resume(this);
+    this.host.resume(this.erased());
   }
   cancel(): void {
-    this.host.cancel(this);
+    this.host.cancel(this.erased());
+  }
+  /** This run as the host handles every run, whatever its kind. */
+  private erased(): HostRun {
+    return this as unknown as HostRun;
   }
 
   /** @internal */
@@ -108,8 +111,6 @@ export class SolverRun<R extends AnyRunRequest = RunRequest> {
   }
 }
 
-/** A run of either kind, as the host handles them internally. */
-export type AnySolverRun = SolverRun<AnyRunRequest>;
 
 export class SolverHost implements Disposable {
   readonly parallelism: number;
@@ -117,12 +118,14 @@ export class SolverHost implements Disposable {
   private readonly memoryLimitMb: number | null;
   private readonly cancelGraceMs: number;
   private readonly workers = new Set<PoolWorker>();
-  private readonly queue: AnySolverRun[] = [];
-  private readonly active = new Map<string, AnySolverRun>();
-  private readonly cancelTimers = new Map<AnySolverRun, NodeJS.Timeout>();
+  private readonly queue: HostRun[] = [];
+  private readonly active = new Map<string, HostRun>();
+  private readonly cancelTimers = new Map<HostRun, NodeJS.Timeout>();
   private readonly store = new DisposableStore();
-  private readonly runEmitter = this.store.add(new Emitter<AnySolverRun>());
+  private readonly runEmitter = this.store.add(new Emitter<HostRun>());
   private nextId = 1;
+  /** Makes run ids unique across hosts and restarts ("run-k3x9-1"), so a stale id never finds another run. */
+  private readonly tag = Math.random().toString(36).slice(2, 6);
 
   constructor(options: SolverHostOptions) {
     this.spawn = options.spawn;
@@ -133,27 +136,24 @@ export class SolverHost implements Disposable {
   }
 
   /** Fires for every run started on this host. */
-  readonly onRun = (listener: (run: AnySolverRun) => void): Disposable => this.runEmitter.listen(listener);
+  readonly onRun = (listener: (run: HostRun) => void): Disposable => this.runEmitter.listen(listener);
 
-  /** Queues a run; it starts as soon as a worker is free. A dice run, or N-Queens with `kind: 'nqueens'`. */
-  start(request: RunRequest): SolverRun<RunRequest>;
-  start(request: NqueensRunRequest): SolverRun<NqueensRunRequest>;
-  start(request: AnyRunRequest): AnySolverRun;
-  start(request: AnyRunRequest): AnySolverRun {
+  /** Queues a run of any kind; it starts as soon as a worker is free. */
+  start<R extends RunRequest>(request: R): HostRun<R> {
     if (this.store.isDisposed) throw new Error('the solver host has been disposed');
-    const run: AnySolverRun = new SolverRun<AnyRunRequest>(`run-${this.nextId++}`, request, this);
+    const run = new HostRun<R>(`run-${this.tag}-${this.nextId++}`, request, this) as unknown as HostRun;
     this.active.set(run.id, run);
     void run.outcome.then(() => this.active.delete(run.id));
     this.queue.push(run);
     this.runEmitter.fire(run);
     this.dispatch();
-    return run;
+    return run as unknown as HostRun<R>;
   }
 
   /** Runs every request and resolves with their outcomes, in order. */
-  async runAll<R extends AnyRunRequest = RunRequest>(requests: R[], onRun?: (run: SolverRun<R>, index: number) => void): Promise<RunOutcome<ResultOf<R>>[]> {
+  async runAll<R extends RunRequest = DiceRunRequest>(requests: R[], onRun?: (run: HostRun<R>, index: number) => void): Promise<RunOutcome<ResultOf<R>>[]> {
     const runs = requests.map((r, i) => {
-      const run = this.start(r as AnyRunRequest) as unknown as SolverRun<R>;
+      const run = this.start(r);
       onRun?.(run, i);
       return run;
     });
@@ -161,7 +161,7 @@ export class SolverHost implements Disposable {
   }
 
   /** Runs not yet finished. */
-  get runs(): AnySolverRun[] {
+  get runs(): HostRun[] {
     return [...this.active.values()];
   }
 
@@ -169,7 +169,7 @@ export class SolverHost implements Disposable {
     return this.workers.size;
   }
 
-  pause(run: AnySolverRun): void {
+  pause(run: HostRun): void {
     if (run.isFinished || run.pauseRequested) return;
     run.pauseRequested = true;
     const worker = this.workerOf(run);
@@ -177,7 +177,7 @@ export class SolverHost implements Disposable {
     else run.setStatus('paused');
   }
 
-  resume(run: AnySolverRun): void {
+  resume(run: HostRun): void {
     if (run.isFinished || !run.pauseRequested) return;
     run.pauseRequested = false;
     const worker = this.workerOf(run);
@@ -188,7 +188,7 @@ export class SolverHost implements Disposable {
     }
   }
 
-  cancel(run: AnySolverRun): void {
+  cancel(run: HostRun): void {
     if (run.isFinished || run.cancelRequested) return;
     run.cancelRequested = true;
     const worker = this.workerOf(run);
@@ -203,7 +203,7 @@ export class SolverHost implements Disposable {
   }
 
   /** A worker stuck in a long step gets a grace period to stop its run, then is killed. */
-  private startCancelTimer(worker: PoolWorker, run: AnySolverRun): void {
+  private startCancelTimer(worker: PoolWorker, run: HostRun): void {
     if (this.cancelTimers.has(run)) return;
     const timer = setTimeout(() => {
       this.cancelTimers.delete(run);
@@ -229,12 +229,12 @@ export class SolverHost implements Disposable {
     }
   }
 
-  private workerOf(run: AnySolverRun): PoolWorker | undefined {
+  private workerOf(run: HostRun): PoolWorker | undefined {
     for (const w of this.workers) if (w.run === run) return w;
     return undefined;
   }
 
-  private removeFromQueue(run: AnySolverRun): void {
+  private removeFromQueue(run: HostRun): void {
     const i = this.queue.indexOf(run);
     if (i >= 0) this.queue.splice(i, 1);
   }
@@ -272,7 +272,7 @@ export class SolverHost implements Disposable {
     return worker;
   }
 
-  private assign(worker: PoolWorker, run: AnySolverRun): void {
+  private assign(worker: PoolWorker, run: HostRun): void {
     worker.run = run;
     run.pid = worker.channel.pid;
     run.setStatus('running');
@@ -320,14 +320,14 @@ export class SolverHost implements Disposable {
     }
   }
 
-  private release(worker: PoolWorker, run: AnySolverRun, outcome: RunOutcome<AnyRunResult>): void {
+  private release(worker: PoolWorker, run: HostRun, outcome: RunOutcome<AnyRunResult>): void {
     worker.run = null;
     this.clearCancelTimer(run);
     run.finish(outcome);
     this.dispatch();
   }
 
-  private clearCancelTimer(run: AnySolverRun): void {
+  private clearCancelTimer(run: HostRun): void {
     const timer = this.cancelTimers.get(run);
     if (timer) clearTimeout(timer);
     this.cancelTimers.delete(run);

@@ -3,13 +3,13 @@
  * structured clones (Node: `serialization: 'advanced'`; Electron: MessagePort semantics), so
  * typed arrays and Maps survive the trip; functions and class prototypes do not.
  */
-import type { AnyRunRequest, AnyRunResult, AnyRunSnapshot } from './run.ts';
+import type { AnyRunResult, AnyRunSnapshot, RunRequest } from './run.ts';
 
 export type HostMessage =
   /** Sent once after spawning: the worker's resident-memory limit for its runs. */
   | { type: 'init'; memoryLimitMb: number | null }
-  /** A dice run (`kind` 'dice' or none) or an N-Queens run (`kind: 'nqueens'`). */
-  | { type: 'start'; runId: string; request: AnyRunRequest }
+  /** A run of any kind (src-shared/runtime/kinds/). */
+  | { type: 'start'; runId: string; request: RunRequest }
   | { type: 'pause'; runId: string }
   | { type: 'resume'; runId: string }
   | { type: 'cancel'; runId: string };
@@ -18,11 +18,11 @@ export type WorkerMessage =
   /** The worker has loaded and listens for messages. */
   | { type: 'ready'; pid: number }
   | { type: 'started'; runId: string }
-  /** The framework's Snapshot for a dice run, an NqueensSnapshot for an N-Queens run. */
+  /** The snapshot of the run's kind. */
   | { type: 'snapshot'; runId: string; snapshot: AnyRunSnapshot }
   | { type: 'paused'; runId: string }
   | { type: 'resumed'; runId: string }
-  /** The framework's SolverResult for a dice run, an NqueensResult for an N-Queens run. */
+  /** The result of the run's kind. */
   | { type: 'done'; runId: string; result: AnyRunResult }
   /** Cancelled between steps; `result` holds what was found so far. */
   | { type: 'cancelled'; runId: string; result: AnyRunResult | null }

@@ -3,21 +3,19 @@
  * talks to the host through `process.parentPort` when that exists (Electron), otherwise
  * through `process.on('message')` / `process.send` (child_process.fork with an IPC channel).
  *
- * One run at a time, dispatched on the request's kind: a dice run builds the problem and runs
- * the solver through the framework's driver (runSolver); an N-Queens run goes through the
- * N-Queens driver (nqueens.ts). Either posts throttled snapshots, then the result. Pause,
- * resume and cancel act between solver steps. A watchdog ends the worker when its resident memory exceeds the limit.
+ * One run at a time, of any kind: executeRun (src-shared/runtime/kinds/) builds it from the
+ * request and drives it with the one driver, posting throttled snapshots, then the result.
+ * Pause, resume and cancel act between steps. A watchdog ends the worker when its resident
+ * memory exceeds the limit.
  *
  * Ownership: the transport listeners live as long as the process; each run owns its
  * watchdog timer, cleared when the run ends.
  */
 import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
-import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
-import { RunController, runSolver } from '../../src-shared/solvers/run.ts';
-import { runNqueensRequest } from './nqueens.ts';
+import { RunController } from '../../src-shared/runtime/control.ts';
+import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
-import type { AnyRunRequest, AnyRunResult, AnyRunSnapshot } from './run.ts';
-import { runOptionsFor } from './run-options.ts';
+import type { AnyRunSnapshot, RunRequest } from './run.ts';
 
 interface Transport {
   send(message: WorkerMessage, then?: () => void): void;
@@ -63,7 +61,7 @@ process.on('SIGINT', () => {});
 let memoryLimitMb: number | null = null;
 let current: { runId: string; control: RunController } | null = null;
 
-async function execute(runId: string, request: AnyRunRequest): Promise<void> {
+async function execute(runId: string, request: RunRequest): Promise<void> {
   const control = new RunController();
   current = { runId, control };
   const limit = request.memoryLimitMb ?? memoryLimitMb;
@@ -81,13 +79,9 @@ async function execute(runId: string, request: AnyRunRequest): Promise<void> {
   const onSnapshot = (snapshot: AnyRunSnapshot) => transport.send({ type: 'snapshot', runId, snapshot });
   try {
     transport.send({ type: 'started', runId });
-    let result: AnyRunResult;
-    if (request.kind === 'nqueens') result = await runNqueensRequest(request, onSnapshot, control);
-    else {
-      const problem = createDiceProblem(request.config);
-      result = await runSolver(problem, request.solver, request.params, request.seed, request.termination, onSnapshot, control, runOptionsFor(request));
-    }
-    transport.send(control.cancelled ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
+    const result = await executeRun(request, { onSnapshot, control });
+    // A run that ended by itself before a cancel arrived is done, not cancelled.
+    transport.send(result.stopReason === 'cancelled' ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
   } catch (e) {
     transport.send({ type: 'failed', runId, reason: e instanceof Error ? e.message : String(e), fatal: false });
   } finally {

@@ -33,7 +33,7 @@ import type { BudgetSpec, ExperimentSpec } from '../../src-shared/experiments/sp
 import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
-import type { NqueensResult, NqueensRunRequest } from '../../src-shared/problems/nqueens/run-kind.ts';
+import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { appVersion } from './app-version.ts';
 import { rollbackHotJournal } from './journal.ts';
 import { announceOpen, recoverAtOpen, stuckLockBreaker } from './lock.ts';

@@ -1,172 +1,173 @@
+/**
+ * Every run of this app instance, of every kind, as the renderer knows it: started here, in
+ * another tab, or before a reload. The one place that talks to the run API (startRun,
+ * listRuns, getRun, pauseRun, cancelRun, onRunSnapshot, onRunFinished); the Solve view and the
+ * N-Queens lab's worker card both read their runs from here.
+ *
+ * - Events for a run this store does not know yet are kept: either startRun has not answered
+ *   (events travel on another connection and can overtake it), or the run was started
+ *   elsewhere, which getRun then fills in.
+ * - On creation and whenever the event socket reconnects, listRuns() re-syncs every run, so a
+ *   reloaded page shows the runs still going, with pause and cancel.
+ * - Runs are replaced, never mutated, and kept out of deep reactivity (markRaw).
+ */
 import { defineStore } from 'pinia';
-import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
-import type { ParamValue, RunFinishedEvent, RunStarted, Snapshot, SolverDescriptor, SolverResult } from '../../src-shared/api.ts';
-import { DEFAULT_N, TRACK_OBJECTIVES, trackConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
-import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { markRaw, onScopeDispose, shallowRef } from 'vue';
+import type { Disposer, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, SaikoroApi, StartRunRequest } from '../../src-shared/api.ts';
+import type { RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import { appendPoint, progressPoint, tracePoints, type ProgressPoint } from '../../src-shared/runtime/progress.ts';
 import { useApi } from '../api/index.ts';
 
-export type RunPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
+export type { ProgressPoint };
+/** A convergence point (evaluations, value, secondary); see src-shared/runtime/progress.ts. */
+export type ConvergencePoint = ProgressPoint;
 
-/** One point of the live convergence line. */
-export interface ConvergencePoint {
-  evaluations: number;
-  /** SO: best feasible f so far; MO: the front's indicator (hypervolume) when known. */
-  value: number | null;
-  /** SO: violation of the best while infeasible; MO: front size. */
-  secondary: number | null;
+/** A run as the renderer shows it: what the API says of it, and its progress points. */
+export type LiveRun = RunInfo & { points: readonly ProgressPoint[] };
+
+/** What a client may add to the API: a signal that the event connection came back. */
+type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
+
+function objectiveCountOf(info: Pick<RunInfo, 'started'>): number {
+  return info.started.kind === 'dice' ? info.started.objectiveCount : 1;
 }
 
-/**
- * A snapshot as a convergence point. SO: best f or, while infeasible, the violation. MO: the
- * front size and, given the run's normalisation (M <= 3), the front's hypervolume, the same
- * figure the worker records in the final trace.
- */
-export function snapshotPoint(s: Snapshot, objectiveCount: number, hv: HvNormalisation | null = null): ConvergencePoint {
-  if (objectiveCount === 1) {
-    const best = s.best;
-    return { evaluations: s.evaluations, value: best && best.feasible ? best.objectives[0] : null, secondary: best && !best.feasible ? best.violation : null };
-  }
-  return { evaluations: s.evaluations, value: hv && s.front.length ? normalisedHypervolume(s.front, hv) : null, secondary: s.front.length };
+function isFinished(status: RunInfo['status']): boolean {
+  return status === 'done' || status === 'failed' || status === 'cancelled';
 }
 
-/** The largest M whose hypervolume is drawn live (as in the host's trace). */
-export const LIVE_HV_MAX_OBJECTIVES = 3;
-
-/** The final trace of a result as convergence points (MO: hypervolume where recorded). */
-export function tracePoints(result: SolverResult): ConvergencePoint[] {
-  return result.trace.map((t) =>
-    result.objectiveCount === 1
-      ? { evaluations: t.evaluations, value: t.feasible ? t.best : null, secondary: t.feasible ? null : t.violation }
-      : { evaluations: t.evaluations, value: t.indicator, secondary: t.frontSize },
-  );
+/** A LiveRun from the API's RunInfo: the history so far, or the final trace of a finished dice run. */
+export function liveFromInfo(info: RunInfo): LiveRun {
+  const points = info.kind === 'dice' && info.result ? tracePoints(info.result) : info.history;
+  return markRaw({ ...info, points: markRaw([...points]) }) as LiveRun;
 }
 
-/** Solver runs started from the Solve view: the form, the current run and its live data. */
+export function withSnapshot(run: LiveRun, e: RunSnapshotEvent): LiveRun {
+  if (isFinished(run.status)) return run;
+  const points = [...run.points];
+  appendPoint(points, progressPoint(e.kind, e.snapshot, objectiveCountOf(run)));
+  const status = e.snapshot.paused ? 'paused' : 'running';
+  return markRaw({ ...run, snapshot: e.snapshot, status, points: markRaw(points) }) as LiveRun;
+}
+
+export function withFinished(run: LiveRun, e: RunFinishedEvent): LiveRun {
+  const points = e.kind === 'dice' && e.result ? tracePoints(e.result) : run.points;
+  return markRaw({ ...run, status: e.status, reason: e.reason, result: e.result, points: markRaw([...points]) }) as LiveRun;
+}
+
+export function liveFromStarted(started: RunStarted): LiveRun {
+  return markRaw({ runId: started.runId, kind: started.kind, started, status: 'queued', snapshot: null, result: null, reason: null, history: [], points: markRaw([]) }) as LiveRun;
+}
+
 export const useRunsStore = defineStore('runs', () => {
-  const api = useApi();
+  const api = useApi() as ReconnectingApi;
+  const runs = shallowRef<ReadonlyMap<string, LiveRun>>(new Map());
+  /** Events for runs not known yet, kept until startRun answers or getRun fills the run in. */
+  const early = new Map<string, { snapshot?: RunSnapshotEvent; finished?: RunFinishedEvent }>();
+  let startsInFlight = 0;
+  const fetching = new Set<string>();
+  /** The last error of listRuns / getRun (shown by views that care). */
+  const syncError = shallowRef<string | null>(null);
 
-  const solvers = shallowRef<SolverDescriptor[]>([]);
-  const track = ref<TrackName>('so');
-  const n = ref<number>(DEFAULT_N);
-  /** '' = the default solver for the track. */
-  const solver = ref('');
-  const params = ref<Record<string, ParamValue>>({});
-  const evaluations = ref(20_000);
-  const seed = ref(1);
+  function put(run: LiveRun): void {
+    const next = new Map(runs.value);
+    next.set(run.runId, run);
+    runs.value = next;
+  }
 
-  const phase = ref<RunPhase>('idle');
-  const started = shallowRef<RunStarted | null>(null);
-  const snapshot = shallowRef<Snapshot | null>(null);
-  // Replaced (not pushed into) on every snapshot, and markRaw'd: never deeply reactive.
-  const points = shallowRef<readonly ConvergencePoint[]>([]);
-  const result = shallowRef<SolverResult | null>(null);
-  const message = ref<string | null>(null);
-  /** The config of the current run, for "open in the evaluator". */
-  const runTrack = ref<TrackName>('so');
-  const runN = ref<number>(DEFAULT_N);
-  /** The HV normalisation of the current run (MO, else null): shown with the HV chart. */
-  const hvNormalisation = shallowRef<HvNormalisation | null>(null);
+  /** Applies the kept events of a run that has just become known. */
+  function adopt(run: LiveRun): LiveRun {
+    const kept = early.get(run.runId);
+    early.delete(run.runId);
+    let r = run;
+    if (kept?.snapshot && (!r.snapshot || kept.snapshot.snapshot.seconds > r.snapshot.seconds)) r = withSnapshot(r, kept.snapshot);
+    if (kept?.finished && !isFinished(r.status)) r = withFinished(r, kept.finished);
+    return r;
+  }
 
-  const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
-  const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
-  const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
-  const running = computed(() => phase.value === 'starting' || phase.value === 'running');
-
-  async function loadSolvers(): Promise<void> {
-    if (solvers.value.length) return;
+  async function fetchUnknown(runId: string): Promise<void> {
+    if (fetching.has(runId) || startsInFlight > 0) return;
+    fetching.add(runId);
     try {
-      solvers.value = markRaw(await api.listSolvers());
+      const info = await api.getRun(runId);
+      if (info && !runs.value.has(runId)) put(adopt(liveFromInfo(info)));
     } catch (e) {
-      message.value = `could not list the solvers: ${(e as Error).message}`;
+      syncError.value = `could not load run ${runId}: ${(e as Error).message}`;
+    } finally {
+      fetching.delete(runId);
     }
   }
 
-  function selectSolver(name: string): void {
-    solver.value = name;
-    params.value = {};
+  function keep(runId: string, event: { snapshot?: RunSnapshotEvent; finished?: RunFinishedEvent }): void {
+    early.set(runId, { ...early.get(runId), ...event });
+    void fetchUnknown(runId);
   }
 
-  async function start(): Promise<void> {
-    if (running.value) return;
-    phase.value = 'starting';
-    message.value = null;
-    snapshot.value = null;
-    result.value = null;
-    points.value = markRaw([]);
-    runTrack.value = track.value;
-    runN.value = n.value;
-    const m = TRACK_OBJECTIVES[track.value].length;
-    hvNormalisation.value = m >= 2 && Number.isInteger(n.value) && n.value >= 1 ? diceHvNormalisation(trackConfig(track.value, n.value)) : null;
+  /** Re-reads every run from the main side (after a reload or a reconnect of the event socket). */
+  async function sync(): Promise<void> {
     try {
-      const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
-      started.value = await api.startRun({
-        config: { n: n.value, objectives: TRACK_OBJECTIVES[track.value].map((g) => [...g]) },
-        ...(solver.value ? { solver: solver.value } : {}),
-        params: given,
-        seed: seed.value,
-        evaluations: evaluations.value,
-      });
-      if (phase.value === 'starting') phase.value = 'running';
+      const list = await api.listRuns();
+      const next = new Map(runs.value);
+      for (const info of list) {
+        const local = next.get(info.runId);
+        // A finished run is final; otherwise the main side's state is the latest.
+        if (local && isFinished(local.status)) continue;
+        next.set(info.runId, adopt(liveFromInfo(info)));
+      }
+      runs.value = next;
+      syncError.value = null;
     } catch (e) {
-      phase.value = 'failed';
-      message.value = (e as Error).message;
+      syncError.value = `could not list the runs: ${(e as Error).message}`;
     }
   }
 
-  async function togglePause(): Promise<void> {
-    if (started.value && phase.value === 'running') await api.pauseRun(started.value.runId, !snapshot.value?.paused);
-  }
-
-  async function cancel(): Promise<void> {
-    if (started.value && running.value) await api.cancelRun(started.value.runId);
-  }
-
-  const offSnapshot = api.onRunSnapshot((e) => {
-    if (e.runId !== started.value?.runId) return;
-    snapshot.value = markRaw(e.snapshot);
-    // Live hypervolume for M <= 3 only; for more objectives the final trace brings it (at doublings).
-    const liveHv = started.value.objectiveCount <= LIVE_HV_MAX_OBJECTIVES ? hvNormalisation.value : null;
-    points.value = markRaw([...points.value, snapshotPoint(e.snapshot, started.value.objectiveCount, liveHv)]);
-  });
-  const offFinished = api.onRunFinished((e: RunFinishedEvent) => {
-    if (e.runId !== started.value?.runId) return;
-    phase.value = e.status;
-    message.value = e.reason ?? e.result?.message ?? null;
-    if (e.result) {
-      result.value = markRaw(e.result);
-      points.value = markRaw(tracePoints(e.result));
+  /** Starts a run; answers what runs (errors name the field) and knows it from then on. */
+  async function start(request: StartRunRequest): Promise<RunStarted> {
+    startsInFlight++;
+    try {
+      const started = await api.startRun(request);
+      if (!runs.value.has(started.runId)) put(adopt(liveFromStarted(started)));
+      return started;
+    } finally {
+      startsInFlight--;
+      // Events for other unknown runs that arrived meanwhile.
+      for (const runId of early.keys()) void fetchUnknown(runId);
     }
-  });
-  onScopeDispose(() => {
-    offSnapshot();
-    offFinished();
-  });
+  }
 
-  return {
-    solvers,
-    track,
-    n,
-    solver,
-    params,
-    evaluations,
-    seed,
-    phase,
-    started,
-    snapshot,
-    points,
-    result,
-    message,
-    runTrack,
-    runN,
-    hvNormalisation,
-    objectiveCount,
-    compatibleSolvers,
-    selectedSolver,
-    running,
-    loadSolvers,
-    selectSolver,
-    start,
-    togglePause,
-    cancel,
-  };
+  async function pause(runId: string, paused: boolean): Promise<boolean> {
+    return api.pauseRun(runId, paused);
+  }
+
+  async function cancel(runId: string): Promise<boolean> {
+    return api.cancelRun(runId);
+  }
+
+  function get(runId: string | null | undefined): LiveRun | null {
+    return (runId && runs.value.get(runId)) || null;
+  }
+
+  /** Runs of a kind, unfinished first, then newest first. */
+  function ofKind(kind: RunKindName): LiveRun[] {
+    const list = [...runs.value.values()].filter((r) => r.kind === kind);
+    return list.sort((a, b) => Number(isFinished(a.status)) - Number(isFinished(b.status)) || b.started.createdAt.localeCompare(a.started.createdAt));
+  }
+
+  const disposers: Disposer[] = [
+    api.onRunSnapshot((e) => {
+      const run = runs.value.get(e.runId);
+      if (run) put(withSnapshot(run, e));
+      else keep(e.runId, { snapshot: e });
+    }),
+    api.onRunFinished((e) => {
+      const run = runs.value.get(e.runId);
+      if (run) put(withFinished(run, e));
+      else keep(e.runId, { finished: e });
+    }),
+  ];
+  if (api.onReconnect) disposers.push(api.onReconnect(() => void sync()));
+  onScopeDispose(() => disposers.forEach((d) => d()));
+  void sync();
+
+  return { runs, syncError, start, sync, pause, cancel, get, ofKind };
 });

@@ -3,6 +3,7 @@
  * non-dominated archive (MO), plus the least-violating solution while nothing is feasible.
  * Solutions are copied on entry, so solvers may reuse their buffers.
  */
+import { ParetoArchive } from '../metrics/archive.ts';
 import { compareEvaluated } from './constraints.ts';
 import type { Evaluated } from './types.ts';
 
@@ -28,30 +29,35 @@ export class BestKeeper {
   }
 }
 
-function weaklyDominates(a: Float64Array, b: Float64Array): boolean {
-  for (let k = 0; k < a.length; k++) if (a[k] > b[k]) return false;
-  return true;
-}
-
 /**
- * MO: feasible points that no other kept point weakly dominates (an equal objective vector
- * keeps the earlier point). Unbounded; the least-violating infeasible point is kept too.
+ * MO: the feasible non-dominated solutions, kept in the one Pareto archive
+ * (src-shared/metrics/archive.ts: an equal objective vector keeps the earlier point; unbounded),
+ * and the least-violating infeasible point while nothing feasible has been seen.
  */
-export class FrontKeeper {
-  members: Kept[] = [];
+export class RunFront {
+  readonly archive = new ParetoArchive<Kept>();
   leastViolating: Kept | null = null;
+
+  get size(): number {
+    return this.archive.size;
+  }
+
+  /** The kept solutions in the order they entered. */
+  members(): Kept[] {
+    return this.archive.members().map((m) => m.payload);
+  }
 
   /** True when the archive changed. */
   consider(e: Evaluated, at: number): boolean {
     if (!e.feasible) {
-      if (this.members.length === 0 && (!this.leastViolating || e.violation < this.leastViolating.solution.violation)) {
+      if (this.archive.size === 0 && (!this.leastViolating || e.violation < this.leastViolating.solution.violation)) {
         this.leastViolating = { solution: copy(e), foundAt: at };
       }
       return false;
     }
-    for (const m of this.members) if (weaklyDominates(m.solution.F, e.F)) return false;
-    this.members = this.members.filter((m) => !weaklyDominates(e.F, m.solution.F));
-    this.members.push({ solution: copy(e), foundAt: at });
+    const F = Array.from(e.F);
+    if (this.archive.isCovered(F)) return false;
+    this.archive.insert(F, { solution: copy(e), foundAt: at });
     this.leastViolating = null;
     return true;
   }

@@ -1,8 +1,10 @@
 /**
- * Solver parameters: resolution of defaults and validation with errors that name the
- * parameter. Values may come typed (API, project files) or as strings (`--param k=v`).
+ * The one parameter resolver, for every kind of run (dice solvers, N-Queens methods): defaults
+ * filled in (a default may depend on the problem or board) and every value validated, with
+ * errors that name the parameter. Values may come typed (API, project files) or as strings
+ * (`--param k=v`).
  */
-import type { ParamDescriptor, ParamSpec, ParamValue, ParamValues, Problem } from './types.ts';
+import type { ParamDescriptor, ParamSpec, ParamValue, ParamValues } from './types.ts';
 
 export class ParamError extends Error {
   constructor(
@@ -15,13 +17,16 @@ export class ParamError extends Error {
   }
 }
 
-function describeRange(spec: ParamSpec): string {
+/** A spec without its default: what checking a value needs. */
+type SpecRules = Omit<ParamSpec<unknown>, 'default'>;
+
+function describeRange(spec: SpecRules): string {
   const lo = spec.min === undefined ? '' : `${spec.exclusiveMin ? '>' : '>='} ${spec.min}`;
   const hi = spec.max === undefined ? '' : `<= ${spec.max}`;
   return [lo, hi].filter(Boolean).join(' and ');
 }
 
-function coerce(solver: string, spec: ParamSpec, raw: unknown): ParamValue {
+function coerce(solver: string, spec: SpecRules, raw: unknown): ParamValue {
   const fail = (rule: string): never => {
     throw new ParamError(solver, spec.name, rule);
   };
@@ -55,7 +60,7 @@ function coerce(solver: string, spec: ParamSpec, raw: unknown): ParamValue {
  * Fills defaults and validates `given` against the specs. Unknown names are errors (listing
  * the known ones), so a typo never silently runs the default.
  */
-export function resolveParams(solver: string, specs: readonly ParamSpec[], given: Readonly<Record<string, unknown>>, problem: Problem): Record<string, ParamValue> {
+export function resolveParams<C>(solver: string, specs: readonly ParamSpec<C>[], given: Readonly<Record<string, unknown>>, context: C): Record<string, ParamValue> {
   const known = new Set(specs.map((s) => s.name));
   for (const name of Object.keys(given)) {
     if (!known.has(name)) {
@@ -66,7 +71,7 @@ export function resolveParams(solver: string, specs: readonly ParamSpec[], given
   const out: Record<string, ParamValue> = {};
   for (const spec of specs) {
     const raw = Object.prototype.hasOwnProperty.call(given, spec.name) ? given[spec.name] : undefined;
-    const value = raw === undefined ? (typeof spec.default === 'function' ? spec.default(problem) : spec.default) : raw;
+    const value = raw === undefined ? (typeof spec.default === 'function' ? spec.default(context) : spec.default) : raw;
     out[spec.name] = coerce(solver, spec, value);
   }
   return out;
@@ -89,7 +94,7 @@ export function parseParamPairs(pairs: readonly string[]): Record<string, string
 }
 
 /** The serializable view of a spec. */
-export function describeParam(spec: ParamSpec): ParamDescriptor {
+export function describeParam<C>(spec: ParamSpec<C>): ParamDescriptor {
   const fn = typeof spec.default === 'function';
   return {
     name: spec.name,
@@ -107,3 +112,17 @@ export function describeParam(spec: ParamSpec): ParamDescriptor {
 export const num = (p: ParamValues, name: string): number => p[name] as number;
 export const bool = (p: ParamValues, name: string): boolean => p[name] as boolean;
 export const str = (p: ParamValues, name: string): string => p[name] as string;
+
+/** A parameter value for display: numbers to 4 significant digits (0.00119, 1/840 as used), the rest as is. */
+export function formatParamValue(v: ParamValue): string {
+  if (typeof v !== 'number') return String(v);
+  if (Number.isInteger(v)) return String(v);
+  return String(Number(v.toPrecision(4)));
+}
+
+/** Parameters on one line: "mutationRate=0.00119 populationSize=92". */
+export function formatParams(params: Readonly<Record<string, ParamValue>>): string {
+  return Object.entries(params)
+    .map(([k, v]) => `${k}=${formatParamValue(v)}`)
+    .join(' ');
+}

@@ -1,9 +1,13 @@
-/** The dice problem behind the solver framework's Problem interface. */
+/**
+ * The dice problem behind the generic Problem interface (src-shared/runtime/problem.ts), with
+ * both optional capabilities: incremental evaluation (DiceState) and the full evaluation as
+ * the reported numbers.
+ */
 import { trackOf, validateConfig, type DiceConfig } from '../problems/dice/config.ts';
 import { DiceEvaluator, createValues, type DiceEvaluation, type DiceValues } from '../problems/dice/evaluate.ts';
 import { DiceState } from '../problems/dice/incremental.ts';
 import { constraintScales } from './constraints.ts';
-import type { Problem } from './types.ts';
+import type { Problem } from '../runtime/problem.ts';
 
 export class DiceProblem implements Problem {
   readonly name = 'dice';
@@ -43,6 +47,17 @@ export class DiceProblem implements Problem {
   fullEvaluation(x: Uint8Array): DiceEvaluation {
     return this.evaluator.evaluate(x);
   }
+
+  /** The full evaluation, so reported numbers are exactly what `saikoro eval` prints. */
+  report(x: Uint8Array): { objectives: number[]; constraints: number[] } {
+    const full = this.evaluator.evaluate(x);
+    return { objectives: full.objectives, constraints: full.constraints };
+  }
+}
+
+/** The dice problem behind a generic one, or null (solvers use it for dice-specific guidance). */
+export function asDiceProblem(problem: Problem): DiceProblem | null {
+  return problem instanceof DiceProblem ? problem : null;
 }
 
 export function createDiceProblem(config: DiceConfig): DiceProblem {

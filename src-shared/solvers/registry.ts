@@ -5,7 +5,8 @@
  */
 import type { TrackName } from '../problems/dice/config.ts';
 import { describeParam } from './params.ts';
-import type { ParamDescriptor, ParamValues, Problem, SolverInfo } from './types.ts';
+import type { ParamDescriptor, ParamValues, Problem, Solver, SolverInfo } from './types.ts';
+import { hasCapability } from '../runtime/problem.ts';
 import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';
 import { nsga3 } from './mo/nsga3.ts';
@@ -46,12 +47,34 @@ export class SolverError extends Error {
 }
 
 /**
+ * Whether a solver handles this problem: its objective count (single, several or any) and the
+ * capabilities it requires. The one place that decides it; throws a SolverError that says why.
+ */
+export function checkSolverFits(info: SolverInfo, problem: Pick<Problem, 'objectiveCount' | 'name'> & Partial<Problem>): void {
+  const m = problem.objectiveCount;
+  if (m < 1) throw new SolverError('the problem has no objectives; solvers need at least one');
+  if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; this problem has ${m} objectives`);
+  if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; this problem has one objective`);
+  for (const capability of info.requires ?? []) {
+    if (!hasCapability(problem as Problem, capability)) throw new SolverError(`solver ${info.name} needs ${capability} evaluation, which problem ${problem.name} does not offer`);
+  }
+}
+
+/** Solvers that handle a problem with M objectives (any capabilities assumed). */
+export function solversFor(objectiveCount: number): SolverInfo[] {
+  return solvers.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount === 1));
+}
+
+/**
  * Runs the solver's setup once on a throwaway instance, so that limits only the problem can
  * decide (NSGA-III's reference directions at this M, a population below the minimum) are
- * reported before any run starts rather than by every run. Throws the setup's ParamError.
+ * reported before any run starts rather than by every run. Throws the setup's ParamError;
+ * returns the set-up solver (its effectiveParams show derived sizes).
  */
-export function checkSolverSetup(info: SolverInfo, problem: Problem, params: ParamValues): void {
-  info.create().setup(problem, params, 0);
+export function checkSolverSetup(info: SolverInfo, problem: Problem, params: ParamValues): Solver {
+  const solver = info.create();
+  solver.setup(problem, params, 0);
+  return solver;
 }
 
 export function solverNames(): string[] {

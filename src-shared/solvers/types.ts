@@ -16,42 +16,13 @@
  * that evaluates internally (local search on DiceState.peekSet / peekSwap) reports those in
  * `ask.internal.evaluations`. One step never spends more than `limit` evaluations in total.
  */
-import type { DiceConfig, TrackName } from '../problems/dice/config.ts';
-import type { DiceEvaluation } from '../problems/dice/evaluate.ts';
-import type { DiceState } from '../problems/dice/incremental.ts';
+import type { TrackName } from '../problems/dice/config.ts';
+import type { Problem, ProblemCapability } from '../runtime/problem.ts';
+import type { StopReason, Termination } from '../runtime/termination.ts';
 
-// ---------------------------------------------------------------------------------------------
-// Problem
-
-/**
- * A problem's shape and its one evaluation hook. Variables are integers in [lower, upper]
- * (faces 1..6 for the dice problem); objectives are minimised; constraint values G are >= 0
- * with 0 meaning satisfied (the dice problem's g_d).
- */
-export interface Problem {
-  readonly name: string;
-  /** Number of variables N. */
-  readonly n: number;
-  readonly lower: number;
-  readonly upper: number;
-  /** Number of objectives M (1 = single objective). */
-  readonly objectiveCount: number;
-  /** Number of constraints (the constrained block lengths). */
-  readonly constraintCount: number;
-  /** Divisor per constraint used to normalise violations (see constraints.ts). */
-  readonly constraintScales: Float64Array;
-  /** Human labels of the constraints, e.g. "g_3". */
-  readonly constraintLabels: readonly string[];
-  readonly config: DiceConfig;
-  /** The track whose objectives the config uses, or null for a custom grouping. */
-  readonly track: TrackName | null;
-  /** Fills F (length M) and G (length constraintCount) for x (faces 1..6, length N). */
-  evaluate(x: Uint8Array, F: Float64Array, G: Float64Array): void;
-  /** An incremental evaluator positioned at x, for local search. */
-  createState(x: Uint8Array): DiceState;
-  /** The full evaluation (features, errors, chi, bounds) for reporting. */
-  fullEvaluation(x: Uint8Array): DiceEvaluation;
-}
+export type { Problem, IncrementalState, IncrementalValues, ProblemCapability } from '../runtime/problem.ts';
+export type { StopReason, Termination } from '../runtime/termination.ts';
+export type { RunControl } from '../runtime/control.ts';
 
 /** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
 export interface Evaluated {
@@ -99,6 +70,8 @@ export interface Solver {
   tell(evaluated: readonly Evaluated[]): void;
   /** True when the solver has nothing more to do (e.g. exhausted); optional. */
   done?(): boolean;
+  /** After setup: parameters whose value the setup derives (a size given as 0 = automatic), as used. */
+  effectiveParams?(): Record<string, ParamValue>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -107,11 +80,12 @@ export interface Solver {
 export type ParamValue = number | boolean | string;
 export type ParamValues = Readonly<Record<string, ParamValue>>;
 
-export interface ParamSpec {
+/** A parameter of a solver or method; `C` is what a computed default depends on (the problem). */
+export interface ParamSpec<C = Problem> {
   readonly name: string;
   readonly type: 'integer' | 'number' | 'boolean' | 'choice';
   /** The default; a function when it depends on the problem (then `defaultText` explains it). */
-  readonly default: ParamValue | ((problem: Problem) => ParamValue);
+  readonly default: ParamValue | ((context: C) => ParamValue);
   /** How the default is shown, e.g. "1/N". */
   readonly defaultText?: string;
   readonly min?: number;
@@ -149,24 +123,10 @@ export interface SolverInfo {
   /** Kept for honest comparison, not to win. */
   readonly baseline: boolean;
   readonly params: readonly ParamSpec[];
+  /** Capabilities the solver needs of a problem (local search: incremental evaluation). */
+  readonly requires?: readonly ProblemCapability[];
   create(): Solver;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Termination
-
-export interface Termination {
-  /** Stop after this many evaluations (an exact budget). */
-  maxEvaluations?: number;
-  /** Stop after this many seconds of wall time (checked between steps). */
-  maxSeconds?: number;
-  /** SO only: stop once a feasible solution with f <= target is found. */
-  target?: number;
-  /** Stop when the best (SO) or the front (MO) has not improved for this many evaluations. */
-  stallEvaluations?: number;
-}
-
-export type StopReason = 'evaluations' | 'time' | 'target' | 'stall' | 'solver' | 'cancelled';
 
 // ---------------------------------------------------------------------------------------------
 // Results, snapshots, traces (plain JSON: no typed arrays, no Infinity/NaN)
@@ -210,6 +170,11 @@ export interface Snapshot {
   best: SolutionRecord | null;
   /** MO: objective vectors of the current feasible non-dominated archive; SO: []. */
   front: number[][];
+  /**
+   * MO with M <= 3: the front's indicator as the trace records it (normalised hypervolume),
+   * computed in the worker so the app draws it without redoing the work; otherwise null.
+   */
+  indicator: number | null;
 }
 
 export interface SolverResult {
@@ -239,15 +204,4 @@ export interface SolverResult {
   front: SolutionRecord[];
   /** Sampled convergence trace (every improvement, thinned to a bounded length, last point kept). */
   trace: TracePoint[];
-}
-
-// ---------------------------------------------------------------------------------------------
-// Run control
-
-/** Polled by runSolver between steps. RunController (run.ts) is the standard implementation. */
-export interface RunControl {
-  readonly cancelled: boolean;
-  readonly paused: boolean;
-  /** Resolves when the run is resumed or cancelled. */
-  whenResumed(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { snapshotPoint, tracePoints } from '../../src-renderer/stores/runs.ts';
+import { appendPoint, snapshotPoint, tracePoints, type ProgressPoint } from '../../src-shared/runtime/progress.ts';
 import { compact, convergenceOption, paretoOption } from '../../src-renderer/views/solve/charts.ts';
 import type { Snapshot, SolverResult } from '../../src-shared/api.ts';
 
@@ -7,20 +7,27 @@ const record = (f: number[], feasible: boolean, violation = 0) => ({ x: '123', o
 
 describe('solve view data', () => {
   it('a single-objective snapshot gives best f when feasible, the violation otherwise', () => {
-    const base: Snapshot = { evaluations: 500, seconds: 1, progress: 0.5, paused: false, feasibleFound: false, best: record([12], false, 3.5), front: [] };
+    const base: Snapshot = { evaluations: 500, seconds: 1, progress: 0.5, paused: false, feasibleFound: false, best: record([12], false, 3.5), front: [], indicator: null };
     expect(snapshotPoint(base, 1)).toEqual({ evaluations: 500, value: null, secondary: 3.5 });
     expect(snapshotPoint({ ...base, best: record([7.5], true) }, 1)).toEqual({ evaluations: 500, value: 7.5, secondary: null });
     expect(snapshotPoint({ ...base, best: null, front: [[1, 2], [2, 1]] }, 2)).toEqual({ evaluations: 500, value: null, secondary: 2 });
   });
 
-  it('a multi-objective snapshot carries the hypervolume of its front under the run normalisation', () => {
-    // Normalised by nadir (2, 2) against reference (1.1, 1.1): the front {(1, 0), (0, 1)} maps
-    // to {(0.5, 0), (0, 0.5)}, whose dominated area is 1.1*1.1 - 0.5*0.5 = 0.96.
-    const norm = { ideal: [0, 0], nadir: [2, 2], reference: [1.1, 1.1], method: 'test' };
-    const s: Snapshot = { evaluations: 9, seconds: 1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[1, 0], [0, 1]] };
-    const point = snapshotPoint(s, 2, norm);
-    expect(point.secondary).toBe(2);
-    expect(point.value).toBeCloseTo(0.96, 12);
+  it('a multi-objective snapshot carries the indicator the worker computed for its front', () => {
+    const s: Snapshot = { evaluations: 9, seconds: 1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[1, 0], [0, 1]], indicator: 0.96 };
+    expect(snapshotPoint(s, 2)).toEqual({ evaluations: 9, value: 0.96, secondary: 2 });
+    // An empty front has no value, whatever the indicator says.
+    expect(snapshotPoint({ ...s, front: [], indicator: 0 }, 2)).toEqual({ evaluations: 9, value: null, secondary: 0 });
+  });
+
+  it('a history is thinned to between the limit and twice it, keeping the first and the newest point', () => {
+    const history: ProgressPoint[] = [];
+    for (let i = 0; i < 1000; i++) appendPoint(history, { evaluations: i, value: i, secondary: null }, 100);
+    expect(history.length).toBeGreaterThanOrEqual(100);
+    expect(history.length).toBeLessThan(200);
+    expect(history[0].evaluations).toBe(0);
+    expect(history.at(-1)!.evaluations).toBe(999);
+    for (let i = 1; i < history.length; i++) expect(history[i].evaluations).toBeGreaterThan(history[i - 1].evaluations);
   });
 
   it('a result trace becomes convergence points (MO: hypervolume and front size)', () => {

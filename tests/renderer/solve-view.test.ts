@@ -1,90 +1,154 @@
 // @vitest-environment happy-dom
-// The Solve view shows the HV normalisation (ideal, nadir, reference point) next to the
-// hypervolume chart of a multi-objective run (issue 4: "shown wherever HV appears").
+// The Solve view against a fake main side that plans requests with the real application layer:
+// the HV normalisation comes with RunStarted (computed once, on the main side) and is shown
+// under the hypervolume chart; a failed start shows its reason and nothing of the previous
+// run; parameters are shown rounded, with sizes derived at setup; every front member can be
+// reached (no silent cap); a reload finds the run still going.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createApp, nextTick, type App as VueApp } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import { provideApi } from '../../src-renderer/api/index.ts';
-import { useRunsStore } from '../../src-renderer/stores/runs.ts';
-import type { RunFinishedEvent, RunSnapshotEvent, SaikoroApi, StartRunRequest } from '../../src-shared/api.ts';
+import { useSolveStore } from '../../src-renderer/stores/solve.ts';
+import type { DiceRunStarted, SolverResult } from '../../src-shared/api.ts';
 import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
-
-/** A solver host that accepts every run and lets the test send its events. */
-function fakeApi() {
-  const snapshotListeners = new Set<(e: RunSnapshotEvent) => void>();
-  const finishedListeners = new Set<(e: RunFinishedEvent) => void>();
-  const requests: StartRunRequest[] = [];
-  const api = {
-    listSolvers: async () => [],
-    startRun: async (request: StartRunRequest) => {
-      requests.push(request);
-      return { runId: `r${requests.length}`, solver: 'nsga2', params: {}, objectiveCount: request.config.objectives!.length };
-    },
-    pauseRun: async () => undefined,
-    cancelRun: async () => undefined,
-    onRunSnapshot: (l: (e: RunSnapshotEvent) => void) => (snapshotListeners.add(l), () => snapshotListeners.delete(l)),
-    onRunFinished: (l: (e: RunFinishedEvent) => void) => (finishedListeners.add(l), () => finishedListeners.delete(l)),
-  } as unknown as SaikoroApi;
-  return { api, requests, snapshot: (e: RunSnapshotEvent) => snapshotListeners.forEach((l) => l(e)) };
-}
+import { describeSolvers } from '../../src-shared/solvers/registry.ts';
+import { fakeRunApi } from './fake-run-api.ts';
 
 const caption = () => document.querySelector('[data-testid="hv-normalisation"]');
+const text = (id: string) => document.querySelector(`[data-testid="${id}"]`)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
 
 let app: VueApp;
-let env: ReturnType<typeof fakeApi>;
-let runs: ReturnType<typeof useRunsStore>;
+let env: ReturnType<typeof fakeRunApi>;
+let solve: ReturnType<typeof useSolveStore>;
 
-beforeEach(() => {
+function mount() {
   document.body.innerHTML = '<div id="app"></div>';
-  env = fakeApi();
   app = createApp(SolveView);
   provideApi(app, env.api);
   const pinia = createPinia();
   app.use(pinia);
   setActivePinia(pinia);
   app.mount('#app');
-  runs = app.runWithContext(() => useRunsStore());
+  solve = app.runWithContext(() => useSolveStore());
+}
+
+beforeEach(() => {
+  env = fakeRunApi({ listSolvers: async () => describeSolvers() });
+  mount();
 });
 afterEach(() => app.unmount());
 
-async function startRun(track: 'so' | 'mo2' | 'mo3' | 'mo7', n: number) {
-  runs.track = track;
-  runs.n = n;
-  await runs.start();
+const settle = async () => {
+  await new Promise((r) => setTimeout(r, 0));
   await nextTick();
+};
+
+async function startRun(track: 'so' | 'mo2' | 'mo3' | 'mo7', n: number, solver = '', params: Record<string, number> = {}) {
+  solve.track = track;
+  solve.n = n;
+  solve.selectSolver(solver);
+  solve.params = params;
+  await solve.start();
+  await settle();
+}
+
+function finish(runId: string, result: Partial<SolverResult>) {
+  env.finish({ runId, kind: 'dice', status: 'done', reason: null, result: { trace: [], front: [], best: null, message: 'done', objectiveCount: 2, ...result } as SolverResult });
 }
 
 describe('Solve view: HV normalisation caption', () => {
-  it('a mo2 run shows ideal, nadir and reference point under the hypervolume chart', async () => {
+  it('a mo2 run shows ideal, nadir and reference point under the hypervolume chart, as RunStarted carries them', async () => {
     expect(caption()).toBeNull();
     await startRun('mo2', 840);
+    const started = env.infos.get('run-test-1')!.started as DiceRunStarted;
+    const norm = diceHvNormalisation(trackConfig('mo2', 840));
+    expect(started.hvNormalisation).toEqual(norm);
     // diceHvNormalisation(mo2, N = 840): nadir = medians of 1000 random sequences (seed 2020),
     // 539.2857... and 940.5, shown to 4 significant digits.
     expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0), nadir (539.3, 940.5), reference (1.1, 1.1)');
-    const norm = diceHvNormalisation(trackConfig('mo2', 840));
     expect(caption()?.textContent?.trim()).toBe(`HV normalised: ${formatHvNormalisation(norm)}`);
     expect(caption()?.getAttribute('title')).toBe(norm.method);
     expect(caption()?.closest('section')?.querySelector('.card-title')?.textContent).toContain('normalised hypervolume');
 
-    // It stays with the chart once snapshots arrive.
-    env.snapshot({ runId: 'r1', snapshot: { evaluations: 100, seconds: 0.1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[300, 500], [500, 300]] } });
+    // Snapshots bring the front's hypervolume as the worker computed it; the chart takes it as is.
+    env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 100, seconds: 0.1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[300, 500], [500, 300]], indicator: 0.42 } });
     await nextTick();
-    expect(runs.points[0].value).toBeGreaterThan(0);
+    expect(solve.current!.points.at(-1)).toEqual({ evaluations: 100, value: 0.42, secondary: 2 });
     expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0), nadir (539.3, 940.5), reference (1.1, 1.1)');
   });
 
   it('a mo3 run shows three coordinates, an M = 7 run (HV from the final trace) seven; a single-objective run none', async () => {
     await startRun('mo3', 100);
-    // diceHvNormalisation(mo3, N = 100): nadir (15.48, 51, 60).
     expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0, 0), nadir (15.48, 51, 60), reference (1.1, 1.1, 1.1)');
-    runs.phase = 'done';
+    finish('run-test-1', { objectiveCount: 3 });
     await startRun('so', 50);
     expect(caption()).toBeNull();
-    runs.phase = 'done';
-    // M = 7: the hypervolume comes with the final trace (at doublings), under this normalisation.
+    finish('run-test-2', { objectiveCount: 1 });
     await startRun('mo7', 50);
     expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0, 0, 0, 0, 0, 0), nadir (3.6, 4.8, 5, 1, 4, 12, 12), reference (1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1)');
+  });
+});
+
+describe('Solve view: what a run shows', () => {
+  it('a failed start shows its reason, not the previous run\'s solver and M', async () => {
+    await startRun('mo2', 60, 'nsga3');
+    expect(text('solve-run-params')).toMatch(/^nsga3 · /);
+    finish('run-test-1', {});
+    await settle();
+    await startRun('mo2', 60, 'nsga3', { populationSize: 2 });
+    expect(text('solve-status')).toBe('Not started');
+    expect(text('solve-message')).toBe('solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2');
+    expect(text('solve-run-params')).toBeNull();
+    expect(caption()).toBeNull();
+  });
+
+  it('parameters are shown rounded, and NSGA-III\'s automatic population as the size it uses', async () => {
+    await startRun('so', 840, 'ga');
+    // mutationRate = 1/N = 0.0011904761904761906
+    expect(text('solve-run-params')).toContain('mutationRate=0.00119');
+    finish('run-test-1', { objectiveCount: 1 });
+    await startRun('mo3', 60, 'nsga3');
+    // M = 3 with 12 divisions: 91 reference directions, rounded up to a multiple of 4.
+    expect(text('solve-run-params')).toContain('populationSize=92');
+    expect(text('solve-run-params')).not.toContain('populationSize=0');
+  });
+
+  it('the front table reaches every member: no cap, the count in the title, arrow keys and Enter open any row', async () => {
+    await startRun('mo2', 60, 'nsga2');
+    const front = Array.from({ length: 120 }, (_, i) => ({ x: String(1 + (i % 6)).repeat(60), objectives: [i, 119 - i], constraints: [], feasible: true, violation: 0 }));
+    finish('run-test-1', { front, objectiveCount: 2 });
+    await settle();
+    expect(document.querySelector('.card-title')?.textContent).toBeDefined();
+    const title = [...document.querySelectorAll('.card-title')].find((h) => h.textContent?.startsWith('Front'))!;
+    expect(title.textContent).toContain('120 members');
+    const table = document.querySelector<HTMLElement>('[data-testid="front-table"]')!;
+    expect(table.getAttribute('aria-rowcount')).toBe('120');
+    // Only the rows in view are rendered; End moves to the last member and Enter opens it.
+    expect(table.querySelectorAll('tbody tr[aria-rowindex]').length).toBeLessThan(120);
+    table.dispatchEvent(new KeyboardEvent('keydown', { key: 'End', bubbles: true }));
+    await nextTick();
+    table.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+    await nextTick();
+    expect(window.location.hash).toBe('#/dice');
+  });
+
+  it('after a reload the view finds the run still going, with its history, pause and cancel', async () => {
+    await startRun('so', 50);
+    for (let k = 1; k <= 3; k++)
+      env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 1000 * k, seconds: k, progress: k / 20, paused: false, feasibleFound: true, best: { x: '1'.repeat(50), objectives: [100 - k], constraints: [], feasible: true, violation: 0 }, front: [], indicator: null } });
+    app.unmount();
+    mount();
+    await settle();
+    expect(text('solve-status')).toBe('Running');
+    expect(solve.current!.points.map((p) => p.value)).toEqual([99, 98, 97]);
+    expect(text('solve-best')).toBe('f = 97');
+    document.querySelector<HTMLElement>('[data-testid="solve-pause"]')!.click();
+    await settle();
+    expect(env.pauses).toEqual([['run-test-1', true]]);
+    document.querySelector<HTMLElement>('[data-testid="solve-cancel"]')!.click();
+    await settle();
+    expect(env.cancelled).toEqual(['run-test-1']);
   });
 });

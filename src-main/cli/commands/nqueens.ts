@@ -4,10 +4,9 @@ import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsPara
 import type { NqueensOutcome } from '../../../src-shared/problems/nqueens/solve.ts';
 // Moved to src-shared (the benchmark may not import the CLI); still exported here for its callers.
 export { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
-import type { NqueensSnapshot } from '../../../src-shared/problems/nqueens/solvers.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
-import { RunController } from '../../../src-shared/solvers/run.ts';
-import { runNqueensRequest } from '../../host/nqueens.ts';
+import { RunController } from '../../../src-shared/runtime/control.ts';
+import { executeRun, type NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { SolverHost } from '../../host/pool.ts';
 import type { NqueensResult, NqueensRunRequest, RunOutcome } from '../../host/run.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
@@ -203,7 +202,7 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
             const control = new RunController();
             cancel = () => control.cancel();
             try {
-              const result = await runNqueensRequest(request, onSnapshot ?? undefined, control);
+              const result = await executeRun(request, { onSnapshot: onSnapshot ?? undefined, control });
               outcome = { status: control.cancelled ? 'cancelled' : 'done', result, reason: control.cancelled ? 'cancelled' : null };
             } catch (e) {
               outcome = { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };

@@ -2,20 +2,20 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
-import { ConfigError, TRACK_NAMES, TRACK_OBJECTIVES, trackConfig, trackOf, validateConfig, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { ConfigError, diceConfig, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
-import { ParamError, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { checkSolverSetup, defaultSolverFor, findSolver, SolverError } from '../../../src-shared/solvers/registry.ts';
-import type { ParamValue, Snapshot, SolverInfo, SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
+import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/solvers/params.ts';
+import { SolverError } from '../../../src-shared/solvers/registry.ts';
+import type { ParamValue, Snapshot, SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
 import { SolverHost } from '../../host/pool.ts';
-import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../host/run-options.ts';
+import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
-import { diceHvNormalisation, type HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
+import { planDiceRun, type DiceRunPlan } from '../../app/dice.ts';
 
 const USAGE = `Usage: saikoro solve --track so|mo2|mo3|mo5|mo7 --n N [--config FILE] [--solver NAME]
-                     [--param NAME=VALUE ...] --evals E --seed S [--out FILE] [--json]
+                     [--param NAME=VALUE ...] --evals E [--whole-budget] --seed S [--out FILE] [--json]
 
 Runs one solver on the dice problem in a worker process and prints the result.
 
@@ -27,7 +27,10 @@ Options:
                   "objectives" in the file --track may be left out, with "n" --n may be left out.
   --solver NAME   a solver from \`saikoro solvers\` (default: the strongest for the track)
   --param K=V     a solver parameter; repeat for several (see \`saikoro solvers\`)
-  --evals E       evaluation budget (every candidate evaluated, fully or incrementally, counts)
+  --evals E       evaluation budget (every candidate evaluated, fully or incrementally, counts).
+                  A single-objective run stops early at its first feasible f = 0 (a sequence
+                  inside every band), as runs in the app and in experiments do
+  --whole-budget  single objective: use the whole budget, do not stop at f = 0
   --seed S        seed of the run's random generator; the same seed gives the same result
   --memory-limit MB
                   stop the worker and fail the run above MB of memory (default: none)
@@ -143,9 +146,8 @@ export function buildConfig(track: TrackName | undefined, n: number | undefined,
   if (file && n !== undefined && file.n !== undefined && file.n !== n) throw new UsageError(`--n ${n} conflicts with n = ${JSON.stringify(file.n)} in ${fileName}; give one of them`);
   if (!track && file?.objectives === undefined) throw new UsageError(`--track is required (one of ${TRACK_NAMES.join(', ')}) unless the config file has "objectives"`);
   if (n === undefined && file?.n === undefined) throw new UsageError('--n is required unless the config file has "n"');
-  const base = trackConfig(track ?? 'so', n ?? 1);
   try {
-    return validateConfig({ ...base, ...(file ?? {}), ...(n !== undefined ? { n } : {}) });
+    return diceConfig({ track: track ?? 'so', ...(file ?? {}), n: (n ?? file?.n) as number });
   } catch (e) {
     if (e instanceof ConfigError) throw new InputError(`${fileName}: ${e.message}`);
     throw e;
@@ -184,7 +186,7 @@ function abbreviate(x: string, width = 72): string {
 
 function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<string, ParamValue>): string[] {
   const lines = [
-    `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${Object.entries(params).map(([k, v]) => `${k}=${v}`).join(' ')}` : ''}`,
+    `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${formatParams(params)}` : ''}`,
     `problem      track ${printed.track}, N = ${printed.n}, seed ${printed.seed}`,
     `evaluations  ${printed.evaluations.toLocaleString('en-US')} in ${printed.seconds.toFixed(2)} s`,
     `result       ${printed.success ? 'success' : 'no success'}: ${printed.message}`,
@@ -260,6 +262,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         seed: { type: 'string' },
         out: { type: 'string' },
         'memory-limit': { type: 'string' },
+        'whole-budget': { type: 'boolean' },
         json: { type: 'boolean' },
       });
       if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
@@ -273,35 +276,28 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
 
       const file = values.config === undefined ? null : await readConfigFile(values.config, io.cwd);
       const config = buildConfig(track, n, file, values.config);
-      const problem = createDiceProblem(config);
+      const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
 
-      let info: SolverInfo;
-      let params: Record<string, ParamValue>;
+      let plan: DiceRunPlan;
       try {
-        info = values.solver === undefined ? defaultSolverFor(problem.track, problem.objectiveCount) : findSolver(values.solver);
-        const m = problem.objectiveCount;
-        if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; track ${trackOf(config.objectives) ?? 'custom'} has ${m} objectives`);
-        if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; track so has one objective`);
-        params = resolveParams(info.name, info.params, parseParamPairs(values.param ?? []), problem);
-        checkSolverSetup(info, problem, params);
+        plan = planDiceRun({ config, solver: values.solver, params: parseParamPairs(values.param ?? []), seed, evaluations: evals, wholeBudget: values['whole-budget'] ?? false, memoryLimitMb });
       } catch (e) {
-        if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver'));
+        if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver').replace(/this problem has/, `track ${trackOf(config.objectives) ?? 'custom'} has`));
         throw e;
       }
-
-      const termination: Termination = { maxEvaluations: evals };
-      const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
-      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb });
-      const bar = io.stderrIsTTY ? new ProgressBar(io, problem.objectiveCount === 1) : null;
+      const { info } = plan;
+      const params = plan.started.params;
+      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb: memoryLimitMb ?? null });
+      const bar = io.stderrIsTTY ? new ProgressBar(io, plan.started.objectiveCount === 1) : null;
       let interrupted = false;
       const onSigint = () => {
         interrupted = true;
         run.cancel();
       };
-      // MO: the normalisation of the trace's hypervolume, computed here so that the one written
-      // to --out is the one the worker used.
-      const hvNormalisation = problem.objectiveCount > 1 ? diceHvNormalisation(config) : null;
-      const run = host.start({ solver: info.name, params, seed, config, termination, ...(hvNormalisation ? { hvNormalisation } : {}) });
+      // MO: the normalisation of the trace's hypervolume, computed once by the plan, so the one
+      // written to --out is the one the worker used.
+      const hvNormalisation = plan.started.hvNormalisation;
+      const run = host.start(plan.request);
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
       process.once('SIGINT', onSigint);
       let outcome;

@@ -1,15 +1,19 @@
 /**
- * "Run in a worker": an N-Queens run on the app's solver host (a worker process), started with
- * the API's startNqueensRun and followed through onNqueensRunSnapshot / onNqueensRunFinished.
- * The state lives in `useWorkerRun`; the wording and the progress measure are plain functions
- * here so that tests can check them without a DOM.
+ * "Run in a worker": an N-Queens run on the app's solver host (a worker process), started and
+ * followed through the runs store (the API's startRun with kind "nqueens", its snapshots and
+ * its end), like every other run; it outlives the page. `useWorkerRun` picks the card's run;
+ * the wording and the progress measure are plain functions here so that tests can check them
+ * without a DOM.
  */
-import { onScopeDispose, ref, shallowRef } from 'vue';
-import type { NqueensRunFinishedEvent, NqueensRunReport, NqueensRunSnapshotEvent, NqueensRunStarted, NqueensSnapshot, SaikoroApi, StartNqueensRunRequest } from '../../../src-shared/api.ts';
+import { computed, ref } from 'vue';
+import type { NqueensRunReport, NqueensRunStarted, NqueensSnapshot, StartNqueensRun } from '../../../src-shared/api.ts';
+import { useRunsStore } from '../../stores/runs.ts';
 import { CELL } from './lab.ts';
 
 export type WorkerPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
-export type WorkerMethod = StartNqueensRunRequest['method'];
+/** A request from the card: StartNqueensRun without its kind. */
+export type WorkerRequest = Omit<StartNqueensRun, 'kind'>;
+export type WorkerMethod = WorkerRequest['method'];
 
 /** Boards up to this N can be shown on the lab's board. */
 export const SHOW_MAX_N = 64;
@@ -56,78 +60,53 @@ export function queensCells(queens: readonly number[]): Uint8Array {
   return cells;
 }
 
-/** One run at a time from the lab: start, pause, cancel, and its live snapshot and result. */
-export function useWorkerRun(api: SaikoroApi) {
-  const phase = ref<WorkerPhase>('idle');
-  const started = shallowRef<NqueensRunStarted | null>(null);
-  const snapshot = shallowRef<NqueensSnapshot | null>(null);
-  /** Attacking pairs at the first snapshot: what min-conflicts' progress counts down from. */
-  const firstConflicts = ref(0);
-  const result = shallowRef<NqueensRunReport | null>(null);
-  const reason = ref<string | null>(null);
+/**
+ * The card's run: the one it started last or, after a reload, the newest N-Queens run the main
+ * side still has. Start, pause, cancel, and its live snapshot and result.
+ */
+export function useWorkerRun() {
+  const runs = useRunsStore();
+  /** An id, null (nothing shown, e.g. after a refused start), or undefined (the newest N-Queens run). */
+  const selected = ref<string | null | undefined>(undefined);
+  const starting = ref(false);
   /** An error of the start call (a refused request names its field). */
   const error = ref<string | null>(null);
-  // Events can overtake the answer to startNqueensRun (they travel on another connection).
-  const early = new Map<string, { snapshot?: NqueensRunSnapshotEvent; finished?: NqueensRunFinishedEvent }>();
 
-  const running = () => phase.value === 'starting' || phase.value === 'running';
+  const current = computed(() => (selected.value === undefined ? (runs.ofKind('nqueens')[0] ?? null) : runs.get(selected.value)));
+  const phase = computed<WorkerPhase>(() => {
+    if (starting.value) return 'starting';
+    const status = current.value?.status;
+    if (!status) return 'idle';
+    return status === 'queued' || status === 'paused' ? 'running' : status;
+  });
+  const started = computed(() => (current.value?.started ?? null) as NqueensRunStarted | null);
+  const snapshot = computed(() => (current.value?.snapshot ?? null) as NqueensSnapshot | null);
+  const result = computed(() => (current.value?.result ?? null) as NqueensRunReport | null);
+  const reason = computed(() => current.value?.reason ?? null);
+  /** Attacking pairs at their highest so far: what min-conflicts' progress counts down from. */
+  const firstConflicts = computed(() => (current.value?.points ?? []).reduce((m, p) => Math.max(m, p.value ?? 0), snapshot.value?.conflicts ?? 0));
 
-  function applySnapshot(e: NqueensRunSnapshotEvent) {
-    if (snapshot.value === null) firstConflicts.value = e.snapshot.conflicts;
-    else firstConflicts.value = Math.max(firstConflicts.value, e.snapshot.conflicts);
-    snapshot.value = e.snapshot;
-  }
-  function applyFinished(e: NqueensRunFinishedEvent) {
-    phase.value = e.status;
-    reason.value = e.reason;
-    result.value = e.result;
-  }
-
-  async function start(request: StartNqueensRunRequest): Promise<void> {
-    if (running()) return;
-    phase.value = 'starting';
-    started.value = null;
-    snapshot.value = null;
-    result.value = null;
-    reason.value = null;
+  async function start(request: WorkerRequest): Promise<void> {
+    if (phase.value === 'starting' || phase.value === 'running') return;
+    starting.value = true;
     error.value = null;
-    firstConflicts.value = 0;
-    early.clear();
     try {
-      const s = await api.startNqueensRun(request);
-      started.value = s;
-      phase.value = 'running';
-      const pending = early.get(s.runId);
-      early.clear();
-      if (pending?.snapshot) applySnapshot(pending.snapshot);
-      if (pending?.finished) applyFinished(pending.finished);
+      const s = await runs.start({ kind: 'nqueens', ...request });
+      selected.value = s.runId;
     } catch (e) {
-      phase.value = 'idle';
+      selected.value = null;
       error.value = (e as Error).message;
+    } finally {
+      starting.value = false;
     }
   }
 
   async function cancel(): Promise<void> {
-    if (started.value && phase.value === 'running') await api.cancelRun(started.value.runId);
+    if (current.value && phase.value === 'running') await runs.cancel(current.value.runId);
   }
   async function togglePause(): Promise<void> {
-    if (started.value && phase.value === 'running') await api.pauseRun(started.value.runId, !snapshot.value?.paused);
+    if (current.value && phase.value === 'running') await runs.pause(current.value.runId, current.value.status !== 'paused');
   }
-
-  const offSnapshot = api.onNqueensRunSnapshot((e) => {
-    if (e.runId === started.value?.runId) applySnapshot(e);
-    else if (phase.value === 'starting') early.set(e.runId, { ...early.get(e.runId), snapshot: e });
-  });
-  const offFinished = api.onNqueensRunFinished((e) => {
-    if (e.runId === started.value?.runId) applyFinished(e);
-    else if (phase.value === 'starting') early.set(e.runId, { ...early.get(e.runId), finished: e });
-  });
-  onScopeDispose(() => {
-    offSnapshot();
-    offFinished();
-    // A run left going when the lab goes away is of no use to anyone.
-    void cancel();
-  });
 
   return { phase, started, snapshot, firstConflicts, result, reason, error, start, cancel, togglePause };
 }

@@ -55,16 +55,28 @@ export const TRACK_NAMES = Object.keys(TRACK_OBJECTIVES) as TrackName[];
 
 /** The spec's defaults for a track (M objectives) at length n. */
 export function trackConfig(track: TrackName, n: number = DEFAULT_N): DiceConfig {
-  const constraints = range(1, MAX_BLOCK_LENGTH);
+  return diceConfig({ track, n });
+}
+
+/**
+ * The one builder of a dice config, for every entry point (CLI options and files, API
+ * requests, experiment instances, the app's forms): the track's defaults at length n (track
+ * "so" by default), then any fields given. Constrained block lengths given without percent
+ * points get the defaults (p 0.1, P 0.9) for each. Validated: a ConfigError names the field.
+ */
+export function diceConfig(fields: Partial<DiceConfig> & { track?: TrackName; n: number }): DiceConfig {
+  const { track = 'so', ...given } = fields;
+  const constraints = given.constraints ?? range(1, MAX_BLOCK_LENGTH);
+  const each = (p: number) => (Array.isArray(constraints) ? constraints.map(() => p) : undefined);
   return validateConfig({
-    n,
-    alpha: [...DEFAULT_ALPHA],
-    beta: [...DEFAULT_BETA],
-    gamma: [...DEFAULT_GAMMA],
-    objectives: TRACK_OBJECTIVES[track].map((g) => [...g]),
+    n: given.n,
+    alpha: given.alpha ?? [...DEFAULT_ALPHA],
+    beta: given.beta ?? [...DEFAULT_BETA],
+    gamma: given.gamma ?? [...DEFAULT_GAMMA],
+    objectives: given.objectives ?? (TRACK_OBJECTIVES[track] ?? []).map((g) => [...g]),
     constraints,
-    lowerBounds: constraints.map(() => DEFAULT_LOWER),
-    upperBounds: constraints.map(() => DEFAULT_UPPER),
+    lowerBounds: given.lowerBounds ?? each(DEFAULT_LOWER),
+    upperBounds: given.upperBounds ?? each(DEFAULT_UPPER),
   });
 }
 
@@ -141,21 +153,7 @@ export function validateConfig(input: unknown): DiceConfig {
   return c as unknown as DiceConfig;
 }
 
-/**
- * Fills the spec's defaults into a partial config in the golden file's field names, then
- * validates. `constraints` defaults to 1..12; the percent points default to 0.1 and 0.9 per
- * constrained d.
- */
+/** A config from any of its fields (n required), the rest the spec's defaults (track "so"). */
 export function configFromPartial(partial: Partial<DiceConfig> & { n: number }): DiceConfig {
-  const constraints = partial.constraints ?? range(1, MAX_BLOCK_LENGTH);
-  return validateConfig({
-    n: partial.n,
-    alpha: partial.alpha ?? [...DEFAULT_ALPHA],
-    beta: partial.beta ?? [...DEFAULT_BETA],
-    gamma: partial.gamma ?? [...DEFAULT_GAMMA],
-    objectives: partial.objectives ?? TRACK_OBJECTIVES.so.map((g) => [...g]),
-    constraints,
-    lowerBounds: partial.lowerBounds ?? (Array.isArray(constraints) ? constraints.map(() => DEFAULT_LOWER) : undefined),
-    upperBounds: partial.upperBounds ?? (Array.isArray(constraints) ? constraints.map(() => DEFAULT_UPPER) : undefined),
-  });
+  return diceConfig(partial);
 }

@@ -8,7 +8,8 @@
 import type { ParamValue } from '../../solvers/types.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from './minconflicts.ts';
 import { defaultNeuralParams, validateNeuralParams, type NeuralParams } from './neural.ts';
-import { findNqueensSolver, NqueensSolverError, resolveNqueensParams } from './solvers.ts';
+import { ParamError, resolveParams } from '../../solvers/params.ts';
+import { findNqueensSolver } from './solvers.ts';
 
 export type NqueensMethodName = 'neural' | 'minconflicts';
 export const NQUEENS_METHOD_NAMES: readonly NqueensMethodName[] = ['neural', 'minconflicts'];
@@ -60,14 +61,6 @@ function integerField(field: string, v: unknown, min: number, max: number): numb
   return v;
 }
 
-/** "nqueens-neural: A must be above 0, got -2" -> field "params.A", rule "must be above 0, got -2". */
-function paramError(e: NqueensSolverError): NqueensRequestError {
-  const unknown = /: unknown parameter "([^"]*)" (.*)$/s.exec(e.message);
-  if (unknown) return new NqueensRequestError(`params.${unknown[1]}`, `unknown parameter ${unknown[2]}`);
-  const m = /^[\w-]+: (\w+) (.*)$/s.exec(e.message);
-  return m ? new NqueensRequestError(`params.${m[1]}`, m[2]) : new NqueensRequestError('params', e.message);
-}
-
 /**
  * Checks a request the way `saikoro nqueens` checks its options and resolves the parameters;
  * throws NqueensRequestError naming the first bad field. Builds nothing (cheap at any N).
@@ -83,10 +76,11 @@ export function checkNqueensRequest(request: unknown): CheckedNqueensRequest {
   const given = r.params ?? {};
   if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new NqueensRequestError('params', 'must be an object of parameters by name');
   let params: Record<string, ParamValue>;
+  const info = findNqueensSolver(`nqueens-${method}`);
   try {
-    params = resolveNqueensParams(findNqueensSolver(`nqueens-${method}`), given as Record<string, unknown>);
+    params = resolveParams(info.name, info.params, given as Record<string, unknown>, n);
   } catch (e) {
-    if (e instanceof NqueensSolverError) throw paramError(e);
+    if (e instanceof ParamError) throw new NqueensRequestError(`params.${e.param}`, e.rule);
     throw e;
   }
   // What the parameter specs cannot say: N = 2 and 3 have no solution, the network needs N >= 4,

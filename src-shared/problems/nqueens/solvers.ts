@@ -1,16 +1,14 @@
 /**
- * The two N-Queens methods behind one stepping interface, in the solver framework's terms:
- * parameters as ParamSpec (so `describeParam` and the UI's parameter forms work unchanged),
- * Termination and StopReason for when a run ends, RunControl for pause and cancel between
- * slices. `runNqueensSolver` is the driver a host calls; it yields to the host's event loop
- * every `sliceMilliseconds`, like the dice driver (src-shared/solvers/run.ts).
+ * The two N-Queens methods behind one stepping interface: parameters as ParamSpec (resolved by
+ * the one parameter resolver, src-shared/solvers/params.ts; the UI's parameter forms use
+ * describeParam), and a stepper that the generic driver advances in slices (the N-Queens kind
+ * of run, src-shared/runtime/kinds/nqueens.ts, does that; see docs/nqueens.md).
  *
- * They are not in src-shared/solvers/registry.ts: that registry's SolverInfo binds the dice
- * Problem (a sequence of faces 1..6, its evaluator and DiceState), and every solver in it is
- * run on dice problems. See docs/nqueens.md.
+ * They are not in src-shared/solvers/registry.ts: those solvers are ask/tell searches over a
+ * Problem's variables, these are whole methods with their own state (the network's neurons).
  */
 import { describeParam } from '../../solvers/params.ts';
-import type { ParamDescriptor, ParamSpec, ParamValue, RunControl, StopReason, Termination } from '../../solvers/types.ts';
+import type { ParamDescriptor, ParamSpec, ParamValue } from '../../solvers/types.ts';
 import { defaultNeuralParams, NeuralNet, type NeuralParams } from './neural.ts';
 import { defaultMinConflictsParams, MinConflicts, type MinConflictsParams } from './minconflicts.ts';
 
@@ -44,12 +42,13 @@ export interface NqueensSolverInfo {
   readonly title: string;
   readonly summary: string;
   readonly baseline: boolean;
-  readonly params: readonly ParamSpec[];
-  /** Builds a run for board size n from resolved params (see resolveNqueensParams). */
+  /** Parameters; a computed default would depend on the board size N. */
+  readonly params: readonly ParamSpec<number>[];
+  /** Builds a run for board size n from resolved params. */
   create(n: number, params: Readonly<Record<string, ParamValue>>, seed: number): NqueensStepper;
 }
 
-const STEP_LIMIT: ParamSpec = { name: 'maxSteps', type: 'integer', default: 0, defaultText: '0 = the method\'s default for N', min: 0, description: 'Step limit (0: neural max(5000, 5N) sweeps, min-conflicts max(100000, 50N) repairs)' };
+const STEP_LIMIT: ParamSpec<number> = { name: 'maxSteps', type: 'integer', default: 0, defaultText: '0 = the method\'s default for N', min: 0, description: 'Step limit (0: neural max(5000, 5N) sweeps, min-conflicts max(100000, 50N) repairs)' };
 
 export const nqueensNeural: NqueensSolverInfo = {
   name: 'nqueens-neural',
@@ -156,133 +155,4 @@ export function findNqueensSolver(name: string): NqueensSolverInfo {
 
 export function describeNqueensSolvers(): { name: string; title: string; summary: string; baseline: boolean; params: ParamDescriptor[] }[] {
   return nqueensSolvers.map((s) => ({ name: s.name, title: s.title, summary: s.summary, baseline: s.baseline, params: s.params.map(describeParam) }));
-}
-
-/** Defaults filled in and every value checked against its spec; errors name the parameter. */
-export function resolveNqueensParams(info: NqueensSolverInfo, given: Readonly<Record<string, unknown>>): Record<string, ParamValue> {
-  for (const key of Object.keys(given)) if (!info.params.some((s) => s.name === key)) throw new NqueensSolverError(`${info.name}: unknown parameter "${key}" (known: ${info.params.map((s) => s.name).join(', ')})`);
-  const out: Record<string, ParamValue> = {};
-  for (const spec of info.params) {
-    const raw = given[spec.name] ?? (spec.default as ParamValue);
-    const bad = (why: string) => new NqueensSolverError(`${info.name}: ${spec.name} ${why}, got ${JSON.stringify(raw)}`);
-    if (spec.type === 'choice') {
-      if (typeof raw !== 'string' || !spec.choices!.includes(raw)) throw bad(`must be one of ${spec.choices!.join(', ')}`);
-    } else {
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) throw bad('must be a number');
-      if (spec.type === 'integer' && !Number.isInteger(raw)) throw bad('must be an integer');
-      if (spec.min !== undefined && (spec.exclusiveMin ? raw <= spec.min : raw < spec.min)) throw bad(`must be ${spec.exclusiveMin ? 'above' : 'at least'} ${spec.min}`);
-      if (spec.max !== undefined && raw > spec.max) throw bad(`must be at most ${spec.max}`);
-    }
-    out[spec.name] = raw;
-  }
-  return out;
-}
-
-export interface NqueensSnapshot extends NqueensProgress {
-  seconds: number;
-  /** 0..1: the larger of steps / step budget and seconds / time budget. */
-  progress: number;
-  paused: boolean;
-}
-
-export interface NqueensRunResult {
-  solver: string;
-  n: number;
-  params: Record<string, ParamValue>;
-  seed: number;
-  solved: boolean;
-  steps: number;
-  seconds: number;
-  stopReason: StopReason;
-  queens: number[] | null;
-  failure?: string;
-  message: string;
-}
-
-export interface NqueensRunOptions {
-  sliceMilliseconds?: number;
-  snapshotInterval?: number;
-  clock?: () => number;
-  yieldToHost?: () => Promise<void>;
-}
-
-interface HostGlobals {
-  performance?: { now(): number };
-  setTimeout?: (callback: () => void, ms: number) => unknown;
-}
-const host = globalThis as unknown as HostGlobals;
-
-/**
- * Runs an N-Queens solver to a solution, its step limit, or the termination (maxEvaluations
- * counts steps; maxSeconds wall time), honouring pause and cancel between slices.
- */
-export async function runNqueensSolver(
-  name: string,
-  n: number,
-  given: Readonly<Record<string, unknown>>,
-  seed: number,
-  termination: Termination = {},
-  onSnapshot?: (s: NqueensSnapshot) => void,
-  control?: RunControl,
-  options: NqueensRunOptions = {},
-): Promise<NqueensRunResult> {
-  const info = findNqueensSolver(name);
-  const params = resolveNqueensParams(info, given);
-  const clock = options.clock ?? (() => (host.performance ? host.performance.now() : Date.now()));
-  const yieldToHost = options.yieldToHost ?? (() => new Promise<void>((resolve) => (host.setTimeout ? host.setTimeout(resolve, 0) : resolve())));
-  const slice = options.sliceMilliseconds ?? 20;
-  const interval = options.snapshotInterval ?? 200;
-  const start = clock();
-  const stepper = info.create(n, params, seed);
-  const seconds = () => (clock() - start) / 1000;
-  const progress = (at: number) => Math.min(1, Math.max(termination.maxEvaluations ? stepper.steps / termination.maxEvaluations : 0, termination.maxSeconds ? at / termination.maxSeconds : 0));
-  const snapshot = (paused: boolean, at = seconds()) => onSnapshot?.({ ...stepper.progress(), seconds: at, progress: stepper.solved ? 1 : progress(at), paused });
-  // Throttled on the seconds the snapshots report, so they are at least `interval` apart in them.
-  let lastSnapshotSeconds = -Infinity;
-  let stopReason: StopReason = 'solver';
-  let batch = 1;
-  for (;;) {
-    if (stepper.finished) break;
-    if (control?.cancelled) {
-      stopReason = 'cancelled';
-      break;
-    }
-    if (termination.maxEvaluations !== undefined && stepper.steps >= termination.maxEvaluations) {
-      stopReason = 'evaluations';
-      break;
-    }
-    if (termination.maxSeconds !== undefined && seconds() >= termination.maxSeconds) {
-      stopReason = 'time';
-      break;
-    }
-    if (control?.paused) {
-      snapshot(true);
-      await control.whenResumed();
-      continue;
-    }
-    // Grow or shrink the batch so that one slice takes about `slice` ms.
-    const t0 = clock();
-    const budget = termination.maxEvaluations !== undefined ? Math.min(batch, termination.maxEvaluations - stepper.steps) : batch;
-    stepper.advance(budget);
-    const took = clock() - t0;
-    batch = took < slice / 2 ? batch * 2 : took > slice * 2 ? Math.max(1, batch >> 1) : batch;
-    const now = seconds();
-    if ((now - lastSnapshotSeconds) * 1000 >= interval) {
-      lastSnapshotSeconds = now;
-      snapshot(false, now);
-    }
-    await yieldToHost();
-  }
-  snapshot(false);
-  const solved = stepper.solved;
-  const failure = solved ? undefined : stepper.failure();
-  const steps = stepper.steps;
-  const message = solved
-    ? `solved N = ${n} in ${steps} steps`
-    : stopReason === 'cancelled'
-      ? `cancelled after ${steps} steps`
-      : stopReason === 'solver'
-        ? `not solved within the step limit (${steps} steps)${failure ? `: ${failure}` : ''}`
-        : `stopped by the ${stopReason === 'time' ? 'time' : 'step'} budget after ${steps} steps`;
-  return { solver: name, n, params, seed, solved, steps, seconds: seconds(), stopReason: solved ? 'solver' : stopReason, queens: stepper.queens(), ...(failure ? { failure } : {}), message };
 }

@@ -21,11 +21,11 @@
  * The order of operations depends only on the seed: a step just runs the next `limit` of them.
  */
 import { ParetoArchive } from '../../metrics/archive.ts';
-import type { DiceState } from '../../problems/dice/incremental.ts';
+import { incrementalState } from '../../runtime/problem.ts';
 import { Random } from '../../random.ts';
 import { totalViolation } from '../constraints.ts';
 import { ParamError, num } from '../params.ts';
-import type { Ask, Evaluated, ParamValues, Problem, Reported, Solver, SolverInfo } from '../types.ts';
+import type { Ask, Evaluated, IncrementalState, ParamValues, Problem, Reported, Solver, SolverInfo } from '../types.ts';
 import { dasDennis, dasDennisCount, randomSequence } from './operators.ts';
 
 /** Default divisions per M: 20, 21, 20, 15, 21, 28 subproblems for M = 2..7. */
@@ -35,7 +35,7 @@ export function defaultSubproblemDivisions(m: number): number {
 
 interface Subproblem {
   weight: Float64Array;
-  state: DiceState;
+  state: IncrementalState;
   F: Float64Array;
   violation: number;
   /** Indices of the T nearest subproblems by weight distance (itself excluded). */
@@ -128,14 +128,14 @@ class MoeadLs implements Solver {
 
   private initialise(initial: Evaluated[]): void {
     const m = this.problem.objectiveCount;
-    this.subs = initial.map((e, i) => this.subproblem(i, this.problem.createState(e.x), e.F, e.violation));
+    this.subs = initial.map((e, i) => this.subproblem(i, incrementalState(this.problem, e.x), e.F, e.violation));
     for (const e of initial) this.observe(e.F, e.feasible);
     for (const e of initial) if (e.feasible) this.archive.insert(Array.from(e.F), undefined);
     if (!initial.some((e) => e.feasible)) for (const e of initial) for (let k = 0; k < m; k++) this.ideal[k] = Math.min(this.ideal[k], e.F[k]);
     this.updateScale();
   }
 
-  private subproblem(i: number, state: DiceState, F: ArrayLike<number>, violation: number): Subproblem {
+  private subproblem(i: number, state: IncrementalState, F: ArrayLike<number>, violation: number): Subproblem {
     const w = this.weights;
     const order = w.map((_, j) => j).filter((j) => j !== i);
     const dist = (j: number) => w[j].reduce((s, v, k) => s + (v - w[i][k]) ** 2, 0);
@@ -255,7 +255,7 @@ class MoeadLs implements Solver {
         const weight = Float64Array.from(this.weights[i], (v) => Math.max(v, 1e-4));
         let source = old[0];
         for (const o of old) if (this.betterFor(weight, o.F, o.violation, source.F, source.violation, true)) source = o;
-        next[i] = this.subproblem(i, this.problem.createState(source.state.sequence()), source.F, source.violation);
+        next[i] = this.subproblem(i, incrementalState(this.problem, source.state.sequence()), source.F, source.violation);
         if (i === this.weights.length - 1) {
           this.subs = next;
           this.turn = 0;
@@ -281,6 +281,7 @@ export const moeadLs: SolverInfo = {
   summary: 'Decomposition into Tchebycheff subproblems, each improved by O(1) peeks on the incremental evaluator, sharing with neighbours; the strong MO solver.',
   objectives: 'multi',
   baseline: false,
+  requires: ['incremental'],
   params: [
     {
       name: 'maxDivisions',

@@ -9,7 +9,7 @@
  * feasibility and violation, random between feasible parents (as in Part II, constrained case).
  */
 import { ParamError, num } from '../params.ts';
-import type { Evaluated, ParamValues, SolverInfo } from '../types.ts';
+import type { Evaluated, ParamValue, ParamValues, SolverInfo } from '../types.ts';
 import { crossoverParam, dasDennis, dasDennisCount, GenerationalSolver, generationOffspring, mutationParam, rankAndCrowd } from './operators.ts';
 
 /** Default Das-Dennis divisions per M: 100, 91, 120, 210, 126, 210 directions for M = 2..7. */
@@ -74,10 +74,12 @@ class Nsga3 extends GenerationalSolver {
   private mutationRate = 0;
   private directions: number[][] = [];
   private ideal: number[] = [];
+  private divisions = 0;
 
   protected configure(params: ParamValues): void {
     const m = this.problem.objectiveCount;
     const divisions = num(params, 'divisions') || defaultDivisions(m);
+    this.divisions = divisions;
     if (dasDennisCount(m, divisions) > 100000) throw new ParamError('nsga3', 'divisions', `gives ${dasDennisCount(m, divisions)} reference directions at M = ${m}; at most 100000`);
     this.directions = dasDennis(m, divisions).map((w) => {
       const norm = Math.hypot(...w);
@@ -93,6 +95,11 @@ class Nsga3 extends GenerationalSolver {
 
   protected populationSize(): number {
     return this.size;
+  }
+
+  /** The automatic values (0) as used: the divisions for M and the population they give. */
+  effectiveParams(): Record<string, ParamValue> {
+    return { divisions: this.divisions, populationSize: this.size };
   }
 
   private tournament(): Evaluated {

@@ -100,6 +100,7 @@ export const annealing: SolverInfo = {
   summary: 'Random moves accepted by the Metropolis rule on f + penalty * violation, geometric cooling, reheats from the best.',
   objectives: 'single',
   baseline: false,
+  requires: ['incremental'],
   params: [
     neighbourhoodParam,
     swapShareParam,

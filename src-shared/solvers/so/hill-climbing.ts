@@ -147,6 +147,7 @@ export const firstImprovement: SolverInfo = {
   summary: 'Random moves on the incremental evaluator; keeps the first move that is not worse, restarts when stuck.',
   objectives: 'single',
   baseline: false,
+  requires: ['incremental'],
   params: [
     neighbourhoodParam,
     swapShareParam,
@@ -169,6 +170,7 @@ export const steepest: SolverInfo = {
   summary: 'Scans all 5N single-roll changes plus sampled swaps and takes the best; restarts at local optima.',
   objectives: 'single',
   baseline: false,
+  requires: ['incremental'],
   params: [
     neighbourhoodParam,
     {

@@ -14,6 +14,8 @@
  * 1,000,000 evaluations).
  */
 import { Random } from '../../random.ts';
+import type { DiceState } from '../../problems/dice/incremental.ts';
+import { asDiceProblem } from '../problem.ts';
 import { num, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
@@ -52,17 +54,19 @@ class IteratedLocalSearch implements Solver {
     this.strength = num(params, 'strength');
     this.lambda = num(params, 'penalty');
     this.oscillation = this.lambda > 0;
-    this.beta = Float64Array.from(problem.config.beta);
+    // Aiming at costly windows needs the dice features; on any other problem every move is random.
+    const dice = asDiceProblem(problem);
+    this.beta = Float64Array.from(dice ? dice.config.beta : []);
     // Only the pattern features the objective sums are worth aiming at.
     this.relevant = 0;
-    for (const f of problem.config.objectives[0] ?? []) if (f >= 6) this.relevant |= 1 << (f - 6);
+    for (const f of dice?.config.objectives[0] ?? []) if (f >= 6) this.relevant |= 1 << (f - 6);
   }
 
   /** A change aimed at a costly window (or a plain random move). */
   private propose(ls: LocalSearch): void {
     const m = this.move;
     if (this.neighbourhood !== 'swap' && this.random.chance(this.guidance)) {
-      const above = aboveBandMask(ls.state.values.features, this.beta) & this.relevant;
+      const above = this.relevant && aboveBandMask((ls.state as DiceState).values.features, this.beta) & this.relevant;
       if (above) {
         // The faces mirror the state; refreshed lazily (commits go through apply()).
         const x = this.faces;
@@ -144,6 +148,7 @@ export const iteratedLocalSearch: SolverInfo = {
   summary: 'Aimed first-improvement search with sideways moves on the incremental evaluator; perturbs the best when stuck.',
   objectives: 'single',
   baseline: false,
+  requires: ['incremental'],
   params: [
     { ...neighbourhoodParam, default: 'change' },
     { ...swapShareParam, default: 0.1 },

@@ -1,12 +1,12 @@
 /**
- * Shared machinery of the single-objective local searches: a DiceState with the current
+ * Shared machinery of the single-objective local searches: an incremental state with the current
  * (f, violation), peeks of single-position changes and swaps (one evaluation each), random
  * move sampling, and the per-step bookkeeping of evaluations and reported bests.
  */
 import type { Random } from '../../random.ts';
-import type { DiceState } from '../../problems/dice/incremental.ts';
+import { incrementalState } from '../../runtime/problem.ts';
 import { compareScalar, totalViolation } from '../constraints.ts';
-import type { Evaluated, ParamSpec, Problem, Reported } from '../types.ts';
+import type { Evaluated, IncrementalState, ParamSpec, Problem, Reported } from '../types.ts';
 
 /** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
 export interface Move {
@@ -41,7 +41,7 @@ export function randomSequence(problem: Problem, random: Random): Uint8Array {
 }
 
 export class LocalSearch {
-  readonly state: DiceState;
+  readonly state: IncrementalState;
   readonly scales: Float64Array;
   readonly n: number;
   /** Current f and violation. */
@@ -55,7 +55,7 @@ export class LocalSearch {
     readonly problem: Problem,
     x: Uint8Array,
   ) {
-    this.state = problem.createState(x);
+    this.state = incrementalState(problem, x);
     this.scales = problem.constraintScales;
     this.n = problem.n;
     this.sync();

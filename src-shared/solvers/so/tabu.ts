@@ -84,6 +84,7 @@ export const tabu: SolverInfo = {
   summary: 'Best of a sample of moves each iteration, recently changed positions tabu, aspiration by the best.',
   objectives: 'single',
   baseline: false,
+  requires: ['incremental'],
   params: [
     neighbourhoodParam,
     swapShareParam,

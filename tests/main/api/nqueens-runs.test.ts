@@ -1,76 +1,34 @@
-// N-Queens runs through the app's API (startNqueensRun, cancelRun, pauseRun and the
-// onNqueensRun* events) on a real solver host with worker processes: verified solutions equal
-// to the in-process driver's, live snapshots, pause / resume / cancel, and bad requests refused
-// with the field named in the CLI's words.
+// N-Queens runs through the app's one run API (startRun with kind "nqueens", cancelRun,
+// pauseRun, getRun and the onRun* events) on a real solver host with worker processes:
+// verified solutions equal to the in-process driver's, live snapshots, pause / resume /
+// cancel, and bad requests refused with the field named in the CLI's words.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { NqueensRunFinishedEvent, NqueensRunSnapshotEvent, NqueensRunStarted } from '../../../src-shared/api.ts';
+import type { NqueensRunStarted } from '../../../src-shared/api.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { RunService } from '../../../src-main/api/runs.ts';
-import { runNqueensRequest } from '../../../src-main/host/nqueens.ts';
-import { SolverHost } from '../../../src-main/host/pool.ts';
-import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
 import { defaultNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 import { runCli } from '../cli/io.ts';
+import { apiHarness, within } from './harness.ts';
 
-const events = new ApiEventHub();
-const host = new SolverHost({ spawn: nodeSpawner(), parallelism: 1 });
-const runs = new RunService(host, events);
-const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs });
+const harness = apiHarness();
+const { api, runs } = harness;
+afterAll(() => harness.dispose());
 
-afterAll(() => {
-  runs.dispose();
-  host.dispose();
-});
-
-/** Rejects when `promise` has not settled within `ms` (no test waits without a deadline). */
-function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
-/** Collects the N-Queens events of one run (its id known once started) until it finishes. */
-function follow(runId: () => string | undefined) {
-  const snapshots: NqueensRunSnapshotEvent[] = [];
-  const waiters: { accept: (e: NqueensRunSnapshotEvent) => boolean; resolve: (e: NqueensRunSnapshotEvent) => void }[] = [];
-  const finished = new Promise<NqueensRunFinishedEvent>((resolve) => {
-    const detach = events.attach((m) => {
-      const payload = m.payload as { runId?: string };
-      if (!payload || payload.runId !== runId()) return;
-      if (m.event === 'onNqueensRunSnapshot') {
-        const e = payload as NqueensRunSnapshotEvent;
-        snapshots.push(e);
-        for (const w of waiters.splice(0)) if (w.accept(e)) w.resolve(e);
-        else waiters.push(w);
-      }
-      if (m.event === 'onNqueensRunFinished') {
-        detach();
-        resolve(payload as NqueensRunFinishedEvent);
-      }
-      // A dice event never carries an N-Queens run's id.
-      expect(m.event === 'onRunSnapshot' || m.event === 'onRunFinished').toBe(false);
-    });
-  });
-  const snapshotWhere = (accept: (e: NqueensRunSnapshotEvent) => boolean) => new Promise<NqueensRunSnapshotEvent>((resolve) => waiters.push({ accept, resolve }));
-  return { snapshots, finished, snapshotWhere };
-}
-
-async function start(request: unknown): Promise<{ started: NqueensRunStarted; snapshots: NqueensRunSnapshotEvent[]; finished: Promise<NqueensRunFinishedEvent>; snapshotWhere: ReturnType<typeof follow>['snapshotWhere'] }> {
+async function start(request: object) {
   let id: string | undefined;
-  const f = follow(() => id);
-  const answer = await dispatchCall(api, 'startNqueensRun', [request]);
-  if (!answer.ok) throw new Error(`startNqueensRun failed: ${answer.error.message}`);
+  const f = harness.follow<'nqueens'>(() => id);
+  const answer = await dispatchCall(api, 'startRun', [{ kind: 'nqueens', ...request }]);
+  if (!answer.ok) throw new Error(`startRun failed: ${answer.error.message}`);
   const started = answer.value as NqueensRunStarted;
   id = started.runId;
   return { started, ...f };
 }
 
 async function refusal(request: unknown) {
-  const answer = await dispatchCall(api, 'startNqueensRun', [request]);
+  const answer = await dispatchCall(api, 'startRun', [request === null ? null : { kind: 'nqueens', ...(request as object) }]);
   expect(answer.ok).toBe(false);
   return (answer as { error: { name: string; message: string; field?: string } }).error;
 }
@@ -79,7 +37,8 @@ describe('N-Queens runs through the API', () => {
   it('min-conflicts at N = 2000 in a worker: snapshots, then a verified solution equal to the in-process run', async () => {
     const run = await start({ method: 'minconflicts', n: 2000, seed: 5 });
     // Defaults filled in; the step limit is max(100000, 50 N) = 100000 (defaultMinConflictsParams).
-    expect(run.started).toMatchObject({ method: 'minconflicts', n: 2000, seed: 5, params: { samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 0 }, stepLimit: 100_000 });
+    expect(run.started.title).toBe('N-Queens, N = 2,000, min-conflicts, seed 5');
+    expect(run.started).toMatchObject({ kind: 'nqueens', method: 'minconflicts', n: 2000, seed: 5, maxQueens: 2000, params: { samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 0 }, stepLimit: 100_000 });
     const end = await within(run.finished, 30_000, 'min-conflicts N = 2000');
     expect(end.status).toBe('done');
     expect(end.reason).toBeNull();
@@ -88,7 +47,7 @@ describe('N-Queens runs through the API', () => {
     expect(r.queens).toHaveLength(2000);
     expect(verifySolution(r.queens!)).toBe(true);
     // The worker's run is the in-process driver's, step for step.
-    const inline = await runNqueensRequest({ kind: 'nqueens', method: 'minconflicts', n: 2000, params: run.started.params, seed: 5 });
+    const inline = await executeRun({ kind: 'nqueens', method: 'minconflicts', n: 2000, params: run.started.params, seed: 5 });
     expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
     // The driver's last snapshot comes before the end: no conflicts left, at the final step.
     expect(run.snapshots.length).toBeGreaterThan(0);
@@ -107,7 +66,7 @@ describe('N-Queens runs through the API', () => {
     const r = end.result!;
     expect([end.status, r.solved, r.verified]).toEqual(['done', true, true]);
     expect(verifySolution(r.queens!)).toBe(true);
-    const inline = await runNqueensRequest({ kind: 'nqueens', method: 'neural', n: 8, params, seed: 1 });
+    const inline = await executeRun({ kind: 'nqueens', method: 'neural', n: 8, params, seed: 1 });
     expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
     const last = run.snapshots.at(-1)!.snapshot;
     expect([last.energy, last.conflicts, last.queens]).toEqual([0, 0, 8]);
@@ -167,16 +126,17 @@ describe('N-Queens runs through the API', () => {
     expect(await refusal({ method: 'minconflicts', n: '8', seed: 1 })).toMatchObject({ field: 'n', message: 'n: expected a number, got "8"' });
     expect(await refusal({ method: 'minconflicts', n: 60_000_000, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be at most 50000000, got 60000000' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 2 ** 31 })).toMatchObject({ field: 'seed', message: 'seed: must be at most 2147483647, got 2147483648' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { A: -2 } })).toMatchObject({ field: 'params.A', message: 'params.A: must be above 0, got -2' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { A: -2 } })).toMatchObject({ field: 'params.A', message: 'params.A: must be > 0, got -2' });
     expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { update: 'async' } })).toMatchObject({ field: 'params.update', message: 'params.update: must be one of seq, sync, got "async"' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { samples: 4 } })).toMatchObject({ field: 'params.samples', message: 'params.samples: unknown parameter (known: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)' });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { samples: 4 } })).toMatchObject({ field: 'params.samples', message: 'params.samples: is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)' });
     expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { kickEvery: 5, kickLength: 5 } })).toMatchObject({ field: 'params.kickLength', message: 'params.kickLength: must be less than kickEvery (5), got 5' });
-    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be at most 1, got 1.5' });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be >= 0 and <= 1, got 1.5' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({ field: 'maxQueens', message: 'maxQueens: must be at most 8, got 9' });
-    expect(await refusal(null)).toMatchObject({ field: 'request' });
+    expect(await refusal(null)).toMatchObject({ name: 'RunRequestError', field: 'request' });
+    expect(await dispatchCall(api, 'startRun', [{ kind: 'chess', n: 8 }])).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'kind', message: 'kind: must be "dice" or "nqueens", got "chess"' } });
     expect(runs.activeCount).toBe(0);
     const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });
-    expect(await dispatchCall(noRuns, 'startNqueensRun', [{ method: 'neural', n: 8, seed: 1 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
+    expect(await dispatchCall(noRuns, 'startRun', [{ kind: 'nqueens', method: 'neural', n: 8, seed: 1 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
   });
 
   it('the CLI words the same problems the same way (with --)', async () => {

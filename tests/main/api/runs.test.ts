@@ -1,43 +1,37 @@
+// Dice runs through the app's one run API on a real solver host (worker processes): what
+// startRun answers (every default resolved, the HV normalisation computed once here), the one
+// stopping policy, pause that really pauses, getRun / listRuns for a page that reloads, unique
+// run ids, and bad requests refused with the field named.
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api.ts';
+import type { DiceRunStarted, RunInfo, SolverResult } from '../../../src-shared/api.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { RunService } from '../../../src-main/api/runs.ts';
-import { SolverHost } from '../../../src-main/host/pool.ts';
-import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { trackConfig, TRACK_OBJECTIVES } from '../../../src-shared/problems/dice/config.ts';
+import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { apiHarness, within } from './harness.ts';
 
-const events = new ApiEventHub();
-const host = new SolverHost({ spawn: nodeSpawner(), parallelism: 1 });
-const runs = new RunService(host, events);
-const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs });
+const harness = apiHarness();
+const { api, runs } = harness;
+afterAll(() => harness.dispose());
 
-afterAll(() => {
-  runs.dispose();
-  host.dispose();
-});
-
-/** Collects the events of one run until it finishes. */
-function follow(runId: () => string | undefined) {
-  const snapshots: RunSnapshotEvent[] = [];
-  const finished = new Promise<RunFinishedEvent>((resolve) => {
-    const detach = events.attach((m) => {
-      const payload = m.payload as RunSnapshotEvent | RunFinishedEvent;
-      if (payload && 'runId' in payload && payload.runId === runId()) {
-        if (m.event === 'onRunSnapshot') snapshots.push(payload as RunSnapshotEvent);
-        if (m.event === 'onRunFinished') {
-          detach();
-          resolve(payload as RunFinishedEvent);
-        }
-      }
-    });
-  });
-  return { snapshots, finished };
+async function start(request: object) {
+  let id: string | undefined;
+  const f = harness.follow<'dice'>(() => id);
+  const answer = await dispatchCall(api, 'startRun', [request]);
+  if (!answer.ok) throw new Error(`startRun failed: ${answer.error.message}`);
+  const started = answer.value as DiceRunStarted;
+  id = started.runId;
+  return { started, ...f };
 }
 
-describe('solver runs through the API', () => {
+async function call<T>(name: 'getRun' | 'listRuns' | 'pauseRun' | 'cancelRun', ...args: unknown[]): Promise<T> {
+  const answer = await dispatchCall(api, name, args);
+  if (!answer.ok) throw new Error(`${name} failed: ${answer.error.message}`);
+  return answer.value as T;
+}
+
+describe('dice runs through the API', () => {
   it('lists solvers with their parameters', async () => {
     const result = await dispatchCall(api, 'listSolvers', []);
     expect(result.ok).toBe(true);
@@ -47,61 +41,109 @@ describe('solver runs through the API', () => {
     expect(JSON.parse(JSON.stringify(solvers))).toEqual(solvers);
   });
 
-  it('runs a single-objective solver in a worker; the reported best re-evaluates to the same values', async () => {
-    let id: string | undefined;
-    const { snapshots, finished } = follow(() => id);
-    const started = await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 7, evaluations: 3000 }]);
-    expect(started.ok).toBe(true);
-    const value = (started as { value: { runId: string; solver: string; objectiveCount: number; params: object } }).value;
-    id = value.runId;
-    expect(value.objectiveCount).toBe(1);
-    expect(typeof value.solver).toBe('string');
-    const end = await finished;
-    expect(end.status).toBe('done');
-    expect(end.reason).toBeNull();
+  it('a single-objective run stops at its first feasible f = 0, as saikoro solve does; the reported best re-evaluates to the same values', async () => {
+    // N = 50: ils reaches f = 0 in a few dozen evaluations (README), far below the budget.
+    const run = await start({ config: { n: 50 }, seed: 7, evaluations: 100_000 });
+    expect(run.started).toMatchObject({ kind: 'dice', solver: 'ils', objectiveCount: 1, seed: 7, n: 50, track: 'so', evaluations: 100_000, target: 0, hvNormalisation: null, title: 'ils on SO, N = 50, seed 7' });
+    expect(run.started.params).toMatchObject({ neighbourhood: 'change', patience: 1000 });
+    expect(run.started.runId).toMatch(/^run-[a-z0-9]+-\d+$/);
+    const end = await within(run.finished, 30_000, 'the SO run');
+    expect([end.kind, end.status, end.reason]).toEqual(['dice', 'done', null]);
     const result = end.result!;
-    expect(result.evaluations).toBeGreaterThan(0);
-    expect(result.evaluations).toBeLessThanOrEqual(3000);
+    expect(result.stopReason).toBe('target');
+    expect(result.evaluations).toBeLessThan(100_000);
+    expect(result.termination).toEqual({ maxEvaluations: 100_000, target: 0 });
     const best = result.best!;
     const check = evaluateDice(best.x, trackConfig('so', 50));
-    expect(best.objectives[0]).toBeCloseTo(check.objectives[0], 9);
-    expect(best.feasible).toBe(check.feasible);
-    // The convergence trace never gets worse.
-    const values = result.trace.filter((t) => t.feasible && t.best !== null).map((t) => t.best!);
-    for (let i = 1; i < values.length; i++) expect(values[i]).toBeLessThanOrEqual(values[i - 1]);
-    // Snapshots, when any arrived before the end, count evaluations upwards.
-    for (let i = 1; i < snapshots.length; i++) expect(snapshots[i].snapshot.evaluations).toBeGreaterThanOrEqual(snapshots[i - 1].snapshot.evaluations);
+    expect([best.objectives[0], best.feasible]).toEqual([0, true]);
+    expect([check.objectives[0], check.feasible]).toEqual([0, true]);
     expect(JSON.parse(JSON.stringify(end))).toEqual(end);
     expect(runs.activeCount).toBe(0);
   });
 
-  it('runs a two-objective track and cancels on request', async () => {
-    let id: string | undefined;
-    const { finished } = follow(() => id);
-    const started = await dispatchCall(api, 'startRun', [{ config: { n: 840, objectives: [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]] }, seed: 1, evaluations: 1e8 }]);
-    expect(started.ok).toBe(true);
-    id = (started as { value: { runId: string; objectiveCount: number } }).value.runId;
-    expect((started as { value: { objectiveCount: number } }).value.objectiveCount).toBe(2);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: true });
+  it('with wholeBudget a single-objective run uses every evaluation', async () => {
+    const run = await start({ config: { n: 50 }, seed: 7, evaluations: 3000, wholeBudget: true });
+    expect(run.started.target).toBeNull();
+    const result = (await within(run.finished, 30_000, 'the whole-budget run')).result!;
+    expect([result.stopReason, result.evaluations]).toEqual(['evaluations', 3000]);
+    expect(result.termination).toEqual({ maxEvaluations: 3000 });
+  });
+
+  it('a two-objective run: the HV normalisation comes with RunStarted, snapshots carry the front indicator; pause really pauses; getRun and listRuns tell everything', async () => {
+    const config = { n: 840, objectives: TRACK_OBJECTIVES.mo2 };
+    const run = await start({ config, seed: 1, evaluations: 1e8 });
+    const norm = diceHvNormalisation(trackConfig('mo2', 840));
+    expect(run.started).toMatchObject({ solver: 'moead-ls', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: norm });
+    const id = run.started.runId;
+    const going = await within(run.snapshotWhere((e) => e.snapshot.front.length > 0), 30_000, 'a front');
+    expect(going.snapshot.indicator).toBeGreaterThan(0);
+
+    expect(await call('pauseRun', id, true)).toBe(true);
+    const paused = await within(run.snapshotWhere((e) => e.snapshot.paused), 20_000, 'a paused snapshot');
+    const info = await within(
+      (async () => {
+        for (;;) {
+          const i = await call<RunInfo>('getRun', id);
+          if (i.status === 'paused') return i;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })(),
+      20_000,
+      'getRun to say paused',
+    );
+    // While paused, nothing moves: evaluations and seconds stay where the pause left them.
+    const before = info.snapshot as { evaluations: number; seconds: number };
+    await new Promise((r) => setTimeout(r, 400));
+    const still = (await call<RunInfo>('getRun', id)).snapshot as { evaluations: number; seconds: number };
+    expect(still.evaluations).toBe(paused.snapshot.evaluations);
+    expect([still.evaluations, still.seconds]).toEqual([before.evaluations, before.seconds]);
     expect(await dispatchCall(api, 'pauseRun', [id, 'yes'])).toMatchObject({ ok: false, error: { name: 'TypeError', message: 'pauseRun: paused must be true or false, got "yes"' } });
-    expect(await dispatchCall(api, 'pauseRun', [id, false])).toEqual({ ok: true, value: true });
-    expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: true });
-    const end = await finished;
+
+    expect(await call('pauseRun', id, false)).toBe(true);
+    const resumed = await within(run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.evaluations > paused.snapshot.evaluations), 20_000, 'evaluations after resuming');
+    // Paused time is not running time.
+    expect(resumed.snapshot.seconds - paused.snapshot.seconds).toBeLessThan(0.4);
+
+    // What a page that reloads gets: the run still going, with what it runs and its history.
+    const listed = await call<RunInfo[]>('listRuns');
+    expect(listed[0].runId).toBe(id);
+    expect(listed[0]).toMatchObject({ kind: 'dice', status: 'running', started: run.started, result: null, reason: null });
+    expect(listed[0].history.length).toBeGreaterThan(0);
+    expect(listed[0].history.at(-1)!.secondary).toBe((listed[0].snapshot as { front: unknown[] }).front.length);
+    expect(listed.slice(1).every((r) => r.status === 'done')).toBe(true);
+
+    expect(await call('cancelRun', id)).toBe(true);
+    const end = await within(run.finished, 20_000, 'the cancelled run');
     expect(end.status).toBe('cancelled');
-    expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: false });
-    expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: false });
+    const finished = await call<RunInfo>('getRun', id);
+    expect(finished).toMatchObject({ status: 'cancelled', reason: 'cancelled' });
+    expect((finished.result as SolverResult).stopReason).toBe('cancelled');
+    expect((finished.result as SolverResult).front.length).toBeGreaterThan(0);
+    expect(await call('cancelRun', id)).toBe(false);
+    expect(await call('pauseRun', id, true)).toBe(false);
+    expect(await call('getRun', 'run-none-1')).toBeNull();
+    // Unique ids, one prefix.
+    const ids = (await call<RunInfo[]>('listRuns')).map((r) => r.runId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const runId of ids) expect(runId).toMatch(/^run-[a-z0-9]+-\d+$/);
   });
 
   it('refuses bad requests with named errors', async () => {
     const unknown = await dispatchCall(api, 'startRun', [{ config: { n: 50 }, solver: 'magic', seed: 1, evaluations: 10 }]);
     expect(unknown).toMatchObject({ ok: false, error: { name: 'SolverError' } });
     expect((unknown as { error: { message: string } }).error.message).toContain('magic');
-    const budget = await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 0 }]);
-    expect(budget).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'evaluations must be an integer from 1 to 1000000000, got 0' } });
-    const config = await dispatchCall(api, 'startRun', [{ config: { n: 0 }, seed: 1, evaluations: 10 }]);
-    expect(config).toMatchObject({ ok: false, error: { name: 'ConfigError', field: 'n' } });
+    const wrongM = await dispatchCall(api, 'startRun', [{ config: { n: 50 }, solver: 'nsga2', seed: 1, evaluations: 10 }]);
+    expect(wrongM).toMatchObject({ ok: false, error: { name: 'SolverError', message: 'solver nsga2 is multi-objective; this problem has one objective' } });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 0 }])).toMatchObject({
+      ok: false,
+      error: { name: 'RunRequestError', field: 'evaluations', message: 'evaluations: must be an integer from 1 to 1000000000, got 0' },
+    });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1.5, evaluations: 10 }])).toMatchObject({ ok: false, error: { field: 'seed' } });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10, wholeBudget: 'yes' }])).toMatchObject({ ok: false, error: { field: 'wholeBudget' } });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 0 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'ConfigError', field: 'n' } });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, params: { bogus: 1 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'ParamError' } });
     const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });
     expect(await dispatchCall(noRuns, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
+    expect(await dispatchCall(noRuns, 'listRuns', [])).toEqual({ ok: true, value: [] });
   });
 });

@@ -8,20 +8,27 @@ export interface CliRun {
   stderr: string;
 }
 
-export async function runCli(argv: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {}): Promise<CliRun> {
+/**
+ * `stderrIsTTY` makes commands draw their progress line; `stderrSoFar` (filled while the command
+ * runs) lets a test wait for it.
+ */
+export async function runCli(argv: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
+  stderr.on('data', (c: Buffer) => {
+    err.push(c);
+    if (options.stderrSoFar) options.stderrSoFar.text += c.toString('utf8');
+  });
   const code = await main(argv, {
     stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
     stdout,
     stderr,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
-    stderrIsTTY: false,
+    stderrIsTTY: options.stderrIsTTY ?? false,
   });
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

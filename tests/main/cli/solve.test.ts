@@ -38,8 +38,8 @@ describe('saikoro solve', () => {
     expect(r).toMatchObject({ solver: 'random', track: 'so', n: 60, seed: 11, front: [] });
     expect(r.best.x).toMatch(/^[1-6]{60}$/);
 
-    // The same run in-process.
-    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500 });
+    // The same run in-process, under the one stopping policy (a single objective stops at f = 0).
+    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500, target: 0 });
     expect(r.evaluations).toBe(local.evaluations);
     expect(r.success).toBe(local.success);
     expect(r.message).toBe(local.message);
@@ -53,11 +53,28 @@ describe('saikoro solve', () => {
 
     // --out keeps the same fields plus what reproduces the run.
     const saved = JSON.parse(readFileSync(out, 'utf8'));
-    expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500 } });
+    expect(saved).toMatchObject({ ...r, seconds: saved.seconds, params: { batch: 100 }, termination: { maxEvaluations: 1500, target: 0 } });
     expect(saved.config).toEqual(trackConfig('so', 60));
     expect(saved.trace.length).toBeGreaterThan(0);
     // One objective: no hypervolume, so no normalisation.
     expect(saved.hvNormalisation).toBeNull();
+  });
+
+  it('stops a single-objective run at its first feasible f = 0, as the app and experiments do, unless --whole-budget', async () => {
+    // N = 50: ils reaches f = 0 within a few dozen evaluations (README).
+    const stopping = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '100000', '--seed', '1', '--json', '--out', join(dir, 'target.json')], { cwd: dir });
+    expect(stopping.code).toBe(0);
+    const early = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8'));
+    expect([early.stopReason, early.best.objectives[0], early.best.feasible]).toEqual(['target', 0, true]);
+    expect(early.evaluations).toBeLessThan(100_000);
+    expect(early.termination).toEqual({ maxEvaluations: 100_000, target: 0 });
+    const whole = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '3000', '--seed', '1', '--whole-budget', '--out', join(dir, 'whole.json')], { cwd: dir });
+    expect(whole.code).toBe(0);
+    const all = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
+    expect([all.stopReason, all.evaluations]).toEqual(['evaluations', 3000]);
+    expect(all.termination).toEqual({ maxEvaluations: 3000 });
+    // The same seed finds the same first f = 0 whether or not it goes on.
+    expect(all.firstFeasibleAt).toBe(early.firstFeasibleAt);
   });
 
   it('--out of a multi-objective run stores the HV normalisation its trace indicator was computed with', async () => {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded } from '../processes.ts';
 import { describeExit, SolverHost } from '../../../src-main/host/pool.ts';
-import type { RunRequest } from '../../../src-main/host/run.ts';
+import type { DiceRunRequest } from '../../../src-main/host/run.ts';
 import { childChannel, type WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 
@@ -20,7 +20,7 @@ const ALLOCATE = `process.on('message', () => { const keep = []; for (;;) keep.p
 const IGNORE_CANCEL = `process.send({ type: 'ready', pid: process.pid }); process.on('message', (m) => { if (m.type === 'start') process.send({ type: 'started', runId: m.runId }); });`;
 const CRASH = `process.on('message', (m) => { if (m.type === 'start') { console.error('something broke in the solver'); process.exit(3); } });`;
 
-const request: RunRequest = { solver: 'random', params: {}, seed: 1, config: trackConfig('so', 20), termination: { maxEvaluations: 10 } };
+const request: DiceRunRequest = { kind: 'dice', solver: 'random', params: {}, seed: 1, config: trackConfig('so', 20), termination: { maxEvaluations: 10 } };
 
 let host: SolverHost | null = null;
 afterEach(() => {

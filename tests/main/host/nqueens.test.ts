@@ -2,11 +2,14 @@
 // in-process driver and as the methods called directly, snapshots, pause / resume / cancel,
 // failures with reasons, and `saikoro nqueens` through a worker against --inline.
 import { afterEach, describe, expect, it } from 'vitest';
-import { runNqueensRequest } from '../../../src-main/host/nqueens.ts';
-import { SolverHost, type SolverRun } from '../../../src-main/host/pool.ts';
+import { SolverHost } from '../../../src-main/host/pool.ts';
 import type { NqueensResult, NqueensRunRequest, NqueensSnapshot } from '../../../src-main/host/run.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
-import { solveNqueens, frameworkParams } from '../../../src-main/cli/commands/nqueens.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
+import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
+import { waitFor } from '../processes.ts';
+import { snapshotWhere, statusBecomes } from './helpers.ts';
 import { defaultMinConflictsParams, runMinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { defaultNeuralParams, runNeural, slidesNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
@@ -32,28 +35,6 @@ function endless(seed = 1, extra: Partial<NqueensRunRequest> = {}): NqueensRunRe
   return { kind: 'nqueens', method: 'neural', n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 }, seed, snapshotIntervalMs: 50, ...extra };
 }
 
-function snapshotWhere(run: SolverRun<NqueensRunRequest>, accept: (s: NqueensSnapshot) => boolean): Promise<NqueensSnapshot> {
-  return new Promise((resolve, reject) => {
-    const listener = run.onSnapshot((s) => {
-      if (!accept(s)) return;
-      listener.dispose();
-      resolve(s);
-    });
-    void run.outcome.then((o) => reject(new Error(`run ended (${o.status}: ${o.reason}) before the snapshot`)));
-  });
-}
-
-function statusBecomes(run: SolverRun<NqueensRunRequest>, status: string): Promise<void> {
-  if (run.status === status) return Promise.resolve();
-  return new Promise((resolve) => {
-    const listener = run.onStatus((s) => {
-      if (s !== status) return;
-      listener.dispose();
-      resolve();
-    });
-  });
-}
-
 const withoutTime = (r: NqueensResult) => ({ ...r, seconds: 0 });
 
 describe('N-Queens runs on the solver host', () => {
@@ -69,7 +50,7 @@ describe('N-Queens runs on the solver host', () => {
     for (const [i, request] of requests.entries()) {
       const outcome = outcomes[i];
       expect(outcome.status, JSON.stringify(request)).toBe('done');
-      const inProcess = await runNqueensRequest(request, undefined, undefined, { yieldToHost: () => Promise.resolve() });
+      const inProcess = await executeRun(request, { yieldToHost: () => Promise.resolve() });
       expect(withoutTime(outcome.result!)).toEqual(withoutTime(inProcess));
       const r = outcome.result!;
       expect(Object.keys(r).slice(0, 6)).toEqual(['n', 'method', 'solved', 'steps', 'seconds', 'queens']);
@@ -171,8 +152,8 @@ describe('N-Queens runs on the solver host', () => {
     const h = newHost(1);
     const cases: [NqueensRunRequest, string][] = [
       [{ kind: 'nqueens', method: 'neural', n: 3, params: {}, seed: 1 }, 'n: must be an integer >= 4, got 3'],
-      [{ kind: 'nqueens', method: 'neural', n: 8, params: { samples: 4 }, seed: 1 }, 'nqueens-neural: unknown parameter "samples" (known: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)'],
-      [{ kind: 'nqueens', method: 'minconflicts', n: 8, params: { noise: 2 }, seed: 1 }, 'nqueens-minconflicts: noise must be at most 1, got 2'],
+      [{ kind: 'nqueens', method: 'neural', n: 8, params: { samples: 4 }, seed: 1 }, 'solver nqueens-neural: parameter samples is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)'],
+      [{ kind: 'nqueens', method: 'minconflicts', n: 8, params: { noise: 2 }, seed: 1 }, 'solver nqueens-minconflicts: parameter noise must be >= 0 and <= 1, got 2'],
       [{ kind: 'nqueens', method: 'annealing' as 'neural', n: 8, params: {}, seed: 1 }, 'nqueens: unknown method "annealing" (known: neural, minconflicts)'],
       [{ kind: 'nqueens', method: 'neural', n: 8, params: {}, seed: 1, limits: { steps: 0 } }, 'nqueens: limits.steps must be a positive integer, got 0'],
     ];
@@ -189,7 +170,7 @@ describe('N-Queens runs on the solver host', () => {
   it('runs dice and N-Queens runs side by side on one host', async () => {
     const { trackConfig } = await import('../../../src-shared/problems/dice/config.ts');
     const h = newHost(1);
-    const dice = h.start({ solver: 'random', params: {}, seed: 1, config: trackConfig('so', 20), termination: { maxEvaluations: 500 } });
+    const dice = h.start({ kind: 'dice', solver: 'random', params: {}, seed: 1, config: trackConfig('so', 20), termination: { maxEvaluations: 500 } });
     const queens = h.start({ kind: 'nqueens', method: 'minconflicts', n: 100, params: {}, seed: 1 });
     const [a, b] = await Promise.all([dice.outcome, queens.outcome]);
     expect(a.result!.evaluations).toBe(500);
@@ -232,14 +213,12 @@ describe('saikoro nqueens through the host', () => {
   for (const inline of [false, true]) {
     it(`Ctrl-C cancels the run and prints where it stopped, exit 130${inline ? ' (--inline)' : ''}`, async () => {
       const before = new Set(process.listeners('SIGINT'));
-      const running = runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '1000000000', ...(inline ? ['--inline'] : [])]);
+      // A terminal on stderr, so the command draws its progress line: the run is going once it counts steps.
+      const stderrSoFar = { text: '' };
+      const running = runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '1000000000', ...(inline ? ['--inline'] : [])], { stderrIsTTY: true, stderrSoFar });
       // The command's own SIGINT listener, called directly: no real signal reaches the test runner.
-      let handler: (() => void) | undefined;
-      while (!handler) {
-        await new Promise((r) => setTimeout(r, 20));
-        handler = process.listeners('SIGINT').find((l) => !before.has(l)) as (() => void) | undefined;
-      }
-      await new Promise((r) => setTimeout(r, inline ? 100 : 1000));
+      const handler = await waitFor('the command to listen for SIGINT', () => process.listeners('SIGINT').find((l) => !before.has(l)) as (() => void) | undefined);
+      await waitFor('the progress line to count steps', () => /[1-9][\d,]* steps/.test(stderrSoFar.text));
       handler();
       const r = await running;
       expect(r.code).toBe(130);

@@ -3,17 +3,16 @@
 // bit-identical to the in-process driver for the same seed.
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded, isAlive } from '../processes.ts';
-import { SolverHost, type SolverRun } from '../../../src-main/host/pool.ts';
-import type { RunRequest, RunSnapshot } from '../../../src-main/host/run.ts';
-import { runOptionsFor } from '../../../src-main/host/run-options.ts';
+import { SolverHost, type HostRun } from '../../../src-main/host/pool.ts';
+import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
+import { snapshotWhere, statusBecomes } from './helpers.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { solvers } from '../../../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
-import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+import type { Snapshot as RunSnapshot, SolverResult } from '../../../src-shared/solvers/types.ts';
 
 let host: SolverHost | null = null;
 afterEach(() => {
@@ -26,33 +25,9 @@ function newHost(options: Partial<ConstructorParameters<typeof SolverHost>[0]> =
   return host;
 }
 
-function request(seed: number, maxEvaluations: number, extra: Partial<RunRequest> = {}): RunRequest {
-  return { solver: 'random', params: {}, seed, config: trackConfig('so', 50), termination: { maxEvaluations }, ...extra };
+function request(seed: number, maxEvaluations: number, extra: Partial<DiceRunRequest> = {}): DiceRunRequest {
+  return { kind: 'dice', solver: 'random', params: {}, seed, config: trackConfig('so', 50), termination: { maxEvaluations }, ...extra };
 }
-
-/** Resolves with the first snapshot for which `accept` holds. */
-function snapshotWhere(run: SolverRun, accept: (s: RunSnapshot) => boolean): Promise<RunSnapshot> {
-  return new Promise((resolve, reject) => {
-    const listener = run.onSnapshot((s) => {
-      if (!accept(s)) return;
-      listener.dispose();
-      resolve(s);
-    });
-    void run.outcome.then((o) => reject(new Error(`run ended (${o.status}: ${o.reason}) before the snapshot`)));
-  });
-}
-
-function statusBecomes(run: SolverRun, status: string): Promise<void> {
-  if (run.status === status) return Promise.resolve();
-  return new Promise((resolve) => {
-    const listener = run.onStatus((s) => {
-      if (s !== status) return;
-      listener.dispose();
-      resolve();
-    });
-  });
-}
-
 
 /** Everything but wall-clock times, which differ between any two runs. */
 function withoutTimes(result: SolverResult) {
@@ -117,7 +92,7 @@ describe('solver host with worker processes', () => {
     const h = newHost();
     const so = h.start({ ...request(3, 4000), config: trackConfig('so', 840) });
     const mo = h.start({ ...request(3, 4000), config: trackConfig('mo2', 840) });
-    const seen = new Map<SolverRun, RunSnapshot[]>([
+    const seen = new Map<HostRun<DiceRunRequest>, RunSnapshot[]>([
       [so, []],
       [mo, []],
     ]);
@@ -229,12 +204,12 @@ describe('solver host with worker processes', () => {
       if (s.objectives !== 'single') cases.push({ track: 'mo2', solver: s.name });
     }
     const budget = 1500;
-    const requests = cases.map(({ track, solver }) => ({ solver, params: {}, seed: 20201, config: trackConfig(track, 60), termination: { maxEvaluations: budget } }));
+    const requests = cases.map(({ track, solver }): DiceRunRequest => ({ kind: 'dice', solver, params: {}, seed: 20201, config: trackConfig(track, 60), termination: { maxEvaluations: budget } }));
     const outcomes = await h.runAll(requests);
     outcomes.forEach((o, i) => {
       expect(o.status, `${cases[i].solver} on ${cases[i].track}: ${o.reason}`).toBe('done');
       const r = requests[i];
-      const local = runSolverSync(createDiceProblem(r.config), r.solver, r.params, r.seed, r.termination, runOptionsFor(r));
+      const local = executeRunSync(r);
       const [inWorker, inProcess] = [withoutTimes(o.result!), withoutTimes(local)];
       for (const key of Object.keys(inProcess) as (keyof typeof inProcess)[]) expect(inWorker[key], `${r.solver} on ${cases[i].track}: ${key}`).toEqual(inProcess[key]);
       expect(inWorker).toEqual(inProcess);

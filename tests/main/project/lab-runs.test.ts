@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { labRunId, labRunRequest, Project, ProjectError, type LabRunRecord } from '../../../src-main/project/store.ts';
 import { APPLICATION_ID, SCHEMA_V2, SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
-import { runNqueensRequest } from '../../../src-main/host/nqueens.ts';
+import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
 import type { NqueensRunRequest } from '../../../src-main/host/run.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 import { fakeRun, tempDir } from './fixtures.ts';
@@ -22,7 +22,7 @@ afterEach(() => {
 const request: NqueensRunRequest = { kind: 'nqueens', method: 'minconflicts', n: 8, params: { samples: 8, noise: 0.02 }, seed: 3 };
 
 async function labRun(req: NqueensRunRequest = request): Promise<LabRunRecord> {
-  const result = await runNqueensRequest(req);
+  const result = await executeRun(req);
   const labRequest = labRunRequest(req);
   return {
     id: labRunId(labRequest),

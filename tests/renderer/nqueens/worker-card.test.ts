@@ -8,53 +8,15 @@ import { createPinia } from 'pinia';
 import NqueensView from '../../../src-renderer/views/nqueens/NqueensView.vue';
 import { provideApi } from '../../../src-renderer/api/index.ts';
 import { progressOf } from '../../../src-renderer/views/nqueens/worker-run.ts';
-import { ApiError, toWireError, type NqueensRunFinishedEvent, type NqueensRunReport, type NqueensRunSnapshotEvent, type NqueensRunStarted, type SaikoroApi, type StartNqueensRunRequest } from '../../../src-shared/api.ts';
-import { checkNqueensRequest, frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import type { NqueensRunReport, RunSnapshotEvent } from '../../../src-shared/api.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { defaultMinConflictsParams, runMinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { defaultNeuralParams, NeuralNet, runNeural } from '../../../src-shared/problems/nqueens/neural.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
+import { fakeRunApi } from '../fake-run-api.ts';
 
-/** The main side as far as the card sees it: requests checked as RunService checks them; events sent by the test. */
-function fakeApi() {
-  const snapshotListeners = new Set<(e: NqueensRunSnapshotEvent) => void>();
-  const finishedListeners = new Set<(e: NqueensRunFinishedEvent) => void>();
-  const requests: StartNqueensRunRequest[] = [];
-  const cancelled: string[] = [];
-  const pauses: [string, boolean][] = [];
-  /** Runs before startNqueensRun answers (to send events that overtake the answer). */
-  let beforeAnswer: ((runId: string) => void) | null = null;
-  let refuseWith: Error | null = null;
-  const api = {
-    startNqueensRun: async (request: StartNqueensRunRequest): Promise<NqueensRunStarted> => {
-      if (refuseWith) throw new ApiError(toWireError(refuseWith));
-      let checked;
-      try {
-        checked = checkNqueensRequest(request);
-      } catch (e) {
-        throw new ApiError(toWireError(e));
-      }
-      requests.push(request);
-      const runId = `run-${requests.length}`;
-      beforeAnswer?.(runId);
-      return { runId, method: checked.method, n: checked.n, seed: checked.seed, params: checked.params, stepLimit: checked.stepLimit };
-    },
-    cancelRun: async (runId: string) => (cancelled.push(runId), true),
-    pauseRun: async (runId: string, paused: boolean) => (pauses.push([runId, paused]), true),
-    onNqueensRunSnapshot: (l: (e: NqueensRunSnapshotEvent) => void) => (snapshotListeners.add(l), () => snapshotListeners.delete(l)),
-    onNqueensRunFinished: (l: (e: NqueensRunFinishedEvent) => void) => (finishedListeners.add(l), () => finishedListeners.delete(l)),
-  } as unknown as SaikoroApi;
-  return {
-    api,
-    requests,
-    cancelled,
-    pauses,
-    setBeforeAnswer: (f: typeof beforeAnswer) => (beforeAnswer = f),
-    refuse: (e: Error | null) => (refuseWith = e),
-    snapshot: (e: NqueensRunSnapshotEvent) => snapshotListeners.forEach((l) => l(e)),
-    finish: (e: NqueensRunFinishedEvent) => finishedListeners.forEach((l) => l(e)),
-    listenerCount: () => snapshotListeners.size + finishedListeners.size,
-  };
-}
+/** The main side as far as the card sees it: requests planned as RunService plans them; events sent by the test. */
+const fakeApi = fakeRunApi;
 
 let app: VueApp;
 let root: HTMLElement;
@@ -70,10 +32,14 @@ const setValue = async (id: string, value: string) => {
   el.dispatchEvent(new Event(el instanceof HTMLSelectElement ? 'change' : 'input'));
   await nextTick();
 };
+/** Lets every pending promise chain (store, API) and render finish: a macrotask, then a render. */
 const settle = async () => {
-  for (let i = 0; i < 4; i++) await nextTick();
+  await new Promise((r) => setTimeout(r, 0));
+  await nextTick();
 };
-const snap = (runId: string, steps: number, conflicts: number, extra: Partial<NqueensRunSnapshotEvent['snapshot']> = {}): NqueensRunSnapshotEvent => ({ runId, snapshot: { steps, conflicts, queens: 1000, seconds: 0.4, progress: 0, paused: false, ...extra } });
+type NqueensEvent = Extract<RunSnapshotEvent, { kind: 'nqueens' }>;
+const snap = (runId: string, steps: number, conflicts: number, extra: Partial<NqueensEvent['snapshot']> = {}): NqueensEvent => ({ runId, kind: 'nqueens', snapshot: { steps, conflicts, queens: 1000, seconds: 0.4, progress: 0, paused: false, ...extra } });
+const done = (runId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null, result: NqueensRunReport | null) => ({ runId, kind: 'nqueens' as const, status, reason, result });
 
 function report(over: Partial<NqueensRunReport> & Pick<NqueensRunReport, 'n' | 'method' | 'solved' | 'steps' | 'queens'>): NqueensRunReport {
   return { seed: 1, params: {}, seconds: 0.91, stopReason: 'solver', failure: null, message: '', verified: over.solved, ...over };
@@ -98,17 +64,17 @@ describe('Run in a worker', () => {
     await setValue('nqw-seed', '7');
     click(byId('nqw-start'));
     await settle();
-    expect(env.requests).toEqual([{ method: 'minconflicts', n: 1000, seed: 7 }]);
+    expect(env.requests).toEqual([{ kind: 'nqueens', method: 'minconflicts', n: 1000, seed: 7 }]);
     expect(text('nqw-counts')).toBe('Running in a worker…');
     // The greedy start, 250 of the 1000 queens placed: the counts and the bar say so.
-    env.snapshot(snap('run-1', 0, 3, { queens: 250 }));
+    env.snapshot(snap('run-test-1', 0, 3, { queens: 250 }));
     await nextTick();
     expect(text('nqw-counts')).toBe('greedy start: 250 of 1,000 queens placed · 0.4 s');
     expect(root.querySelector('[role="progressbar"]')!.getAttribute('aria-valuenow')).toBe('25');
     // 80 attacking pairs after the greedy start, 20 left: 75 % repaired.
-    env.snapshot(snap('run-1', 0, 80));
-    env.snapshot(snap('run-1', 1234, 20));
-    env.snapshot(snap('run-9', 99, 0)); // another run's event: ignored
+    env.snapshot(snap('run-test-1', 0, 80));
+    env.snapshot(snap('run-test-1', 1234, 20));
+    env.snapshot(snap('run-test-9', 99, 0)); // another run's event: ignored
     await nextTick();
     expect(text('nqw-counts')).toBe('1,234 steps · 20 conflicts · 0.4 s');
     const bar = root.querySelector('[role="progressbar"]')!;
@@ -116,15 +82,15 @@ describe('Run in a worker', () => {
     expect(bar.getAttribute('aria-label')).toBe('20 attacking pairs left of 80');
     click(byId('nqw-pause'));
     await settle();
-    expect(env.pauses).toEqual([['run-1', true]]);
-    env.snapshot(snap('run-1', 1234, 20, { paused: true }));
+    expect(env.pauses).toEqual([['run-test-1', true]]);
+    env.snapshot(snap('run-test-1', 1234, 20, { paused: true }));
     await nextTick();
     expect(byId('nqw-pause')!.textContent).toBe('Resume');
     expect(text('nqw-counts')).toBe('1,234 steps · 20 conflicts · 0.4 s · paused');
 
     const mc = runMinConflicts(defaultMinConflictsParams(1000), 7);
     expect(mc.solved && verifySolution(mc.queens)).toBe(true);
-    env.finish({ runId: 'run-1', status: 'done', reason: null, result: report({ n: 1000, method: 'minconflicts', seed: 7, solved: true, steps: mc.steps, queens: [...mc.queens] }) });
+    env.finish(done('run-test-1', 'done', null, report({ n: 1000, method: 'minconflicts', seed: 7, solved: true, steps: mc.steps, queens: [...mc.queens] })));
     await nextTick();
     expect(text('nqw-outcome')).toBe(`Solved N = 1,000 with min-conflicts (seed 7): ${mc.steps.toLocaleString('en-US')} steps, 0.91 s, verified.`);
     expect(byId('nqw-outcome')!.className).toContain('ok');
@@ -141,8 +107,8 @@ describe('Run in a worker', () => {
     expect(byId<HTMLInputElement>('nqw-n')!.value).toBe('8');
     click(byId('nqw-start'));
     await settle();
-    expect(env.requests).toEqual([{ method: 'neural', n: 8, seed: 1, params: frameworkParams('neural', defaultNeuralParams(8)) }]);
-    env.snapshot({ runId: 'run-1', snapshot: { steps: 40, conflicts: 3, queens: 9, energy: 2.5, seconds: 0.2, progress: 0, paused: false } });
+    expect(env.requests).toEqual([{ kind: 'nqueens', method: 'neural', n: 8, seed: 1, params: frameworkParams('neural', defaultNeuralParams(8)) }]);
+    env.snapshot({ runId: 'run-test-1', kind: 'nqueens', snapshot: { steps: 40, conflicts: 3, queens: 9, energy: 2.5, seconds: 0.2, progress: 0, paused: false } });
     await nextTick();
     expect(text('nqw-counts')).toBe('40 steps · 3 conflicts · energy 2.5 · 0.2 s');
     // The network's progress is steps against its step limit (5000 at N = 8).
@@ -150,7 +116,7 @@ describe('Run in a worker', () => {
 
     const r = runNeural(defaultNeuralParams(8), 1);
     expect(r.solved).toBe(true);
-    env.finish({ runId: 'run-1', status: 'done', reason: null, result: report({ n: 8, method: 'neural', solved: true, steps: r.steps, queens: r.queens }) });
+    env.finish(done('run-test-1', 'done', null, report({ n: 8, method: 'neural', solved: true, steps: r.steps, queens: r.queens })));
     await nextTick();
     expect(text('nqw-outcome')).toBe(`Solved N = 8 with the network (seed 1): ${r.steps} steps, 0.91 s, verified.`);
     click(byId('nqw-show'));
@@ -196,7 +162,7 @@ describe('Run in a worker', () => {
     await nextTick();
     await setValue('nqw-method', 'neural');
     env.setBeforeAnswer((runId) =>
-      env.finish({ runId, status: 'done', reason: null, result: report({ n: 8, method: 'neural', solved: false, steps: 5000, queens: null, failure: 'oscillation' }) }),
+      env.finish(done(runId, 'done', null, report({ n: 8, method: 'neural', solved: false, steps: 5000, queens: null, failure: 'oscillation' }))),
     );
     click(byId('nqw-start'));
     await settle();
@@ -208,35 +174,45 @@ describe('Run in a worker', () => {
     await settle();
     click(byId('nqw-cancel'));
     await settle();
-    expect(env.cancelled).toEqual(['run-2']);
-    env.finish({ runId: 'run-2', status: 'cancelled', reason: 'cancelled', result: report({ n: 8, method: 'neural', solved: false, steps: 321, queens: null, stopReason: 'cancelled' }) });
+    expect(env.cancelled).toEqual(['run-test-2']);
+    env.finish(done('run-test-2', 'cancelled', 'cancelled', report({ n: 8, method: 'neural', solved: false, steps: 321, queens: null, stopReason: 'cancelled' })));
     await nextTick();
     expect(text('nqw-outcome')).toBe('Cancelled N = 8 with the network (seed 1) after 321 steps, 0.91 s.');
     // A worker that died: no result, the reason.
     click(byId('nqw-start'));
     await settle();
-    env.finish({ runId: 'run-3', status: 'failed', reason: 'the worker exited with code 1', result: null });
+    env.finish(done('run-test-3', 'failed', 'the worker exited with code 1', null));
     await nextTick();
     expect(text('nqw-outcome')).toBe('The run failed: the worker exited with code 1.');
     // A worker stuck in a long step is killed after the host's grace period.
     click(byId('nqw-start'));
     await settle();
-    env.finish({ runId: 'run-4', status: 'cancelled', reason: 'cancelled (worker did not stop within 2000 ms and was killed)', result: null });
+    env.finish(done('run-test-4', 'cancelled', 'cancelled (worker did not stop within 2000 ms and was killed)', null));
     await nextTick();
     expect(text('nqw-outcome')).toBe('Cancelled: worker did not stop within 2000 ms and was killed.');
   });
 
-  it('stops listening and cancels its running run when the lab goes away', async () => {
+  it('the run outlives the lab: nothing is cancelled when it goes away, and a new lab (a reload) shows it going', async () => {
     await nextTick();
-    expect(env.listenerCount()).toBe(2);
     click(byId('nqw-start'));
     await settle();
+    env.snapshot(snap('run-test-1', 500, 12));
     app.unmount();
     await settle();
-    expect(env.listenerCount()).toBe(0);
-    expect(env.cancelled).toEqual(['run-1']);
-    app = createApp(NqueensView); // for afterEach
-    app.mount(document.createElement('div'));
+    expect(env.cancelled).toEqual([]);
+    // A reload: a new app, a new store, the same main side.
+    env.snapshot(snap('run-test-1', 900, 7, { queens: 100_000 }));
+    app = createApp(NqueensView);
+    provideApi(app, env.api);
+    app.use(createPinia());
+    root = document.createElement('div');
+    app.mount(root);
+    await settle();
+    expect(text('nqw-counts')).toBe('900 steps · 7 conflicts · 0.4 s');
+    expect(byId('nqw-cancel')).not.toBeNull();
+    click(byId('nqw-cancel'));
+    await settle();
+    expect(env.cancelled).toEqual(['run-test-1']);
   });
 
   it('progress: min-conflicts counts repairs, the network its step budget', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BestKeeper, FrontKeeper } from '../../../src-shared/solvers/front.ts';
+import { BestKeeper, RunFront } from '../../../src-shared/solvers/front.ts';
 import type { Evaluated } from '../../../src-shared/solvers/types.ts';
 
 const point = (F: number[], violation: number, tag = 1): Evaluated => ({
@@ -35,9 +35,9 @@ describe('BestKeeper (single objective, feasibility first)', () => {
   });
 });
 
-describe('FrontKeeper (several objectives)', () => {
+describe('RunFront (several objectives, on the one Pareto archive)', () => {
   it('keeps the feasible non-dominated points and drops the dominated ones', () => {
-    const keeper = new FrontKeeper();
+    const keeper = new RunFront();
     expect(keeper.consider(point([3, 3], 1), 1)).toBe(false);
     expect(keeper.leastViolating!.foundAt).toBe(1);
     expect(keeper.consider(point([5, 1], 0), 2)).toBe(true);
@@ -47,12 +47,13 @@ describe('FrontKeeper (several objectives)', () => {
     expect(keeper.consider(point([6, 6], 0), 5)).toBe(false);
     expect(keeper.consider(point([0, 0], 2), 6)).toBe(false); // infeasible never enters
     expect(keeper.consider(point([2, 2], 0), 7)).toBe(true);
-    expect(keeper.members.map((m) => Array.from(m.solution.F))).toEqual([
+    expect(keeper.members().map((m) => Array.from(m.solution.F))).toEqual([
       [5, 1],
       [1, 5],
       [2, 2],
     ]);
     expect(keeper.consider(point([1, 1], 0), 8)).toBe(true); // dominates all three
-    expect(keeper.members.map((m) => [Array.from(m.solution.F), m.foundAt])).toEqual([[[1, 1], 8]]);
+    expect(keeper.members().map((m) => [Array.from(m.solution.F), m.foundAt])).toEqual([[[1, 1], 8]]);
+    expect(keeper.archive.points()).toEqual([[1, 1]]);
   });
 });

@@ -1,0 +1,48 @@
+/**
+ * N-Queens runs for the app's API: a request checked as `saikoro nqueens` checks its options
+ * (NqueensRequestError names the field), what the worker runs, and the report of a finished
+ * run (the first maxQueens queens, the solution verified again on this side).
+ */
+import type { NqueensRunReport, NqueensRunStarted, StartNqueensRun } from '../../src-shared/api.ts';
+import { checkNqueensRequest } from '../../src-shared/problems/nqueens/request.ts';
+import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
+import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+
+export interface NqueensRunPlan {
+  request: NqueensRunRequest;
+  started: Omit<NqueensRunStarted, 'runId' | 'createdAt'>;
+  report(result: NqueensResult): NqueensRunReport;
+}
+
+const METHOD_TITLES = { neural: 'the network', minconflicts: 'min-conflicts' } as const;
+
+export function planNqueensRun(start: StartNqueensRun): NqueensRunPlan {
+  const { method, n, seed, params, maxQueens, stepLimit } = checkNqueensRequest(start);
+  return {
+    request: { kind: 'nqueens', method, n, params, seed },
+    started: { kind: 'nqueens', title: `N-Queens, N = ${n.toLocaleString('en-US')}, ${METHOD_TITLES[method]}, seed ${seed}`, method, n, seed, params, stepLimit, maxQueens },
+    report: (result) => nqueensReport(result, maxQueens),
+  };
+}
+
+/**
+ * A finished N-Queens result as the API reports it: the first `maxQueens` queens (a board of
+ * 10^7 would be 80 MB of JSON), and the solution checked again here with verifySolution.
+ */
+export function nqueensReport(r: NqueensResult, maxQueens: number): NqueensRunReport {
+  const verified = r.solved && r.queens !== null && r.queens.length === r.n && verifySolution(r.queens);
+  return {
+    n: r.n,
+    method: r.method,
+    seed: r.seed,
+    params: r.params,
+    solved: r.solved,
+    steps: r.steps,
+    seconds: r.seconds,
+    stopReason: r.stopReason,
+    failure: r.failure ?? null,
+    message: r.message,
+    verified,
+    queens: r.solved && r.queens ? r.queens.slice(0, maxQueens) : null,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The app's runs of every kind, planned from the API's StartRunRequest: one planner per kind,
+ * each answering what the worker runs, what the run is (RunStarted, without id and time) and
+ * how its result is reported. The API's RunService (src-main/api/runs.ts) is generic over it.
+ * To add a kind here: one entry in PLANNERS.
+ */
+import type { RunApiTypes, RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
+import { DEFAULT_N, diceConfig } from '../../src-shared/problems/dice/config.ts';
+import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
+import { planDiceRun } from './dice.ts';
+import { planNqueensRun } from './nqueens.ts';
+
+/** The largest budget one app run may ask for. */
+export const MAX_RUN_EVALUATIONS = 1e9;
+
+export interface RunPlan<K extends RunKindName> {
+  kind: K;
+  request: RunKindTypes[K]['request'];
+  started: Omit<RunApiTypes[K]['started'], 'runId' | 'createdAt'>;
+  report(result: RunKindTypes[K]['result']): RunApiTypes[K]['result'];
+}
+export type AnyRunPlan = { [K in RunKindName]: RunPlan<K> }[RunKindName];
+
+/** A bad field of a start request, named as the API takes it. */
+export class RunRequestError extends Error {
+  constructor(
+    readonly field: string,
+    readonly rule: string,
+  ) {
+    super(`${field}: ${rule}`);
+    this.name = 'RunRequestError';
+  }
+}
+
+function planDice(start: StartDiceRun): RunPlan<'dice'> {
+  const { seed, evaluations } = start;
+  if (!Number.isSafeInteger(seed)) throw new RunRequestError('seed', `must be an integer, got ${JSON.stringify(seed)}`);
+  if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
+    throw new RunRequestError('evaluations', `must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
+  if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
+  if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
+  const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
+  const plan = planDiceRun({ config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget });
+  return { kind: 'dice', request: plan.request, started: plan.started, report: (result) => result };
+}
+
+function planNqueens(start: StartNqueensRun): RunPlan<'nqueens'> {
+  const plan = planNqueensRun(start);
+  return { kind: 'nqueens', ...plan };
+}
+
+/** Checks and plans a start request of any kind (dice when `kind` is left out). */
+export function planRun(start: StartRunRequest): AnyRunPlan {
+  if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', 'must be an object with a kind ("dice" or "nqueens")');
+  const kind = start.kind ?? 'dice';
+  if (kind === 'dice') return planDice(start as StartDiceRun);
+  if (kind === 'nqueens') return planNqueens(start as StartNqueensRun);
+  throw new RunRequestError('kind', `must be "dice" or "nqueens", got ${JSON.stringify(kind)}`);
+}
+
+export type { RunStarted };

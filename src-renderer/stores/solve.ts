@@ -1,0 +1,119 @@
+/**
+ * The Solve view's form (track, N, solver, parameters, budget, seed) and which dice run it
+ * shows: the one it started last, or, after a reload, the newest dice run the main side still
+ * has. The runs themselves live in the runs store.
+ */
+import { defineStore } from 'pinia';
+import { computed, markRaw, ref, shallowRef } from 'vue';
+import type { DiceRunStarted, ParamValue, SolverDescriptor } from '../../src-shared/api.ts';
+import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { useApi } from '../api/index.ts';
+import { useRunsStore, type LiveRun } from './runs.ts';
+
+export const useSolveStore = defineStore('solve', () => {
+  const api = useApi();
+  const runs = useRunsStore();
+
+  const solvers = shallowRef<SolverDescriptor[]>([]);
+  const track = ref<TrackName>('so');
+  const n = ref<number>(DEFAULT_N);
+  /** '' = the default solver for the track. */
+  const solver = ref('');
+  const params = ref<Record<string, ParamValue>>({});
+  const evaluations = ref(20_000);
+  const seed = ref(1);
+  /** Single objective: run the whole budget instead of stopping at f = 0. */
+  const wholeBudget = ref(false);
+
+  /** The run shown: an id, null (nothing, e.g. after a failed start), or undefined (the newest dice run). */
+  const selected = ref<string | null | undefined>(undefined);
+  const starting = ref(false);
+  /** Why the last start failed (the API's message names the field). */
+  const startError = ref<string | null>(null);
+  const solversError = ref<string | null>(null);
+
+  const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
+  const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
+  const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
+
+  const diceRuns = computed(() => runs.ofKind('dice'));
+  const current = computed<LiveRun | null>(() => (selected.value === undefined ? (diceRuns.value[0] ?? null) : runs.get(selected.value)));
+  const started = computed(() => (current.value?.started ?? null) as DiceRunStarted | null);
+  const running = computed(() => starting.value || (current.value !== null && (current.value.status === 'queued' || current.value.status === 'running' || current.value.status === 'paused')));
+
+  async function loadSolvers(): Promise<void> {
+    if (solvers.value.length) return;
+    try {
+      solvers.value = markRaw(await api.listSolvers());
+    } catch (e) {
+      solversError.value = `could not list the solvers: ${(e as Error).message}`;
+    }
+  }
+
+  function selectSolver(name: string): void {
+    solver.value = name;
+    params.value = {};
+  }
+
+  async function start(): Promise<void> {
+    if (running.value) return;
+    starting.value = true;
+    startError.value = null;
+    try {
+      const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
+      const s = await runs.start({
+        kind: 'dice',
+        config: { n: n.value, objectives: TRACK_OBJECTIVES[track.value].map((g) => [...g]) },
+        ...(solver.value ? { solver: solver.value } : {}),
+        params: given,
+        seed: seed.value,
+        evaluations: evaluations.value,
+        ...(wholeBudget.value && objectiveCount.value === 1 ? { wholeBudget: true } : {}),
+      });
+      selected.value = s.runId;
+    } catch (e) {
+      // Nothing runs: show the reason, not the previous run's labels.
+      selected.value = null;
+      startError.value = (e as Error).message;
+    } finally {
+      starting.value = false;
+    }
+  }
+
+  async function togglePause(): Promise<void> {
+    const run = current.value;
+    if (run && (run.status === 'running' || run.status === 'paused' || run.status === 'queued')) await runs.pause(run.runId, run.status !== 'paused' && !run.snapshot?.paused);
+  }
+
+  async function cancel(): Promise<void> {
+    const run = current.value;
+    if (run && running.value) await runs.cancel(run.runId);
+  }
+
+  return {
+    solvers,
+    track,
+    n,
+    solver,
+    params,
+    evaluations,
+    seed,
+    wholeBudget,
+    selected,
+    starting,
+    startError,
+    solversError,
+    objectiveCount,
+    compatibleSolvers,
+    selectedSolver,
+    diceRuns,
+    current,
+    started,
+    running,
+    loadSolvers,
+    selectSolver,
+    start,
+    togglePause,
+    cancel,
+  };
+});

@@ -1,0 +1,59 @@
+/**
+ * The dice problem as a kind of run: the request a worker receives (solver, parameters, seed,
+ * config, termination) and how it becomes a SolverRun for the driver. The trace records the
+ * normalised hypervolume of the feasible front for multi-objective runs: at every trace point
+ * for M <= 3; for M >= 4, where exact hypervolume at every improvement would cost more than
+ * the run, on the 'doubling' schedule (after 1,000 evaluations, after each doubling, at the end).
+ */
+import type { DiceConfig } from '../../problems/dice/config.ts';
+import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../metrics/hv-reference.ts';
+import { createDiceProblem } from '../../solvers/problem.ts';
+import { SolverRun, type RunOptions } from '../../solvers/run.ts';
+import type { ParamValue, Snapshot, SolverResult } from '../../solvers/types.ts';
+import type { RunClock } from '../control.ts';
+import type { Termination } from '../termination.ts';
+import type { KindRun, RunRequestBase } from './base.ts';
+
+export interface DiceRunRequest extends RunRequestBase {
+  kind: 'dice';
+  /** A solver name from the solver registry (src-shared/solvers/registry.ts). */
+  solver: string;
+  /** Solver parameters; missing ones take their defaults, bad ones fail the run with the reason. */
+  params: Record<string, ParamValue>;
+  seed: number;
+  config: DiceConfig;
+  termination: Termination;
+  /**
+   * M >= 2: the normalisation of the hypervolume recorded in the trace; the main side computes
+   * it once and sends it (by default the dice normalisation of the config, hv-reference.ts).
+   */
+  hvNormalisation?: HvNormalisation;
+  /** Record that hypervolume in the trace (default true); benchmarks turn it off to time the solver alone. */
+  traceHypervolume?: boolean;
+}
+
+/** The largest M whose trace has the hypervolume at every point (beyond: at doublings). */
+export const TRACE_HYPERVOLUME_MAX_OBJECTIVES = 3;
+
+/**
+ * The driver options of a dice request, in one place, so that an in-process run (tests,
+ * benchmarks, `--inline`) uses exactly the worker's and gets a bit-identical result.
+ */
+export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormalisation' | 'traceHypervolume' | 'snapshotIntervalMs'>): RunOptions {
+  const options: RunOptions = { snapshotInterval: request.snapshotIntervalMs ?? 200 };
+  const m = request.config.objectives.length;
+  if (request.traceHypervolume !== false && m >= 2) {
+    const norm: HvNormalisation = request.hvNormalisation ?? diceHvNormalisation(request.config);
+    options.frontIndicator = (front) => normalisedHypervolume(front, norm);
+    options.frontIndicatorSchedule = m <= TRACE_HYPERVOLUME_MAX_OBJECTIVES ? 'every' : 'doubling';
+  }
+  return options;
+}
+
+export const diceRunKind = {
+  name: 'dice',
+  create(request: DiceRunRequest, clock: RunClock): KindRun<Snapshot, SolverResult> {
+    const run = new SolverRun(createDiceProblem(request.config), request.solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), runClock: clock });
+    return { run, termination: run.termination, requireBudget: true };
+  },
+} as const;

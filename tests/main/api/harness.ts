@@ -1,0 +1,60 @@
+// The app's API with a real solver host (worker processes), and a way to follow one run's
+// events: what the API run tests of every kind share.
+import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api.ts';
+import { createApi } from '../../../src-main/api/implementation.ts';
+import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { RunService } from '../../../src-main/api/runs.ts';
+import { SolverHost } from '../../../src-main/host/pool.ts';
+import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+
+export function apiHarness(parallelism = 1) {
+  const events = new ApiEventHub();
+  const host = new SolverHost({ spawn: nodeSpawner(), parallelism });
+  const runs = new RunService(host, events);
+  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs });
+
+  /** Collects one run's events (its id known once started) until it finishes. */
+  function follow<K extends RunSnapshotEvent['kind']>(runId: () => string | undefined) {
+    type Snap = Extract<RunSnapshotEvent, { kind: K }>;
+    type End = Extract<RunFinishedEvent, { kind: K }>;
+    const snapshots: Snap[] = [];
+    const waiters: { accept: (e: Snap) => boolean; resolve: (e: Snap) => void }[] = [];
+    const finished = new Promise<End>((resolve) => {
+      const detach = events.attach((m) => {
+        const payload = m.payload as { runId?: string };
+        if (!payload || payload.runId !== runId()) return;
+        if (m.event === 'onRunSnapshot') {
+          const e = payload as Snap;
+          snapshots.push(e);
+          for (const w of waiters.splice(0)) if (w.accept(e)) w.resolve(e);
+          else waiters.push(w);
+        }
+        if (m.event === 'onRunFinished') {
+          detach();
+          resolve(payload as End);
+        }
+      });
+    });
+    const snapshotWhere = (accept: (e: Snap) => boolean) => new Promise<Snap>((resolve) => waiters.push({ accept, resolve }));
+    return { snapshots, finished, snapshotWhere };
+  }
+
+  return {
+    events,
+    host,
+    runs,
+    api,
+    follow,
+    dispose() {
+      runs.dispose();
+      host.dispose();
+    },
+  };
+}
+
+/** Rejects when `promise` has not settled within `ms` (no test waits without a deadline). */
+export function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)));
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,85 @@
+// A fake main side for renderer tests: the run API (startRun, getRun, listRuns, pauseRun,
+// cancelRun, onRunSnapshot, onRunFinished) with requests planned by the real application layer
+// (src-main/app/runs.ts, so answers and refusals are the real ones) and events sent by the
+// test. It keeps each run's RunInfo as RunService does, so listRuns after a "reload" is right.
+import { ApiError, toWireError, type RunFinishedEvent, type RunInfo, type RunSnapshotEvent, type RunStarted, type SaikoroApi, type StartRunRequest } from '../../src-shared/api.ts';
+import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
+import { planRun } from '../../src-main/app/runs.ts';
+
+export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
+  const snapshotListeners = new Set<(e: RunSnapshotEvent) => void>();
+  const finishedListeners = new Set<(e: RunFinishedEvent) => void>();
+  const reconnectListeners = new Set<() => void>();
+  const requests: StartRunRequest[] = [];
+  const cancelled: string[] = [];
+  const pauses: [string, boolean][] = [];
+  const infos = new Map<string, RunInfo>();
+  /** Called after a run is created and before startRun answers (to send events that overtake the answer). */
+  let beforeAnswer: ((runId: string) => void) | null = null;
+  let refuseWith: Error | null = null;
+  let calls = { listRuns: 0, getRun: 0 };
+
+  const api = {
+    listSolvers: async () => [],
+    ...extra,
+    startRun: async (request: StartRunRequest): Promise<RunStarted> => {
+      if (refuseWith) throw new ApiError(toWireError(refuseWith));
+      let plan;
+      try {
+        plan = planRun(request);
+      } catch (e) {
+        throw new ApiError(toWireError(e));
+      }
+      requests.push(request);
+      const runId = `run-test-${requests.length}`;
+      const started = { ...plan.started, runId, createdAt: new Date(Date.UTC(2026, 11, 1, 0, 0, requests.length)).toISOString() } as RunStarted;
+      infos.set(runId, { runId, kind: plan.kind, started, status: 'queued', snapshot: null, result: null, reason: null, history: [] } as RunInfo);
+      beforeAnswer?.(runId);
+      return structuredClone(started);
+    },
+    getRun: async (runId: string) => {
+      calls.getRun++;
+      const info = infos.get(runId);
+      return info ? structuredClone(info) : null;
+    },
+    listRuns: async () => {
+      calls.listRuns++;
+      return [...infos.values()].reverse().map((i) => structuredClone(i));
+    },
+    cancelRun: async (runId: string) => (cancelled.push(runId), true),
+    pauseRun: async (runId: string, paused: boolean) => (pauses.push([runId, paused]), true),
+    onRunSnapshot: (l: (e: RunSnapshotEvent) => void) => (snapshotListeners.add(l), () => snapshotListeners.delete(l)),
+    onRunFinished: (l: (e: RunFinishedEvent) => void) => (finishedListeners.add(l), () => finishedListeners.delete(l)),
+    onReconnect: (l: () => void) => (reconnectListeners.add(l), () => reconnectListeners.delete(l)),
+  } as unknown as SaikoroApi;
+
+  return {
+    api,
+    requests,
+    cancelled,
+    pauses,
+    infos,
+    calls: () => calls,
+    resetCalls: () => (calls = { listRuns: 0, getRun: 0 }),
+    setBeforeAnswer: (f: typeof beforeAnswer) => (beforeAnswer = f),
+    refuse: (e: Error | null) => (refuseWith = e),
+    /** A snapshot as the main side sends it; the run's RunInfo follows. */
+    snapshot(e: RunSnapshotEvent) {
+      const info = infos.get(e.runId);
+      if (info) {
+        info.snapshot = e.snapshot as never;
+        info.status = e.snapshot.paused ? 'paused' : 'running';
+        appendPoint(info.history, progressPoint(e.kind, e.snapshot, info.started.kind === 'dice' ? info.started.objectiveCount : 1));
+      }
+      snapshotListeners.forEach((l) => l(e));
+    },
+    finish(e: RunFinishedEvent) {
+      const info = infos.get(e.runId);
+      if (info) Object.assign(info, { status: e.status, reason: e.reason, result: e.result });
+      finishedListeners.forEach((l) => l(e));
+    },
+    /** The event socket came back (after a drop): stores re-sync. */
+    reconnect: () => reconnectListeners.forEach((l) => l()),
+    listenerCount: () => snapshotListeners.size + finishedListeners.size,
+  };
+}
