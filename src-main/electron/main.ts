@@ -1,9 +1,11 @@
 /**
  * The desktop app's main process: one window, a small menu, and the API served over IPC.
- * Security: contextIsolation, sandbox, no nodeIntegration, no new windows, no navigation away
- * from the app, and every IPC call checked against the app's own URL.
+ * Security: contextIsolation, sandbox, no nodeIntegration, no new windows, no navigation or
+ * redirect away from the app in any frame, no permission granted, no DevTools or reload
+ * outside development, and every IPC call checked against the app's own URL
+ * (src-main/window-policy.ts holds the rules, tested without Electron).
  */
-import { app, BrowserWindow, ipcMain, Menu, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../../src-shared/api.ts';
 import { createApi } from '../api/implementation.ts';
@@ -12,6 +14,7 @@ import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
 import { SolverHost } from '../host/pool.ts';
 import { electronSpawner } from './solver-spawner.ts';
+import { developerMenuRoles, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
 
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
@@ -19,11 +22,12 @@ const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.met
 const DEV_URL = process.env.ELECTRON_RENDERER_URL;
 const APP_URL = DEV_URL ?? pathToFileURL(RENDERER_HTML).href;
 
+const LOCATION = { devUrl: DEV_URL, appUrl: APP_URL };
+// DevTools and reloading only while developing (not in a packaged app).
+const DEVELOPMENT = isDevelopment(app, DEV_URL);
+
 function isAppUrl(url: string | undefined): boolean {
-  if (!url) return false;
-  if (DEV_URL) return new URL(url).origin === new URL(DEV_URL).origin;
-  // Built app: exactly our index.html (the renderer is a single page; hash routes allowed).
-  return url.split('#')[0] === APP_URL;
+  return isAppUrlAt(url, LOCATION);
 }
 
 const events = new ApiEventHub();
@@ -70,6 +74,7 @@ function createWindow(): BrowserWindow {
       webSecurity: true,
       webviewTag: false,
       spellcheck: false,
+      devTools: DEVELOPMENT,
     },
   });
   win.once('ready-to-show', () => win.show());
@@ -81,6 +86,14 @@ function createWindow(): BrowserWindow {
   });
   win.webContents.on('will-navigate', (event, url) => {
     if (!isAppUrl(url)) event.preventDefault();
+  });
+  // A redirect is a navigation too (a server answering 302 to somewhere else), and so is a
+  // navigation inside a frame: only the app's own page, in the top frame.
+  win.webContents.on('will-redirect', (event) => {
+    if (!navigationAllowed(event.url, event.isMainFrame, LOCATION)) event.preventDefault();
+  });
+  win.webContents.on('will-frame-navigate', (event) => {
+    if (!navigationAllowed(event.url, event.isMainFrame, LOCATION)) event.preventDefault();
   });
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
 
@@ -111,9 +124,9 @@ function buildMenu(): Menu {
         { label: 'Dice evaluator', click: () => sendMenuCommand({ kind: 'navigate', view: 'dice' }) },
         { label: 'Solve', click: () => sendMenuCommand({ kind: 'navigate', view: 'solve' }) },
         { type: 'separator' },
-        { role: 'reload' },
-        { role: 'toggleDevTools' },
-        { type: 'separator' },
+        // Reload and DevTools only while developing: a packaged app has neither.
+        ...developerMenuRoles(DEVELOPMENT).map((role): MenuItemConstructorOptions => ({ role })),
+        ...(DEVELOPMENT ? [{ type: 'separator' as const }] : []),
         { role: 'resetZoom' },
         { role: 'zoomIn' },
         { role: 'zoomOut' },
@@ -132,6 +145,9 @@ function buildMenu(): Menu {
 
 app.enableSandbox();
 app.whenReady().then(() => {
+  // The app needs no permission (camera, notifications, clipboard reads, ...): deny them all.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionGranted(permission)));
+  session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission));
   createServices();
   registerIpc();
   Menu.setApplicationMenu(buildMenu());
