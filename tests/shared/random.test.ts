@@ -74,3 +74,20 @@ describe('Random seeds beyond 32 bits', () => {
     expect(() => Random.fromSeed(-(2 ** 53))).toThrow(/seed must be an integer/);
   });
 });
+
+describe('Random with negative seeds', () => {
+  const draws = (seed: number) => {
+    const r = Random.fromSeed(seed);
+    return Array.from({ length: 16 }, () => r.int(0, 2 ** 31));
+  };
+  // Dice runs take seeds >= 0 (specs refuse negatives), N-Queens seeds from -2^31 to 2^31 - 1.
+  // A seed from -2^31 to -1 keeps pure-rand's stream, which is seed + 2^32's (its 32-bit
+  // reduction): no stored N-Queens run changes, and no accepted dice seed can meet the alias.
+  it('keeps the legacy streams from -2^31 to -1, and gives seeds below -2^31 their own', () => {
+    expect(draws(-1)).toEqual(draws(2 ** 32 - 1));
+    expect(draws(-(2 ** 31))).toEqual(draws(2 ** 31));
+    const below = [-(2 ** 31) - 1, -(2 ** 32), -(2 ** 32) - 1, -(2 ** 40)];
+    const streams = [...below, 2 ** 31 - 1, 2 ** 32 + 2 ** 31 - 1].map((s) => JSON.stringify(draws(s)));
+    expect(new Set(streams).size).toBe(streams.length);
+  });
+});
