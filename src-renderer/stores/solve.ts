@@ -4,7 +4,7 @@
  * has. The runs themselves live in the runs store.
  */
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef } from 'vue';
+import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import type { DiceRunStarted, ParamValue, SolverDescriptor } from '../../src-shared/api.ts';
 import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
 import { useApi } from '../api/index.ts';
@@ -41,6 +41,25 @@ export const useSolveStore = defineStore('solve', () => {
   const started = computed(() => (current.value?.started ?? null) as DiceRunStarted | null);
   const running = computed(() => starting.value || (current.value !== null && (current.value.status === 'queued' || current.value.status === 'running' || current.value.status === 'paused')));
 
+  // A page that opens on a run it did not start (after a reload) shows that run's settings in
+  // the form once, so what the form says and what runs agree; later runs leave the form alone.
+  let formFollowsRun = true;
+  watch(
+    started,
+    (s) => {
+      if (!s || !formFollowsRun || selected.value !== undefined) return;
+      formFollowsRun = false;
+      if (s.track) track.value = s.track;
+      n.value = s.n;
+      solver.value = s.solver;
+      params.value = {};
+      evaluations.value = s.evaluations;
+      seed.value = s.seed;
+      wholeBudget.value = s.objectiveCount === 1 && s.target === null;
+    },
+    { immediate: true },
+  );
+
   async function loadSolvers(): Promise<void> {
     if (solvers.value.length) return;
     try {
@@ -57,6 +76,7 @@ export const useSolveStore = defineStore('solve', () => {
 
   async function start(): Promise<void> {
     if (running.value) return;
+    formFollowsRun = false;
     starting.value = true;
     startError.value = null;
     try {

@@ -116,4 +116,32 @@ browserTool.describe('solve view in a browser', () => {
     await expect.poll(() => page.getByTestId('objective-0').textContent(), { timeout: 10_000 }).toBe(f);
     expect((await page.getByTestId('constraints-summary').textContent())?.trim()).toBe('12 / 12 satisfied');
   });
+
+  it('a reload mid-run finds the run still going, with its convergence so far, pause and cancel', async () => {
+    await page.goto(`${server.url}#/solve`);
+    await page.getByTestId('solve-track').selectOption('mo2');
+    await page.locator('input[type="number"]').first().fill('840');
+    await page.getByTestId('solve-evaluations').fill('100000000');
+    await page.getByTestId('solve-start').click();
+    await expect.poll(() => page.getByTestId('solve-status').textContent(), { timeout: 60_000 }).toBe('Running');
+    const evaluationsShown = async () => Number(((await page.locator('.counts').textContent()) ?? '').replace(/,/g, '').match(/(\d+) evaluations/)?.[1] ?? 0);
+    await expect.poll(evaluationsShown, { timeout: 30_000 }).toBeGreaterThan(0);
+    const title = await page.getByTestId('solve-run-params').textContent();
+
+    await page.reload();
+    await page.getByTestId('solve-start').or(page.getByTestId('solve-pause')).first().waitFor();
+    await expect.poll(() => page.getByTestId('solve-status').textContent(), { timeout: 30_000 }).toBe('Running');
+    expect(await page.getByTestId('solve-run-params').textContent()).toBe(title);
+    const afterReload = await evaluationsShown();
+    await expect.poll(evaluationsShown, { timeout: 30_000 }).toBeGreaterThan(afterReload);
+    // The convergence so far came back with the run (the main side kept its history).
+    expect(await page.locator('.echart').count()).toBeGreaterThanOrEqual(1);
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-solve-reloaded.png') });
+
+    await page.getByTestId('solve-pause').click();
+    await expect.poll(() => page.getByTestId('solve-status').textContent(), { timeout: 30_000 }).toBe('Paused');
+    await page.getByTestId('solve-cancel').click();
+    await expect.poll(() => page.getByTestId('solve-status').textContent(), { timeout: 30_000 }).toBe('Cancelled');
+    expect(server.runs.activeCount).toBe(0);
+  });
 });

@@ -135,14 +135,18 @@ describe('Solve view: what a run shows', () => {
   });
 
   it('after a reload the view finds the run still going, with its history, pause and cancel', async () => {
-    await startRun('so', 50);
+    solve.evaluations = 5000;
+    solve.seed = 9;
+    await startRun('so', 60);
     for (let k = 1; k <= 3; k++)
-      env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 1000 * k, seconds: k, progress: k / 20, paused: false, feasibleFound: true, best: { x: '1'.repeat(50), objectives: [100 - k], constraints: [], feasible: true, violation: 0 }, front: [], indicator: null } });
+      env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 1000 * k, seconds: k, progress: k / 20, paused: false, feasibleFound: true, best: { x: '1'.repeat(60), objectives: [100 - k], constraints: [], feasible: true, violation: 0 }, front: [], indicator: null } });
     app.unmount();
     mount();
     await settle();
     expect(text('solve-status')).toBe('Running');
     expect(solve.current!.points.map((p) => p.value)).toEqual([99, 98, 97]);
+    // The form says what the run shown runs.
+    expect([solve.track, solve.n, solve.solver, solve.evaluations, solve.seed]).toEqual(['so', 60, 'ils', 5000, 9]);
     expect(text('solve-best')).toBe('f = 97');
     document.querySelector<HTMLElement>('[data-testid="solve-pause"]')!.click();
     await settle();

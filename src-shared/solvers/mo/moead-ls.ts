@@ -25,7 +25,7 @@ import { incrementalState } from '../../runtime/problem.ts';
 import { Random } from '../../random.ts';
 import { totalViolation } from '../constraints.ts';
 import { ParamError, num } from '../params.ts';
-import type { Ask, Evaluated, IncrementalState, ParamValues, Problem, Reported, Solver, SolverInfo } from '../types.ts';
+import type { Ask, Evaluated, IncrementalState, ParamValue, ParamValues, Problem, Reported, Solver, SolverInfo } from '../types.ts';
 import { dasDennis, dasDennisCount, randomSequence } from './operators.ts';
 
 /** Default divisions per M: 20, 21, 20, 15, 21, 28 subproblems for M = 2..7. */
@@ -92,6 +92,11 @@ class MoeadLs implements Solver {
     this.queue = [];
     this.pendingInit = [];
     this.initAsked = 0;
+  }
+
+  /** maxDivisions given as 0 (automatic) as used at this M. */
+  effectiveParams(): Record<string, ParamValue> {
+    return { maxDivisions: this.maxDivisions };
   }
 
   ask(limit: number): Ask {
