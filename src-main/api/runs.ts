@@ -34,9 +34,9 @@ export class RunService implements Disposable {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Plans and queues a run; its events may reach listeners before this returns. */
-  start(request: StartRunRequest): RunStarted {
-    const plan = planRun(request);
+  /** Plans and queues a run; its events may reach listeners before this answers. */
+  async start(request: StartRunRequest): Promise<RunStarted> {
+    const plan = await planRun(request);
     const handle = this.host.start(plan.request);
     const runId = handle.id;
     const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;

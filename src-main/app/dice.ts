@@ -7,7 +7,7 @@
  */
 import type { DiceRunStarted } from '../../src-shared/api.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import { diceHvNormalisation, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisationSteps, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { resolveParams } from '../../src-shared/solvers/params.ts';
@@ -35,25 +35,60 @@ export function solverParams(info: SolverInfo, problem: DiceProblem, given: Read
 }
 
 const HV_CACHE_SIZE = 16;
-const hvCache = new Map<string, HvNormalisation>();
+const hvCache = new Map<string, Promise<HvNormalisation> | HvNormalisation>();
+
+function remember(key: string, value: Promise<HvNormalisation> | HvNormalisation): void {
+  hvCache.delete(key);
+  hvCache.set(key, value);
+  if (hvCache.size > HV_CACHE_SIZE) hvCache.delete(hvCache.keys().next().value as string);
+}
 
 /**
  * The hypervolume normalisation of an instance (median objectives of 1000 random sequences:
  * about 0.2 s at N = 840, 2.6 s at N = 27720), remembered for the last few configs so that
- * repeated runs of one instance pay it once.
+ * repeated runs of one instance pay it once. For the CLI, which has nothing else to do.
  */
 export function hvNormalisationFor(config: DiceConfig): HvNormalisation {
   const key = canonicalJson(config);
   const cached = hvCache.get(key);
-  if (cached) {
-    hvCache.delete(key);
-    hvCache.set(key, cached);
+  if (cached && !(cached instanceof Promise)) {
+    remember(key, cached);
     return cached;
   }
-  const norm = diceHvNormalisation(config);
-  hvCache.set(key, norm);
-  if (hvCache.size > HV_CACHE_SIZE) hvCache.delete(hvCache.keys().next().value as string);
-  return norm;
+  const steps = diceHvNormalisationSteps(config);
+  let next = steps.next();
+  while (!next.done) next = steps.next();
+  remember(key, next.value);
+  return next.value;
+}
+
+/**
+ * The same, for a server (the API): computed in slices of 25 sequences with the event loop
+ * free between them, so other requests and events go on; concurrent calls for one config share
+ * one computation.
+ */
+export function hvNormalisationForAsync(config: DiceConfig): Promise<HvNormalisation> {
+  const key = canonicalJson(config);
+  const cached = hvCache.get(key);
+  if (cached) {
+    remember(key, cached);
+    return Promise.resolve(cached);
+  }
+  const computing = (async () => {
+    const steps = diceHvNormalisationSteps(config, { slice: 25 });
+    let next = steps.next();
+    while (!next.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      next = steps.next();
+    }
+    return next.value;
+  })();
+  remember(key, computing);
+  computing.then(
+    (norm) => hvCache.get(key) === computing && hvCache.set(key, norm),
+    () => hvCache.get(key) === computing && hvCache.delete(key),
+  );
+  return computing;
 }
 
 export interface DiceRunInput {
@@ -82,15 +117,19 @@ export function describeDiceRun(info: SolverInfo, config: DiceConfig, track: str
   return `${info.name} on ${track ? track.toUpperCase().replace(/^MO(\d)$/, 'M = $1') : `${config.objectives.length} custom objectives`}, N = ${config.n.toLocaleString('en-US')}, seed ${seed}`;
 }
 
-/** Plans a dice run: solver, parameters, stopping policy, normalisation. Throws what the CLI and API report. */
-export function planDiceRun(input: DiceRunInput): DiceRunPlan {
+/**
+ * Plans a dice run: solver, parameters, stopping policy, normalisation. Throws what the CLI and
+ * API report. `hvNormalisation`, when given (a server computes it without blocking, see
+ * hvNormalisationForAsync), is used instead of computing it here.
+ */
+export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNormalisation | null } = {}): DiceRunPlan {
   if (!Number.isSafeInteger(input.seed)) throw new RangeError(`seed must be an integer, got ${JSON.stringify(input.seed)}`);
   const problem = createDiceProblem(input.config);
   const info = chooseSolver(problem, input.solver);
   const { params, shown } = solverParams(info, problem, input.params ?? {});
   const m = problem.objectiveCount;
   const termination = stoppingPolicy({ evaluations: input.evaluations, wholeBudget: input.wholeBudget }, m);
-  const hvNormalisation = m >= 2 ? hvNormalisationFor(input.config) : null;
+  const hvNormalisation = m < 2 ? null : given.hvNormalisation !== undefined && given.hvNormalisation !== null ? given.hvNormalisation : hvNormalisationFor(input.config);
   const request: DiceRunRequest = {
     kind: 'dice',
     solver: info.name,

@@ -7,7 +7,8 @@
 import type { RunApiTypes, RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
 import { DEFAULT_N, diceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
-import { planDiceRun } from './dice.ts';
+import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
 import { planNqueensRun } from './nqueens.ts';
 
 /** The largest budget one app run may ask for. */
@@ -32,7 +33,7 @@ export class RunRequestError extends Error {
   }
 }
 
-function planDice(start: StartDiceRun): RunPlan<'dice'> {
+async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
   const { seed, evaluations } = start;
   if (!Number.isSafeInteger(seed)) throw new RunRequestError('seed', `must be an integer, got ${JSON.stringify(seed)}`);
   if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
@@ -40,7 +41,12 @@ function planDice(start: StartDiceRun): RunPlan<'dice'> {
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
   if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
-  const plan = planDiceRun({ config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget });
+  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget };
+  // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
+  const problem = createDiceProblem(config);
+  solverParams(chooseSolver(problem, start.solver), problem, input.params);
+  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
+  const plan = planDiceRun(input, { hvNormalisation });
   return { kind: 'dice', request: plan.request, started: plan.started, report: (result) => result };
 }
 
@@ -50,7 +56,7 @@ function planNqueens(start: StartNqueensRun): RunPlan<'nqueens'> {
 }
 
 /** Checks and plans a start request of any kind (dice when `kind` is left out). */
-export function planRun(start: StartRunRequest): AnyRunPlan {
+export async function planRun(start: StartRunRequest): Promise<AnyRunPlan> {
   if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', 'must be an object with a kind ("dice" or "nqueens")');
   const kind = start.kind ?? 'dice';
   if (kind === 'dice') return planDice(start as StartDiceRun);

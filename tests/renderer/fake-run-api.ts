@@ -26,7 +26,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
       if (refuseWith) throw new ApiError(toWireError(refuseWith));
       let plan;
       try {
-        plan = planRun(request);
+        plan = await planRun(request);
       } catch (e) {
         throw new ApiError(toWireError(e));
       }

@@ -1,0 +1,51 @@
+// The application layer's dice runs: one planner for the CLI, the API and the benchmarks.
+import { describe, expect, it } from 'vitest';
+import { chooseSolver, hvNormalisationForAsync, planDiceRun } from '../../../src-main/app/dice.ts';
+import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+
+describe('planning a dice run', () => {
+  it('chooses the strongest solver for the track and says when a named one does not fit', () => {
+    expect(chooseSolver(createDiceProblem(trackConfig('so', 30))).name).toBe('ils');
+    expect(chooseSolver(createDiceProblem(trackConfig('mo5', 30))).name).toBe('moead-ls');
+    expect(() => chooseSolver(createDiceProblem(trackConfig('so', 30)), 'nsga3')).toThrow('solver nsga3 is multi-objective; this problem has one objective');
+    expect(() => chooseSolver(createDiceProblem(trackConfig('mo2', 30)), 'tabu')).toThrow('solver tabu is single-objective; this problem has 2 objectives');
+  });
+
+  it('applies the stopping policy and fills every parameter, showing sizes the setup derives', () => {
+    const so = planDiceRun({ config: trackConfig('so', 30), seed: 4, evaluations: 900 });
+    expect(so.request).toMatchObject({ kind: 'dice', solver: 'ils', seed: 4, termination: { maxEvaluations: 900, target: 0 } });
+    expect(so.request.hvNormalisation).toBeUndefined();
+    expect(so.started).toMatchObject({ target: 0, hvNormalisation: null, title: 'ils on SO, N = 30, seed 4', track: 'so' });
+    const whole = planDiceRun({ config: trackConfig('so', 30), seed: 4, evaluations: 900, wholeBudget: true });
+    expect(whole.request.termination).toEqual({ maxEvaluations: 900 });
+    expect(whole.started.target).toBeNull();
+    const nsga3 = planDiceRun({ config: trackConfig('mo3', 30), solver: 'nsga3', seed: 1, evaluations: 900 });
+    // The request keeps what was asked (0 = automatic); RunStarted shows what is used.
+    expect(nsga3.request.params).toMatchObject({ populationSize: 0, divisions: 0 });
+    expect(nsga3.started.params).toMatchObject({ populationSize: 92, divisions: 12 });
+    expect(nsga3.request.termination).toEqual({ maxEvaluations: 900 });
+    expect(nsga3.started.title).toBe('nsga3 on M = 3, N = 30, seed 1');
+    const custom = planDiceRun({ config: diceConfig({ n: 30, objectives: [[1, 2], [3]] }), seed: 1, evaluations: 100 });
+    expect(custom.started.title).toBe('moead-ls on 2 custom objectives, N = 30, seed 1');
+    expect(() => planDiceRun({ config: trackConfig('mo3', 30), solver: 'nsga3', params: { populationSize: 2 }, seed: 1, evaluations: 10 })).toThrow(
+      'solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2',
+    );
+  });
+
+  it('computes the HV normalisation once, on the main side; a server computes it without blocking its event loop', async () => {
+    const config = trackConfig('mo2', 400);
+    const expected = diceHvNormalisation(config);
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const [a, b] = await Promise.all([hvNormalisationForAsync(config), hvNormalisationForAsync(config)]);
+    clearInterval(ticker);
+    expect(a).toEqual(expected);
+    expect(b).toBe(a);
+    // Timers ran while it computed (1000 sequences in slices of 25).
+    expect(ticks).toBeGreaterThan(1);
+    // Planned runs of that instance carry it.
+    expect(planDiceRun({ config, seed: 1, evaluations: 10 }).request.hvNormalisation).toEqual(expected);
+  });
+});
