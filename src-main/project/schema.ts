@@ -5,12 +5,15 @@
  *
  * To change the schema: bump SCHEMA_VERSION, keep the old schema as SCHEMA_V<old>, build
  * CURRENT_SCHEMA from it plus the change, and append that change to MIGRATIONS (tested from a
- * file of the old version).
+ * file of the old version). A step is SQL, or a function for rows that code must rewrite.
  */
+
+import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
+import { instanceConfig, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /**
  * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
@@ -94,8 +97,49 @@ CREATE TABLE runs (
 );
 `;
 
+/** What a migration step may do with the database: SQL, or rows rewritten by code. */
+export interface MigrationDb {
+  exec(sql: string): void;
+  all(sql: string): unknown[];
+  run(sql: string, values: unknown[]): void;
+}
+
+/**
+ * Schema 4 has schema 3's tables. What changed is the meaning of a budget: since the one
+ * stopping policy (src-shared/solvers/stopping.ts), a single-objective run stops at its first
+ * feasible f = 0 unless the budget says `wholeBudget`. Every run stored before ran its whole
+ * budget, so experiments with a single-objective instance and no target say so from now on,
+ * which keeps their run ids (src-shared/experiments/grid.ts hashes the budget as it applies).
+ */
+export function budgetMeansWholeBudget(db: MigrationDb): void {
+  for (const row of db.all('SELECT name, spec_json FROM experiments') as { name: string; spec_json: string }[]) {
+    let spec: { budget?: { target?: unknown; wholeBudget?: unknown }; instances?: InstanceSpec[] };
+    try {
+      spec = JSON.parse(row.spec_json);
+    } catch {
+      continue; // a damaged row stays as it is; reading it reports it
+    }
+    const budget = spec.budget;
+    if (!budget || typeof budget !== 'object' || budget.target !== undefined || budget.wholeBudget !== undefined) continue;
+    if (!hasSingleObjectiveInstance(spec.instances)) continue;
+    budget.wholeBudget = true;
+    db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [canonicalJson(spec), row.name]);
+  }
+}
+
+function hasSingleObjectiveInstance(instances: InstanceSpec[] | undefined): boolean {
+  if (!Array.isArray(instances)) return false;
+  return instances.some((instance) => {
+    try {
+      return instanceConfig(instance).objectives.length === 1;
+    } catch {
+      return false;
+    }
+  });
+}
+
 /** MIGRATIONS[v] turns a version-v file into version v + 1 (run inside one transaction). */
-export const MIGRATIONS: Record<number, string> = {
+export const MIGRATIONS: Record<number, string | ((db: MigrationDb) => void)> = {
   1: `
 ALTER TABLE runs ADD COLUMN app_version TEXT NOT NULL DEFAULT 'unknown (schema 1)';
 ALTER TABLE runs ADD COLUMN host TEXT NOT NULL DEFAULT 'unknown';
@@ -115,4 +159,5 @@ CREATE TABLE notes (
 );
 `,
   2: LAB_RUNS_TABLE,
+  3: budgetMeansWholeBudget,
 };

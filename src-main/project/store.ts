@@ -314,7 +314,7 @@ function writeFailure(file: string, e: unknown): ProjectError {
 }
 
 /** The tables and columns each schema version has (from the schema text itself). */
-const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: CURRENT_SCHEMA };
+const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: CURRENT_SCHEMA, 4: CURRENT_SCHEMA };
 const expectedColumns = new Map<number, Map<string, string[]>>();
 
 function schemaColumns(version: number): Map<string, string[]> {
@@ -882,7 +882,8 @@ function migrate(file: string, db: Database, from: number): void {
       while (version < SCHEMA_VERSION) {
         const step = MIGRATIONS[version];
         if (!step) throw new ProjectError(`${file}: no migration from project schema ${version}`, file);
-        db.exec(step);
+        if (typeof step === 'string') db.exec(step);
+        else step({ exec: (sql) => db.exec(sql), all: (sql) => db.all(sql), run: (sql, values) => void db.run(sql, values as never) });
         version++;
         db.exec(`PRAGMA user_version = ${version}`);
       }

@@ -6,7 +6,8 @@
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { createDiceProblem } from '../solvers/problem.ts';
 import { ParamError, resolveParams } from '../solvers/params.ts';
-import { checkSolverSetup, findSolver, SolverError } from '../solvers/registry.ts';
+import { checkSolverFits, checkSolverSetup, findSolver, SolverError } from '../solvers/registry.ts';
+import { effectiveBudget, terminationOfBudget } from '../solvers/stopping.ts';
 import type { ParamValue, Termination } from '../solvers/types.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
@@ -14,6 +15,14 @@ import { instanceConfig, seedList, solverLabel, SpecError, type BudgetSpec, type
 
 /** Bumped only if the meaning of a hashed field changes; part of every run id. */
 export const RUN_ID_VERSION = 1;
+
+/**
+ * A run's budget as it applies to its instance (src-shared/solvers/stopping.ts): the target of a
+ * single-objective run filled in (0 unless the spec gives one, none with wholeBudget), no target
+ * for several objectives. Runs of an experiment written before the stopping policy ran their
+ * whole budget; their specs say so (wholeBudget), so their budgets, and ids, are unchanged.
+ */
+export type RunBudget = Pick<BudgetSpec, 'evaluations' | 'target' | 'stallEvaluations'>;
 
 /** The part of a run that determines its result; hashed into the run id. */
 export interface RunKey {
@@ -23,7 +32,7 @@ export interface RunKey {
   /** Resolved: every parameter, defaults filled in. */
   params: Record<string, ParamValue>;
   seed: number;
-  budget: BudgetSpec;
+  budget: RunBudget;
 }
 
 export interface RunSpec extends RunKey {
@@ -39,11 +48,9 @@ export function runId(key: RunKey): string {
   return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget })).slice(0, 32);
 }
 
-export function terminationOf(budget: BudgetSpec): Termination {
-  const t: Termination = { maxEvaluations: budget.evaluations };
-  if (budget.target !== undefined) t.target = budget.target;
-  if (budget.stallEvaluations !== undefined) t.stallEvaluations = budget.stallEvaluations;
-  return t;
+/** The termination of a run from its (effective) budget. */
+export function terminationOf(budget: RunBudget): Termination {
+  return terminationOfBudget(budget);
 }
 
 /**
@@ -76,9 +83,13 @@ function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
         if (e instanceof SolverError) throw new SpecError(`solvers[${s}].name`, e.message);
         throw e;
       }
-      const m = config.objectives.length;
-      if (info.objectives === 'single' && m !== 1) throw new SpecError(`solvers[${s}].name`, `solver ${info.name} is single-objective but instance ${instance.name} has ${m} objectives`);
-      if (info.objectives === 'multi' && m < 2) throw new SpecError(`solvers[${s}].name`, `solver ${info.name} is multi-objective but instance ${instance.name} has ${m} objective`);
+      try {
+        checkSolverFits(info, problem);
+      } catch (e) {
+        if (e instanceof SolverError) throw new SpecError(`solvers[${s}].name`, e.message.replace('this problem', `instance ${instance.name}`));
+        throw e;
+      }
+      const budget = effectiveBudget(spec.budget, config.objectives.length);
       let params: Record<string, ParamValue>;
       try {
         params = resolveParams(info.name, info.params, solverSpec.params ?? {}, problem);
@@ -95,7 +106,7 @@ function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
         }
       }
       for (const seed of seeds) {
-        const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget: spec.budget };
+        const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget };
         runs.push({ ...key, id: runId(key), index: runs.length, instance: instance.name, label: solverLabel(solverSpec) });
       }
     });

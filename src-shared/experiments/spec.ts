@@ -4,7 +4,7 @@
  * the offending field, checkSolvers checks names and parameters against the solver registry.
  */
 import { describeValue } from '../json.ts';
-import { TRACK_NAMES, ConfigError, trackConfig, validateConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
+import { TRACK_NAMES, ConfigError, diceConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
 
 export interface InstanceSpec {
   /** Unique within the experiment; used in tables. */
@@ -35,8 +35,13 @@ export interface SolverSpec {
 export interface BudgetSpec {
   /** Exact evaluation budget of every run. */
   evaluations: number;
-  /** SO only: stop early at a feasible solution with f <= target. */
+  /**
+   * Single objective: a run stops at its first feasible solution with f <= target; 0 when not
+   * given (the one stopping policy, src-shared/solvers/stopping.ts).
+   */
   target?: number;
+  /** Single objective: run the whole budget, with no target. */
+  wholeBudget?: boolean;
   /** Stop when nothing has improved for this many evaluations. */
   stallEvaluations?: number;
 }
@@ -111,8 +116,7 @@ function checkNumberList(field: string, v: unknown, length: number): number[] {
 
 /** The full DiceConfig of an instance: the track's defaults at length n, then the overrides. */
 export function instanceConfig(instance: InstanceSpec): DiceConfig {
-  const base = trackConfig(instance.track ?? 'so', instance.n ?? 50);
-  return validateConfig({ ...base, ...(instance.config ?? {}), n: base.n });
+  return diceConfig({ ...(instance.config ?? {}), track: instance.track ?? 'so', n: instance.n ?? 50 });
 }
 
 function validateInstance(field: string, v: unknown): InstanceSpec {
@@ -219,11 +223,16 @@ export function validateSpec(input: unknown): ExperimentSpec {
       throw new SpecError('seeds.start', `the last seed, start + count - 1 = ${BigInt(seeds.start ?? 1) + BigInt(seeds.count) - 1n}, must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}`);
   } else throw new SpecError('seeds', 'must be a list of integers or {"count": K, "start": S}');
   if (!isRecord(input.budget)) throw new SpecError('budget', 'must be an object like {"evaluations": 10000}');
-  allowOnly('budget', input.budget, ['evaluations', 'target', 'stallEvaluations']);
+  allowOnly('budget', input.budget, ['evaluations', 'target', 'wholeBudget', 'stallEvaluations']);
   const budget: BudgetSpec = { evaluations: checkInteger('budget.evaluations', input.budget.evaluations, 1) };
   if (input.budget.target !== undefined) {
     if (typeof input.budget.target !== 'number' || !Number.isFinite(input.budget.target)) throw new SpecError('budget.target', 'must be a finite number');
     budget.target = input.budget.target;
+  }
+  if (input.budget.wholeBudget !== undefined) {
+    if (typeof input.budget.wholeBudget !== 'boolean') throw new SpecError('budget.wholeBudget', `must be true or false, got ${JSON.stringify(input.budget.wholeBudget)}`);
+    if (input.budget.wholeBudget && budget.target !== undefined) throw new SpecError('budget.wholeBudget', 'cannot be true with a target: give one of them');
+    if (input.budget.wholeBudget) budget.wholeBudget = true;
   }
   if (input.budget.stallEvaluations !== undefined) budget.stallEvaluations = checkInteger('budget.stallEvaluations', input.budget.stallEvaluations, 1);
   const spec: ExperimentSpec = { name, instances, solvers, seeds, budget };

@@ -57,7 +57,7 @@ describe('saikoro experiment add', () => {
     ['field.json', { ...spec, budget: { evaluations: -1 } }, 'field.json: budget.evaluations: must be at least 1, got -1'],
     ['solver.json', { ...spec, solvers: [{ name: 'simplex' }] }, 'solver.json: solvers[0].name: unknown solver "simplex" (known: random,'],
     ['param.json', { ...spec, solvers: [{ name: 'random', params: { batch: 'many' } }] }, 'param.json: solvers[0].params.batch: solver random: parameter batch must be an integer'],
-    ['kind.json', { ...spec, solvers: [{ name: 'nsga2' }] }, 'kind.json: solvers[0].name: solver nsga2 is multi-objective but instance so-n12 has 1 objective'],
+    ['kind.json', { ...spec, solvers: [{ name: 'nsga2' }] }, 'kind.json: solvers[0].name: solver nsga2 is multi-objective; instance so-n12 has one objective'],
     // Only the solver's setup at this M can tell: refused at add, not by every run.
     [
       'setup.json',

@@ -194,7 +194,8 @@ describe('migration', () => {
     expect(run.evaluations).toBe(1000);
     expect(project.run('failed-one')).toMatchObject({ status: 'failed', error: 'boom', result: null, evaluations: null });
     project.addNote('notes work after migrating');
-    expect(project.experiment('demo')?.spec).toEqual(spec);
+    // Its runs used their whole budget (before the stopping policy): the migrated spec says so.
+    expect(project.experiment('demo')?.spec).toEqual({ ...spec, budget: { ...spec.budget, wholeBudget: true } });
     project.close();
     expect(fs.readFileSync(file).readInt32BE(60)).toBe(SCHEMA_VERSION);
     // Opening again finds nothing to do.

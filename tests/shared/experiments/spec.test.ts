@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src-shared/experiments/canonical-json.ts';
-import { expandGrid, parseShard, runId, shardOf } from '../../../src-shared/experiments/grid.ts';
+import { expandGrid, parseShard, runId, shardOf, terminationOf } from '../../../src-shared/experiments/grid.ts';
 import { sha256Hex } from '../../../src-shared/experiments/sha256.ts';
 import { instanceConfig, SpecError, validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -88,7 +88,7 @@ describe('expandGrid', () => {
     void index, instance, label;
     expect(runId({ ...key, config: Object.fromEntries(Object.entries(key.config).reverse()) as typeof key.config })).toBe(id);
     expect(runId({ ...key, seed: key.seed + 1 })).not.toBe(id);
-    expect(runId({ ...key, budget: { evaluations: 201 } })).not.toBe(id);
+    expect(runId({ ...key, budget: { ...key.budget, evaluations: 201 } })).not.toBe(id);
     expect(id).toMatch(/^[0-9a-f]{32}$/);
   });
 
@@ -96,6 +96,24 @@ describe('expandGrid', () => {
     expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'nope' }] }))).toThrow(/solvers\[0\]\.name: unknown solver "nope" \(known: .*random/);
     expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', params: { batch: 0 } }] }))).toThrow(/solvers\[0\]\.params\.batch: .*must be >= 1/);
     expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', params: { typo: 1 } }] }))).toThrow(/params\.typo: .*is unknown/);
+  });
+
+  it('applies the one stopping policy: a single-objective run stops at f = 0 unless the budget is whole; its budget (and id) says which', () => {
+    const so = { name: 'p', instances: [{ name: 's', track: 'so', n: 20 }, { name: 'm', track: 'mo2', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 200 } };
+    const [s, m] = expandGrid(validateSpec(so));
+    expect(s.budget).toEqual({ evaluations: 200, target: 0 });
+    expect(terminationOf(s.budget)).toEqual({ maxEvaluations: 200, target: 0 });
+    // Several objectives: no target, whatever the spec says.
+    expect(m.budget).toEqual({ evaluations: 200 });
+    expect(expandGrid(validateSpec({ ...so, budget: { evaluations: 200, target: 5 } }))[1].budget).toEqual({ evaluations: 200 });
+    const [sw, mw] = expandGrid(validateSpec({ ...so, budget: { evaluations: 200, wholeBudget: true } }));
+    expect(sw.budget).toEqual({ evaluations: 200 });
+    expect(sw.id).not.toBe(s.id);
+    expect(mw.id).toBe(m.id);
+    const [st] = expandGrid(validateSpec({ ...so, budget: { evaluations: 200, target: 12 } }));
+    expect(st.budget).toEqual({ evaluations: 200, target: 12 });
+    expect(() => validateSpec({ ...so, budget: { evaluations: 200, target: 3, wholeBudget: true } })).toThrow('budget.wholeBudget: cannot be true with a target: give one of them');
+    expect(() => validateSpec({ ...so, budget: { evaluations: 200, wholeBudget: 'yes' } })).toThrow('budget.wholeBudget: must be true or false, got "yes"');
   });
 
   it('splits into shards that partition the grid', () => {
