@@ -1,6 +1,7 @@
 import type { ApiCalls, AppInfo, EvaluateDiceRequest, StartRunRequest } from '../../src-shared/api.ts';
 import { configFromPartial, DEFAULT_N } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
+import { checkEvaluateDiceRequest } from '../../src-shared/problems/dice/call-limits.ts';
 import { describeSolvers } from '../../src-shared/solvers/registry.ts';
 import { randomSequence } from './random-sequence.ts';
 import type { RunService } from './runs.ts';
@@ -29,6 +30,8 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
     },
     async evaluateDice(request: EvaluateDiceRequest) {
       if (typeof request?.x !== 'string') throw new TypeError('evaluateDice: request.x must be a string of faces 1-6');
+      // One call stops at 10^6 rolls, so one request cannot stall every other.
+      checkEvaluateDiceRequest(request);
       const config = configFromPartial({ ...request.config, n: request.config?.n ?? DEFAULT_N });
       return evaluateDice(request.x, config);
     },

@@ -35,7 +35,7 @@ export class RunRequestError extends Error {
 
 async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
   const { seed, evaluations } = start;
-  if (!Number.isSafeInteger(seed)) throw new RunRequestError('seed', `must be an integer, got ${JSON.stringify(seed)}`);
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
   if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
     throw new RunRequestError('evaluations', `must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);

@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
-import { ConfigError, diceConfig, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { ConfigError, diceConfig, MAX_N, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { checkValueDepth, JsonInputError } from '../../../src-shared/json.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/solvers/params.ts';
 import { SolverError } from '../../../src-shared/solvers/registry.ts';
@@ -132,6 +133,13 @@ export async function readConfigFile(path: string, cwd: string): Promise<Record<
       const message = (e as Error).message.replace(/ in JSON at position \d+$/, '');
       throw new InputError(`config file ${path}: not valid JSON at ${lineColumn(text, jsonErrorPosition(text))}: ${message}`);
     }
+  }
+  // A document nested thousands deep would overflow the stack of whatever walks it next.
+  try {
+    checkValueDepth(data, `config file ${path}`);
+  } catch (e) {
+    if (e instanceof JsonInputError) throw new InputError(`config file ${path}: ${e.message.replace(`config file ${path}`, '').replace(/^[: ]+/, '')}`);
+    throw e;
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new InputError(`config file ${path}: must hold an object with fields ${CONFIG_FIELDS.join(', ')}`);
   const unknown = Object.keys(data).filter((k) => !(CONFIG_FIELDS as readonly string[]).includes(k));
@@ -268,11 +276,12 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
         throw new UsageError(`--track: expected one of ${TRACK_NAMES.join(', ')}, got "${values.track}"`);
       const track = values.track as TrackName | undefined;
-      const n = values.n === undefined ? undefined : numberOption('n', values.n, 0, { integer: true, min: 1, max: 10_000_000 });
+      const n = values.n === undefined ? undefined : numberOption('n', values.n, 0, { integer: true, min: 1, max: MAX_N });
       if (values.evals === undefined) throw new UsageError('--evals is required (the evaluation budget)');
       const evals = numberOption('evals', values.evals, 0, { integer: true, min: 1, max: Number.MAX_SAFE_INTEGER });
       if (values.seed === undefined) throw new UsageError('--seed is required (the same seed gives the same result)');
-      const seed = numberOption('seed', values.seed, 0, { integer: true, min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
+      // Seeds from 0 to 2^53 - 1, as experiment specs take them; each gives its own stream.
+      const seed = numberOption('seed', values.seed, 0, { integer: true, min: 0, max: Number.MAX_SAFE_INTEGER });
 
       const file = values.config === undefined ? null : await readConfigFile(values.config, io.cwd);
       const config = buildConfig(track, n, file, values.config);

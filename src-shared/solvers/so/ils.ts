@@ -16,7 +16,7 @@
 import { Random } from '../../random.ts';
 import type { DiceState } from '../../problems/dice/incremental.ts';
 import { asDiceProblem } from '../problem.ts';
-import { num, str } from '../params.ts';
+import { num, ParamError, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 import { aboveBandMask, inCostlyWindow } from './patterns.ts';
@@ -52,6 +52,7 @@ class IteratedLocalSearch implements Solver {
     this.guidance = num(params, 'guidance');
     this.patience = num(params, 'patience');
     this.strength = num(params, 'strength');
+    if (this.strength > problem.n) throw new ParamError('ils', 'strength', `must be at most N = ${problem.n} (the sequence length), got ${this.strength}`);
     this.lambda = num(params, 'penalty');
     this.oscillation = this.lambda > 0;
     // Aiming at costly windows needs the dice features; on any other problem every move is random.

@@ -6,7 +6,7 @@
  */
 import { Random } from '../../random.ts';
 import { compareScalar } from '../constraints.ts';
-import { num, str } from '../params.ts';
+import { num, ParamError, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
@@ -34,6 +34,8 @@ class Tabu implements Solver {
     this.swapShare = num(params, 'swapShare');
     this.sampleSize = num(params, 'sampleSize');
     this.tenure = num(params, 'tenure');
+    // A tenure of N already makes every position tabu; beyond, the counters would overflow.
+    if (this.tenure > problem.n) throw new ParamError('tabu', 'tenure', `must be at most N = ${problem.n} (the number of positions), got ${this.tenure}`);
     this.tabuUntil = new Int32Array(problem.n);
   }
 

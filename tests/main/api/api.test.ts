@@ -156,3 +156,19 @@ describe('apiFromBridge (the desktop preload path)', () => {
     expect(wrapped.onMenuCommand).toBe(bridge.onMenuCommand);
   });
 });
+
+describe('limits of one call', () => {
+  it('evaluateDice refuses more than 10^6 rolls in one call, naming the field', async () => {
+    const long = await dispatchCall(api, 'evaluateDice', [{ x: '1'.repeat(1_000_001) }]);
+    expect(long).toEqual({ ok: false, error: { name: 'CallLimitError', message: 'evaluateDice: request.x has 1000001 rolls; one call evaluates at most 1000000 (use saikoro eval for longer sequences)' } });
+    const ok = await dispatchCall(api, 'evaluateDice', [{ x: '1'.repeat(1000), config: { n: 1000 } }]);
+    expect(ok.ok).toBe(true);
+  });
+
+  it('randomSequence draws from the one seeded generator: seeds past 2^32 give their own sequences', () => {
+    const a = randomSequence(60, 1);
+    expect(randomSequence(60, 1)).toBe(a);
+    expect(randomSequence(60, 2 ** 32 + 1)).not.toBe(a);
+    expect(randomSequence(60, 2 ** 33 + 1)).not.toBe(randomSequence(60, 2 ** 32 + 1));
+  });
+});

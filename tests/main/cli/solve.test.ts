@@ -77,6 +77,21 @@ describe('saikoro solve', () => {
     expect(all.firstFeasibleAt).toBe(early.firstFeasibleAt);
   });
 
+  it('refuses a negative seed, an N past 10^7 and a config file nested too deep, naming them', async () => {
+    const negative = await runCli(['solve', '--track', 'so', '--n', '20', '--evals', '10', '--seed=-1']);
+    expect([negative.code, negative.stderr]).toEqual([2, expect.stringContaining('--seed')]);
+    expect(negative.stderr).toContain('at least 0');
+    const huge = await runCli(['solve', '--track', 'so', '--n', '10000001', '--evals', '10', '--seed', '1']);
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain('--n');
+    const deep = join(dir, 'deep.json');
+    writeFileSync(deep, `{"objectives": ${'['.repeat(6000)}1${']'.repeat(6000)}}`);
+    const nested = await runCli(['solve', '--n', '20', '--config', 'deep.json', '--evals', '10', '--seed', '1'], { cwd: dir });
+    expect(nested.code).toBe(1);
+    expect(nested.stderr).toContain('config file deep.json: nested deeper than 64 levels');
+    expect(nested.stderr).not.toMatch(/RangeError|at \w+ \(/);
+  });
+
   it('--out of a multi-objective run stores the HV normalisation its trace indicator was computed with', async () => {
     const out = join(dir, 'mo2.json');
     const run = await runCli(['solve', '--track', 'mo2', '--n', '50', '--solver', 'nsga2', '--evals', '3000', '--seed', '4', '--out', out], { cwd: dir });

@@ -50,3 +50,15 @@ describe('solver parameters', () => {
     expect(describeParam(mutation)).toMatchObject({ name: 'mutationRate', defaultText: '1/N', min: 0, max: 1 });
   });
 });
+
+describe('limits only the problem can decide (checked by a setup, at add and solve time)', () => {
+  const so = new DiceProblem(trackConfig('so', 30));
+  it('tabu: a tenure beyond N positions is refused', () => {
+    expect(() => runSolverSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be at most N = 30 (the number of positions), got 31');
+    expect(runSolverSync(so, 'tabu', { tenure: 30 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
+  });
+  it('ils: a perturbation of more than N changes is refused', () => {
+    expect(() => runSolverSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (at most N = 30 \(the sequence length\)|an integer), got/);
+    expect(() => runSolverSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 10 })).toThrow('solver ils: parameter strength must be at most N = 30 (the sequence length), got 31');
+  });
+});
