@@ -10,6 +10,7 @@ import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/i
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
 import { planNqueensRun } from './nqueens.ts';
+import { FieldError } from '../../src-shared/base/field-error.ts';
 
 /** The largest budget one app run may ask for. */
 export const MAX_RUN_EVALUATIONS = 1e9;
@@ -23,14 +24,8 @@ export interface RunPlan<K extends RunKindName> {
 export type AnyRunPlan = { [K in RunKindName]: RunPlan<K> }[RunKindName];
 
 /** A bad field of a start request, named as the API takes it. */
-export class RunRequestError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-    this.name = 'RunRequestError';
-  }
+export class RunRequestError extends FieldError {
+  override readonly name = 'RunRequestError';
 }
 
 async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {

@@ -10,16 +10,11 @@ import { ConfigError, validateConfig, type DiceConfig } from '../../src-shared/p
 import { SpecError, validateSpec, type BudgetSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { describeValue, JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
+import { FieldError } from '../../src-shared/base/field-error.ts';
 
 /** A stored value that breaks a rule; `field` is the column or the path inside it. */
-export class RecordError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-    this.name = 'RecordError';
-  }
+export class RecordError extends FieldError {
+  override readonly name = 'RecordError';
 }
 
 type Json = Record<string, unknown>;

@@ -5,6 +5,7 @@
  */
 import { describeValue } from '../json.ts';
 import { TRACK_NAMES, ConfigError, diceConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
+import { FieldError } from '../base/field-error.ts';
 
 export interface InstanceSpec {
   /** Unique within the experiment; used in tables. */
@@ -56,14 +57,8 @@ export interface ExperimentSpec {
   budget: BudgetSpec;
 }
 
-export class SpecError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-    this.name = 'SpecError';
-  }
+export class SpecError extends FieldError {
+  override readonly name = 'SpecError';
 }
 
 /**

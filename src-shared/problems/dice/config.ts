@@ -4,6 +4,7 @@
  * golden file (`alpha, beta, gamma, objectives, constraints, lowerBounds, upperBounds`).
  */
 import { describeValue } from '../../json.ts';
+import { FieldError } from '../../base/field-error.ts';
 
 export const FEATURE_COUNT = 15;
 export const MAX_BLOCK_LENGTH = 12;
@@ -87,14 +88,8 @@ export function trackOf(objectives: number[][]): TrackName | undefined {
 }
 
 /** An invalid config; the message names the field and the rule it breaks. */
-export class ConfigError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-    this.name = 'ConfigError';
-  }
+export class ConfigError extends FieldError {
+  override readonly name = 'ConfigError';
 }
 
 function finiteList(field: string, v: unknown, length?: number): number[] {

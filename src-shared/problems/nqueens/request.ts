@@ -10,6 +10,7 @@ import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsPara
 import { defaultNeuralParams, validateNeuralParams, type NeuralParams } from './neural.ts';
 import { ParamError, resolveParams } from '../../solvers/params.ts';
 import { findNqueensSolver } from './solvers.ts';
+import { FieldError } from '../../base/field-error.ts';
 
 export type NqueensMethodName = 'neural' | 'minconflicts';
 export const NQUEENS_METHOD_NAMES: readonly NqueensMethodName[] = ['neural', 'minconflicts'];
@@ -22,14 +23,8 @@ export const NQUEENS_SEED_RANGE = [-(2 ** 31), 2 ** 31 - 1] as const;
 export const DEFAULT_REPORT_QUEENS = 10_000;
 
 /** A bad field of an N-Queens request; `field` is e.g. "n", "method", "params.A". */
-export class NqueensRequestError extends Error {
-  constructor(
-    readonly field: string,
-    readonly rule: string,
-  ) {
-    super(`${field}: ${rule}`);
-    this.name = 'NqueensRequestError';
-  }
+export class NqueensRequestError extends FieldError {
+  override readonly name = 'NqueensRequestError';
 }
 
 export interface NqueensRequestFields {
