@@ -14,9 +14,23 @@ import type { SolverDescriptor } from './solvers/registry.ts';
 import type { ParamValue, Snapshot, SolverResult } from './solvers/types.ts';
 import type { NqueensSnapshot } from './runtime/kinds/index.ts';
 import type { RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from './runtime/run-api.ts';
+import type {
+  Comparison,
+  CompareOptions,
+  ExperimentRunRow,
+  ExperimentSession,
+  ExperimentSummary,
+  NoteSummary,
+  ProjectChangedEvent,
+  ProjectFileEntry,
+  ProjectSummary,
+  RunExperimentOptions,
+  SavedRun,
+} from './projects/project-api.ts';
 
 export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue, NqueensSnapshot };
 export type * from './runtime/run-api.ts';
+export type * from './projects/project-api.ts';
 
 export interface AppInfo {
   name: string;
@@ -61,9 +75,40 @@ export interface SaikoroApi {
   cancelRun(runId: string): Promise<boolean>;
   /** Pauses (paused = true) or resumes a run between steps; false when there is no such unfinished run. */
   pauseRun(runId: string, paused: boolean): Promise<boolean>;
+
+  // ---- the open project (docs/projects.md; one per app instance) ----
+  /** Creates a project file and opens it. In web mode the path is relative to the workspace and stays inside it. */
+  createProject(path: string): Promise<ProjectSummary>;
+  /** Opens a project file (the one open before is closed, its experiment sessions stopped). */
+  openProject(path: string): Promise<ProjectSummary>;
+  /** Closes the open project; false when none was open. */
+  closeProject(): Promise<boolean>;
+  /** The open project, read from its file now (runs another process stored included), or null. */
+  getProject(): Promise<ProjectSummary | null>;
+  /** Project files to offer: the workspace's `*.saikoro` (web), the recently opened (desktop). */
+  listProjectFiles(): Promise<ProjectFileEntry[]>;
+  /** Adds an experiment from a spec (docs/projects.md), checked as `saikoro experiment add` checks it (SpecError names the field). */
+  addExperiment(spec: unknown): Promise<ExperimentSummary>;
+  /** Runs the experiment's missing and failed runs on the solver host (queued behind another experiment's); progress: onExperimentSession and the run events. */
+  runExperiment(name: string, options?: RunExperimentOptions): Promise<ExperimentSession>;
+  /** Stops an experiment's session; its runs in flight are cancelled and stay missing. False when none was going. */
+  cancelExperiment(name: string): Promise<boolean>;
+  /** Every run of an experiment's grid: status, seed, solver, instance, timings, failure reason, final indicators. */
+  listExperimentRuns(name: string): Promise<ExperimentRunRow[]>;
+  /** The comparison of `saikoro compare FILE NAME --metric M --json` on the open file. */
+  compareExperiment(name: string, options: CompareOptions): Promise<Comparison>;
+  /** Stores a finished run of this app in the open project: a dice run as a one-run experiment (`name`, or a default), an N-Queens run as a lab run. */
+  saveRun(runId: string, name?: string): Promise<SavedRun>;
+  /** Adds a note to the project, or to one of its experiments. */
+  addNote(text: string, experiment?: string | null): Promise<NoteSummary>;
+
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
   onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
   onRunFinished(listener: (event: RunFinishedEvent) => void): Disposer;
+  /** The open project changed (opened, closed, experiment added, runs stored, note added, run saved). */
+  onProjectChanged(listener: (event: ProjectChangedEvent) => void): Disposer;
+  /** An experiment session moved (queued, running with progress and ETA, ended). */
+  onExperimentSession(listener: (session: ExperimentSession) => void): Disposer;
 }
 
 type EventKey<K> = K extends `on${string}` ? K : never;
@@ -75,8 +120,30 @@ export type ApiCalls = Pick<SaikoroApi, ApiCallName>;
 export type ApiEventPayload<E extends ApiEventName> = Parameters<Parameters<SaikoroApi[E]>[0]>[0];
 
 // Records rather than arrays so that the compiler reports a call or an event missing here.
-const API_CALLS: Record<ApiCallName, true> = { getAppInfo: true, evaluateDice: true, randomSequence: true, listSolvers: true, startRun: true, getRun: true, listRuns: true, cancelRun: true, pauseRun: true };
-const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true };
+const API_CALLS: Record<ApiCallName, true> = {
+  getAppInfo: true,
+  evaluateDice: true,
+  randomSequence: true,
+  listSolvers: true,
+  startRun: true,
+  getRun: true,
+  listRuns: true,
+  cancelRun: true,
+  pauseRun: true,
+  createProject: true,
+  openProject: true,
+  closeProject: true,
+  getProject: true,
+  listProjectFiles: true,
+  addExperiment: true,
+  runExperiment: true,
+  cancelExperiment: true,
+  listExperimentRuns: true,
+  compareExperiment: true,
+  saveRun: true,
+  addNote: true,
+};
+const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onProjectChanged: true, onExperimentSession: true };
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
 export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];

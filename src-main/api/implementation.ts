@@ -5,10 +5,13 @@ import { checkEvaluateDiceRequest } from '../../src-shared/problems/dice/call-li
 import { describeSolvers } from '../../src-shared/solvers/registry.ts';
 import { randomSequence } from './random-sequence.ts';
 import type { RunService } from './runs.ts';
+import type { ProjectService } from './projects.ts';
 
 export interface ApiDependencies {
   /** Solver runs; without it startRun fails with a clear message (e.g. a read-only viewer). */
   runs?: RunService;
+  /** The open project; without it the project calls fail with a clear message. */
+  projects?: ProjectService;
 }
 
 /** Raised for a call this instance of the app cannot serve. */
@@ -61,5 +64,46 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       if (typeof paused !== 'boolean') throw new TypeError(`pauseRun: paused must be true or false, got ${JSON.stringify(paused)}`);
       return deps.runs?.pause(runId, paused) ?? false;
     },
+    async createProject(path) {
+      return projects().create(path);
+    },
+    async openProject(path) {
+      return projects().open(path);
+    },
+    async closeProject() {
+      return deps.projects ? deps.projects.close() : false;
+    },
+    async getProject() {
+      return deps.projects?.summary() ?? null;
+    },
+    async listProjectFiles() {
+      return deps.projects?.listFiles() ?? [];
+    },
+    async addExperiment(spec) {
+      return projects().addExperiment(spec);
+    },
+    async runExperiment(name, options) {
+      return projects().runExperiment(name, options ?? {});
+    },
+    async cancelExperiment(name) {
+      return deps.projects?.cancelExperiment(name) ?? false;
+    },
+    async listExperimentRuns(name) {
+      return projects().listExperimentRuns(name);
+    },
+    async compareExperiment(name, options) {
+      return projects().compare(name, options);
+    },
+    async saveRun(runId, name) {
+      return projects().saveRun(runId, name);
+    },
+    async addNote(text, experiment) {
+      return projects().addNote(text, experiment ?? null);
+    },
   };
+
+  function projects(): ProjectService {
+    if (!deps.projects) throw new UnavailableError('projects are not available in this app instance');
+    return deps.projects;
+  }
 }

@@ -9,7 +9,7 @@
  */
 import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
 import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
-import type { RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import type { AnyRunResult, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
 import { planRun, type AnyRunPlan, type RunPlan } from '../app/runs.ts';
 import type { HostRun, SolverHost } from '../host/pool.ts';
@@ -21,6 +21,18 @@ export const FINISHED_RUNS_KEPT = 100;
 
 interface Tracked {
   info: RunInfo;
+  handle: HostRun;
+  plan: AnyRunPlan;
+  /** The worker's own result (before the API's report), kept for saveRun; large boards are not kept. */
+  hostResult: AnyRunResult | null;
+}
+
+/** N-Queens results above this N are not kept for saveRun (their queen list alone is 8 bytes per row). */
+export const KEEP_QUEENS_UP_TO = 1_000_000;
+
+/** A run the service launched: what it is, and its handle on the host. */
+export interface Launched {
+  started: RunStarted;
   handle: HostRun;
 }
 
@@ -36,13 +48,17 @@ export class RunService implements Disposable {
 
   /** Plans and queues a run; its events may reach listeners before this answers. */
   async start(request: StartRunRequest): Promise<RunStarted> {
-    const plan = await planRun(request);
-    const handle = this.host.start(plan.request);
+    return this.launch(await planRun(request)).started;
+  }
+
+  /** Queues a planned run (the API's, or an experiment's) and tracks it like every other. */
+  launch(plan: AnyRunPlan): Launched {
+    const handle = this.host.start(plan.request) as HostRun;
     const runId = handle.id;
     const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;
     const info = { runId, kind: plan.kind, started, status: handle.status, snapshot: null, result: null, reason: null, history: [] } as RunInfo;
     const objectiveCount = started.kind === 'dice' ? started.objectiveCount : 1;
-    const tracked: Tracked = { info, handle };
+    const tracked: Tracked = { info, handle, plan, hostResult: null };
     this.runs.set(runId, tracked);
     const listeners = new DisposableStore();
     this.store.add(listeners);
@@ -58,12 +74,20 @@ export class RunService implements Disposable {
       this.store.delete(listeners);
       this.finish(tracked, plan, outcome);
     });
-    return started;
+    return { started, handle };
+  }
+
+  /** The host request and the worker's result of a finished run (for saveRun), or null. */
+  finishedRun(runId: string): { plan: AnyRunPlan; info: RunInfo; hostResult: AnyRunResult | null } | null {
+    const t = this.runs.get(runId);
+    return t && t.handle.isFinished ? { plan: t.plan, info: structuredClone(t.info), hostResult: t.hostResult } : null;
   }
 
   private finish(tracked: Tracked, plan: AnyRunPlan, outcome: RunOutcome): void {
     const { info } = tracked;
     const result = outcome.result === null ? null : (plan as RunPlan<RunKindName>).report(outcome.result as never);
+    const big = outcome.result !== null && outcome.result && 'queens' in outcome.result && outcome.result.n > KEEP_QUEENS_UP_TO;
+    tracked.hostResult = big ? null : outcome.result;
     info.status = outcome.status;
     info.result = result as never;
     info.reason = outcome.reason;

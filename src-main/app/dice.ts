@@ -153,6 +153,7 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
     evaluations: input.evaluations,
     target: effectiveBudget({ evaluations: input.evaluations, wholeBudget: input.wholeBudget }, m).target ?? null,
     hvNormalisation,
+    experiment: null,
   };
   return { request, started, info, problem };
 }

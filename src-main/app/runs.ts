@@ -5,8 +5,10 @@
  * To add a kind here: one entry in PLANNERS.
  */
 import type { RunApiTypes, RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
-import { DEFAULT_N, diceConfig } from '../../src-shared/problems/dice/config.ts';
-import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
+import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/config.ts';
+import type { RunSpec } from '../../src-shared/experiments/grid.ts';
+import { requestOf } from '../experiments/executor.ts';
+import type { DiceRunRequest, RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
 import { planNqueensRun } from './nqueens.ts';
@@ -48,6 +50,38 @@ async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
 function planNqueens(start: StartNqueensRun): RunPlan<'nqueens'> {
   const plan = planNqueensRun(start);
   return { kind: 'nqueens', ...plan };
+}
+
+/**
+ * A run of an experiment's grid, planned as the app's runs are: the worker gets exactly the
+ * request an `experiment run` worker gets (same result, bit for bit), plus the instance's
+ * default HV normalisation computed once here instead of in every worker.
+ */
+export async function planGridRun(run: RunSpec, experiment: string): Promise<RunPlan<'dice'>> {
+  const m = run.config.objectives.length;
+  const hvNormalisation = m >= 2 ? await hvNormalisationForAsync(run.config) : null;
+  const request: DiceRunRequest = { ...requestOf(run), ...(hvNormalisation ? { hvNormalisation } : {}) };
+  const track = trackOf(run.config.objectives) ?? null;
+  return {
+    kind: 'dice',
+    request,
+    started: {
+      kind: 'dice',
+      title: `${run.label} on ${run.instance}, seed ${run.seed} (${experiment})`,
+      solver: run.solver,
+      params: run.params,
+      seed: run.seed,
+      n: run.config.n,
+      track,
+      objectiveCount: m,
+      config: run.config,
+      evaluations: run.budget.evaluations,
+      target: run.budget.target ?? null,
+      hvNormalisation,
+      experiment: { name: experiment, id: run.id, instance: run.instance, label: run.label },
+    },
+    report: (result) => result,
+  };
 }
 
 /** Checks and plans a start request of any kind (dice when `kind` is left out). */

@@ -11,7 +11,8 @@ import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 
 export interface RunOutcome {
-  status: 'done' | 'failed';
+  /** 'cancelled': stopped on request; such a run is not stored (it stays missing). */
+  status: 'done' | 'failed' | 'cancelled';
   result: SolverResult | null;
   error: string | null;
   startedAt: Date;

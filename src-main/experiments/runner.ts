@@ -33,7 +33,7 @@ export interface RunSummary {
   remaining: number;
 }
 
-export function recordOf(run: RunSpec, outcome: RunOutcome): RunRecord {
+export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 'failed' }): RunRecord {
   const elapsedMs = outcome.result ? outcome.result.seconds * 1000 : outcome.finishedAt.getTime() - outcome.startedAt.getTime();
   return {
     id: run.id,
@@ -103,7 +103,9 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
         tick();
       });
       running.delete(run.id);
-      const record = recordOf(run, outcome);
+      // A run stopped on request is no result: it stays missing for the next session.
+      if (outcome.status === 'cancelled') continue;
+      const record = recordOf(run, { ...outcome, status: outcome.status });
       options.target.putRun(record);
       summary.remaining--;
       if (outcome.status === 'done') summary.done++;

@@ -4,6 +4,8 @@ import { createApi } from '../api/implementation.ts';
 import { packageAppInfo } from '../api/app-info.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
+import { ProjectService } from '../api/projects.ts';
+import { workspacePaths } from '../app/project-paths.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-build.ts';
@@ -22,6 +24,8 @@ export interface AppServerOptions {
   spawn?: WorkerSpawner;
   /** Parallel solver runs (default: one per core). */
   parallelism?: number;
+  /** The folder every project path is relative to and must stay inside (default: the current directory). */
+  workspace?: string;
 }
 
 export class RendererMissingError extends Error {
@@ -34,6 +38,7 @@ export class RendererMissingError extends Error {
 export interface AppServer extends WebServer {
   readonly events: ApiEventHub;
   readonly runs: RunService;
+  readonly projects: ProjectService;
 }
 
 /** The whole browser-facing app: API implementation, event hub, built renderer and web server. */
@@ -45,10 +50,12 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const events = new ApiEventHub();
   const host = new SolverHost({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
   const runs = new RunService(host, events);
+  const projects = new ProjectService(runs, events, workspacePaths(opts.workspace ?? process.cwd()), host.parallelism);
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs }), events, port: opts.port, host: opts.host });
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host });
   } catch (e) {
+    projects.dispose();
     host.dispose();
     throw e;
   }
@@ -57,8 +64,11 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
     port: server.port,
     events,
     runs,
+    projects,
     async close() {
-      // Runs end with the server: cancel them, then end the workers.
+      // Runs end with the server: stop the experiment sessions, cancel the runs, end the workers,
+      // then close the project file.
+      projects.dispose();
       runs.dispose();
       host.dispose();
       await server.close();

@@ -73,6 +73,16 @@ export interface DiceRunStarted extends StartedBase {
   target: number | null;
   /** M >= 2: how the hypervolume of the front is normalised (computed once, on the main side). */
   hvNormalisation: HvNormalisation | null;
+  /** A run of an experiment (runExperiment): which one, and the run's content-hash id in its grid. */
+  experiment: ExperimentRunTag | null;
+}
+
+export interface ExperimentRunTag {
+  name: string;
+  /** The run id of docs/projects.md (a content hash), as listExperimentRuns shows it. */
+  id: string;
+  instance: string;
+  label: string;
 }
 
 /** What an N-Queens run runs. */

@@ -1,7 +1,7 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
-import { CompareError, compareExperiment, METRICS, usesNormalisation, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import { CompareError, METRICS, usesNormalisation, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
-import { expandGrid } from '../../../src-shared/experiments/grid.ts';
+import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
 import { formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { openProject } from './project.ts';
 
@@ -86,22 +86,11 @@ export const compareCommand: Command = {
     if (!(METRICS as readonly string[]).includes(values.metric)) throw new UsageError(`--metric: must be one of ${METRICS.join(', ')}, got "${values.metric}"`);
     const project = openProject(file, io, { readOnly: true });
     try {
-      const experiment = project.experiment(name);
-      if (!experiment) throw new InputError(`${file}: no experiment named "${name}" (has: ${project.experiments().map((e) => e.name).join(', ') || 'none'})`);
       let comparison: Comparison;
       try {
-        const grid = new Map(expandGrid(experiment.spec).map((r) => [r.id, r]));
-        const stored = project.runs([...grid.keys()]).filter((r) => r.status === 'done');
-        // A run whose stored config no longer matches its instance (a damaged file) would give
-        // fronts of the wrong dimension: refuse the file rather than compute with it.
-        for (const r of stored) {
-          const cell = grid.get(r.id)!;
-          if (r.config.n !== cell.config.n || r.config.objectives.length !== cell.config.objectives.length)
-            throw new InputError(`${file}: corrupt Saikoro project (run ${r.id}: its config (N = ${r.config.n}, ${r.config.objectives.length} objectives) is not its instance ${cell.instance}'s (N = ${cell.config.n}, ${cell.config.objectives.length}))`);
-        }
-        const runs = new Map(stored.map((r) => [r.id, { id: r.id, result: r.result }]));
-        comparison = compareExperiment(experiment.spec, runs, values.metric as MetricName);
+        comparison = compareStored(project, name, values.metric as MetricName);
       } catch (e) {
+        if (e instanceof ProjectRequestError) throw new InputError(`${file}: ${e.rule}`);
         if (e instanceof CompareError || e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
         throw e;
       }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
-import { expandGrid, expandGridWithSetups, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
-import { withNormalisations } from '../../../src-shared/experiments/normalisation.ts';
-import { SpecError, validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
+import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
+import { SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
+import { prepareSpec } from '../../app/experiments.ts';
 import { ProjectError, type Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
@@ -50,6 +50,7 @@ function formatDuration(ms: number): string {
   return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(sec).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
+/** A spec file as `experiment add` takes it: read, parsed with the nesting limit, prepared (prepareSpec). */
 function readSpecFile(file: string, io: CliIo): ExperimentSpec {
   const full = path.resolve(io.cwd, file);
   let text: string;
@@ -67,9 +68,7 @@ function readSpecFile(file: string, io: CliIo): ExperimentSpec {
     throw e;
   }
   try {
-    const spec = validateSpec(json);
-    expandGridWithSetups(spec);
-    return spec;
+    return prepareSpec(json);
   } catch (e) {
     if (e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
     throw e;
@@ -221,7 +220,7 @@ export const experimentCommand: Command = {
         if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
         const project = openProject(file, io);
         try {
-          const spec = withNormalisations(readSpecFile(values.spec, io));
+          const spec = readSpecFile(values.spec, io);
           let outcome;
           try {
             outcome = addExperiment(project, spec);

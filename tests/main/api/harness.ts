@@ -4,14 +4,17 @@ import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { RunService } from '../../../src-main/api/runs.ts';
+import { ProjectService } from '../../../src-main/api/projects.ts';
+import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 import { SolverHost } from '../../../src-main/host/pool.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 
-export function apiHarness(parallelism = 1) {
+export function apiHarness(parallelism = 1, options: { workspace?: string } = {}) {
   const events = new ApiEventHub();
   const host = new SolverHost({ spawn: nodeSpawner(), parallelism });
   const runs = new RunService(host, events);
-  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs });
+  const projects = options.workspace ? new ProjectService(runs, events, workspacePaths(options.workspace), parallelism) : undefined;
+  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects });
 
   /** Collects one run's events (its id known once started) until it finishes. */
   function follow<K extends RunSnapshotEvent['kind']>(runId: () => string | undefined) {
@@ -43,9 +46,11 @@ export function apiHarness(parallelism = 1) {
     events,
     host,
     runs,
+    projects,
     api,
     follow,
     dispose() {
+      projects?.dispose();
       runs.dispose();
       host.dispose();
     },

@@ -1,0 +1,418 @@
+/**
+ * The open project of an app instance (desktop window or web server), behind the API's project
+ * calls. The file is the truth: every answer is read from it, so runs another process stores
+ * (the CLI, a second session) appear on the next read, and the store's file lock keeps writers
+ * apart. Experiments run through the RunService like every other run (so their runs show in
+ * listRuns, with pause and cancel), one experiment session at a time, the others queued; each
+ * finished run is stored the moment it ends.
+ *
+ * Ownership: the service owns the open Project and its sessions; dispose() stops the sessions
+ * (their runs in flight are cancelled and not stored) and closes the file.
+ */
+import type {
+  Comparison,
+  CompareOptions,
+  ExperimentRunRow,
+  ExperimentSession,
+  ExperimentSummary,
+  NoteSummary,
+  ProjectChangedEvent,
+  ProjectFileEntry,
+  ProjectSummary,
+  RunExperimentOptions,
+  SavedRun,
+} from '../../src-shared/projects/project-api.ts';
+import type { Disposable } from '../../src-shared/base/disposable.ts';
+import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import { experimentStatus, plannedRuns, recordOf, runExperiment } from '../experiments/runner.ts';
+import type { Executor, RunOutcome as ExecutorOutcome } from '../experiments/executor.ts';
+import { addExperiment as storeExperiment } from '../experiments/add.ts';
+import { appVersion } from '../project/app-version.ts';
+import { hostName, labRunId, labRunRequest, Project, type LabRunRecord } from '../project/store.ts';
+import { checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
+import { planGridRun } from '../app/runs.ts';
+import type { ProjectPaths } from '../app/project-paths.ts';
+import type { ApiEventHub } from './events.ts';
+import type { RunService } from './runs.ts';
+import type { DiceRunRequest, NqueensResult, NqueensRunRequest } from '../host/run.ts';
+import type { SolverResult } from '../../src-shared/solvers/types.ts';
+
+/** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
+export const MAX_NOTE_LENGTH = 10_000;
+/** How often a session's progress is sent while its runs go (ms). */
+const SESSION_EVENT_INTERVAL = 250;
+
+interface Session {
+  info: ExperimentSession;
+  stop: boolean;
+  /** Content id -> API run id of the runs in flight. */
+  inFlight: Map<string, string>;
+  done: Promise<void>;
+  lastEvent: number;
+}
+
+interface Open {
+  project: Project;
+  file: string;
+}
+
+export class ProjectService implements Disposable {
+  private current: Open | null = null;
+  private readonly sessions = new Map<string, Session>();
+  private queue: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly runs: RunService,
+    private readonly events: ApiEventHub,
+    private readonly paths: ProjectPaths,
+    /** Runs at the same time when runExperiment does not say (the solver host's parallelism). */
+    private readonly defaultJobs: number,
+  ) {}
+
+  // ---- the file ---------------------------------------------------------------------------
+
+  /** Creates a project file and opens it (the one open before is closed first). */
+  async create(userPath: unknown): Promise<ProjectSummary> {
+    const file = this.paths.resolve(userPath, 'create');
+    const project = Project.create(file);
+    await this.replace({ project, file });
+    this.changed('created', null);
+    return this.summary()!;
+  }
+
+  /** Opens a project file (the one open before is closed first). */
+  async open(userPath: unknown): Promise<ProjectSummary> {
+    const file = this.paths.resolve(userPath, 'open');
+    const project = Project.open(file);
+    await this.replace({ project, file });
+    this.changed('opened', null);
+    return this.summary()!;
+  }
+
+  /** Closes the open project, stopping its experiment sessions first; false when none was open. */
+  async close(): Promise<boolean> {
+    if (!this.current) return false;
+    await this.replace(null);
+    this.changed('closed', null);
+    return true;
+  }
+
+  private async replace(next: Open | null): Promise<void> {
+    const previous = this.current;
+    await this.stopAll();
+    this.current = next;
+    if (next) this.paths.remember(next.file);
+    previous?.project.close();
+  }
+
+  private async stopAll(): Promise<void> {
+    const running = [...this.sessions.values()].filter((s) => !isOver(s.info));
+    for (const s of running) this.stopSession(s, 'cancelled');
+    await Promise.all(running.map((s) => s.done));
+    this.sessions.clear();
+  }
+
+  private open_(): Open {
+    if (!this.current) throw new ProjectRequestError('project', 'no project is open (create or open one first)');
+    return this.current;
+  }
+
+  private changed(reason: ProjectChangedEvent['reason'], experiment: string | null): void {
+    this.events.emit('onProjectChanged', { reason, path: this.current ? this.paths.display(this.current.file) : null, experiment });
+  }
+
+  listFiles(): ProjectFileEntry[] {
+    return this.paths.list();
+  }
+
+  // ---- reading ----------------------------------------------------------------------------
+
+  summary(): ProjectSummary | null {
+    if (!this.current) return null;
+    const { project, file } = this.current;
+    const info = project.info();
+    const statuses = project.runStatuses();
+    const display = this.paths.display(file);
+    return {
+      path: display,
+      name: display.split('/').pop()!.replace(/\.saikoro$/, ''),
+      schemaVersion: info.schemaVersion,
+      createdAt: info.createdAt,
+      createdBy: info.createdBy,
+      sizeBytes: info.sizeBytes,
+      readOnly: project.readOnly,
+      experiments: project.experiments().map((e) => this.experimentSummary(e.spec, e.createdAt, statuses)),
+      notes: project.notes().map((n) => ({ id: n.id, experiment: n.experiment, text: n.text, createdAt: n.createdAt })),
+      labRuns: project.labRuns().map((r) => ({
+        id: r.id,
+        kind: r.kind,
+        method: r.request.method,
+        n: r.request.n,
+        seed: r.request.seed,
+        status: r.status,
+        solved: r.result?.solved ?? null,
+        steps: r.result?.steps ?? null,
+        seconds: r.result?.seconds ?? null,
+        error: r.error,
+        finishedAt: r.finishedAt,
+      })),
+    };
+  }
+
+  private experimentSummary(spec: ExperimentSummary['spec'], createdAt: string, statuses: Map<string, 'done' | 'failed'>): ExperimentSummary {
+    const status = experimentStatus(spec, statuses);
+    const session = this.sessions.get(spec.name) ?? null;
+    const running = session && !isOver(session.info) ? session.inFlight.size : 0;
+    return {
+      name: spec.name,
+      description: spec.description ?? null,
+      createdAt,
+      spec,
+      counts: { total: status.total, done: status.done, failed: status.failed, missing: Math.max(0, status.missing - running), running },
+      session: session ? structuredClone(session.info) : null,
+    };
+  }
+
+  listExperimentRuns(name: unknown): ExperimentRunRow[] {
+    const { project } = this.open_();
+    const spec = experimentNamed(project, checkName(name));
+    const session = this.sessions.get(spec.name);
+    return experimentRunRows(project, spec, session && !isOver(session.info) ? session.inFlight : new Map());
+  }
+
+  compare(name: unknown, options: CompareOptions): Comparison {
+    const { project } = this.open_();
+    if (typeof options !== 'object' || options === null) throw new ProjectRequestError('options', 'must be {metric}');
+    return compareStored(project, checkName(name), checkMetric(options.metric));
+  }
+
+  // ---- writing ----------------------------------------------------------------------------
+
+  /** Adds an experiment from a spec, checked exactly as `saikoro experiment add` checks it. */
+  addExperiment(input: unknown): ExperimentSummary {
+    const { project } = this.open_();
+    const spec = prepareSpec(input);
+    storeExperiment(project, spec);
+    this.changed('experiment-added', spec.name);
+    const stored = project.experiment(spec.name)!;
+    return this.experimentSummary(stored.spec, stored.createdAt, project.runStatuses());
+  }
+
+  addNote(text: unknown, experiment: unknown = null): NoteSummary {
+    const { project } = this.open_();
+    if (typeof text !== 'string' || text.trim() === '') throw new ProjectRequestError('text', 'must be a non-empty string');
+    if (text.length > MAX_NOTE_LENGTH) throw new ProjectRequestError('text', `must be at most ${MAX_NOTE_LENGTH} characters, got ${text.length}`);
+    const about = experiment === null || experiment === undefined ? null : experimentNamed(project, checkName(experiment)).name;
+    const id = project.addNote(text, about);
+    this.changed('note-added', about);
+    const note = project.notes().find((n) => n.id === id)!;
+    return { id: note.id, experiment: note.experiment, text: note.text, createdAt: note.createdAt };
+  }
+
+  /**
+   * Stores a finished run of this app: a dice run as a one-run experiment (named `name`, or
+   * after its solver, track and seed), an N-Queens run as a lab run. Its request and result are
+   * stored as the CLI would store them, under the same content-hash id.
+   */
+  saveRun(runIdArg: unknown, name?: unknown): SavedRun {
+    const { project } = this.open_();
+    if (typeof runIdArg !== 'string') throw new ProjectRequestError('runId', `must be a string, got ${JSON.stringify(runIdArg)}`);
+    const found = this.runs.finishedRun(runIdArg);
+    if (!found) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
+    const { plan, info, hostResult } = found;
+    if (info.status !== 'done' || !hostResult) throw new ProjectRequestError('runId', `run ${runIdArg} ${info.status === 'done' ? 'has no result to store' : `was ${info.status}`}: only a finished run with a result is saved`);
+    if (plan.kind === 'nqueens') {
+      const request = plan.request as NqueensRunRequest;
+      const labRequest = labRunRequest(request);
+      const record: LabRunRecord = {
+        id: labRunId(labRequest),
+        kind: 'nqueens',
+        request: labRequest,
+        status: 'done',
+        error: null,
+        result: hostResult as NqueensResult,
+        appVersion: appVersion(),
+        host: hostName(),
+        startedAt: info.started.createdAt,
+        finishedAt: new Date().toISOString(),
+        elapsedMs: (hostResult as NqueensResult).seconds * 1000,
+      };
+      const added = project.putLabRun(record);
+      this.changed('run-saved', null);
+      return { as: 'lab', name: record.id, id: record.id, added };
+    }
+    const request = plan.request as DiceRunRequest;
+    const started = info.started;
+    if (started.kind !== 'dice') throw new ProjectRequestError('runId', 'is not a dice run');
+    const experimentName = name === undefined || name === null ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}` : checkName(name);
+    const { config } = request;
+    const spec = prepareSpec({
+      name: experimentName,
+      description: `Saved from the app: ${started.title}`,
+      instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds } }],
+      solvers: [{ name: request.solver, params: request.params }],
+      seeds: [request.seed],
+      budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
+    });
+    const [gridRun] = expandGrid(spec);
+    // The run the app made is exactly this grid run: its inputs hash to the grid run's id.
+    const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget };
+    if (runId(key) !== gridRun.id) throw new ProjectRequestError('runId', `run ${runIdArg} cannot be stored as an experiment run (its inputs do not match a grid run)`);
+    storeExperiment(project, spec);
+    const result = hostResult as SolverResult;
+    const finishedAt = new Date();
+    const added = project.putRun(recordOf(gridRun, { status: 'done', result, error: null, startedAt: new Date(finishedAt.getTime() - result.seconds * 1000), finishedAt }));
+    this.changed('run-saved', spec.name);
+    return { as: 'experiment', name: spec.name, id: gridRun.id, added };
+  }
+
+  // ---- experiment sessions ----------------------------------------------------------------
+
+  /**
+   * Runs the missing and failed runs of an experiment on the solver host, each stored the
+   * moment it ends. Sessions run one after another: a second one waits, queued. Answers the
+   * session (also sent with onExperimentSession whenever it moves).
+   */
+  runExperiment(name: unknown, options: RunExperimentOptions = {}): ExperimentSession {
+    const open = this.open_();
+    const spec = experimentNamed(open.project, checkName(name));
+    if (open.project.readOnly) throw new ProjectRequestError('project', `${this.paths.display(open.file)} is open read-only: its runs cannot be stored`);
+    const existing = this.sessions.get(spec.name);
+    if (existing && !isOver(existing.info)) return structuredClone(existing.info);
+    const jobs = options?.jobs ?? this.defaultJobs;
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
+    const runs = plannedRuns(spec);
+    const statuses = open.project.runStatuses();
+    const todo = runs.filter((r) => statuses.get(r.id) !== 'done');
+    const session: Session = {
+      info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+      stop: false,
+      inFlight: new Map(),
+      done: Promise.resolve(),
+      lastEvent: 0,
+    };
+    this.sessions.set(spec.name, session);
+    session.done = this.queue = this.queue.then(() => this.runSession(open, session, runs));
+    this.emitSession(session, true);
+    return structuredClone(session.info);
+  }
+
+  /** Stops an experiment's session: queued, it never starts; running, its runs in flight are cancelled (and stay missing). */
+  cancelExperiment(name: unknown): boolean {
+    const session = this.sessions.get(checkName(name));
+    if (!session || isOver(session.info)) return false;
+    this.stopSession(session, 'cancelled');
+    return true;
+  }
+
+  private stopSession(session: Session, status: 'cancelled'): void {
+    session.stop = true;
+    if (session.info.status === 'queued') session.info.status = status;
+    else session.info.status = 'stopping';
+    for (const runId of session.inFlight.values()) this.runs.cancel(runId);
+    this.emitSession(session, true);
+  }
+
+  private async runSession(open: Open, session: Session, runs: RunSpec[]): Promise<void> {
+    if (session.stop || this.current !== open) {
+      if (!isOver(session.info)) session.info.status = 'cancelled';
+      session.info.finishedAt = new Date().toISOString();
+      this.emitSession(session, true);
+      return;
+    }
+    session.info.status = 'running';
+    this.emitSession(session, true);
+    try {
+      const summary = await runExperiment(runs, {
+        executor: this.executor(session),
+        jobs: session.info.jobs,
+        target: open.project,
+        shouldStop: () => session.stop,
+        onTick: (t) => {
+          session.info.progress = t.overall;
+          session.info.running = [...session.inFlight.values()];
+          this.emitSession(session, false);
+        },
+        onProgress: (e) => {
+          session.info.finished = e.finished;
+          if (e.status === 'failed') session.info.failed++;
+          session.info.etaMs = e.etaMs;
+          this.changed('runs-stored', session.info.experiment);
+          this.emitSession(session, true);
+        },
+      });
+      session.info.status = session.stop ? 'cancelled' : 'done';
+      session.info.progress = summary.remaining === 0 ? 1 : session.info.progress;
+      session.info.etaMs = session.stop ? null : 0;
+    } catch (e) {
+      session.info.status = 'failed';
+      session.info.error = (e as Error).message;
+    } finally {
+      session.info.running = [];
+      session.info.finishedAt = new Date().toISOString();
+      this.emitSession(session, true);
+    }
+  }
+
+  /** Grid runs through the RunService: tracked, shown and controllable like every app run. */
+  private executor(session: Session): Executor {
+    const runs = this.runs;
+    return {
+      async execute(run, onProgress): Promise<ExecutorOutcome> {
+        const startedAt = new Date();
+        let plan;
+        try {
+          plan = await planGridRun(run, session.info.experiment);
+        } catch (e) {
+          return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
+        }
+        if (session.stop) return { status: 'cancelled', result: null, error: 'cancelled', startedAt, finishedAt: new Date() };
+        const { started, handle } = runs.launch(plan);
+        session.inFlight.set(run.id, started.runId);
+        const listener = handle.onSnapshot((s) => onProgress?.(s.progress));
+        let begun = startedAt;
+        const status = handle.onStatus((s) => {
+          if (s === 'running') begun = new Date();
+        });
+        const outcome = await handle.outcome;
+        listener.dispose();
+        status.dispose();
+        session.inFlight.delete(run.id);
+        const finishedAt = new Date();
+        if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result as SolverResult, error: null, startedAt: begun, finishedAt };
+        if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: begun, finishedAt };
+        return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt: begun, finishedAt };
+      },
+      dispose() {},
+    };
+  }
+
+  private emitSession(session: Session, force: boolean): void {
+    const now = Date.now();
+    if (!force && now - session.lastEvent < SESSION_EVENT_INTERVAL) return;
+    session.lastEvent = now;
+    this.events.emit('onExperimentSession', structuredClone(session.info));
+  }
+
+  /** Every session of the open project (for a page that reloads). */
+  sessionList(): ExperimentSession[] {
+    return [...this.sessions.values()].map((s) => structuredClone(s.info));
+  }
+
+  dispose(): void {
+    for (const s of this.sessions.values()) if (!isOver(s.info)) this.stopSession(s, 'cancelled');
+    const current = this.current;
+    this.current = null;
+    // The sessions end as their cancelled runs come back; the file closes after them.
+    void Promise.all([...this.sessions.values()].map((s) => s.done)).finally(() => current?.project.close());
+  }
+}
+
+function isOver(info: ExperimentSession): boolean {
+  return info.status === 'done' || info.status === 'cancelled' || info.status === 'failed';
+}
+
+function checkName(name: unknown): string {
+  if (typeof name !== 'string' || name === '') throw new ProjectRequestError('name', `must be an experiment name, got ${JSON.stringify(name)}`);
+  return name;
+}

@@ -1,0 +1,157 @@
+/**
+ * Where the app may open and create project files, and how it names them to the user.
+ *
+ * - Web mode (`saikoro serve --workspace DIR`): every path is relative to DIR and must stay
+ *   inside it. `..` that leaves it, an absolute path outside it and a symlink that leads out
+ *   (the file, or the folder it would be created in) are refused with a PathError naming the
+ *   path. The app lists the workspace's `*.saikoro` files.
+ * - Desktop: any path the user picked in a native dialog (absolute); the app lists the files
+ *   opened recently, kept in a small JSON file in the app's data folder.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { FieldError } from '../../src-shared/base/field-error.ts';
+import type { ProjectFileEntry } from '../../src-shared/projects/project-api.ts';
+
+/** A project path the app will not use; `field` is "path". */
+export class PathError extends FieldError {
+  override readonly name = 'PathError';
+}
+
+export interface ProjectPaths {
+  /** The absolute file for a path the user gave; PathError when it is refused. */
+  resolve(userPath: unknown, purpose: 'open' | 'create'): string;
+  /** How the app shows an absolute path (workspace-relative in web mode). */
+  display(absolute: string): string;
+  /** Project files to offer (the workspace's, or the recent ones). */
+  list(): ProjectFileEntry[];
+  /** Notes that a file was opened or created (the recent list). */
+  remember(absolute: string): void;
+}
+
+const EXTENSION = '.saikoro';
+const MAX_PATH = 1024;
+
+function checkText(userPath: unknown): string {
+  if (typeof userPath !== 'string' || userPath.trim() === '') throw new PathError('path', `must be a file name ending in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
+  if (userPath.length > MAX_PATH) throw new PathError('path', `is longer than ${MAX_PATH} characters`);
+  if (userPath.includes('\0')) throw new PathError('path', 'contains a NUL character');
+  if (!userPath.endsWith(EXTENSION)) throw new PathError('path', `must end in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
+  return userPath;
+}
+
+function entry(absolute: string, shown: string): ProjectFileEntry {
+  let sizeBytes: number | null = null;
+  let modifiedAt: string | null = null;
+  try {
+    const stat = fs.statSync(absolute);
+    sizeBytes = stat.size;
+    modifiedAt = stat.mtime.toISOString();
+  } catch {
+    // gone since: listed without size
+  }
+  return { path: shown, name: path.basename(absolute, EXTENSION), sizeBytes, modifiedAt };
+}
+
+/** Inside `root` (both resolved): the same folder or below it. */
+function inside(root: string, target: string): boolean {
+  const rel = path.relative(root, target);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** The deepest part of `target` that exists, through every symlink (realpath). */
+function realExisting(target: string): string {
+  let probe = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(fs.realpathSync(probe), ...rest.reverse());
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+      const parent = path.dirname(probe);
+      if (parent === probe) return target;
+      rest.push(path.basename(probe));
+      probe = parent;
+    }
+  }
+}
+
+export function workspacePaths(workspace: string): ProjectPaths {
+  const root = fs.realpathSync(path.resolve(workspace));
+  if (!fs.statSync(root).isDirectory()) throw new Error(`the workspace ${workspace} is not a folder`);
+  return {
+    resolve(userPath) {
+      const text = checkText(userPath);
+      const absolute = path.resolve(root, text);
+      if (!inside(root, absolute)) throw new PathError('path', `${JSON.stringify(text)} is outside the workspace (paths are relative to it, and stay inside)`);
+      // A symlink, the file's or a folder's on the way, must not lead out either.
+      const real = realExisting(absolute);
+      if (!inside(root, real)) throw new PathError('path', `${JSON.stringify(text)} leads outside the workspace through a symbolic link`);
+      return absolute;
+    },
+    display(absolute) {
+      return path.relative(root, absolute).split(path.sep).join('/');
+    },
+    list() {
+      const found: ProjectFileEntry[] = [];
+      const walk = (dir: string, depth: number) => {
+        let names: fs.Dirent[];
+        try {
+          names = fs.readdirSync(dir, { withFileTypes: true });
+        } catch {
+          return;
+        }
+        for (const d of names) {
+          if (d.name.startsWith('.') || d.name === 'node_modules') continue;
+          const full = path.join(dir, d.name);
+          if (d.isDirectory() && depth < 3) walk(full, depth + 1);
+          else if (d.isFile() && d.name.endsWith(EXTENSION)) found.push(entry(full, path.relative(root, full).split(path.sep).join('/')));
+          if (found.length >= 500) return;
+        }
+      };
+      walk(root, 0);
+      return found.sort((a, b) => (b.modifiedAt ?? '').localeCompare(a.modifiedAt ?? '') || a.path.localeCompare(b.path));
+    },
+    remember() {},
+  };
+}
+
+/** Files the desktop app opened lately, newest first, kept in `recentFile` (JSON). */
+export function desktopPaths(recentFile: string | null, cwd = process.cwd(), keep = 12): ProjectPaths {
+  const read = (): string[] => {
+    if (!recentFile) return [];
+    try {
+      const list = JSON.parse(fs.readFileSync(recentFile, 'utf8')) as unknown;
+      return Array.isArray(list) ? list.filter((p): p is string => typeof p === 'string' && path.isAbsolute(p)) : [];
+    } catch {
+      return [];
+    }
+  };
+  return {
+    resolve(userPath) {
+      return path.resolve(cwd, checkText(userPath));
+    },
+    display(absolute) {
+      return absolute;
+    },
+    list() {
+      return read()
+        .filter((p) => fs.existsSync(p))
+        .map((p) => entry(p, p));
+    },
+    remember(absolute) {
+      if (!recentFile) return;
+      const list = [absolute, ...read().filter((p) => p !== absolute)].slice(0, keep);
+      try {
+        fs.mkdirSync(path.dirname(recentFile), { recursive: true });
+        // Replaced in one rename, so a crash never leaves half a list.
+        const tmp = `${recentFile}.${process.pid}.tmp`;
+        fs.writeFileSync(tmp, JSON.stringify(list, null, 2));
+        fs.renameSync(tmp, recentFile);
+      } catch {
+        // the recent list is a convenience: a read-only data folder only loses it
+      }
+    },
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The open project as the app's API shows it (src-shared/api.ts: createProject, openProject,
+ * closeProject, getProject, addExperiment, runExperiment, cancelExperiment,
+ * listExperimentRuns, compareExperiment, saveRun, addNote, and the onProjectChanged /
+ * onExperimentSession events). One project is open per app instance; its file is the truth:
+ * every answer is read from it, so runs another process (the CLI) stores show up on the next
+ * read. Plain JSON throughout.
+ */
+import type { ExperimentSpec } from '../experiments/spec.ts';
+import type { Comparison, MetricName } from '../experiments/compare.ts';
+
+export type { ExperimentSpec, Comparison, MetricName };
+
+/** How far an experiment has got: runs of its grid by status. */
+export interface RunCounts {
+  total: number;
+  done: number;
+  failed: number;
+  /** Neither stored nor running. */
+  missing: number;
+  /** Running (or queued) in this app's session now. */
+  running: number;
+}
+
+/** A session of `runExperiment`: the missing and failed runs of one experiment, on the solver host. */
+export interface ExperimentSession {
+  experiment: string;
+  status: 'queued' | 'running' | 'stopping' | 'done' | 'cancelled' | 'failed';
+  /** Runs at the same time. */
+  jobs: number;
+  /** Runs this session has to do (the grid's missing and failed ones when it began). */
+  todo: number;
+  /** Of those: finished (done or failed) and failed. */
+  finished: number;
+  failed: number;
+  /** The API run ids (getRun, pauseRun, cancelRun) of its runs in flight. */
+  running: string[];
+  /** 0..1 over the session's runs, the runs in flight counted by their own progress. */
+  progress: number;
+  /** Estimated milliseconds left (mean run time so far × runs left / jobs), null before the first run ends. */
+  etaMs: number | null;
+  startedAt: string;
+  finishedAt: string | null;
+  /** Why a session failed (e.g. the project was closed under it). */
+  error: string | null;
+}
+
+export interface ExperimentSummary {
+  name: string;
+  description: string | null;
+  createdAt: string;
+  spec: ExperimentSpec;
+  counts: RunCounts;
+  /** The newest session of this experiment in this app instance, if any. */
+  session: ExperimentSession | null;
+}
+
+export interface NoteSummary {
+  id: number;
+  experiment: string | null;
+  text: string;
+  createdAt: string;
+}
+
+export interface LabRunSummary {
+  id: string;
+  kind: string;
+  method: string;
+  n: number;
+  seed: number;
+  status: 'done' | 'failed';
+  solved: boolean | null;
+  steps: number | null;
+  seconds: number | null;
+  error: string | null;
+  finishedAt: string;
+}
+
+export interface ProjectSummary {
+  /** As the app addresses it: relative to the workspace in web mode, absolute on the desktop. */
+  path: string;
+  /** The file name without `.saikoro`. */
+  name: string;
+  schemaVersion: number;
+  createdAt: string | null;
+  createdBy: string | null;
+  sizeBytes: number;
+  experiments: ExperimentSummary[];
+  notes: NoteSummary[];
+  labRuns: LabRunSummary[];
+  /** Whether the app opened it read-only (a folder it cannot write). */
+  readOnly: boolean;
+}
+
+/** One run of an experiment's grid, stored or not. */
+export interface ExperimentRunRow {
+  /** The content-hash run id (docs/projects.md). */
+  id: string;
+  instance: string;
+  label: string;
+  solver: string;
+  seed: number;
+  status: 'done' | 'failed' | 'missing' | 'running';
+  /** While running: its API run id. */
+  runId: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  elapsedMs: number | null;
+  evaluations: number | null;
+  error: string | null;
+  /** Final indicators of a done run: best feasible f (one objective), or the front's size and normalised hypervolume. */
+  best: number | null;
+  feasible: boolean | null;
+  frontSize: number | null;
+  hv: number | null;
+}
+
+export interface RunExperimentOptions {
+  /** Runs at the same time (default: the solver host's parallelism). */
+  jobs?: number;
+}
+
+export interface CompareOptions {
+  metric: MetricName;
+}
+
+/** What `saveRun` stored. */
+export interface SavedRun {
+  /** 'experiment' for a dice run (a one-run experiment), 'lab' for an N-Queens run. */
+  as: 'experiment' | 'lab';
+  /** The experiment's name, or the lab run's id. */
+  name: string;
+  /** The stored run's content-hash id. */
+  id: string;
+  /** False when the same run was already stored (nothing written). */
+  added: boolean;
+}
+
+export interface ProjectChangedEvent {
+  /** Why: opened, closed, experiment added, runs stored, note added, run saved. */
+  reason: 'opened' | 'created' | 'closed' | 'experiment-added' | 'runs-stored' | 'note-added' | 'run-saved';
+  /** The open project's path afterwards, or null. */
+  path: string | null;
+  /** The experiment concerned, if any. */
+  experiment: string | null;
+}
+
+/** A project file the app can offer to open: in the workspace (web), or recently opened (desktop). */
+export interface ProjectFileEntry {
+  path: string;
+  name: string;
+  sizeBytes: number | null;
+  modifiedAt: string | null;
+}
