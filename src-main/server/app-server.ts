@@ -9,7 +9,7 @@ import { workspacePaths } from '../app/project-paths.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-build.ts';
-import { startWebServer, type WebServer } from './web-server.ts';
+import { newToken, startWebServer, type WebServer } from './web-server.ts';
 
 export interface AppServerOptions {
   port?: number;
@@ -26,6 +26,8 @@ export interface AppServerOptions {
   parallelism?: number;
   /** The folder every project path is relative to and must stay inside (default: the current directory). */
   workspace?: string;
+  /** The secret requests must carry (default: a new random one); null serves without (tests). */
+  token?: string | null;
 }
 
 export class RendererMissingError extends Error {
@@ -53,7 +55,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const projects = new ProjectService(runs, events, workspacePaths(opts.workspace ?? process.cwd()), host.parallelism);
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host });
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token });
   } catch (e) {
     projects.dispose();
     host.dispose();
@@ -61,7 +63,9 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   }
   return {
     url: server.url,
+    origin: server.origin,
     port: server.port,
+    token: server.token,
     events,
     runs,
     projects,

@@ -1,4 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import os from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve, sep } from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -16,12 +18,27 @@ export interface WebServerOptions {
   /** 0 picks a free port. */
   port?: number;
   host?: string;
+  /**
+   * The secret every request must carry (a random one per start, see newToken): the page's
+   * first load as `?token=`, which sets a cookie; scripts as `Authorization: Bearer <token>`.
+   * null serves without it (tests of other layers only).
+   */
+  token: string | null;
 }
 
 export interface WebServer {
+  /** The address to open: with `?token=` when the server has a token. */
   readonly url: string;
+  /** The address without the token. */
+  readonly origin: string;
   readonly port: number;
+  readonly token: string | null;
   close(): Promise<void>;
+}
+
+/** A fresh secret for a server start: 32 random bytes, URL-safe. */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
 }
 
 /**
@@ -68,20 +85,64 @@ function hostName(hostHeader: string | undefined): string | undefined {
   return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
 }
 
+/** The Host names a server started on `host` answers to: loopback, that address, and for a wildcard the machine's names. */
+export function allowedHostNames(host: string): Set<string> {
+  const names = new Set(LOOPBACK_NAMES);
+  names.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  if (host === '0.0.0.0' || host === '::' || host === '[::]') {
+    names.add(os.hostname());
+    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) names.add(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+  }
+  return names;
+}
+
+function cookieValue(req: IncomingMessage, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
+function sameSecret(given: string | undefined | null, token: string): boolean {
+  if (typeof given !== 'string') return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+const UNAUTHORIZED_PAGE = `<!doctype html><meta charset="utf-8"><title>Saikoro: open the link with its token</title>
+<body style="font-family: system-ui, sans-serif; max-width: 40em; margin: 4em auto; line-height: 1.5">
+<h1>Open Saikoro with the link it printed</h1>
+<p>This server answers only requests that carry its token. Open the address that
+<code>saikoro serve</code> printed when it started (it ends in <code>?token=...</code>); the
+token is new at every start. Scripts send <code>Authorization: Bearer &lt;token&gt;</code>.</p>`;
+
 /**
  * Serves the built renderer and the API: POST /api/<call> with a JSON array of arguments
  * answers a CallResult; a WebSocket on /api/events streams every API event.
  *
- * Bound to loopback, it only accepts requests whose Host is a loopback name (against DNS
- * rebinding) and API calls with a JSON content type and, when present, a same-origin Origin
- * (against cross-site requests from other pages in the user's browser).
+ * Every request needs the server's token (401 otherwise, for the page, the API and the
+ * socket): the page's first load brings it as `?token=`, which sets an HttpOnly SameSite=Strict
+ * cookie and redirects to the address without it; scripts send `Authorization: Bearer`. It
+ * only accepts requests whose Host is a name it was started with (loopback, the --host address;
+ * against DNS rebinding), API calls with a JSON content type and, when present, a same-origin
+ * Origin (against cross-site requests from other pages in the user's browser).
  */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const host = opts.host ?? '127.0.0.1';
-  const allowAnyHost = !LOOPBACK_NAMES.has(host) && host !== 'localhost';
+  const hostNames = allowedHostNames(host);
   const hostAllowed = (req: IncomingMessage) => {
     const name = hostName(req.headers.host);
-    return name !== undefined && (allowAnyHost || LOOPBACK_NAMES.has(name) || name === host);
+    return name !== undefined && hostNames.has(name);
+  };
+  const token = opts.token;
+  // One cookie per port: cookies are shared by every port of a host.
+  let cookieName = 'saikoro_token';
+  const authorized = (req: IncomingMessage, url: URL): boolean => {
+    if (token === null) return true;
+    const bearer = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    return sameSecret(bearer, token) || sameSecret(cookieValue(req, cookieName), token) || sameSecret(url.searchParams.get('token'), token);
   };
   const sameOrigin = (req: IncomingMessage) => {
     const origin = req.headers.origin;
@@ -100,6 +161,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!hostAllowed(req)) return send(res, 421, 'text/plain; charset=utf-8', 'unexpected Host header');
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!authorized(req, url)) {
+      if (url.pathname.startsWith('/api/')) return send(res, 401, 'text/plain; charset=utf-8', 'this server needs its token (Authorization: Bearer <token>)', { 'WWW-Authenticate': 'Bearer' });
+      return send(res, 401, 'text/html; charset=utf-8', UNAUTHORIZED_PAGE, { 'WWW-Authenticate': 'Bearer' });
+    }
+    // The page's first load brings the token in the address: keep it in a cookie and take it
+    // out of the address (and so out of the history and of what a screenshot shows).
+    if (token !== null && url.searchParams.has('token') && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/api/')) {
+      url.searchParams.delete('token');
+      res.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+      return send(res, 303, 'text/plain; charset=utf-8', 'see other', { Location: url.pathname + url.search, 'Cache-Control': 'no-store' });
+    }
     const call = CALL_PATH.exec(url.pathname);
     if (call) return handleCall(call[1], req, res);
     if (url.pathname.startsWith('/api/')) return send(res, 404, 'text/plain; charset=utf-8', 'no such API path');
@@ -165,9 +237,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== EVENTS_PATH || !hostAllowed(req) || !sameOrigin(req)) {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (url.pathname !== EVENTS_PATH || !hostAllowed(req) || !sameOrigin(req)) {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      return;
+    }
+    if (!authorized(req, url)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer\r\n\r\n');
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
@@ -191,11 +267,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     });
   });
   const port = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  cookieName = `saikoro_token_${port}`;
+  const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
+  const origin = `http://${urlHost}:${port}/`;
 
   return {
-    url: `http://${urlHost}:${port}/`,
+    url: token === null ? origin : `${origin}?token=${token}`,
+    origin,
     port,
+    token,
     async close() {
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));

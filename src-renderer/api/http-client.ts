@@ -18,6 +18,12 @@ export interface HttpApiDeps {
   WebSocket: typeof WebSocket;
   /** Delay before reconnecting the event socket after it drops, in ms. */
   reconnectDelay?: number;
+  /**
+   * The server's token, for a client outside the page (scripts, tests): sent as
+   * `Authorization: Bearer` and on the socket's URL. A page needs none: the cookie its first
+   * load set goes with every request.
+   */
+  token?: string;
 }
 
 export type HttpApi = SaikoroApi & {
@@ -42,7 +48,7 @@ export function createHttpApi(baseUrl: string, deps: HttpApiDeps = { fetch: glob
     api[name] = async (...args: unknown[]) => {
       const response = await deps.fetch(new URL(callPath(name), baseUrl), {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: { 'Content-Type': 'application/json', ...(deps.token ? { Authorization: `Bearer ${deps.token}` } : {}) },
         body: JSON.stringify(args),
       });
       const text = await response.text();
@@ -70,6 +76,7 @@ export function createHttpApi(baseUrl: string, deps: HttpApiDeps = { fetch: glob
   function connect() {
     if (socket || retry || owner.isDisposed) return;
     const url = new URL(EVENTS_PATH, baseUrl);
+    if (deps.token) url.searchParams.set('token', deps.token);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new deps.WebSocket(url.href);
     let opened = false;

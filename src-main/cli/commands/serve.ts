@@ -1,15 +1,23 @@
 import { spawn } from 'node:child_process';
+import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, numberOption, UsageError, parseCommandArgs, type CliIo, type Command } from '../command.ts';
 
-const usage = `Usage: saikoro serve [--port P] [--host H] [--open] [--rebuild | --no-build] [--renderer-dir DIR]
+const usage = `Usage: saikoro serve [--workspace DIR] [--port P] [--host H] [--open] [--rebuild | --no-build] [--renderer-dir DIR]
 
 Serves the Saikoro UI to a browser, with the same API the desktop app uses
 (POST /api/<call>, events on the WebSocket /api/events). Builds the renderer into
 out/renderer first when it is missing or older than its sources. Prints the URL on
 stderr and runs until interrupted (Ctrl+C).
 
+Every request needs a token, new at every start and printed in the URL
+(http://127.0.0.1:PORT/?token=...): the page's first load sets a cookie from it;
+scripts send "Authorization: Bearer <token>". Without it the server answers 401.
+
 Options:
+  --workspace DIR
+               the folder projects are opened and created in (default: the current
+               directory); every project path is relative to it and stays inside it
   --port P     port to listen on (default 5178; 0 picks a free one)
   --host H     address to bind (default 127.0.0.1; anything but loopback exposes the
                API to your network)
@@ -41,11 +49,21 @@ export const serveCommand: Command = {
       rebuild: { type: 'boolean' },
       'no-build': { type: 'boolean' },
       'renderer-dir': { type: 'string' },
+      workspace: { type: 'string' },
     });
     const port = numberOption('port', values.port, DEFAULT_PORT, { integer: true, min: 0, max: 65535 });
     const host = values.host ?? '127.0.0.1';
     if (host.trim() === '') throw new UsageError('--host: expected an address, got ""');
     if (values.rebuild && values['no-build']) throw new UsageError('--rebuild and --no-build contradict each other');
+    const workspace = resolve(io.cwd, values.workspace ?? '.');
+    let isFolder = false;
+    try {
+      isFolder = statSync(workspace).isDirectory();
+    } catch {
+      // refused below
+    }
+    if (!isFolder) throw new InputError(`--workspace: ${values.workspace ?? workspace} is not a folder`);
+    const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
     // Loaded here, not at the top, so other commands do not pay for Vite and the API.
     const { startAppServer } = await import('../../server/app-server.ts');
     let server: Awaited<ReturnType<typeof startAppServer>>;
@@ -56,6 +74,7 @@ export const serveCommand: Command = {
         build: values['no-build'] ? 'never' : values.rebuild ? 'always' : 'when-stale',
         rendererDir: values['renderer-dir'] === undefined ? undefined : resolve(io.cwd, values['renderer-dir']),
         onBuild: (dir) => io.stderr.write(`building the renderer into ${dir} ...\n`),
+        workspace,
       });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -65,7 +84,11 @@ export const serveCommand: Command = {
       if (code === 'EACCES') throw new InputError(`not allowed to listen on port ${port} (ports below 1024 need privileges); pick another with --port P`);
       throw e;
     }
-    io.stderr.write(`Saikoro is serving on ${server.url}\n`);
+    if (!loopback)
+      io.stderr.write(
+        `warning: --host ${host} makes Saikoro reachable from your network; anyone who learns the token can run and stop runs and read and write projects in ${workspace}. Host names other than the ones it was started with are refused.\n`,
+      );
+    io.stderr.write(`Saikoro is serving ${workspace} on ${server.url}\n`);
     if (values.open) openInBrowser(server.url);
     await new Promise<void>((resolve) => {
       const stop = () => {

@@ -43,7 +43,7 @@ beforeAll(async () => {
   const dir = join(root, 'renderer');
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>fake renderer</title>');
-  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0 });
+  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0, token: null });
 });
 afterAll(async () => {
   await server?.close();

@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
+import { allowedHostNames, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { startAppServer } from '../../../src-main/server/app-server.ts';
 import { createHttpApi } from '../../../src-renderer/api/http-client.ts';
 import { ApiError, callPath } from '../../../src-shared/api.ts';
@@ -45,7 +45,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>fake renderer</title>');
   writeFileSync(join(dir, 'assets', 'app-123.js'), 'console.log(1)');
   events = new ApiEventHub();
-  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events, port: 0 });
+  // No token here: these tests are about the other layers (a block below is about the token).
+  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events, port: 0, token: null });
 });
 afterAll(async () => {
   await server?.close();
@@ -367,15 +368,98 @@ describe('saikoro serve', () => {
     expect(missing.stderr).toContain('index.html is missing');
   });
 
-  it('startAppServer wires the API and events to the web server', async () => {
+  it('startAppServer wires the API and events to the web server, behind a new token', async () => {
     const app = await startAppServer({ port: 0, rendererDir: dir, build: 'never' });
     try {
-      const res = await fetch(new URL(callPath('getAppInfo'), app.url), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+      expect(app.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(app.url).toBe(`${app.origin}?token=${app.token}`);
+      const denied = await fetch(new URL(callPath('getAppInfo'), app.origin), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
+      expect(denied.status).toBe(401);
+      const res = await fetch(new URL(callPath('getAppInfo'), app.origin), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: '[]' });
       const body = (await res.json()) as { ok: boolean; value: { name: string; runtime: string } };
       expect(body).toMatchObject({ ok: true, value: { name: 'saikoro', runtime: 'web' } });
       expect(app.events.sinkCount).toBe(0);
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('web server: the token', () => {
+  const TOKEN = 'k1P9wVq0S3cR7mJ2xL8bZ5nT4hY6dF0gA1eU3oI9rW2';
+  let guarded: WebServer;
+  const at = (path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+    new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: guarded.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      });
+      req.on('error', reject);
+      req.end(opts.body);
+    });
+  const call = (headers: Record<string, string> = {}, query = '') => at(`/api/getAppInfo${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '[]' });
+  const socket = (url: string, headers: Record<string, string> = {}) =>
+    new Promise<number>((resolve) => {
+      const ws = new WebSocket(url, { headers });
+      ws.on('open', () => {
+        ws.close();
+        resolve(101);
+      });
+      ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+      ws.on('error', () => resolve(-1));
+    });
+
+  beforeAll(async () => {
+    guarded = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0, token: TOKEN });
+  });
+  afterAll(async () => {
+    await guarded?.close();
+  });
+
+  it('without the token the page, every call and the socket get 401', async () => {
+    expect(guarded.url).toBe(`http://127.0.0.1:${guarded.port}/?token=${TOKEN}`);
+    const page = await at('/');
+    expect(page.status).toBe(401);
+    expect(page.body).toContain('Open Saikoro with the link it printed');
+    expect(page.headers['www-authenticate']).toBe('Bearer');
+    expect((await at('/assets/app-123.js')).status).toBe(401);
+    expect((await call()).status).toBe(401);
+    expect((await call({ Authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await call({ Authorization: `Bearer ${TOKEN}x` })).status).toBe(401);
+    expect((await call({ Cookie: `saikoro_token_${guarded.port}=nope` })).status).toBe(401);
+    // Another port's cookie is another server's.
+    expect((await call({ Cookie: `saikoro_token_1=${TOKEN}` })).status).toBe(401);
+    expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events`)).toBe(401);
+    expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events?token=wrong`)).toBe(401);
+  });
+
+  it('the first load with ?token= sets an HttpOnly SameSite=Strict cookie and drops the token from the address; then everything works', async () => {
+    const first = await at(`/?token=${TOKEN}`);
+    expect(first.status).toBe(303);
+    expect(first.headers.location).toBe('/');
+    const cookie = String(first.headers['set-cookie']);
+    expect(cookie).toBe(`saikoro_token_${guarded.port}=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    const jar = { Cookie: `saikoro_token_${guarded.port}=${TOKEN}` };
+    expect((await at('/', { headers: jar })).status).toBe(200);
+    expect((await at('/assets/app-123.js', { headers: jar })).status).toBe(200);
+    expect((await call(jar)).status).toBe(200);
+    expect((await call({ Authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+    expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events`, jar)).toBe(101);
+    expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events?token=${TOKEN}`)).toBe(101);
+    // A script's client: the token as a Bearer header and on the socket's address.
+    const client = createHttpApi(guarded.origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token: TOKEN });
+    expect((await client.getAppInfo()).version).toBe('1.2.3');
+    client.dispose();
+  });
+
+  it('answers to the host names it was started with only', () => {
+    expect([...allowedHostNames('127.0.0.1')].sort()).toEqual(['127.0.0.1', '::1', '[::1]', 'localhost']);
+    expect(allowedHostNames('192.168.1.20').has('192.168.1.20')).toBe(true);
+    expect(allowedHostNames('192.168.1.20').has('evil.example')).toBe(false);
+    // A wildcard address: the machine's own names and addresses, nothing else.
+    const any = allowedHostNames('0.0.0.0');
+    expect(any.has(hostname())).toBe(true);
+    expect(any.has('evil.example')).toBe(false);
   });
 });
