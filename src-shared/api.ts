@@ -49,7 +49,7 @@ export interface EvaluateDiceRequest {
 }
 
 /** A command from the desktop app's menu, forwarded to the renderer. */
-export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' };
+export type MenuCommand = { kind: 'navigate'; view: string } | { kind: 'showShortcuts' } | { kind: 'export' };
 
 /** Unsubscribes a listener. */
 export type Disposer = () => void;

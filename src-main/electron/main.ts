@@ -5,13 +5,17 @@
  * outside development, and every IPC call checked against the app's own URL
  * (src-main/window-policy.ts holds the rules, tested without Electron).
  */
-import { app, BrowserWindow, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../../src-shared/api.ts';
 import { createApi } from '../api/implementation.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
+import { ProjectService } from '../api/projects.ts';
+import { desktopPaths, type ProjectPaths } from '../app/project-paths.ts';
+import { droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
 import { SolverHost } from '../host/pool.ts';
 import { electronSpawner } from './solver-spawner.ts';
 import { developerMenuRoles, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
@@ -34,12 +38,54 @@ const events = new ApiEventHub();
 const disposers: (() => void)[] = [];
 // Created once the app is ready: utility processes cannot be forked before.
 let api: ReturnType<typeof createApi>;
+let projects: ProjectService;
+let paths: ProjectPaths;
+let mainWindow: BrowserWindow | null = null;
 
 function createServices(): void {
   const host = new SolverHost({ spawn: electronSpawner() });
   const runs = new RunService(host, events);
-  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs });
-  disposers.push(() => runs.dispose(), () => host.dispose());
+  // The recent list lives in the app's data folder (userData/recent-projects.json).
+  paths = desktopPaths(join(app.getPath('userData'), 'recent-projects.json'));
+  projects = new ProjectService(runs, events, paths, host.parallelism);
+  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects });
+  disposers.push(() => projects.dispose(), () => runs.dispose(), () => host.dispose());
+  // The title names the open project; the menu's Close, Export and recent list follow it.
+  const detach = events.attach(({ event }) => {
+    if (event !== 'onProjectChanged') return;
+    mainWindow?.setTitle(windowTitle(projects.summary()));
+    Menu.setApplicationMenu(buildMenu());
+  });
+  disposers.push(detach);
+}
+
+/** Runs a project action from the menu or a drop; a failure is shown in a dialog, nothing else changes. */
+async function projectAction(what: string, action: () => Promise<unknown>): Promise<void> {
+  try {
+    await action();
+    sendMenuCommand({ kind: 'navigate', view: 'project' });
+  } catch (e) {
+    if (mainWindow) await dialog.showMessageBox(mainWindow, { type: 'error', message: `Could not ${what}`, detail: (e as Error).message });
+  }
+}
+
+async function newProject(): Promise<void> {
+  if (!mainWindow) return;
+  const chosen = await dialog.showSaveDialog(mainWindow, { title: 'New project', defaultPath: 'study.saikoro', filters: [{ name: 'Saikoro project', extensions: ['saikoro'] }] });
+  if (chosen.canceled || !chosen.filePath) return;
+  const file = chosen.filePath.endsWith('.saikoro') ? chosen.filePath : `${chosen.filePath}.saikoro`;
+  await projectAction('create the project', () => projects.create(file));
+}
+
+async function openProject(file?: string): Promise<void> {
+  if (!mainWindow) return;
+  if (!file) {
+    const chosen = await dialog.showOpenDialog(mainWindow, { title: 'Open project', properties: ['openFile'], filters: [{ name: 'Saikoro project', extensions: ['saikoro'] }] });
+    if (chosen.canceled || chosen.filePaths.length === 0) return;
+    file = chosen.filePaths[0];
+  }
+  const path = file;
+  await projectAction('open the project', () => projects.open(path));
 }
 
 function registerIpc(): void {
@@ -85,7 +131,11 @@ function createWindow(): BrowserWindow {
     return { action: 'deny' };
   });
   win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url)) event.preventDefault();
+    if (isAppUrl(url)) return;
+    event.preventDefault();
+    // A project file dropped onto the window: open it.
+    const dropped = droppedProjectFile(url);
+    if (dropped) void openProject(dropped);
   });
   // A redirect is a navigation too (a server answering 302 to somewhere else), and so is a
   // navigation inside a frame: only the app's own page, in the top frame.
@@ -100,7 +150,11 @@ function createWindow(): BrowserWindow {
   const detach = events.attach(({ event, payload }) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
   });
-  win.on('closed', detach);
+  win.on('closed', () => {
+    detach();
+    if (mainWindow === win) mainWindow = null;
+  });
+  mainWindow = win;
 
   if (DEV_URL) void win.loadURL(DEV_URL);
   else void win.loadFile(RENDERER_HTML);
@@ -111,16 +165,35 @@ function sendMenuCommand(command: MenuCommand): void {
   events.emit('onMenuCommand', command);
 }
 
+/** Electron's menu item from the plain one (src-main/desktop-shell.ts). */
+function menuItem(spec: MenuSpec): MenuItemConstructorOptions {
+  return { ...spec, submenu: spec.submenu?.map(menuItem) } as MenuItemConstructorOptions;
+}
+
 function buildMenu(): Menu {
   const isMac = process.platform === 'darwin';
+  const file = fileMenu(
+    {
+      newProject: () => void newProject(),
+      openProject: () => void openProject(),
+      openRecent: (path) => void openProject(path),
+      closeProject: () => void projectAction('close the project', () => projects.close()),
+      exportReport: () => sendMenuCommand({ kind: 'export' }),
+      quit: () => app.quit(),
+    },
+    paths ? paths.list() : [],
+    Boolean(projects?.summary()),
+    isMac,
+  );
   const template: MenuItemConstructorOptions[] = [
     ...(isMac ? [{ role: 'appMenu' as const }] : []),
-    { label: 'File', submenu: [isMac ? { role: 'close' } : { role: 'quit' }] },
+    menuItem(file),
     { role: 'editMenu' },
     {
       label: 'View',
       submenu: [
         // The renderer binds the digit keys itself; the menu only offers the same jumps.
+        { label: 'Project', click: () => sendMenuCommand({ kind: 'navigate', view: 'project' }) },
         { label: 'Dice evaluator', click: () => sendMenuCommand({ kind: 'navigate', view: 'dice' }) },
         { label: 'Solve', click: () => sendMenuCommand({ kind: 'navigate', view: 'solve' }) },
         { type: 'separator' },
