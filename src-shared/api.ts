@@ -26,6 +26,9 @@ import type {
   ProjectSummary,
   RunExperimentOptions,
   SavedRun,
+  ExperimentRunResult,
+  ExportOptions,
+  ExportedReport,
 } from './projects/project-api.ts';
 
 export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue, NqueensSnapshot };
@@ -101,6 +104,12 @@ export interface SaikoroApi {
   saveRun(runId: string, name?: string): Promise<SavedRun>;
   /** Adds a note to the project, or to one of its experiments. */
   addNote(text: string, experiment?: string | null): Promise<NoteSummary>;
+  /** The stored results of an experiment's runs (all of them, or the content ids given): fronts, bests, traces. */
+  getExperimentResults(name: string, ids?: string[]): Promise<ExperimentRunResult[]>;
+  /** An experiment's report (html, csv, json, latex, pdf; docs/report.md) as files to save. */
+  exportReport(name: string, options: ExportOptions): Promise<ExportedReport>;
+  /** A native file dialog where there is one (the desktop app): the chosen path, or null when cancelled. */
+  pickProjectFile(purpose: 'open' | 'create'): Promise<string | null>;
 
   onMenuCommand(listener: (command: MenuCommand) => void): Disposer;
   onRunSnapshot(listener: (event: RunSnapshotEvent) => void): Disposer;
@@ -142,6 +151,9 @@ const API_CALLS: Record<ApiCallName, true> = {
   compareExperiment: true,
   saveRun: true,
   addNote: true,
+  getExperimentResults: true,
+  exportReport: true,
+  pickProjectFile: true,
 };
 const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onProjectChanged: true, onExperimentSession: true };
 

@@ -12,6 +12,8 @@ export interface ApiDependencies {
   runs?: RunService;
   /** The open project; without it the project calls fail with a clear message. */
   projects?: ProjectService;
+  /** A native file dialog (the desktop app); without it pickProjectFile is unavailable. */
+  pickProjectFile?: (purpose: 'open' | 'create') => Promise<string | null>;
 }
 
 /** Raised for a call this instance of the app cannot serve. */
@@ -99,6 +101,17 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
     },
     async addNote(text, experiment) {
       return projects().addNote(text, experiment ?? null);
+    },
+    async getExperimentResults(name, ids) {
+      return projects().experimentResults(name, ids);
+    },
+    async exportReport(name, options) {
+      return projects().exportReport(name, options);
+    },
+    async pickProjectFile(purpose) {
+      if (purpose !== 'open' && purpose !== 'create') throw new TypeError(`pickProjectFile: purpose must be "open" or "create", got ${JSON.stringify(purpose)}`);
+      if (!deps.pickProjectFile) throw new UnavailableError('no native file dialog here: choose a project in the workspace');
+      return deps.pickProjectFile(purpose);
     },
   };
 

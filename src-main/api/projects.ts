@@ -21,7 +21,12 @@ import type {
   ProjectSummary,
   RunExperimentOptions,
   SavedRun,
+  ExperimentRunResult,
+  ExportOptions,
+  ExportedReport,
 } from '../../src-shared/projects/project-api.ts';
+import { REPORT_FORMAT_NAMES } from '../../src-shared/projects/project-api.ts';
+import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportError } from '../report/index.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { experimentStatus, plannedRuns, recordOf, runExperiment } from '../experiments/runner.ts';
@@ -56,6 +61,9 @@ interface Open {
   file: string;
 }
 
+/** How the app prints a report's page to PDF: Electron's printToPDF, or Chromium (playwright-core) on a server. */
+export type PdfPrinter = (html: string) => Promise<Buffer>;
+
 export class ProjectService implements Disposable {
   private current: Open | null = null;
   private readonly sessions = new Map<string, Session>();
@@ -67,6 +75,7 @@ export class ProjectService implements Disposable {
     private readonly paths: ProjectPaths,
     /** Runs at the same time when runExperiment does not say (the solver host's parallelism). */
     private readonly defaultJobs: number,
+    private readonly printPdf: PdfPrinter | null = null,
   ) {}
 
   // ---- the file ---------------------------------------------------------------------------
@@ -178,6 +187,57 @@ export class ProjectService implements Disposable {
     const spec = experimentNamed(project, checkName(name));
     const session = this.sessions.get(spec.name);
     return experimentRunRows(project, spec, session && !isOver(session.info) ? session.inFlight : new Map());
+  }
+
+  /** The stored results of an experiment's runs (all, or the given content ids). */
+  experimentResults(name: unknown, ids?: unknown): ExperimentRunResult[] {
+    const { project } = this.open_();
+    const spec = experimentNamed(project, checkName(name));
+    if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) throw new ProjectRequestError('ids', 'must be a list of run ids');
+    const grid = new Map(expandGrid(spec).map((r) => [r.id, r]));
+    const wanted = ids ? (ids as string[]).filter((i) => grid.has(i)) : [...grid.keys()];
+    return project.runs(wanted).map((r) => {
+      const cell = grid.get(r.id)!;
+      return { id: r.id, instance: cell.instance, label: cell.label, solver: r.solver, seed: r.seed, status: r.status, error: r.error, result: r.result };
+    });
+  }
+
+  /**
+   * An experiment's report in a format (docs/report.md), as files to save: the numbers of
+   * `saikoro report`. PDF prints the HTML report (Electron's printToPDF on the desktop,
+   * Chromium on a server).
+   */
+  async exportReport(name: unknown, options: ExportOptions): Promise<ExportedReport> {
+    const { project } = this.open_();
+    const experiment = checkName(name);
+    if (typeof options !== 'object' || options === null || !(REPORT_FORMAT_NAMES as readonly string[]).includes(options.format))
+      throw new ProjectRequestError('format', `must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got ${JSON.stringify(options?.format)}`);
+    if (options.metrics !== undefined) (Array.isArray(options.metrics) ? options.metrics : [options.metrics]).forEach(checkMetric);
+    let data;
+    try {
+      data = buildReport(project, experiment, { metrics: options.metrics, baseline: options.baseline });
+    } catch (e) {
+      if (e instanceof ReportError) throw new ProjectRequestError(e.kind === 'usage' ? 'options' : 'experiment', e.message.replace(/^[^:]*\.saikoro: /, ''));
+      throw e;
+    }
+    const utf8 = (filename: string, mediaType: string, content: string) => ({ filename, mediaType, encoding: 'utf8' as const, content });
+    switch (options.format) {
+      case 'html':
+        return { files: [utf8(`${experiment}.html`, 'text/html', renderHtml(data))] };
+      case 'json':
+        return { files: [utf8(`${experiment}.json`, 'application/json', renderJson(data))] };
+      case 'latex':
+        return { files: [utf8(`${experiment}.tex`, 'application/x-latex', renderLatex(data, { standalone: true }))] };
+      case 'csv': {
+        const csv = renderCsv(data);
+        return { files: [utf8(`${experiment}-runs.csv`, 'text/csv', csv.runs), utf8(`${experiment}-solutions.csv`, 'text/csv', csv.solutions)] };
+      }
+      case 'pdf': {
+        if (!this.printPdf) throw new ProjectRequestError('format', 'PDF is not available in this app instance (no printer for the report page)');
+        const pdf = await this.printPdf(renderHtml(data));
+        return { files: [{ filename: `${experiment}.pdf`, mediaType: 'application/pdf', encoding: 'base64', content: pdf.toString('base64') }] };
+      }
+    }
   }
 
   compare(name: unknown, options: CompareOptions): Comparison {

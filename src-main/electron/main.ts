@@ -47,8 +47,8 @@ function createServices(): void {
   const runs = new RunService(host, events);
   // The recent list lives in the app's data folder (userData/recent-projects.json).
   paths = desktopPaths(join(app.getPath('userData'), 'recent-projects.json'));
-  projects = new ProjectService(runs, events, paths, host.parallelism);
-  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects });
+  projects = new ProjectService(runs, events, paths, host.parallelism, printPdf);
+  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects, pickProjectFile });
   disposers.push(() => projects.dispose(), () => runs.dispose(), () => host.dispose());
   // The title names the open project; the menu's Close, Export and recent list follow it.
   const detach = events.attach(({ event }) => {
@@ -57,6 +57,30 @@ function createServices(): void {
     Menu.setApplicationMenu(buildMenu());
   });
   disposers.push(detach);
+}
+
+/** The report's page printed by Electron itself: a hidden window, no scripts, A4 with backgrounds. */
+async function printPdf(html: string): Promise<Buffer> {
+  const win = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } });
+  try {
+    await win.loadURL(`data:text/html;base64,${Buffer.from(html).toString('base64')}`);
+    return await win.webContents.printToPDF({ printBackground: true, pageSize: 'A4', margins: { top: 0.55, bottom: 0.55, left: 0.47, right: 0.47 } });
+  } finally {
+    win.destroy();
+  }
+}
+
+/** The API's pickProjectFile: a native dialog, the chosen path or null. */
+async function pickProjectFile(purpose: 'open' | 'create'): Promise<string | null> {
+  if (!mainWindow) return null;
+  const filters = [{ name: 'Saikoro project', extensions: ['saikoro'] }];
+  if (purpose === 'create') {
+    const chosen = await dialog.showSaveDialog(mainWindow, { title: 'New project', defaultPath: 'study.saikoro', filters });
+    if (chosen.canceled || !chosen.filePath) return null;
+    return chosen.filePath.endsWith('.saikoro') ? chosen.filePath : `${chosen.filePath}.saikoro`;
+  }
+  const chosen = await dialog.showOpenDialog(mainWindow, { title: 'Open project', properties: ['openFile'], filters });
+  return chosen.canceled || chosen.filePaths.length === 0 ? null : chosen.filePaths[0];
 }
 
 /** Runs a project action from the menu or a drop; a failure is shown in a dialog, nothing else changes. */
@@ -70,22 +94,13 @@ async function projectAction(what: string, action: () => Promise<unknown>): Prom
 }
 
 async function newProject(): Promise<void> {
-  if (!mainWindow) return;
-  const chosen = await dialog.showSaveDialog(mainWindow, { title: 'New project', defaultPath: 'study.saikoro', filters: [{ name: 'Saikoro project', extensions: ['saikoro'] }] });
-  if (chosen.canceled || !chosen.filePath) return;
-  const file = chosen.filePath.endsWith('.saikoro') ? chosen.filePath : `${chosen.filePath}.saikoro`;
-  await projectAction('create the project', () => projects.create(file));
+  const file = await pickProjectFile('create');
+  if (file) await projectAction('create the project', () => projects.create(file));
 }
 
 async function openProject(file?: string): Promise<void> {
-  if (!mainWindow) return;
-  if (!file) {
-    const chosen = await dialog.showOpenDialog(mainWindow, { title: 'Open project', properties: ['openFile'], filters: [{ name: 'Saikoro project', extensions: ['saikoro'] }] });
-    if (chosen.canceled || chosen.filePaths.length === 0) return;
-    file = chosen.filePaths[0];
-  }
-  const path = file;
-  await projectAction('open the project', () => projects.open(path));
+  const path = file ?? (await pickProjectFile('open'));
+  if (path) await projectAction('open the project', () => projects.open(path));
 }
 
 function registerIpc(): void {

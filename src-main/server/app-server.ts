@@ -6,6 +6,7 @@ import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
 import { ProjectService } from '../api/projects.ts';
 import { workspacePaths } from '../app/project-paths.ts';
+import { renderPdf } from '../report/pdf.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-build.ts';
@@ -52,7 +53,8 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const events = new ApiEventHub();
   const host = new SolverHost({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
   const runs = new RunService(host, events);
-  const projects = new ProjectService(runs, events, workspacePaths(opts.workspace ?? process.cwd()), host.parallelism);
+  // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
+  const projects = new ProjectService(runs, events, workspacePaths(opts.workspace ?? process.cwd()), host.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
     server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token });

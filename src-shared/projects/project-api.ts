@@ -152,3 +152,32 @@ export interface ProjectFileEntry {
   sizeBytes: number | null;
   modifiedAt: string | null;
 }
+
+/** A stored run's full result, for the explorer and the comparison's charts. */
+export interface ExperimentRunResult {
+  id: string;
+  instance: string;
+  label: string;
+  solver: string;
+  seed: number;
+  status: 'done' | 'failed';
+  error: string | null;
+  /** The stored SolverResult (best, front with every member's values, trace); null for a failed run. */
+  result: import('../solvers/types.ts').SolverResult | null;
+}
+
+export const REPORT_FORMAT_NAMES = ['html', 'csv', 'json', 'latex', 'pdf'] as const;
+export type ReportFormatName = (typeof REPORT_FORMAT_NAMES)[number];
+
+export interface ExportOptions {
+  format: ReportFormatName;
+  /** Indicators, as compare's metrics (default: those that apply to some instance). */
+  metrics?: MetricName[];
+  /** The solver label the +/-/= marks compare against (default: the spec's first). */
+  baseline?: string;
+}
+
+/** A report as files to save (CSV is two: runs and solutions). */
+export interface ExportedReport {
+  files: { filename: string; mediaType: string; encoding: 'utf8' | 'base64'; content: string }[];
+}

@@ -152,6 +152,37 @@ describe('the open project through the API', () => {
     expect(await refusal('compareExperiment', 'nope', { metric: 'hv' })).toMatchObject({ name: 'ProjectRequestError', field: 'experiment', message: 'experiment: no experiment named "nope" (has: small, slow)' });
   });
 
+  it('getExperimentResults gives the stored results; exportReport the files of `saikoro report`', async () => {
+    const results = await call<{ id: string; status: string; result: { front: unknown[]; trace: unknown[] } | null; instance: string }[]>('getExperimentResults', 'small');
+    expect(results).toHaveLength(8);
+    expect(results.every((r) => r.status === 'done' && r.result !== null && r.result.trace.length > 0)).toBe(true);
+    const rows = await call<ExperimentRunRow[]>('listExperimentRuns', 'small');
+    const some = await call<{ id: string }[]>('getExperimentResults', 'small', [rows[5].id, 'not-a-run']);
+    expect(some.map((r) => r.id)).toEqual([rows[5].id]);
+    expect(await refusal('getExperimentResults', 'small', 'x')).toMatchObject({ field: 'ids' });
+
+    const json = await call<{ files: { filename: string; mediaType: string; encoding: string; content: string }[] }>('exportReport', 'small', { format: 'json', metrics: ['hv'] });
+    const cli = await runCli(['report', 'study/p.saikoro', 'small', '--format', 'json', '--metric', 'hv'], { cwd: workspace });
+    expect(cli.code, cli.stderr).toBe(0);
+    const [file] = json.files;
+    expect([file.filename, file.mediaType, file.encoding]).toEqual(['small.json', 'application/json', 'utf8']);
+    // The same report, but for the date it was made.
+    const strip = (text: string) => ({ ...JSON.parse(text), generatedAt: '' });
+    expect(strip(file.content)).toEqual(strip(cli.stdout));
+    const csv = await call<{ files: { filename: string; content: string }[] }>('exportReport', 'small', { format: 'csv' });
+    expect(csv.files.map((f) => f.filename)).toEqual(['small-runs.csv', 'small-solutions.csv']);
+    expect(csv.files[0].content.split('\r\n').filter(Boolean)).toHaveLength(1 + 8);
+    const html = await call<{ files: { content: string }[] }>('exportReport', 'small', { format: 'html' });
+    expect(html.files[0].content).toContain('<svg');
+    const tex = await call<{ files: { content: string }[] }>('exportReport', 'small', { format: 'latex' });
+    expect(tex.files[0].content).toContain('\\toprule');
+    expect(await refusal('exportReport', 'small', { format: 'docx' })).toMatchObject({ name: 'ProjectRequestError', field: 'format' });
+    expect(await refusal('exportReport', 'small', { format: 'html', metrics: ['speed'] })).toMatchObject({ field: 'metric' });
+    // No printer in this harness: PDF says so (the server and the desktop app have one).
+    expect(await refusal('exportReport', 'small', { format: 'pdf' })).toMatchObject({ field: 'format', message: 'format: PDF is not available in this app instance (no printer for the report page)' });
+    expect(await refusal('pickProjectFile', 'open')).toMatchObject({ name: 'UnavailableError' });
+  });
+
   it('a run the CLI stores in the same file appears on the next read', async () => {
     fs.writeFileSync(path.join(workspace, 'other.json'), JSON.stringify({ ...spec, name: 'from-cli', seeds: [3] }));
     const added = await runCli(['experiment', 'add', 'study/p.saikoro', '--spec', 'other.json'], { cwd: workspace });
