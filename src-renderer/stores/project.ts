@@ -1,0 +1,150 @@
+/**
+ * The open project as the renderer knows it: its summary (experiments with their counts and
+ * sessions, notes, lab runs), the project files it can offer, and every experiment session of
+ * this app instance. The one place that talks to the project API; the project home, the
+ * experiment editor, the run monitor, the comparison and the exports read from here.
+ *
+ * The main side's file is the truth: the summary is re-read whenever the project changes
+ * (onProjectChanged), when the event socket reconnects, and on refresh() (which also brings
+ * runs another process, such as the CLI, stored). Session events update in place.
+ */
+import { defineStore } from 'pinia';
+import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
+import type { Disposer, ExperimentSession, ExperimentSummary, ProjectFileEntry, ProjectSummary, SaikoroApi } from '../../src-shared/api.ts';
+import { useApi } from '../api/index.ts';
+
+type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
+
+export const useProjectStore = defineStore('project', () => {
+  const api = useApi() as ReconnectingApi;
+  const summary = shallowRef<ProjectSummary | null>(null);
+  const files = shallowRef<ProjectFileEntry[]>([]);
+  /** The latest event of each experiment's session (by name). */
+  const sessions = shallowRef<ReadonlyMap<string, ExperimentSession>>(new Map());
+  const loading = ref(false);
+  /** The last failure of a project call (its message names the problem). */
+  const error = ref<string | null>(null);
+  const loaded = ref(false);
+
+  const isOpen = computed(() => summary.value !== null);
+  const experiments = computed<ExperimentSummary[]>(() =>
+    (summary.value?.experiments ?? []).map((e) => {
+      const live = sessions.value.get(e.name);
+      return live && (!e.session || live.startedAt >= e.session.startedAt) ? { ...e, session: live } : e;
+    }),
+  );
+  /** Sessions queued or running, in the order they began. */
+  const activeSessions = computed(() => [...sessions.value.values()].filter((s) => s.status === 'queued' || s.status === 'running' || s.status === 'stopping').sort((a, b) => a.startedAt.localeCompare(b.startedAt)));
+
+  function experiment(name: string): ExperimentSummary | null {
+    return experiments.value.find((e) => e.name === name) ?? null;
+  }
+
+  /** Runs a project call; a failure is kept in `error` (and rethrown for the caller's own message). */
+  async function attempt<T>(fn: () => Promise<T>): Promise<T> {
+    loading.value = true;
+    try {
+      const value = await fn();
+      error.value = null;
+      return value;
+    } catch (e) {
+      error.value = (e as Error).message;
+      throw e;
+    } finally {
+      loading.value = false;
+    }
+  }
+
+  function adopt(next: ProjectSummary | null): void {
+    summary.value = next ? markRaw(next) : null;
+    const map = new Map<string, ExperimentSession>();
+    for (const e of next?.experiments ?? []) if (e.session) map.set(e.name, e.session);
+    // Events newer than the summary stay.
+    for (const [name, s] of sessions.value) {
+      const known = map.get(name);
+      if (next && (!known || s.startedAt > known.startedAt || (s.startedAt === known.startedAt && progressOf(s) >= progressOf(known)))) map.set(name, s);
+    }
+    sessions.value = map;
+    loaded.value = true;
+  }
+
+  /** Re-reads the project and the files to offer. */
+  async function refresh(): Promise<void> {
+    try {
+      const [next, list] = await Promise.all([api.getProject(), api.listProjectFiles().catch(() => [] as ProjectFileEntry[])]);
+      adopt(next);
+      files.value = markRaw(list);
+      error.value = null;
+    } catch (e) {
+      error.value = `could not read the project: ${(e as Error).message}`;
+    }
+  }
+
+  const create = (path: string) => attempt(async () => adopt(await api.createProject(path)));
+  const open = (path: string) => attempt(async () => adopt(await api.openProject(path)));
+  const close = () => attempt(async () => (await api.closeProject(), adopt(null)));
+  const addExperiment = (spec: unknown) => attempt(() => api.addExperiment(spec));
+  const runExperiment = (name: string, jobs?: number) =>
+    attempt(async () => {
+      const s = await api.runExperiment(name, jobs === undefined ? {} : { jobs });
+      applySession(s);
+      return s;
+    });
+  const cancelExperiment = (name: string) => attempt(() => api.cancelExperiment(name));
+  const addNote = (text: string, experimentName: string | null = null) => attempt(() => api.addNote(text, experimentName));
+  const saveRun = (runId: string, name?: string) => attempt(() => api.saveRun(runId, name));
+
+  /**
+   * A native dialog where there is one (desktop): the path chosen, null when cancelled, or
+   * undefined when there is no dialog here (the page offers the workspace instead).
+   */
+  async function pick(purpose: 'open' | 'create'): Promise<string | null | undefined> {
+    try {
+      return await api.pickProjectFile(purpose);
+    } catch (e) {
+      if ((e as Error).name === 'UnavailableError') return undefined;
+      throw e;
+    }
+  }
+
+  function applySession(s: ExperimentSession): void {
+    const next = new Map(sessions.value);
+    next.set(s.experiment, s);
+    sessions.value = next;
+  }
+
+  const disposers: Disposer[] = [
+    api.onProjectChanged(() => void refresh()),
+    api.onExperimentSession((s) => applySession(s)),
+  ];
+  if (api.onReconnect) disposers.push(api.onReconnect(() => void refresh()));
+  onScopeDispose(() => disposers.forEach((d) => d()));
+  void refresh();
+
+  return {
+    summary,
+    files,
+    sessions,
+    loading,
+    loaded,
+    error,
+    isOpen,
+    experiments,
+    activeSessions,
+    experiment,
+    refresh,
+    create,
+    open,
+    close,
+    addExperiment,
+    runExperiment,
+    cancelExperiment,
+    addNote,
+    saveRun,
+    pick,
+  };
+});
+
+function progressOf(s: ExperimentSession): number {
+  return s.finished + s.progress;
+}

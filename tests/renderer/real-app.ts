@@ -1,0 +1,57 @@
+// The real main side in-process for renderer tests: the API implementation with a solver host
+// (worker processes), runs and a project service on a temporary workspace, behind the same
+// bridge the desktop preload gives (envelopes unwrapped, events forwarded). No mocks: views are
+// tested against what the app really answers.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
+import { createApi } from '../../src-main/api/implementation.ts';
+import { dispatchCall } from '../../src-main/api/dispatch.ts';
+import { ApiEventHub } from '../../src-main/api/events.ts';
+import { RunService } from '../../src-main/api/runs.ts';
+import { ProjectService } from '../../src-main/api/projects.ts';
+import { workspacePaths } from '../../src-main/app/project-paths.ts';
+import { SolverHost } from '../../src-main/host/pool.ts';
+import { nodeSpawner } from '../../src-main/host/spawner.ts';
+
+export interface RealApp {
+  api: SaikoroApi;
+  events: ApiEventHub;
+  workspace: string;
+  projects: ProjectService;
+  runs: RunService;
+  /** Sends a desktop menu command to the page. */
+  menu(command: MenuCommand): void;
+  dispose(): void;
+}
+
+export function realApp(options: { parallelism?: number } = {}): RealApp {
+  const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
+  const events = new ApiEventHub();
+  const host = new SolverHost({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
+  const runs = new RunService(host, events);
+  const projects = new ProjectService(runs, events, workspacePaths(workspace), host.parallelism);
+  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects });
+  const bridge: Record<string, unknown> = {};
+  for (const name of API_CALL_NAMES) bridge[name] = (...args: unknown[]) => dispatchCall(impl, name, args);
+  for (const name of API_EVENT_NAMES)
+    bridge[name] = (listener: (payload: unknown) => void) =>
+      events.attach((m) => {
+        if (m.event === (name as ApiEventName)) listener(m.payload);
+      });
+  return {
+    api: apiFromBridge(bridge as unknown as SaikoroBridge),
+    events,
+    workspace,
+    projects,
+    runs,
+    menu: (command) => events.emit('onMenuCommand', command),
+    dispose() {
+      projects.dispose();
+      runs.dispose();
+      host.dispose();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    },
+  };
+}
