@@ -52,8 +52,8 @@ export function inlineExecutor(): Executor {
   };
 }
 
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null }): Executor {
-  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null });
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null }): Executor {
+  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null, runTimeoutMs: options.runTimeoutMs ?? null });
   return {
     async execute(run, onProgress) {
       let startedAt = new Date();

@@ -12,6 +12,7 @@ import { DisposableStore, Emitter, type Disposable } from '../../src-shared/base
 import type { WorkerMessage } from './protocol.ts';
 import type { AnyRunResult, DiceRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
+import { processState as readProcessState, type ProcessState } from './process-state.ts';
 
 export interface SolverHostOptions {
   spawn: WorkerSpawner;
@@ -21,6 +22,16 @@ export interface SolverHostOptions {
   memoryLimitMb?: number | null;
   /** How long a cancelled run may take to stop before its worker is killed (ms). Default 2000. */
   cancelGraceMs?: number;
+  /** A run that takes longer than this (ms of wall time, pauses included) fails and its worker is killed; null: no limit (default). */
+  runTimeoutMs?: number | null;
+  /** A worker stopped by a signal (kill -STOP) this long (ms) fails its run and is killed. Default 30,000. */
+  stoppedGraceMs?: number;
+  /** Where the system cannot say a worker is stopped: silence this long (ms) counts as stopped. Default 120,000. */
+  heartbeatTimeoutMs?: number;
+  /** How often the host looks at its busy workers (ms). Default 500. */
+  watchIntervalMs?: number;
+  /** What the host can see of a process (tests stand in their own). */
+  processState?: (pid: number) => ProcessState;
 }
 
 export function defaultParallelism(): number {
@@ -33,6 +44,11 @@ interface PoolWorker {
   store: DisposableStore;
   ready: boolean;
   run: HostRun | null;
+  /** When its run was assigned, and when the worker was last heard from (any message). */
+  runSince: number;
+  lastHeard: number;
+  /** Since when the system says the worker is stopped (SIGSTOP), or null. */
+  stoppedSince: number | null;
 }
 
 /**
@@ -117,6 +133,12 @@ export class SolverHost implements Disposable {
   private readonly spawn: WorkerSpawner;
   private readonly memoryLimitMb: number | null;
   private readonly cancelGraceMs: number;
+  private readonly runTimeoutMs: number | null;
+  private readonly stoppedGraceMs: number;
+  private readonly heartbeatTimeoutMs: number;
+  private readonly watchIntervalMs: number;
+  private readonly processState: (pid: number) => ProcessState;
+  private watchTimer: NodeJS.Timeout | null = null;
   private readonly workers = new Set<PoolWorker>();
   private readonly queue: HostRun[] = [];
   private readonly active = new Map<string, HostRun>();
@@ -132,7 +154,68 @@ export class SolverHost implements Disposable {
     this.parallelism = Math.max(1, Math.floor(options.parallelism ?? defaultParallelism()));
     this.memoryLimitMb = options.memoryLimitMb ?? null;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
+    this.runTimeoutMs = options.runTimeoutMs ?? null;
+    this.stoppedGraceMs = options.stoppedGraceMs ?? 30_000;
+    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 120_000;
+    this.watchIntervalMs = options.watchIntervalMs ?? 500;
+    this.processState = options.processState ?? readProcessState;
     this.store.defer(() => this.shutdown());
+  }
+
+  /**
+   * Looks at every busy worker from outside: resident memory over the limit (a worker busy in
+   * one long step cannot run its own watchdog), stopped by a signal for too long, silent for
+   * too long where the system cannot say it is stopped, or its run past the wall-time limit.
+   * Each ends the run as failed with the reason, and the worker is killed.
+   */
+  private watch(): void {
+    const now = Date.now();
+    for (const worker of [...this.workers]) {
+      const run = worker.run;
+      const pid = worker.channel.pid;
+      if (!run || run.isFinished || pid === undefined) continue;
+      const state = this.processState(pid);
+      const limit = (run.request as { memoryLimitMb?: number }).memoryLimitMb ?? this.memoryLimitMb;
+      if (limit !== null && state.rssBytes !== null && state.rssBytes > limit * MB) {
+        this.fail(worker, run, `memory limit exceeded: the worker used ${Math.round(state.rssBytes / MB)} MB, the limit is ${limit} MB`);
+        continue;
+      }
+      if (state.stopped) worker.stoppedSince ??= now;
+      else worker.stoppedSince = null;
+      if (worker.stoppedSince !== null && now - worker.stoppedSince >= this.stoppedGraceMs) {
+        this.fail(worker, run, `the worker was stopped (SIGSTOP) and did not continue within ${formatSeconds(this.stoppedGraceMs)}; it was killed`);
+        continue;
+      }
+      // Where the system cannot tell, a worker silent this long (no heartbeat: stopped, or hung) is given up.
+      if (state.stopped === null && now - worker.lastHeard >= this.heartbeatTimeoutMs) {
+        this.fail(worker, run, `the worker gave no sign of life for ${formatSeconds(this.heartbeatTimeoutMs)}; it was killed`);
+        continue;
+      }
+      if (this.runTimeoutMs !== null && now - worker.runSince >= this.runTimeoutMs) {
+        this.fail(worker, run, `the run took longer than its wall-time limit of ${formatSeconds(this.runTimeoutMs)}; it was killed`);
+      }
+    }
+    this.updateWatch();
+  }
+
+  private fail(worker: PoolWorker, run: HostRun, reason: string): void {
+    this.clearCancelTimer(run);
+    worker.run = null;
+    run.finish({ status: 'failed', result: null, reason });
+    this.retire(worker);
+    this.dispatch();
+  }
+
+  /** The watch runs while some worker is busy. */
+  private updateWatch(): void {
+    const busy = [...this.workers].some((w) => w.run !== null);
+    if (busy && !this.watchTimer && !this.store.isDisposed) {
+      this.watchTimer = setInterval(() => this.watch(), this.watchIntervalMs);
+      this.watchTimer.unref?.();
+    } else if (!busy && this.watchTimer) {
+      clearInterval(this.watchTimer);
+      this.watchTimer = null;
+    }
   }
 
   /** Fires for every run started on this host. */
@@ -220,6 +303,8 @@ export class SolverHost implements Disposable {
   }
 
   private shutdown(): void {
+    if (this.watchTimer) clearInterval(this.watchTimer);
+    this.watchTimer = null;
     for (const timer of this.cancelTimers.values()) clearTimeout(timer);
     this.cancelTimers.clear();
     for (const run of this.queue.splice(0)) run.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
@@ -264,7 +349,8 @@ export class SolverHost implements Disposable {
   private spawnWorker(): PoolWorker {
     const store = new DisposableStore();
     const channel = store.add(this.spawn({ memoryLimitMb: this.memoryLimitMb }));
-    const worker: PoolWorker = { channel, store, ready: false, run: null };
+    const now = Date.now();
+    const worker: PoolWorker = { channel, store, ready: false, run: null, runSince: now, lastHeard: now, stoppedSince: null };
     this.workers.add(worker);
     store.add(channel.onMessage((m) => this.onMessage(worker, m)));
     store.add(channel.onExit((exit) => this.onExit(worker, exit)));
@@ -274,13 +360,18 @@ export class SolverHost implements Disposable {
 
   private assign(worker: PoolWorker, run: HostRun): void {
     worker.run = run;
+    worker.runSince = worker.lastHeard = Date.now();
+    worker.stoppedSince = null;
     run.pid = worker.channel.pid;
     run.setStatus('running');
     // Messages sent before the worker has loaded wait in the IPC channel.
     worker.channel.send({ type: 'start', runId: run.id, request: run.request });
+    this.updateWatch();
   }
 
   private onMessage(worker: PoolWorker, message: WorkerMessage): void {
+    worker.lastHeard = Date.now();
+    if (message.type === 'heartbeat') return;
     if (message.type === 'ready') {
       worker.ready = true;
       if (worker.run?.cancelRequested) this.startCancelTimer(worker, worker.run);
@@ -351,6 +442,12 @@ export class SolverHost implements Disposable {
     worker.run = null;
     worker.store.dispose();
   }
+}
+
+const MB = 1024 * 1024;
+
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
 }
 
 /** A human-readable reason for a worker's end. */

@@ -17,6 +17,8 @@ export type HostMessage =
 export type WorkerMessage =
   /** The worker has loaded and listens for messages. */
   | { type: 'ready'; pid: number }
+  /** Sent every second while the worker's event loop turns: it is alive. */
+  | { type: 'heartbeat' }
   | { type: 'started'; runId: string }
   /** The snapshot of the run's kind. */
   | { type: 'snapshot'; runId: string; snapshot: AnyRunSnapshot }

@@ -116,3 +116,5 @@ transport.listen((message) => {
   }
 });
 transport.send({ type: 'ready', pid: process.pid });
+// A sign of life while the event loop turns, for hosts on systems that cannot see a stopped process.
+setInterval(() => transport.send({ type: 'heartbeat' }), 1000).unref();

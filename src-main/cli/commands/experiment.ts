@@ -15,7 +15,7 @@ import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
 const usage = [
   'Usage: saikoro experiment add FILE --spec SPEC.json',
-  '       saikoro experiment run FILE [EXPERIMENT ...] [--jobs K] [--memory-limit MB] [--shard K/N [--out RESULTS]] [--inline]',
+  '       saikoro experiment run FILE [EXPERIMENT ...] [--jobs K] [--memory-limit MB] [--run-timeout S] [--shard K/N [--out RESULTS]] [--inline]',
   '       saikoro experiment status FILE [EXPERIMENT ...] [--json]',
   '       saikoro experiment verify FILE [EXPERIMENT ...] [--sample K | --all] [--json]',
   '',
@@ -33,6 +33,9 @@ const usage = [
   '  --jobs K      runs in parallel, each in its own worker process (default: one per core)',
   '  --memory-limit MB',
   '                stop a worker above MB of memory: its run fails, the others go on (default: none)',
+  '  --run-timeout S',
+  '                fail a run that takes longer than S seconds of wall time (its worker is killed;',
+  '                default: none). A worker stopped with kill -STOP fails its run after 30 s either way',
   '  --shard K/N   run only shard K of N (every N-th run of the grid) into a separate',
   '                results file, to fold back with saikoro merge (Slurm job arrays)',
   '  --out FILE    the shard results file (default: FILE.shard-K-of-N.saikoro beside FILE)',
@@ -97,6 +100,7 @@ function gridOf(spec: ExperimentSpec, file: string): void {
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
   const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  const runTimeoutMs = values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
   let shard: { k: number; n: number } | undefined;
   if (values.shard !== undefined) {
     try {
@@ -107,7 +111,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
-  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs, memoryLimitMb });
+  if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
+  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs });
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -201,6 +206,7 @@ export const experimentCommand: Command = {
         spec: { type: 'string' },
         jobs: { type: 'string' },
         'memory-limit': { type: 'string' },
+        'run-timeout': { type: 'string' },
         shard: { type: 'string' },
         out: { type: 'string' },
         inline: { type: 'boolean' },

@@ -1,0 +1,38 @@
+/**
+ * What the host can see of a worker process from outside it, where the system tells (Linux's
+ * /proc): its resident memory and whether it is stopped (SIGSTOP, SIGTSTP). A worker busy in
+ * one long step cannot watch itself, and a stopped one cannot say anything: the host looks.
+ * Elsewhere both answers are null, and the host relies on the worker's own watchdog and
+ * heartbeat.
+ */
+import fs from 'node:fs';
+
+const PAGE_BYTES = 4096;
+
+export interface ProcessState {
+  /** Resident memory in bytes, or null where unknown. */
+  rssBytes: number | null;
+  /** True when stopped by a signal ('T'), false when not, null where unknown. */
+  stopped: boolean | null;
+}
+
+export function processState(pid: number): ProcessState {
+  let rssBytes: number | null = null;
+  let stopped: boolean | null = null;
+  try {
+    // statm: size resident shared text lib data dt, in pages.
+    const statm = fs.readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ');
+    rssBytes = Number(statm[1]) * PAGE_BYTES;
+  } catch {
+    // not Linux, or the process is gone
+  }
+  try {
+    // stat: "pid (comm) S ..."; the command may hold spaces and parentheses, the state follows the last ')'.
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    stopped = state === 'T' || state === 't';
+  } catch {
+    // not Linux, or the process is gone
+  }
+  return { rssBytes: Number.isFinite(rssBytes) ? rssBytes : null, stopped };
+}
