@@ -4,54 +4,20 @@
  * theme (screen and print) and a dark one (prefers-color-scheme: dark); the HTML shows one.
  */
 import * as echarts from 'echarts';
+import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/axes.ts';
+import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { quantile } from '../../src-shared/stats/summary.ts';
 import { formatValue, metricTitle } from './format.ts';
 import type { BestSolution, BoxplotData, ConvergenceData, FrontData } from './types.ts';
 
-export interface ChartTheme {
-  name: 'light' | 'dark';
-  text: string;
-  muted: string;
-  axis: string;
-  grid: string;
-  band: string;
-  bandEdge: string;
-  ok: string;
-  bad: string;
-  /** One colour per solver, in spec order (repeats after 8). */
-  palette: readonly string[];
-}
-
-export const LIGHT: ChartTheme = {
-  name: 'light',
-  text: '#1f2937',
-  muted: '#4b5563',
-  axis: '#6b7280',
-  grid: '#e5e7eb',
-  band: '#c7d7f5',
-  bandEdge: '#5b7fd1',
-  ok: '#15803d',
-  bad: '#dc2626',
-  // Okabe-Ito, darkened where needed for contrast on white.
-  palette: ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#b8860b', '#56b4e9', '#6a3d9a', '#000000'],
-};
-
-export const DARK: ChartTheme = {
-  name: 'dark',
-  text: '#e5e7eb',
-  muted: '#cbd5e1',
-  axis: '#9ca3af',
-  grid: '#374151',
-  band: '#24395f',
-  bandEdge: '#7c9ce0',
-  ok: '#4ade80',
-  bad: '#f87171',
-  palette: ['#56b4e9', '#f0a35e', '#34d399', '#f0a6cf', '#f0e442', '#93c5fd', '#c4b5fd', '#e5e7eb'],
-};
+/** The app's chart palettes (src-shared/charts/palette.ts), so report and app charts look alike. */
+export type ChartTheme = ChartPalette;
+export const LIGHT: ChartTheme = LIGHT_PALETTE;
+export const DARK: ChartTheme = DARK_PALETTE;
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
-export const colourOf = (theme: ChartTheme, index: number): string => theme.palette[index % theme.palette.length];
+export const colourOf = seriesColor;
 
 type Option = Record<string, unknown>;
 type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
@@ -240,27 +206,6 @@ export function frontOption(data: FrontData, theme: ChartTheme): Option {
   };
 }
 
-/** Feature panels: features on one scale share a panel (as in the Dice view). */
-const FEATURE_PANELS = [
-  { title: 'Face balance χ²', features: [1, 2, 3, 4, 5], weight: 5 },
-  { title: 'Neighbours', features: [6, 7], weight: 3 },
-  { title: 'Patterns', features: [8, 9, 10, 11, 12, 13, 14, 15], weight: 8 },
-] as const;
-
-/** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least v (v > 0). */
-function niceCeil(v: number): number {
-  if (!(v > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v - 1e-12 * p) return m * p;
-  return 10 * p;
-}
-
-/** A tick interval that splits a niceCeil value into 4 or 5 equal steps. */
-function niceInterval(top: number): number {
-  const p = 10 ** Math.floor(Math.log10(top));
-  return Math.round((top / p) * 10) / 10 === 2 ? top / 4 : top / 5;
-}
-
 /** F1..F15 of the best solution (green in band, red outside) over their bands [alpha, beta]. */
 export function featureOption(best: BestSolution, theme: ChartTheme): Option {
   const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
@@ -334,13 +279,7 @@ function powerOfTen(k: number): string {
 /** chi_d of the best solution against [q(p_d), q(P_d)] per constrained d, on a log scale. */
 export function constraintOption(best: BestSolution, theme: ChartTheme): Option {
   const rows = best.constraints;
-  const positive = rows.flatMap((r) => [r.chi, r.lower ?? 0, r.upper ?? 0]).filter((v) => v > 0 && Number.isFinite(v));
-  const rawLo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
-  const rawHi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
-  const step = rawHi - rawLo > 8 ? 2 : 1;
-  const lo = Math.floor(rawLo / step) * step;
-  const hi = Math.max(Math.ceil(rawHi / step) * step, lo + step);
-  const log = (v: number) => Math.log10(Math.min(Math.max(v, 10 ** lo), 10 ** hi));
+  const { lo, hi, step, log } = decadeAxis(rows.flatMap((r) => [r.chi, r.lower ?? 0, r.upper ?? 0]));
   return {
     title: titleOf('Constraints of the best solution', theme, 'diamond: χ_d (green satisfied, red violated); box: [q(p_d), q(P_d)]; log scale'),
     grid: { left: 56, right: 16, top: 64, bottom: 32 },
