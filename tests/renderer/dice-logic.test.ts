@@ -4,10 +4,12 @@ import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import { parseSequence } from '../../src-shared/problems/dice/sequence.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { checkSequence, cleanSequence } from '../../src-renderer/stores/dice.ts';
-import { bandPosition, constraintChartOption, constraintRows, featureChartOption, featureRows, niceCeil, niceInterval, powerOfTen, FEATURE_PANELS } from '../../src-renderer/views/dice/charts.ts';
+import { bandPosition, constraintChartOption, constraintRows, featureChartOption, featureRows, powerOfTen } from '../../src-renderer/views/dice/charts.ts';
+import { FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/axes.ts';
 import { faceChiSquare, faceWindows } from '../../src-renderer/views/dice/face-counts.ts';
 import { formatNumber, groupLabel } from '../../src-renderer/views/dice/labels.ts';
 import { routeIdFromHash } from '../../src-renderer/stores/shell.ts';
+import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 
@@ -88,12 +90,18 @@ describe('chart rows', () => {
     expect(bandPosition({ chi: 1, lower: 0, upper: null })).toBeNull();
   });
 
-  it('the feature chart has one panel per scale with all 15 features, and bars coloured by band', () => {
-    const option = featureChartOption(featureRows(evaluation, config)) as { grid: unknown[]; series: { type: string; data: { itemStyle?: { color: string } }[] }[]; xAxis: { data: string[] }[] };
+  it('the feature chart has one panel per scale with all 15 features, and bars coloured by band in the palette given', () => {
+    type Option = { grid: unknown[]; series: { type: string; data: { itemStyle?: { color: string } }[] }[]; xAxis: { data: string[] }[] };
+    const rows = featureRows(evaluation, config);
+    const option = featureChartOption(rows) as Option;
     expect(option.grid).toHaveLength(FEATURE_PANELS.length);
     expect(option.xAxis.flatMap((a) => a.data)).toEqual(Array.from({ length: 15 }, (_, i) => `F${i + 1}`));
-    const bars = option.series.filter((s) => s.type === 'bar').flatMap((s) => s.data);
-    expect(bars.filter((b) => b.itemStyle?.color === '#dc2626')).toHaveLength(9);
+    // The sample: 6 of 15 features in band (F1, F2, F7, F8, F9, F12).
+    for (const [palette, o] of [[LIGHT_PALETTE, option], [DARK_PALETTE, featureChartOption(rows, DARK_PALETTE) as Option]] as const) {
+      const bars = o.series.filter((s) => s.type === 'bar').flatMap((s) => s.data);
+      expect(bars.map((b) => b.itemStyle?.color === palette.ok)).toEqual(rows.map((r) => r.inBand));
+      expect(bars.filter((b) => b.itemStyle?.color === palette.bad)).toHaveLength(9);
+    }
   });
 });
 

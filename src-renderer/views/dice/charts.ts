@@ -1,25 +1,17 @@
 /**
  * ECharts options for the dice view, built from an evaluation by pure functions so they can be
- * tested without a canvas.
+ * tested without a canvas. Fonts, axes, tooltips and series colours come from the theme
+ * (charts/theme.ts); the palette argument gives the colours that carry meaning here (in band or
+ * not, the band itself).
  */
 import type { EChartsCoreOption } from 'echarts/core';
+import { LIGHT_PALETTE, type ChartPalette } from '../../../src-shared/charts/palette.ts';
+import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../../src-shared/charts/axes.ts';
+import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import type { DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import type { DiceEvaluation } from '../../../src-shared/api.ts';
 import { FEATURE_LABELS, formatNumber } from './labels.ts';
 import type { FaceWindow } from './face-counts.ts';
-
-export const COLORS = {
-  ok: '#15803d',
-  bad: '#dc2626',
-  band: '#c7d7f5',
-  bandEdge: '#7c9ce0',
-  axis: '#94a3b8',
-  grid: '#e5e9f0',
-  text: '#334155',
-  windows: ['#334e8c', '#6a8fd8', '#58b8a8', '#e0a33c', '#c0699a'],
-} as const;
-
-const FONT = 'Inter, "Segoe UI", system-ui, sans-serif';
 
 export interface FeatureRow {
   /** 1-based feature number. */
@@ -70,28 +62,13 @@ export function constraintRows(evaluation: DiceEvaluation, config: DiceConfig): 
 
 type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
 
-const tooltipBase = {
-  backgroundColor: 'rgba(255,255,255,0.97)',
-  borderColor: COLORS.grid,
-  textStyle: { color: COLORS.text, fontFamily: FONT, fontSize: 12 },
-  extraCssText: 'box-shadow: 0 4px 16px rgba(15,23,42,.12); border-radius: 8px;',
-};
-
-/** The feature panels of the chart: features on one scale share a panel. */
-export const FEATURE_PANELS = [
-  { title: 'Face balance χ²', features: [1, 2, 3, 4, 5], weight: 5 },
-  // Wider than its two bars, so that its title and axis labels fit.
-  { title: 'Neighbours', features: [6, 7], weight: 3 },
-  { title: 'Patterns', features: [8, 9, 10, 11, 12, 13, 14, 15], weight: 8 },
-] as const;
-
 /**
  * Feature histograms: one bar per feature (green in band, red outside), drawn over its band
  * [alpha, beta] (a shaded box, a line when alpha = beta); one panel per scale.
  */
-export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
+export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
   const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
-  const usable = 100; // percent of the width, shared out below
+  const gap = 2; // percent of the width between panels
   const grids: object[] = [];
   const titles: object[] = [];
   const xAxes: object[] = [];
@@ -100,35 +77,15 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
   let offset = 0;
   FEATURE_PANELS.forEach((panel, k) => {
     const panelRows = panel.features.map((f) => rows[f - 1]).filter((r): r is FeatureRow => r !== undefined);
-    const share = (panel.weight / total) * usable;
-    // ECharts has no calc(): panels are placed by percent, with room for the axis labels.
-    const gridLeft = offset + (k === 0 ? 3.5 : 4);
-    grids.push({ left: `${gridLeft}%`, width: `${share - (k === 0 ? 4 : 4.5)}%`, top: 34, bottom: 26 });
-    titles.push({
-      text: panel.title,
-      left: `${gridLeft}%`,
-      top: 4,
-      textStyle: { fontSize: 12, fontWeight: 600, color: COLORS.text, fontFamily: FONT },
-    });
+    const share = (panel.weight / total) * 100;
+    // ECharts has no calc(): panels are placed by percent; each grid keeps its labels inside.
+    const left = offset + (k === 0 ? 0 : gap / 2);
+    grids.push({ left: `${left}%`, width: `${share - gap / 2}%` });
+    titles.push({ text: panel.title, left: `${left}%`, top: 4 });
     // Room above the tallest bar or band for its label.
     const axisTop = niceCeil(Math.max(...panelRows.map((r) => Math.max(r.value, r.beta)), 1) * 1.15);
-    xAxes.push({
-      type: 'category',
-      gridIndex: k,
-      data: panelRows.map((r) => `F${r.feature}`),
-      axisTick: { show: false },
-      axisLine: { lineStyle: { color: COLORS.axis } },
-      axisLabel: { color: COLORS.text, fontWeight: 600, fontSize: 11 },
-    });
-    yAxes.push({
-      type: 'value',
-      gridIndex: k,
-      min: 0,
-      max: axisTop,
-      interval: niceInterval(axisTop),
-      axisLabel: { color: COLORS.axis, fontSize: 10 },
-      splitLine: { lineStyle: { color: COLORS.grid } },
-    });
+    xAxes.push({ type: 'category', gridIndex: k, data: panelRows.map((r) => `F${r.feature}`), axisLabel: { fontWeight: 600 } });
+    yAxes.push({ type: 'value', gridIndex: k, min: 0, max: axisTop, interval: niceInterval(axisTop) });
     series.push(
       {
         name: `band ${k}`,
@@ -145,12 +102,12 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
           const width = api.size([1, 0])[0] * 0.78;
           const height = lo[1] - hi[1];
           if (height < 2) {
-            return { type: 'rect', shape: { x: lo[0] - width / 2, y: lo[1] - 1, width, height: 2 }, style: { fill: COLORS.bandEdge } };
+            return { type: 'rect', shape: { x: lo[0] - width / 2, y: lo[1] - 1, width, height: 2 }, style: { fill: palette.bandEdge } };
           }
           return {
             type: 'rect',
             shape: { x: lo[0] - width / 2, y: hi[1], width, height, r: 3 },
-            style: { fill: COLORS.band, stroke: COLORS.bandEdge, lineWidth: 1, lineDash: [3, 2] },
+            style: { fill: palette.band, stroke: palette.bandEdge, lineWidth: 1, lineDash: [3, 2] },
           };
         },
         z: 1,
@@ -163,12 +120,12 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
         barWidth: '42%',
         data: panelRows.map((r) => ({
           value: r.value,
-          itemStyle: { color: r.inBand ? COLORS.ok : COLORS.bad, borderRadius: [3, 3, 0, 0], opacity: 0.88 },
+          itemStyle: { color: r.inBand ? palette.ok : palette.bad, opacity: 0.88 },
           label: {
             show: true,
             position: 'top',
             formatter: formatNumber(r.value),
-            color: r.inBand ? COLORS.text : COLORS.bad,
+            color: r.inBand ? palette.text : palette.bad,
             fontSize: 10,
             fontWeight: r.inBand ? 400 : 700,
           },
@@ -179,39 +136,21 @@ export function featureChartOption(rows: FeatureRow[]): EChartsCoreOption {
     offset += share;
   });
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT },
     title: titles,
     grid: grids,
     xAxis: xAxes,
     yAxis: yAxes,
     tooltip: {
-      ...tooltipBase,
       trigger: 'item',
       formatter: (params: { seriesIndex: number; dataIndex: number }) => {
         const panel = FEATURE_PANELS[Math.floor(params.seriesIndex / 2)];
         const r = rows[panel.features[params.dataIndex] - 1];
-        const status = r.inBand ? `<span style="color:${COLORS.ok}">in band</span>` : `<span style="color:${COLORS.bad}">out of band: E = ${formatNumber(r.error)}</span>`;
+        const status = r.inBand ? `<span style="color:${palette.ok}">in band</span>` : `<span style="color:${palette.bad}">out of band: E = ${formatNumber(r.error)}</span>`;
         return `<b>F${r.feature}</b> ${r.label}<br/>value ${formatNumber(r.value)} · band [${formatNumber(r.alpha)}, ${formatNumber(r.beta)}] · γ ${formatNumber(r.gamma)}<br/>${status}`;
       },
     },
     series,
   };
-}
-
-/** A tick interval that splits a niceCeil value into 4 or 5 equal steps. */
-export function niceInterval(top: number): number {
-  const p = 10 ** Math.floor(Math.log10(top));
-  const lead = Math.round(top / p * 10) / 10;
-  return lead === 2 ? top / 4 : top / 5;
-}
-
-/** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least v (v > 0). */
-export function niceCeil(v: number): number {
-  if (!(v > 0)) return 1;
-  const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v - 1e-12 * p) return m * p;
-  return 10 * p;
 }
 
 const SUPERSCRIPT = '⁰¹²³⁴⁵⁶⁷⁸⁹';
@@ -229,44 +168,21 @@ export function powerOfTen(v: number): string {
  * chi_d of each constrained d against [q(p_d), q(P_d)] on a log scale. The axis is a value
  * axis over log10 (labelled 10^k), so that every decade can carry a tick and a label.
  */
-export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption {
-  const positive = rows.flatMap((r) => [r.chi, r.lower, r.upper ?? 0]).filter((v) => v > 0 && Number.isFinite(v));
-  const rawLo = positive.length ? Math.floor(Math.log10(Math.min(...positive))) : 0;
-  const rawHi = positive.length ? Math.ceil(Math.log10(Math.max(...positive))) : 1;
-  // Whole decades, each labelled up to 8 of them, every other one (even exponents) beyond.
-  const step = rawHi - rawLo > 8 ? 2 : 1;
-  const lo = Math.floor(rawLo / step) * step;
-  const hi = Math.max(Math.ceil(rawHi / step) * step, lo + step);
-  const log = (v: number) => Math.log10(Math.min(Math.max(v, 10 ** lo), 10 ** hi));
+export function constraintChartOption(rows: ConstraintRow[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+  const { lo, hi, step, log } = decadeAxis(rows.flatMap((r) => [r.chi, r.lower, r.upper ?? 0]));
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT },
-    grid: { left: 52, right: 16, top: 12, bottom: 32 },
+    grid: { top: GRID_TOP_NO_LEGEND },
     tooltip: {
-      ...tooltipBase,
       trigger: 'axis',
       axisPointer: { type: 'shadow' },
       formatter: (params: Array<{ dataIndex: number }>) => {
         const r = rows[params[0].dataIndex];
-        const status = r.feasible ? `<span style="color:${COLORS.ok}">satisfied</span>` : `<span style="color:${COLORS.bad}">violated, g = ${formatNumber(r.g)}</span>`;
+        const status = r.feasible ? `<span style="color:${palette.ok}">satisfied</span>` : `<span style="color:${palette.bad}">violated, g = ${formatNumber(r.g)}</span>`;
         return `<b>d = ${r.d}</b><br/>χ<sub>d</sub> ${formatNumber(r.chi)} · bounds [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${status}`;
       },
     },
-    xAxis: {
-      type: 'category',
-      data: rows.map((r) => `d=${r.d}`),
-      axisTick: { show: false },
-      axisLine: { lineStyle: { color: COLORS.grid } },
-      axisLabel: { color: COLORS.text },
-    },
-    yAxis: {
-      type: 'value',
-      min: lo,
-      max: hi,
-      interval: step,
-      axisLabel: { color: COLORS.axis, formatter: (k: number) => powerOfTen(10 ** k) },
-      splitLine: { lineStyle: { color: COLORS.grid } },
-    },
+    xAxis: { type: 'category', data: rows.map((r) => `d=${r.d}`) },
+    yAxis: { type: 'value', min: lo, max: hi, interval: step, axisLabel: { formatter: (k: number) => powerOfTen(10 ** k) } },
     series: [
       {
         name: 'bounds',
@@ -283,7 +199,7 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
           return {
             type: 'rect',
             shape: { x: bottom[0] - width / 2, y: bottom[1] - height + (bottom[1] - top[1] < 4 ? (4 - (bottom[1] - top[1])) / 2 : 0), width, height, r: 2 },
-            style: { fill: COLORS.band, stroke: COLORS.bandEdge, lineWidth: 1 },
+            style: { fill: palette.band, stroke: palette.bandEdge, lineWidth: 1 },
           };
         },
         z: 1,
@@ -293,51 +209,38 @@ export function constraintChartOption(rows: ConstraintRow[]): EChartsCoreOption 
         type: 'scatter',
         symbol: 'diamond',
         symbolSize: 12,
-        data: rows.map((r, i) => ({
-          value: [i, log(r.chi)],
-          itemStyle: { color: r.feasible ? COLORS.ok : COLORS.bad, borderColor: '#fff', borderWidth: 1.5 },
-        })),
+        itemStyle: { borderWidth: 1.5 },
+        data: rows.map((r, i) => ({ value: [i, log(r.chi)], itemStyle: { color: r.feasible ? palette.ok : palette.bad } })),
         z: 3,
       },
     ],
   };
 }
 
-/** Face counts of the whole sequence and of the four windows of F2..F5, side by side per face. */
+/**
+ * Face counts of the whole sequence and of the four windows of F2..F5, side by side per face,
+ * in the theme's series colours; the whole sequence's count per face if the faces were even, N/6,
+ * as a dashed line.
+ */
 export function histogramOption(windows: FaceWindow[]): EChartsCoreOption {
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT },
-    color: [...COLORS.windows],
-    grid: { left: 40, right: 12, top: 40, bottom: 28 },
-    legend: { top: 4, left: 'center', itemWidth: 12, itemHeight: 10, textStyle: { color: COLORS.text, fontSize: 12 } },
-    tooltip: { ...tooltipBase, trigger: 'axis', axisPointer: { type: 'shadow' } },
-    xAxis: {
-      type: 'category',
-      data: ['1', '2', '3', '4', '5', '6'],
-      name: 'face',
-      nameLocation: 'middle',
-      nameGap: 22,
-      nameTextStyle: { color: COLORS.axis },
-      axisTick: { show: false },
-      axisLine: { lineStyle: { color: COLORS.grid } },
-      axisLabel: { color: COLORS.text, fontWeight: 600 },
-    },
-    yAxis: { type: 'value', minInterval: 1, axisLabel: { color: COLORS.axis }, splitLine: { lineStyle: { color: COLORS.grid } } },
+    legend: {},
+    tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+    xAxis: { type: 'category', data: ['1', '2', '3', '4', '5', '6'], name: 'face', axisLabel: { fontWeight: 600 } },
+    yAxis: { type: 'value', minInterval: 1 },
     series: windows.map((w, k) => ({
       name: w.label,
       type: 'bar',
       barGap: '8%',
       barCategoryGap: '22%',
-      itemStyle: { borderRadius: [3, 3, 0, 0] },
       data: w.counts,
       ...(k === 0 && w.total > 0
         ? {
             markLine: {
               symbol: 'none',
               silent: true,
-              lineStyle: { color: COLORS.windows[0], type: 'dashed', opacity: 0.6 },
-              label: { formatter: `N/6 = ${formatNumber(w.total / 6)}`, color: COLORS.windows[0], fontSize: 11, position: 'insideEndTop' },
+              lineStyle: { type: 'dashed', opacity: 0.7 },
+              label: { formatter: `N/6 = ${formatNumber(w.total / 6)}`, position: 'insideEndTop' },
               data: [{ yAxis: w.total / 6 }],
             },
           }

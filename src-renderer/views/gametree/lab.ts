@@ -3,8 +3,8 @@
  * turn the form into a tree and an evaluation function, search it, and build the chart.
  * Everything runs in the renderer on src-shared (pure TypeScript); no API call is involved.
  */
-import { use, type EChartsCoreOption } from 'echarts/core';
-import { LineChart } from 'echarts/charts';
+import type { EChartsCoreOption } from 'echarts/core';
+import { LIGHT_PALETTE, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import {
   atomText,
   constantEval,
@@ -29,8 +29,6 @@ import {
   type NimRule,
   type Side,
 } from '../../../src-shared/problems/gametree/index.ts';
-
-use([LineChart]);
 
 /** nim(25) is ~5.6 million nodes as a tree: the most the lab walks in the browser. */
 export const MAX_LAB_NIM = 25;
@@ -213,38 +211,21 @@ export function comparisonRows(maxN: number, rule: NimRule): NimComparisonRow[] 
   return nimComparison(chartNs(maxN), rule);
 }
 
-export const SERIES_COLORS = { plain: '#dc2626', alphabeta: '#3658c9', memo: '#15803d' } as const;
-
-const FONT = 'Inter, "Segoe UI", system-ui, sans-serif';
-
-/** Nodes visited against n, log scale: plain grows ~1.84^n, alpha-beta slower, memo linearly. */
-export function comparisonOption(rows: readonly NimComparisonRow[]): EChartsCoreOption {
-  const line = (name: string, key: 'plain' | 'alphabeta' | 'memo') => ({
-    name,
-    type: 'line',
-    data: rows.map((r) => [r.n, r[key]]),
-    symbolSize: 5,
-    lineStyle: { width: 2 },
-    itemStyle: { color: SERIES_COLORS[key] },
-  });
+/**
+ * Nodes visited against n, log scale: plain grows ~1.84^n, alpha-beta slower, memo linearly.
+ * Each method has the colour of its count in the view (plain bad, alpha-beta accent, memo ok).
+ */
+export function comparisonOption(rows: readonly NimComparisonRow[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+  const line = (name: string, key: 'plain' | 'alphabeta' | 'memo') => ({ name, type: 'line', data: rows.map((r) => [r.n, r[key]]) });
   return {
-    textStyle: { fontFamily: FONT },
-    animation: false,
-    grid: { left: 64, right: 20, top: 36, bottom: 40 },
-    legend: { top: 0, textStyle: { color: '#334155' } },
+    color: [palette.bad, palette.accent, palette.ok],
+    legend: {},
     tooltip: {
       trigger: 'axis',
       valueFormatter: (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v)),
     },
-    xAxis: { type: 'value', name: 'n (stones)', nameLocation: 'middle', nameGap: 26, min: 1, max: rows.length ? rows[rows.length - 1].n : 1, minInterval: 1, axisLine: { lineStyle: { color: '#94a3b8' } } },
-    yAxis: {
-      type: 'log',
-      name: 'nodes visited',
-      nameTextStyle: { color: '#475569' },
-      min: 1,
-      axisLabel: { formatter: (v: number) => (v >= 1000 ? v.toExponential(0).replace('e+', 'e') : String(v)) },
-      splitLine: { lineStyle: { color: '#e5e9f0' } },
-    },
+    xAxis: { type: 'value', name: 'n (stones)', min: 1, max: rows.length ? rows[rows.length - 1].n : 1, minInterval: 1 },
+    yAxis: { type: 'log', name: 'nodes visited', min: 1, axisLabel: { formatter: (v: number) => (v >= 1000 ? v.toExponential(0).replace('e+', 'e') : String(v)) } },
     series: [line('plain minimax (tree)', 'plain'), line('alpha-beta', 'alphabeta'), line('memoised (DAG)', 'memo')],
   };
 }

@@ -1,20 +1,8 @@
-/** ECharts options for the Solve view, pure functions of plain data. */
+/** ECharts options for the Solve view, pure functions of plain data; the look is the theme's (charts/theme.ts). */
 import type { EChartsCoreOption } from 'echarts/core';
 import type { ConvergencePoint } from '../../stores/runs.ts';
-import { COLORS } from '../dice/charts.ts';
+import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import { formatNumber } from '../dice/labels.ts';
-
-const FONT = 'Inter, "Segoe UI", system-ui, sans-serif';
-const tooltip = {
-  backgroundColor: 'rgba(255,255,255,0.97)',
-  borderColor: COLORS.grid,
-  textStyle: { color: COLORS.text, fontFamily: FONT, fontSize: 12 },
-};
-const axisCommon = {
-  axisLabel: { color: COLORS.axis, fontSize: 11 },
-  splitLine: { lineStyle: { color: COLORS.grid } },
-  nameTextStyle: { color: COLORS.axis, fontSize: 11 },
-};
 
 /** Below this many points the line shows its points too (a one-point trace is otherwise invisible). */
 const FEW = 40;
@@ -29,22 +17,16 @@ export function convergenceOption(points: readonly ConvergencePoint[], objective
   const main = points.filter((p) => p.value !== null).map((p) => [p.evaluations, p.value]);
   const second = points.filter((p) => p.secondary !== null && (!single || p.secondary > 0)).map((p) => [p.evaluations, p.secondary]);
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT },
-    color: [COLORS.windows[0], COLORS.windows[3]],
-    grid: { left: 56, right: 64, top: 36, bottom: 40 },
-    legend: { top: 4, textStyle: { color: COLORS.text, fontSize: 12 } },
-    tooltip: { ...tooltip, trigger: 'axis', valueFormatter: (v: number) => formatNumber(v) },
-    xAxis: { type: 'value', name: 'evaluations', nameLocation: 'middle', nameGap: 26, min: 0, ...axisCommon, axisLabel: { ...axisCommon.axisLabel, formatter: (v: number) => compact(v) } },
+    legend: {},
+    tooltip: { trigger: 'axis', valueFormatter: (v: number) => formatNumber(v) },
+    xAxis: { type: 'value', name: 'evaluations', min: 0, axisLabel: { formatter: (v: number) => compact(v) } },
     yAxis: [
-      { type: 'value', name: single ? 'best f' : 'hypervolume', scale: true, ...axisCommon },
-      single
-        ? { type: 'log', name: 'violation', ...axisCommon, splitLine: { show: false } }
-        : { type: 'value', name: 'front size', minInterval: 1, ...axisCommon, splitLine: { show: false } },
+      { type: 'value', name: single ? 'best f' : 'hypervolume', scale: true },
+      single ? { type: 'log', name: 'violation', splitLine: { show: false } } : { type: 'value', name: 'front size', minInterval: 1, splitLine: { show: false } },
     ],
     series: [
-      { name: single ? 'best f (feasible)' : 'hypervolume', type: 'line', step: 'end', showSymbol: main.length <= FEW, symbolSize: 7, lineStyle: { width: 2 }, data: main },
-      { name: single ? 'violation (while infeasible)' : 'front size', type: 'line', step: 'end', showSymbol: second.length <= FEW, symbolSize: 5, yAxisIndex: 1, lineStyle: { width: 1.5, type: 'dashed' }, data: second },
+      { name: single ? 'best f (feasible)' : 'hypervolume', type: 'line', step: 'end', showSymbol: main.length <= FEW, symbolSize: 7, data: main },
+      { name: single ? 'violation (while infeasible)' : 'front size', type: 'line', step: 'end', showSymbol: second.length <= FEW, yAxisIndex: 1, lineStyle: { width: 1.5, type: 'dashed' }, data: second },
     ],
   };
 }
@@ -52,20 +34,11 @@ export function convergenceOption(points: readonly ConvergencePoint[], objective
 /** The feasible front projected on two objectives (0-based indices). */
 export function paretoOption(front: readonly (readonly number[])[], xi: number, yi: number): EChartsCoreOption {
   return {
-    animation: false,
-    textStyle: { fontFamily: FONT },
-    grid: { left: 56, right: 24, top: 32, bottom: 44 },
-    tooltip: { ...tooltip, trigger: 'item', formatter: (p: { value: number[]; dataIndex: number }) => `#${p.dataIndex + 1}: (${front[p.dataIndex].map((v) => formatNumber(v)).join(', ')})` },
-    xAxis: { type: 'value', name: `f${xi + 1}`, nameLocation: 'middle', nameGap: 26, scale: true, ...axisCommon },
-    yAxis: { type: 'value', name: `f${yi + 1}`, scale: true, ...axisCommon },
-    series: [
-      {
-        type: 'scatter',
-        symbolSize: 9,
-        itemStyle: { color: COLORS.windows[1], borderColor: '#fff', borderWidth: 1 },
-        data: front.map((f) => [f[xi], f[yi]]),
-      },
-    ],
+    grid: { top: GRID_TOP_NO_LEGEND },
+    tooltip: { trigger: 'item', formatter: (p: { value: number[]; dataIndex: number }) => `#${p.dataIndex + 1}: (${front[p.dataIndex].map((v) => formatNumber(v)).join(', ')})` },
+    xAxis: { type: 'value', name: `f${xi + 1}`, scale: true },
+    yAxis: { type: 'value', name: `f${yi + 1}`, scale: true },
+    series: [{ type: 'scatter', symbolSize: 9, data: front.map((f) => [f[xi], f[yi]]) }],
   };
 }
 
