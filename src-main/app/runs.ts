@@ -6,8 +6,7 @@
  */
 import type { RunApiTypes, RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
 import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/config.ts';
-import type { RunSpec } from '../../src-shared/experiments/grid.ts';
-import { requestOf } from '../experiments/executor.ts';
+import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest, RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';

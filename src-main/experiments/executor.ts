@@ -3,10 +3,9 @@
  * crashing or runaway solver cannot take the runner down), or inline in this process through
  * the same driver in-process (tests, verification): executeRunSync, which gives the worker's result.
  */
-import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { executeRunSync } from '../../src-shared/runtime/kinds/index.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
-import { terminationOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 
@@ -34,11 +33,6 @@ export function runInline(run: RunSpec): RunOutcome {
   } catch (e) {
     return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
   }
-}
-
-/** The host request of a grid run: the same for a worker and an inline run. */
-export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
-  return { kind: 'dice', solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) };
 }
 
 export function inlineExecutor(): Executor {

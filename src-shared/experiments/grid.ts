@@ -9,6 +9,7 @@ import { ParamError, resolveParams } from '../solvers/params.ts';
 import { checkSolverFits, checkSolverSetup, findSolver, SolverError } from '../solvers/registry.ts';
 import { effectiveBudget, terminationOfBudget } from '../solvers/stopping.ts';
 import type { ParamValue, Termination } from '../solvers/types.ts';
+import type { DiceRunRequest } from '../runtime/kinds/dice.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
 import { instanceConfig, seedList, solverLabel, SpecError, type BudgetSpec, type ExperimentSpec } from './spec.ts';
@@ -46,6 +47,11 @@ export interface RunSpec extends RunKey {
 export function runId(key: RunKey): string {
   const { problem, config, solver, params, seed, budget } = key;
   return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget })).slice(0, 32);
+}
+
+/** The host request of a grid run: the same for a worker and an inline run, for the CLI and the app. */
+export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
+  return { kind: 'dice', solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) };
 }
 
 /** The termination of a run from its (effective) budget. */
