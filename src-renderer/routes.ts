@@ -13,6 +13,8 @@ export interface ViewRoute {
 
 /** The navigation, in order. Adding a view is one entry here; digit keys 1-9 follow this order. */
 export const routes: readonly ViewRoute[] = [
+  { id: 'project', title: 'Project', summary: 'The open file: experiments, notes, lab runs, results', glyph: '▤', component: defineAsyncComponent(() => import('./views/project/ProjectView.vue')) },
+  { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎', component: defineAsyncComponent(() => import('./views/experiment/ExperimentView.vue')) },
   { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄', component: defineAsyncComponent(() => import('./views/dice/DiceView.vue')) },
   { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳', component: defineAsyncComponent(() => import('./views/solve/SolveView.vue')) },
   { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜', component: defineAsyncComponent(() => import('./views/gametree/GameTreeView.vue')) },

@@ -40,7 +40,8 @@ browserTool.describe('dice evaluator in a browser', () => {
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(m.text());
     });
-    await page.goto(server.url);
+    // The project home is the default view; the evaluator is #/dice (the redirect that drops the token keeps the fragment).
+    await page.goto(`${server.url}#/dice`);
     await page.getByTestId('sequence-input').waitFor();
   }, 180_000);
 

@@ -46,7 +46,8 @@ let store: ReturnType<typeof useDiceStore>;
 
 beforeEach(async () => {
   document.body.innerHTML = '<div id="app"></div>';
-  window.location.hash = '';
+  // The project home is the default view; these tests are about the evaluator.
+  window.location.hash = '#/dice';
   env = fakeBridge();
   app = createApp(App);
   provideApi(app, apiFromBridge(env.bridge));
