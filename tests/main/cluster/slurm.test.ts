@@ -83,8 +83,11 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
 
     // Merge what there is, as documented; status shows the cancelled tasks' runs missing.
     const merge = `node bin/saikoro.mjs merge study.saikoro results/study.shard-*-of-${SHARDS}.saikoro`;
-    await bash(merge, work);
+    const firstMerge = await bash(merge, work);
     expect(await node(['experiment', 'status', 'study.saikoro'], work)).toContain('tiny: 4/8 done, 0 failed, 4 missing');
+    // Merge itself says what is still missing: the runs of shards 2 and 4 (every other run of the grid).
+    expect(firstMerge).toContain('tiny: 4/8 runs done; still to run: 4 missing (saikoro experiment run study.saikoro tiny):');
+    expect(firstMerge.split('\n').filter((l) => l.startsWith('  missing ')).length).toBe(4);
 
     // Re-submit just the cancelled tasks, as documented: task ids 2 and 4 are shards 2 and 4
     // of the same N (the submission itself has 2 tasks, so SLURM_ARRAY_TASK_COUNT is 2).
@@ -95,7 +98,7 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     expect(fs.readdirSync(path.join(work, 'results')).sort()).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
 
     // The same merge again: it adds the new shards' runs (the others are already there).
-    await bash(merge, work);
+    expect(await bash(merge, work)).toContain('tiny: all 8 runs done');
     expect(await node(['experiment', 'status', 'study.saikoro'], work)).toContain('tiny: 8/8 done, 0 failed, 0 missing');
 
     // Run for run, the merged project is the local run: same ids, inputs and results (wall
