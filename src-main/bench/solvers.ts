@@ -25,9 +25,10 @@
  *   SAIKORO_BENCH_SOLVERS    solvers to run (default: every solver that handles the case)
  *   SAIKORO_BENCH_PARALLEL   parallel runs (default: the number of cores)
  */
-import { trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { TRACK_OBJECTIVES, trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
+import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import type { SolverInfo, SolverResult } from '../../src-shared/solvers/types.ts';
 import { defaultParallelism, SolverHost } from '../host/pool.ts';
 import type { DiceRunRequest, RunOutcome } from '../host/run.ts';
@@ -150,7 +151,7 @@ function roleOf(info: SolverInfo): string {
 }
 
 function applicable(spec: CaseSpec, info: SolverInfo): boolean {
-  return spec.track === 'so' ? info.objectives !== 'multi' : info.objectives !== 'single';
+  return handlesObjectives(info.objectives, TRACK_OBJECTIVES[spec.track].length);
 }
 
 /** Baselines first, then the others, then the defaults (the strong solvers) last, for reading across. */

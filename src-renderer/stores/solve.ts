@@ -7,6 +7,7 @@ import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import type { DiceRunStarted, ParamValue, SolverDescriptor } from '../../src-shared/api.ts';
 import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import { useApi } from '../api/index.ts';
 import { useRunsStore, type LiveRun } from './runs.ts';
 
@@ -33,7 +34,7 @@ export const useSolveStore = defineStore('solve', () => {
   const solversError = ref<string | null>(null);
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
-  const compatibleSolvers = computed(() => solvers.value.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount.value === 1)));
+  const compatibleSolvers = computed(() => solvers.value.filter((s) => handlesObjectives(s.objectives, objectiveCount.value)));
   const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
 
   const diceRuns = computed(() => runs.ofKind('dice'));

@@ -7,6 +7,7 @@ import type { TrackName } from '../problems/dice/config.ts';
 import { describeParam } from './params.ts';
 import type { ParamDescriptor, ParamValues, Problem, Solver, SolverInfo } from './types.ts';
 import { hasCapability } from '../runtime/problem.ts';
+import { handlesObjectives } from './objective-support.ts';
 import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';
 import { nsga3 } from './mo/nsga3.ts';
@@ -53,8 +54,8 @@ export class SolverError extends Error {
 export function checkSolverFits(info: SolverInfo, problem: Pick<Problem, 'objectiveCount' | 'name'> & Partial<Problem>): void {
   const m = problem.objectiveCount;
   if (m < 1) throw new SolverError('the problem has no objectives; solvers need at least one');
-  if (info.objectives === 'single' && m !== 1) throw new SolverError(`solver ${info.name} is single-objective; this problem has ${m} objectives`);
-  if (info.objectives === 'multi' && m === 1) throw new SolverError(`solver ${info.name} is multi-objective; this problem has one objective`);
+  if (!handlesObjectives(info.objectives, m))
+    throw new SolverError(info.objectives === 'single' ? `solver ${info.name} is single-objective; this problem has ${m} objectives` : `solver ${info.name} is multi-objective; this problem has one objective`);
   for (const capability of info.requires ?? []) {
     if (!hasCapability(problem as Problem, capability)) throw new SolverError(`solver ${info.name} needs ${capability} evaluation, which problem ${problem.name} does not offer`);
   }
@@ -62,7 +63,7 @@ export function checkSolverFits(info: SolverInfo, problem: Pick<Problem, 'object
 
 /** Solvers that handle a problem with M objectives (any capabilities assumed). */
 export function solversFor(objectiveCount: number): SolverInfo[] {
-  return solvers.filter((s) => s.objectives === 'any' || (s.objectives === 'single') === (objectiveCount === 1));
+  return solvers.filter((s) => handlesObjectives(s.objectives, objectiveCount));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
-import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { TRACK_NAMES, TRACK_OBJECTIVES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { DEFAULT_SOLVERS, describeSolvers, type SolverDescriptor } from '../../../src-shared/solvers/registry.ts';
+import { handlesObjectives } from '../../../src-shared/solvers/objective-support.ts';
 
 const USAGE = `Usage: saikoro solvers [--track so|mo2|mo3|mo5|mo7] [--json]
 
@@ -19,7 +20,7 @@ export interface ListedSolver extends SolverDescriptor {
 
 export function listSolvers(track?: TrackName): ListedSolver[] {
   return describeSolvers()
-    .filter((s) => !track || s.objectives === 'any' || (s.objectives === 'single') === (track === 'so'))
+    .filter((s) => !track || handlesObjectives(s.objectives, TRACK_OBJECTIVES[track].length))
     .map((s) => ({ ...s, defaultFor: TRACK_NAMES.filter((t) => DEFAULT_SOLVERS[t] === s.name) }));
 }
 
