@@ -121,21 +121,44 @@ function foundFeasible(result: SolverResult): boolean {
   return result.firstFeasibleAt != null || result.front.length > 0 || result.best?.feasible === true;
 }
 
-/** Compares the solvers of a stored spec (as any version stored it: the older `normalization` key too) on `metric`. */
-export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): Comparison {
+/** The value of one done run on a metric; null when it has none (see the header). */
+export interface RunMetricValue {
+  id: string;
+  seed: number;
+  value: number | null;
+}
+
+/** One instance's per-run values, per solver in the spec's order. */
+export interface InstanceMetricValues {
+  instance: string;
+  objectives: number;
+  normalisation: InstanceSpec['normalisation'] | null;
+  solvers: { label: string; runs: RunMetricValue[]; missing: number }[];
+}
+
+export interface MetricValues {
+  instances: InstanceMetricValues[];
+  /** Instances left out because the metric does not apply to them. */
+  skipped: { instance: string; reason: string }[];
+}
+
+/**
+ * The value of every done run on `metric`, per instance and solver: what compareExperiment
+ * summarises and tests (the app's box plots show these points). Grid runs without a stored
+ * result count as missing.
+ */
+export function metricValues(storedSpec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): MetricValues {
   const spec = upgradeSpec(storedSpec);
   if (!(METRICS as readonly string[]).includes(metric)) throw new CompareError(`unknown metric "${metric}" (one of ${METRICS.join(', ')})`);
-  const higherIsBetter = HIGHER_IS_BETTER.has(metric);
-  const aggregate = metric === 'feasibility' ? 'mean' : 'median';
   const grid = expandGrid(spec);
   const labels = spec.solvers.map(solverLabel);
-  const comparison: Comparison = { experiment: spec.name, metric, higherIsBetter, aggregate, instances: [], skipped: [], friedman: null, friedmanNote: null };
+  const out: MetricValues = { instances: [], skipped: [] };
   for (const instance of spec.instances) {
     const config = instanceConfig(instance);
     const m = config.objectives.length;
     const reason = applies(metric, m, instance.track ?? 'so');
     if (reason) {
-      comparison.skipped.push({ instance: instance.name, reason: `${instance.name} ${reason}` });
+      out.skipped.push({ instance: instance.name, reason: `${instance.name} ${reason}` });
       continue;
     }
     const onFront = FRONT_METRICS.has(metric);
@@ -161,25 +184,34 @@ export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMa
       if (!front.length || !referenceSet.length) return null;
       return metric === 'epsilon' ? additiveEpsilon(front, referenceSet) : igdPlus(front, referenceSet);
     };
-    const values = new Map<string, number[]>();
-    const solvers: SolverColumn[] = labels.map((label) => {
-      const mine = runs.filter((r) => r.label === label);
-      const column: SolverColumn = { label, runs: 0, withoutValue: 0, missing: 0, summary: null };
-      const list: number[] = [];
-      for (const run of mine) {
+    const solvers = labels.map((label) => {
+      const column = { label, runs: [] as RunMetricValue[], missing: 0 };
+      for (const run of runs.filter((r) => r.label === label)) {
         const result = stored.get(run.id)?.result;
-        if (!result) {
-          column.missing++;
-          continue;
-        }
-        column.runs++;
-        const v = valueOf(run.id, result);
-        if (v === null) column.withoutValue++;
-        else list.push(v);
+        if (!result) column.missing++;
+        else column.runs.push({ id: run.id, seed: run.seed, value: valueOf(run.id, result) });
       }
-      values.set(label, list);
-      column.summary = list.length ? summarize(list) : null;
       return column;
+    });
+    out.instances.push({ instance: instance.name, objectives: m, normalisation: norm, solvers });
+  }
+  return out;
+}
+
+/** Compares the solvers of a stored spec (as any version stored it: the older `normalization` key too) on `metric`. */
+export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMap<string, StoredRun>, metric: MetricName): Comparison {
+  const spec = upgradeSpec(storedSpec);
+  const { instances, skipped } = metricValues(spec, stored, metric);
+  const higherIsBetter = HIGHER_IS_BETTER.has(metric);
+  const aggregate = metric === 'feasibility' ? 'mean' : 'median';
+  const labels = spec.solvers.map(solverLabel);
+  const comparison: Comparison = { experiment: spec.name, metric, higherIsBetter, aggregate, instances: [], skipped, friedman: null, friedmanNote: null };
+  for (const instance of instances) {
+    const values = new Map<string, number[]>();
+    const solvers: SolverColumn[] = instance.solvers.map(({ label, runs, missing }) => {
+      const list = runs.flatMap((r) => (r.value === null ? [] : [r.value]));
+      values.set(label, list);
+      return { label, runs: runs.length, withoutValue: runs.length - list.length, missing, summary: list.length ? summarize(list) : null };
     });
     const raw: Omit<PairTest, 'pHolm'>[] = [];
     for (let i = 0; i < labels.length; i++)
@@ -192,7 +224,7 @@ export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMa
         raw.push({ a: labels[i], b: labels[j], u: test.u1, p: test.p, method: test.method, a12: effect, magnitude: a12Magnitude(effect) });
       }
     const adjusted = holmAdjust(raw.map((r) => r.p));
-    comparison.instances.push({ instance: instance.name, objectives: m, normalisation: norm, solvers, pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })) });
+    comparison.instances.push({ instance: instance.instance, objectives: instance.objectives, normalisation: instance.normalisation, solvers, pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })) });
   }
   if (comparison.instances.length === 0) throw new CompareError(`metric ${metric} applies to no instance of experiment ${spec.name}: ${comparison.skipped.map((s) => s.reason).join('; ')}`);
   const complete = comparison.instances.filter((c) => c.solvers.every((s) => s.summary));

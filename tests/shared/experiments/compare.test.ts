@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { compareExperiment, type StoredRun } from '../../../src-shared/experiments/compare.ts';
+import { compareExperiment, metricValues, type StoredRun } from '../../../src-shared/experiments/compare.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+import { summarize } from '../../../src-shared/stats/summary.ts';
 
 const norm = { ideal: [0, 0], nadir: [1, 1] };
 const spec = validateSpec({
@@ -154,6 +155,34 @@ function stored2(): Map<string, StoredRun> {
   }
   return map;
 }
+
+describe('metricValues: the per-run values compareExperiment summarises', () => {
+  it('gives each done run its value (null without one) by instance and solver, in seed order; missing runs are counted', () => {
+    const runs = stored2();
+    const gone = expandGrid(spec2).find((r) => r.instance === 'c' && r.label === 'A' && r.seed === 3)!;
+    runs.delete(gone.id);
+    const v = metricValues(spec2, runs, 'spacing');
+    expect(v.skipped.map((s) => s.instance)).toEqual(['s']);
+    const [A, B] = v.instances[0].solvers;
+    // Normalised A1 {(0,1), (.5,.5), (1,0)}: nearest Manhattan distances 1, 1, 1, so spacing 0;
+    // A2 {(0,1), (.2,.6), (1,0)}: 0.6, 0.6, 1.4 (mean 2.6 / 3).
+    expect(A.runs.map((r) => r.seed)).toEqual([1, 2]);
+    expect(A.runs[0].value).toBeCloseTo(0, 12);
+    expect(A.runs[1].value).toBeCloseTo(Math.sqrt((2 * (0.6 - 2.6 / 3) ** 2 + (1.4 - 2.6 / 3) ** 2) / 2), 12);
+    expect(A.missing).toBe(1);
+    // B2 has an empty front and B3 a single point: no spacing.
+    expect(B.runs.map((r) => [r.seed, r.value === null])).toEqual([[1, false], [2, true], [3, true]]);
+    for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility'] as const) {
+      const c = compareExperiment(spec2, runs, metric);
+      const values = metricValues(spec2, runs, metric).instances[0].solvers;
+      c.instances[0].solvers.forEach((column, k) => {
+        const list = values[k].runs.flatMap((r) => (r.value === null ? [] : [r.value]));
+        expect([column.runs, column.withoutValue, column.missing]).toEqual([values[k].runs.length, values[k].runs.length - list.length, values[k].missing]);
+        expect(column.summary).toEqual(list.length ? summarize(list) : null);
+      });
+    }
+  });
+});
 
 describe('compareExperiment: epsilon, spacing, feasibility', () => {
   it('computes the additive epsilon indicator against the non-dominated union of the normalised fronts', () => {
