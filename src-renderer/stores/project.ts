@@ -10,7 +10,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
-import type { Disposer, ExperimentSession, ExperimentSummary, ProjectFileEntry, ProjectSummary, SaikoroApi } from '../../src-shared/api.ts';
+import type { Disposer, ExperimentSession, ExperimentSummary, MetricName, ProjectFileEntry, ProjectSummary, SaikoroApi } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 
 type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
@@ -94,6 +94,15 @@ export const useProjectStore = defineStore('project', () => {
   const addNote = (text: string, experimentName: string | null = null) => attempt(() => api.addNote(text, experimentName));
   const saveRun = (runId: string, name?: string) => attempt(() => api.saveRun(runId, name));
 
+  // Reads about one experiment, straight from the file (views keep what they need; a failure is
+  // theirs to show, so these leave `error` alone).
+  /** Every run of the experiment's grid with its status (running ones with their API run id). */
+  const experimentRuns = (name: string) => api.listExperimentRuns(name);
+  /** The numbers of `saikoro compare FILE NAME --metric M --json`. */
+  const compare = (name: string, metric: MetricName) => api.compareExperiment(name, { metric });
+  /** Stored results (fronts, bests, traces) of every run, or of the content ids given. */
+  const experimentResults = (name: string, ids?: string[]) => api.getExperimentResults(name, ids);
+
   /**
    * A native dialog where there is one (desktop): the path chosen, null when cancelled, or
    * undefined when there is no dialog here (the page offers the workspace instead).
@@ -141,6 +150,9 @@ export const useProjectStore = defineStore('project', () => {
     cancelExperiment,
     addNote,
     saveRun,
+    experimentRuns,
+    compare,
+    experimentResults,
     pick,
   };
 });
