@@ -1,8 +1,8 @@
 /**
  * ECharts for the whole renderer, set up once: every chart type, component and renderer the
- * views draw with, and the light and dark themes (charts/theme.ts). Only useEChart imports it;
- * option builders import nothing from ECharts but types. A view that needs another chart type
- * or component adds it here.
+ * views draw with, and the light and dark themes (charts/theme.ts). Only useEChart and
+ * useChartExport import it; option builders import nothing from ECharts but types. A view that
+ * needs another chart type or component adds it here.
  */
 import { init, registerTheme, use } from 'echarts/core';
 import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
