@@ -5,13 +5,13 @@
  * needs another chart type or component adds it here.
  */
 import { init, registerTheme, use } from 'echarts/core';
-import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
+import { BarChart, BoxplotChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
 import { GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TitleComponent, TooltipComponent } from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 import { chartTheme, themeName } from './theme.ts';
 
-use([BarChart, CustomChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TitleComponent, TooltipComponent, CanvasRenderer, SVGRenderer]);
+use([BarChart, BoxplotChart, CustomChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TitleComponent, TooltipComponent, CanvasRenderer, SVGRenderer]);
 for (const palette of [LIGHT_PALETTE, DARK_PALETTE]) registerTheme(themeName(palette.name), chartTheme(palette));
 
 export { init, themeName };
