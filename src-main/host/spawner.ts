@@ -5,6 +5,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { captureOutput, createWorkerChannel } from './channel.ts';
@@ -38,7 +39,10 @@ export interface WorkerChannel extends Disposable {
 export type WorkerSpawner = (options: SpawnOptions) => WorkerChannel;
 
 /** The worker entry as TypeScript source, beside this file. */
-export const WORKER_SOURCE = fileURLToPath(new URL('./worker.ts', import.meta.url));
+// Not `new URL('./worker.ts', import.meta.url)`: Vite rewrites that pattern into a page-relative
+// asset URL when it transforms this file for a DOM test environment (the renderer tests run the
+// real main side in-process).
+export const WORKER_SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'worker.ts');
 
 /** tsx's loader as a file URL, so `--import` works whatever the current directory is. */
 function tsxLoader(): string {
