@@ -17,6 +17,7 @@ import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/
 import { holmAdjust } from '../../src-shared/stats/holm.ts';
 import { appVersion } from '../project/app-version.ts';
 import type { Project, RunRecord } from '../project/store.ts';
+import { attainmentData } from './attainment.ts';
 import { instanceMetricValues, metricApplies, runHypervolume } from './indicators.ts';
 import {
   REPORT_VERSION,
@@ -161,6 +162,7 @@ export function buildReport(project: Project, experimentName: string, options: R
         labels,
         metrics,
         values,
+        baseline,
       ),
     ),
   };
@@ -365,6 +367,7 @@ function instanceReport(
   labels: readonly string[],
   metrics: readonly MetricName[],
   values: ReadonlyMap<MetricName, ReadonlyMap<string, number | null>>,
+  baseline: string,
 ): InstanceReport {
   const m = config.objectives.length;
   const norm = instance.normalisation ?? (m >= 2 ? diceHvNormalisation(config) : null);
@@ -414,7 +417,7 @@ function instanceReport(
     boxplots,
     convergence: convergenceOf(config, runs, results, labels),
     fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results) : null,
-    attainment: null,
+    attainment: m === 2 ? attainmentData(labels.map((solver) => ({ solver, fronts: done(solver).map((r) => results.get(r.id)!.front.map((s) => s.objectives)) })), baseline) : null,
     best,
     bestBySolver,
   };

@@ -8,7 +8,8 @@ import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../src-sh
 import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { quantile } from '../../src-shared/stats/summary.ts';
 import { formatValue, metricTitle } from './format.ts';
-import type { BestSolution, BoxplotData, ConvergenceData, FrontData } from './types.ts';
+import { quoteSvgFonts } from '../../src-shared/charts/svg.ts';
+import type { AttainmentData, AttainmentLevel, BestSolution, BoxplotData, ConvergenceData, EafDifferenceData, FrontData } from './types.ts';
 
 /** The app's chart palettes (src-shared/charts/palette.ts), so report and app charts look alike. */
 export type ChartTheme = ChartPalette;
@@ -27,7 +28,7 @@ export function renderSvg(option: Option, size: { width: number; height: number 
   const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: size.width, height: size.height });
   try {
     chart.setOption({ animation: false, textStyle: { fontFamily: FONT }, ...option });
-    return chart.renderToSVGString().replace(/\bzr\d+-/g, `${idPrefix}-`);
+    return quoteSvgFonts(chart.renderToSVGString()).replace(/\bzr\d+-/g, `${idPrefix}-`);
   } finally {
     chart.dispose();
   }
@@ -37,11 +38,13 @@ function titleOf(text: string, theme: ChartTheme, subtext?: string): Option {
   return { text, subtext, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 600, color: theme.text }, subtextStyle: { fontSize: 11, color: theme.muted } };
 }
 
+const labelStyle = (theme: ChartTheme): Option => ({ color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) });
+
 function valueAxis(theme: ChartTheme, extra: Option = {}): Option {
   return {
     type: 'value',
     axisLine: { show: true, lineStyle: { color: theme.axis } },
-    axisLabel: { color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) },
+    axisLabel: labelStyle(theme),
     splitLine: { lineStyle: { color: theme.grid } },
     nameTextStyle: { color: theme.muted, fontSize: 12 },
     ...extra,
@@ -49,7 +52,7 @@ function valueAxis(theme: ChartTheme, extra: Option = {}): Option {
 }
 
 function legendOf(theme: ChartTheme, names: string[], top = 24): Option {
-  return { data: names, top, left: 0, itemWidth: 14, itemHeight: 10, textStyle: { color: theme.text, fontSize: 12 } };
+  return { data: names, top, left: 0, itemWidth: 14, itemHeight: 10, itemGap: 16, textStyle: { color: theme.text, fontSize: 12 } };
 }
 
 /** Box plot of one indicator per solver on one instance: quartiles, whiskers min–max, each run a dot. */
@@ -313,6 +316,150 @@ export function constraintOption(best: BestSolution, theme: ChartTheme): Option 
         data: rows.map((r, i) => ({ value: [i, log(r.chi)], itemStyle: { color: r.g <= 0 ? theme.ok : theme.bad, borderColor: theme.name === 'light' ? '#ffffff' : '#111827', borderWidth: 1.5 } })),
         z: 3,
       },
+    ],
+  };
+}
+
+/**
+ * A surface as a line that ECharts draws as a staircase (`step: 'end'`: along f1 at the last
+ * f2, then down): from the top of the plot at the first point to its right edge at the last,
+ * so the region it bounds (above and to the right) is closed by the frame.
+ */
+export function staircase(points: readonly number[][], extent: AttainmentData['extent']): number[][] {
+  if (!points.length) return [];
+  return [[points[0][0], extent.y[1]], ...points.map((p) => [p[0], p[1]]), [extent.x[1], points[points.length - 1][1]]];
+}
+
+function extentAxes(data: AttainmentData, theme: ChartTheme): Option {
+  const axis = (range: [number, number], name: string, gap: number) => {
+    const span = range[1] - range[0];
+    // Surfaces often run along an objective's floor of 0: a sliver below keeps them off the axis line.
+    const below = range[0] === 0 ? span * 0.015 : 0;
+    return valueAxis(theme, { min: range[0] - below, max: range[1], name, nameLocation: 'middle', nameGap: gap, axisLabel: { ...labelStyle(theme), showMinLabel: below === 0 } });
+  };
+  return { xAxis: axis(data.extent.x, data.axes[0], 28), yAxis: axis(data.extent.y, data.axes[1], 46) };
+}
+
+const LEVEL_STYLES = {
+  best: { type: [6, 4] as number[], width: 1.6 },
+  median: { type: 'solid', width: 2.6 },
+  worst: { type: [2, 3] as number[], width: 1.8 },
+} as const;
+
+const levelName = (kind: 'best' | 'median' | 'worst', s: AttainmentLevel) => `${kind} (${s.level}/${Math.round(s.level / s.fraction)})`;
+
+/** One solver's best, median and worst attainment surfaces as step lines in its colour. */
+export function attainmentOption(data: AttainmentData, solverIndex: number, colourIndex: number, theme: ChartTheme): Option {
+  const s = data.solvers[solverIndex];
+  const colour = colourOf(theme, colourIndex);
+  const kinds = ['best', 'median', 'worst'] as const;
+  return {
+    title: titleOf(s.solver, theme, `attainment surfaces over ${s.runs} run${s.runs === 1 ? '' : 's'}`),
+    legend: { ...legendOf(theme, kinds.map((k) => levelName(k, s[k])), 40), itemWidth: 28, itemStyle: { opacity: 0 } },
+    grid: { left: 64, right: 20, top: 72, bottom: 50 },
+    ...extentAxes(data, theme),
+    series: kinds.map((k) => ({
+      name: levelName(k, s[k]),
+      type: 'line',
+      step: 'end',
+      symbol: 'none',
+      lineStyle: { color: colour, ...LEVEL_STYLES[k] },
+      itemStyle: { color: colour },
+      data: staircase(s[k].points, data.extent),
+      z: k === 'median' ? 3 : 2,
+    })),
+  };
+}
+
+/** Steps of the EAF difference heatmap: |difference| rounded to twentieths. */
+const SHADES = 20;
+/** The opacity of a difference of 1 (its solver's colour over the surface). */
+export const DIFFERENCE_OPACITY = 0.85;
+
+/**
+ * The grid's cells as drawn: cells whose difference rounds to the same shade (a multiple of
+ * 1 / SHADES in [-1, 1]) merge along each row, and runs with the same columns and shade in
+ * consecutive rows merge into one rectangle [x0, y0, x1, y1, shade]; zero cells are left out.
+ */
+export function differenceRectangles(d: EafDifferenceData): number[][] {
+  const shade = (v: number) => Math.round(v * SHADES) / SHADES || 0;
+  /** Open rectangles by "first column:end column:shade", growing upwards. */
+  let open = new Map<string, number[]>();
+  const out: number[][] = [];
+  d.cells.forEach((row, r) => {
+    const next = new Map<string, number[]>();
+    let start = 0;
+    for (let c = 1; c <= row.length; c++) {
+      if (c < row.length && shade(row[c]) === shade(row[start])) continue;
+      const value = shade(row[start]);
+      if (value !== 0) {
+        const key = `${start}:${c}:${value}`;
+        const below = open.get(key);
+        if (below) {
+          below[3] = d.yEdges[r + 1];
+          open.delete(key);
+          next.set(key, below);
+        } else {
+          const rect = [d.xEdges[start], d.yEdges[r], d.xEdges[c], d.yEdges[r + 1], value];
+          out.push(rect);
+          next.set(key, rect);
+        }
+      }
+      start = c;
+    }
+    open = next;
+  });
+  return out;
+}
+
+/** `colour` (#rrggbb) at `opacity` over `surface` (#rrggbb), as an opaque #rrggbb. */
+export function blend(colour: string, surface: string, opacity: number): string {
+  const channel = (hex: string, k: number) => parseInt(hex.slice(1 + 2 * k, 3 + 2 * k), 16);
+  return `#${[0, 1, 2]
+    .map((k) => Math.round(channel(colour, k) * opacity + channel(surface, k) * (1 - opacity)))
+    .map((v) => v.toString(16).padStart(2, '0'))
+    .join('')}`;
+}
+
+/**
+ * The EAF difference alpha_a − alpha_b as a heatmap in a's colour where a attains more often and
+ * b's where b does, darker for a larger difference; the median surfaces of both on top.
+ */
+export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, colours: { a: number; b: number }, theme: ChartTheme): Option {
+  const colourA = colourOf(theme, colours.a);
+  const colourB = colourOf(theme, colours.b);
+  const median = (label: string) => data.solvers.find((s) => s.solver === label)!.median;
+  const fill = (v: number) => blend(v > 0 ? colourA : colourB, theme.surface, Math.abs(v) * DIFFERENCE_OPACITY);
+  return {
+    title: titleOf(`${d.a} − ${d.b}`, theme, `difference of the empirical attainment functions over ${d.runsA} and ${d.runsB} runs; lines: the median surfaces`),
+    legend: { ...legendOf(theme, [d.a, d.b].map((l) => `${l} median`), 40), itemWidth: 28, itemStyle: { opacity: 0 } },
+    grid: { left: 64, right: 20, top: 72, bottom: 50 },
+    ...extentAxes(data, theme),
+    series: [
+      {
+        type: 'custom',
+        silent: true,
+        clip: true,
+        encode: { x: [0, 2], y: [1, 3] },
+        data: differenceRectangles(d),
+        renderItem: (_params: unknown, api: RenderApi) => {
+          const lo = api.coord([api.value(0), api.value(1)]);
+          const hi = api.coord([api.value(2), api.value(3)]);
+          // Opaque colours overlapping by a fraction of a pixel: no anti-aliased seams between cells.
+          return { type: 'rect', shape: { x: lo[0], y: hi[1], width: hi[0] - lo[0] + 0.5, height: lo[1] - hi[1] + 0.5 }, style: { fill: fill(api.value(4)) } };
+        },
+        z: 1,
+      },
+      ...[d.a, d.b].map((label, k) => ({
+        name: `${label} median`,
+        type: 'line',
+        step: 'end',
+        symbol: 'none',
+        lineStyle: { color: theme.text, width: 1.6, type: k === 0 ? 'solid' : [5, 4] },
+        itemStyle: { color: theme.text },
+        data: staircase(median(label).points, data.extent),
+        z: 3,
+      })),
     ],
   };
 }

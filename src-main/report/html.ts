@@ -4,7 +4,7 @@
  * on screen and in print, dark under prefers-color-scheme: dark (each chart is rendered in both
  * themes and CSS shows one). The PDF is this page printed by Chromium.
  */
-import { boxplotOption, constraintOption, convergenceOption, colourOf, DARK, featureOption, frontOption, LIGHT, renderSvg, type ChartTheme } from './charts.ts';
+import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, colourOf, DARK, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, LIGHT, renderSvg, type ChartTheme } from './charts.ts';
 import { formatCell, formatValue, metricTitle } from './format.ts';
 import type { InstanceReport, MetricTable, ReportData, SetupInstance } from './types.ts';
 
@@ -179,19 +179,53 @@ ${data.tables.map((t) => resultsTable(t, data)).join('\n')}
 </section>`;
 }
 
-/**
- * HOOK (attainment surfaces): the Pareto explorer issue adds empirical attainment surfaces to
- * InstanceReport.attainment; draw them here, beside the median fronts. Until then this says so
- * instead of drawing anything.
- */
-function attainmentFigure(instance: InstanceReport): string {
-  if (instance.attainment === null)
-    return `<!-- HOOK: attainment-surfaces (InstanceReport.attainment; see src-main/report/html.ts attainmentFigure and docs/report.md) -->
-<figure class="chart placeholder" data-hook="attainment-surfaces"><p>Attainment surfaces: not available in this version of Saikoro (they come with the Pareto explorer).</p></figure>`;
-  return '';
+/** Swatches of a solver's colour at the heatmap's shades of 0.25, 0.5 and 1, in both themes. */
+function shadeKey(k: number): string {
+  const swatches = [0.25, 0.5, 1]
+    .map((v) => {
+      const o = v * DIFFERENCE_OPACITY;
+      return `<span class="swatch" title="${v}" style="--c:${blend(colourOf(LIGHT, k), LIGHT.surface, o)};--cd:${blend(colourOf(DARK, k), DARK.surface, o)}"></span>`;
+    })
+    .join('');
+  return `<span class="key">${swatches}</span>`;
 }
 
-function instanceSection(instance: InstanceReport, counter: ChartCounter): string {
+/**
+ * The empirical attainment (M = 2): each solver's best, median and worst attainment surfaces,
+ * then the EAF difference of the baseline against each other solver. Marked with
+ * data-hook="attainment-surfaces" (the place the report kept for them).
+ */
+function attainmentFigure(instance: InstanceReport, counter: ChartCounter, labels: readonly string[]): string {
+  const a = instance.attainment;
+  if (a === null)
+    return instance.objectives > 2 ? '<p class="note">Attainment surfaces: for two objectives only.</p>' : '';
+  const colour = (label: string) => labels.indexOf(label);
+  const surfaces = a.solvers.map((s, k) =>
+    figure(
+      counter,
+      'attainment',
+      (t) => attainmentOption(a, k, colour(s.solver), t),
+      { width: 440, height: 340 },
+      `${e(s.solver)}: dashed best (attained by at least 1 of ${s.runs} runs), solid median (${s.median.level}), dotted worst (all ${s.runs}).`,
+    ),
+  );
+  const differences = a.differences.map((d) => {
+    return figure(
+      counter,
+      'eaf-difference',
+      (t) => eafDifferenceOption(a, d, { a: colour(d.a), b: colour(d.b) }, t),
+      { width: 900, height: 440 },
+      `The fraction of ${e(d.a)}'s runs that attain a point minus that of ${e(d.b)}'s: ${shadeKey(colour(d.a))} ${e(d.a)} attains it more often, ${shadeKey(colour(d.b))} ${e(d.b)} does (shades for differences of 0.25, 0.5 and 1). The exact difference (${d.rectangles.toLocaleString('en-US')} rectangles, from ${formatValue(d.min)} to ${formatValue(d.max)}) is shown as its mean over each cell of a ${d.cells[0]?.length ?? 0} × ${d.cells.length} grid.`,
+    );
+  });
+  return `<div class="block attainment" data-hook="attainment-surfaces"><h3>Attainment surfaces</h3>
+<p class="note">${e(a.caption)}</p>
+<div class="chart-grid">${surfaces.join('\n')}</div>
+${differences.length ? `<h3>Differences of the attainment functions</h3>\n${differences.join('\n')}` : ''}
+</div>`;
+}
+
+function instanceSection(instance: InstanceReport, counter: ChartCounter, labels: readonly string[]): string {
   const parts: string[] = [];
   const boxes = instance.boxplots.map((b) =>
     figure(counter, `boxplot-${b.metric}`, (t) => boxplotOption(b, t), { width: 440, height: 300 }, `${e(metricTitle(b.metric))} per run on ${e(instance.instance)}.`),
@@ -204,7 +238,7 @@ function instanceSection(instance: InstanceReport, counter: ChartCounter): strin
   if (instance.fronts) {
     const f = instance.fronts;
     parts.push(`<div class="block"><h3>Fronts</h3>${f.solvers.length ? figure(counter, 'fronts', (t) => frontOption(f, t), { width: 900, height: 420 }, e(f.caption)) : '<p class="note">No front: no run has finished.</p>'}</div>
-${attainmentFigure(instance)}`);
+${attainmentFigure(instance, counter, labels)}`);
   }
   if (instance.best) {
     const b = instance.best;
@@ -288,12 +322,11 @@ details.pairs summary{cursor:pointer;color:var(--muted)}
 .note{color:var(--muted);font-size:13px;margin:4px 0 10px}
 .tag{font-size:11px;border:1px solid var(--line);border-radius:4px;padding:0 4px;color:var(--muted);font-weight:400}
 .swatch{display:inline-block;width:10px;height:10px;border-radius:2px;margin-right:6px;background:var(--c)}
+.key{white-space:nowrap}.key .swatch{margin-right:1px;vertical-align:-1px}
 .chart{margin:8px 0 16px;width:100%}
 .chart .svg svg{width:100%;height:auto;display:block}
 figcaption{color:var(--muted);font-size:12px;margin-top:2px}
 .chart-grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(360px,1fr));gap:8px 24px}
-.placeholder{border:1px dashed var(--line);border-radius:6px;padding:10px 14px;color:var(--muted)}
-.placeholder p{margin:0}
 code{font-family:ui-monospace,"SFMono-Regular",Menlo,Consolas,monospace;font-size:12.5px}
 .seq-cell{min-width:320px}
 code.seq{display:block;user-select:all;overflow-wrap:anywhere;word-break:break-all;background:var(--soft);padding:4px 6px;border-radius:4px;max-height:9em;overflow:auto}
@@ -324,7 +357,8 @@ const SCRIPT = `document.addEventListener('click',function(ev){var b=ev.target.c
 /** The whole report as one HTML document. */
 export function renderHtml(data: ReportData): string {
   const counter: ChartCounter = { next: 0 };
-  const instances = data.instances.map((i) => instanceSection(i, counter));
+  const labels = data.setup.solvers.map((s) => s.label);
+  const instances = data.instances.map((i) => instanceSection(i, counter, labels));
   const toc = [
     ['setup', 'Setup'],
     ['results', 'Results'],

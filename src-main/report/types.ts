@@ -186,11 +186,8 @@ export interface InstanceReport {
   convergence: ConvergenceData | null;
   /** MO: the front of the median run (by hypervolume) of each solver; SO: null. */
   fronts: FrontData | null;
-  /**
-   * Reserved for the empirical attainment surfaces (the Pareto issue adds them); always null in
-   * this version. The HTML report keeps a marked place for them.
-   */
-  attainment: null;
+  /** M = 2: the empirical attainment surfaces of each solver and the EAF differences; else null. */
+  attainment: AttainmentData | null;
   best: BestSolution | null;
   /** The best solution of each solver on this instance (same rule as `best`). */
   bestBySolver: SolverBest[];
@@ -217,6 +214,65 @@ export interface FrontData {
   /** Objective names, f1..fM. */
   axes: string[];
   solvers: { solver: string; run: string; seed: number; hv: number; points: number[][] }[];
+}
+
+/**
+ * The empirical attainment function of an M = 2 instance (src-shared/metrics/attainment.ts), from
+ * each done run's stored feasible front in raw objectives; a run with an empty front attains
+ * nothing but counts.
+ */
+export interface AttainmentData {
+  caption: string;
+  /** Objective names, f1 and f2. */
+  axes: string[];
+  /** The plot range every attainment chart of the instance shares: padded around every point of every run. */
+  extent: { x: [number, number]; y: [number, number] };
+  /** Per solver with a done run, in the spec's order: `attainmentSummary` of its runs' fronts. */
+  solvers: AttainmentSolver[];
+  /** The baseline against each other solver with a done run (none without a done run of the baseline). */
+  differences: EafDifferenceData[];
+}
+
+export interface AttainmentSolver {
+  solver: string;
+  /** n: its done runs (empty fronts included). */
+  runs: number;
+  best: AttainmentLevel;
+  median: AttainmentLevel;
+  worst: AttainmentLevel;
+}
+
+export interface AttainmentLevel {
+  /** k: the surface bounds the region at least k of the n runs attain. */
+  level: number;
+  /** k / n. */
+  fraction: number;
+  /** The surface's minimal points [f1, f2], f1 ascending, f2 descending; empty when fewer than k runs have a point. */
+  points: number[][];
+}
+
+/**
+ * alpha_a − alpha_b (López-Ibáñez, Paquete and Stützle 2010): positive where a's runs attain a
+ * point more often than b's. `eafDifference` gives it exactly as rectangles; the chart and this
+ * object hold it coarsened to a grid over `extent`: each cell the mean of the difference over the
+ * cell's area (exact up to rounding to 9 decimals).
+ */
+export interface EafDifferenceData {
+  /** Solver labels: a is the baseline. */
+  a: string;
+  b: string;
+  runsA: number;
+  runsB: number;
+  /** How many rectangles the exact difference has. */
+  rectangles: number;
+  /** The smallest and largest value of the exact difference (0 when it is zero everywhere). */
+  min: number;
+  max: number;
+  /** Cell edges along f1 (columns + 1 of them) and f2 (rows + 1), ascending. */
+  xEdges: number[];
+  yEdges: number[];
+  /** cells[row][column]: row 0 is the lowest f2. */
+  cells: number[][];
 }
 
 export interface SolverBest {

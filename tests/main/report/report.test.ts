@@ -17,6 +17,7 @@ import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolum
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { holmAdjust } from '../../../src-shared/stats/holm.ts';
 import { median } from '../../../src-shared/stats/summary.ts';
+import { attainmentSummary, eafAt, eafDifference } from '../../../src-shared/metrics/attainment.ts';
 import { runCli } from '../cli/io.ts';
 import { csvObjects, EMPTY, FAILURE, makeFixture, MO, parseCsv, SO, specs, type Fixture } from './fixture.ts';
 
@@ -182,6 +183,92 @@ describe('buildReport', () => {
   });
 });
 
+describe('attainment', () => {
+  /** The stored feasible fronts of one solver's done runs on an instance, as attainment.ts takes them. */
+  const storedFronts = (instance: string, label: string) =>
+    records
+      .filter((r) => r.instance === instance && r.label === label && r.status === 'done')
+      .sort((a, b) => a.seed - b.seed)
+      .map((r) => r.result!.front.map((s) => s.objectives));
+
+  it('holds attainmentSummary of the stored fronts of each solver on an M = 2 instance, and nothing for M > 2 or SO', () => {
+    const [mo2, mo3] = data[MO].instances;
+    expect(mo3.attainment).toBeNull();
+    expect(data[SO].instances.map((i) => i.attainment)).toEqual([null, null]);
+    const a = mo2.attainment!;
+    expect(a.axes).toEqual(['f1', 'f2']);
+    expect(a.solvers.map((s) => s.solver)).toEqual(['random', 'nsga2_p20']);
+    for (const s of a.solvers) {
+      const fronts = storedFronts('mo2-n12', s.solver);
+      expect(fronts).toHaveLength(3);
+      const expected = attainmentSummary(fronts);
+      expect(s).toEqual({ solver: s.solver, runs: 3, best: expected.best, median: expected.median, worst: expected.worst });
+      expect(s.best.points.length).toBeGreaterThan(0);
+      // The plot range holds every point of every run.
+      for (const p of fronts.flat()) {
+        expect(p[0]).toBeGreaterThanOrEqual(a.extent.x[0]);
+        expect(p[0]).toBeLessThan(a.extent.x[1]);
+        expect(p[1]).toBeGreaterThanOrEqual(a.extent.y[0]);
+        expect(p[1]).toBeLessThan(a.extent.y[1]);
+      }
+    }
+  });
+
+  it('holds the EAF difference of the baseline against the other solver: each cell the mean of the exact difference over it', () => {
+    const a = data[MO].instances[0].attainment!;
+    expect(a.differences.map((d) => [d.a, d.b, d.runsA, d.runsB])).toEqual([['random', 'nsga2_p20', 3, 3]]);
+    const d = a.differences[0];
+    const fa = storedFronts('mo2-n12', 'random');
+    const fb = storedFronts('mo2-n12', 'nsga2_p20');
+    const rectangles = eafDifference(fa, fb);
+    expect(d.rectangles).toBe(rectangles.length);
+    expect([d.min, d.max]).toEqual([Math.min(0, ...rectangles.map((r) => r.value)), Math.max(0, ...rectangles.map((r) => r.value))]);
+    expect(d.xEdges[0]).toBe(a.extent.x[0]);
+    expect(d.xEdges.at(-1)).toBeCloseTo(a.extent.x[1], 12);
+    expect(d.yEdges[0]).toBe(a.extent.y[0]);
+    expect(d.yEdges.at(-1)).toBeCloseTo(a.extent.y[1], 12);
+    expect(d.cells).toHaveLength(d.yEdges.length - 1);
+    for (const row of d.cells) expect(row).toHaveLength(d.xEdges.length - 1);
+
+    // Independently of the grid code: a cell that no point's coordinate cuts through lies in one
+    // cell of the EAFs' own grid, where both are constant, so its mean is alpha_a - alpha_b at
+    // its centre (eafAt); every other cell's mean is the rectangles clipped to it, summed.
+    const xs = fa.concat(fb).flat().map((p) => p[0]);
+    const ys = fa.concat(fb).flat().map((p) => p[1]);
+    let constant = 0;
+    let nonZero = 0;
+    d.cells.forEach((row, r) =>
+      row.forEach((value, c) => {
+        const [x0, x1, y0, y1] = [d.xEdges[c], d.xEdges[c + 1], d.yEdges[r], d.yEdges[r + 1]];
+        if (value !== 0) nonZero++;
+        if (!xs.some((x) => x > x0 && x < x1) && !ys.some((y) => y > y0 && y < y1)) {
+          constant++;
+          const centre = [(x0 + x1) / 2, (y0 + y1) / 2];
+          expect(value, `cell ${r},${c}`).toBeCloseTo(eafAt(fa, centre) - eafAt(fb, centre), 9);
+        } else {
+          let integral = 0;
+          for (const q of rectangles) integral += q.value * Math.max(0, Math.min(x1, q.x1) - Math.max(x0, q.x0)) * Math.max(0, Math.min(y1, q.y1) - Math.max(y0, q.y0));
+          expect(value, `cell ${r},${c}`).toBeCloseTo(integral / ((x1 - x0) * (y1 - y0)), 8);
+        }
+      }),
+    );
+    expect(constant).toBeGreaterThan(d.cells.length * d.cells[0].length * 0.5);
+    expect(nonZero).toBeGreaterThan(0);
+  });
+
+  it('draws each solver\'s surfaces and the difference in the HTML, within the hook', () => {
+    const html = renderHtml(data[MO]);
+    const start = html.indexOf('<div class="block attainment" data-hook="attainment-surfaces">');
+    expect(start).toBeGreaterThan(0);
+    const block = html.slice(start, html.indexOf('<h3>Best solution</h3>', start));
+    expect(block.match(/data-chart="attainment"/g)).toHaveLength(2);
+    expect(block.match(/data-chart="eaf-difference"/g)).toHaveLength(1);
+    const d = data[MO].instances[0].attainment!.differences[0];
+    expect(block).toContain(`(${d.rectangles.toLocaleString('en-US')} rectangles, from ${formatValue(d.min)} to ${formatValue(d.max)})`);
+    for (const label of ['random', 'nsga2_p20']) expect(block).toContain(`>${label} median</text>`);
+  });
+});
+
 describe('CSV', () => {
   it('quotes by RFC 4180', () => {
     expect(csvField('plain')).toBe('plain');
@@ -333,16 +420,21 @@ describe('HTML', () => {
 
   it('holds the charts as inline SVG, in a light and a dark rendering', () => {
     const figures = [...html.matchAll(/<figure class="chart" data-chart="([^"]+)"/g)].map((m) => m[1]);
-    // Per instance: 3 box plots, convergence, fronts, features, constraints.
-    expect(figures).toEqual(Array(2).fill(['boxplot-hv', 'boxplot-igd+', 'boxplot-feasibility', 'convergence', 'fronts', 'features', 'constraints']).flat());
+    // Per instance: 3 box plots, convergence, fronts, for M = 2 the attainment surfaces of each
+    // solver and the EAF difference of the baseline against the other, features, constraints.
+    const mo = ['boxplot-hv', 'boxplot-igd+', 'boxplot-feasibility', 'convergence', 'fronts'];
+    expect(figures).toEqual([...mo, 'attainment', 'attainment', 'eaf-difference', 'features', 'constraints', ...mo, 'features', 'constraints']);
     expect(html.match(/<svg /g)).toHaveLength(2 * figures.length);
     expect(html.match(/<div class="svg light"><svg /g)).toHaveLength(figures.length);
     expect(html.match(/<div class="svg dark" aria-hidden="true"><svg /g)).toHaveLength(figures.length);
     const ids = [...html.matchAll(/\bid="([^"]+)"/g)].map((m) => m[1]);
     expect(new Set(ids).size).toBe(ids.length);
-    // The attainment surfaces have a marked place, and nothing is drawn there yet.
-    expect(html.match(/data-hook="attainment-surfaces"/g)).toHaveLength(2);
-    expect(html).toContain('<!-- HOOK: attainment-surfaces');
+    // The attainment block of the M = 2 instance keeps the hook; M = 3 says why it has none.
+    expect(html.match(/data-hook="attainment-surfaces"/g)).toHaveLength(1);
+    expect(html).toContain('<p class="note">Attainment surfaces: for two objectives only.</p>');
+    // Every SVG's attributes are whole (ECharts writes quoted font names into style="..."), so
+    // each chart also parses as an XML document of its own.
+    for (const svg of html.match(/<svg [\s\S]*?<\/svg>/g)!) expect(svg).not.toMatch(/="[^"]*"(?![\s/>])/);
   });
 
   it('references nothing outside itself', () => {
