@@ -1,0 +1,211 @@
+/**
+ * The comparison view's data, as pure functions the tests import. The numbers come from
+ * compareExperiment (the API's answer: `saikoro compare --json`); the rest is derived from it or
+ * from the stored results (getExperimentResults), never recomputed another way:
+ *
+ * - the +/−/= marks against a baseline use compareExperiment's pair tests: the pair's Holm p
+ *   (adjusted over all k(k−1)/2 pairs of the instance) below 0.05 and its A12 say which way;
+ * - the per-run points of the box plots are metricValues (src-shared/experiments/compare.ts),
+ *   the values compareExperiment summarises;
+ * - the convergence bands are quantiles (quantileOfSorted, the one definition) of the runs'
+ *   stored traces read as step functions;
+ * - the median-HV run of a solver is the one at rank ceil(n/2) of its runs by hypervolume.
+ */
+import type { Comparison, ExperimentRunResult, ExperimentSpec, MetricName } from '../../../src-shared/api.ts';
+import { METRICS, type InstanceComparison, type InstanceMetricValues, type PairTest, type RunMetricValue } from '../../../src-shared/experiments/compare.ts';
+import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
+import { quantileOfSorted, type Summary } from '../../../src-shared/stats/summary.ts';
+import type { TracePoint } from '../../../src-shared/solvers/types.ts';
+
+export const METRIC_LABELS: Record<MetricName, string> = {
+  hv: 'Hypervolume (HV)',
+  'igd+': 'IGD+',
+  epsilon: 'Additive ε',
+  spacing: 'Spacing',
+  feasibility: 'Feasibility rate',
+  best: 'Best f',
+};
+
+/** The significance level of the +/−/= marks (as the report's). */
+export const SIGNIFICANCE = 0.05;
+
+/** The metrics that apply to at least one instance of the experiment, in compare's order. */
+export function applicableMetrics(spec: ExperimentSpec): MetricName[] {
+  const counts = spec.instances.map((i) => instanceConfig(i).objectives.length);
+  const single = counts.some((m) => m === 1);
+  const multi = counts.some((m) => m >= 2);
+  return METRICS.filter((m) => (m === 'feasibility' ? true : m === 'best' ? single : multi));
+}
+
+export type Mark = '+' | '−' | '=';
+
+export interface BaselineCell {
+  label: string;
+  summary: Summary | null;
+  withoutValue: number;
+  missing: number;
+  /** The best aggregate (median; mean for feasibility) of the instance. */
+  best: boolean;
+  /** compareExperiment's test of this solver and the baseline (null for the baseline itself). */
+  pair: PairTest | null;
+  /** P(a run of this solver is better than one of the baseline): the pair's A12, turned round when the baseline is its `a`. */
+  a12: number | null;
+  /** Against the baseline: + better, − worse, = no significant difference; null for the baseline or without values. */
+  mark: Mark | null;
+}
+
+export interface BaselineRow {
+  instance: string;
+  cells: BaselineCell[];
+}
+
+/** The pair test of two solvers in an instance, whichever way round compare ran it. */
+export function pairOf(instance: InstanceComparison, x: string, y: string): PairTest | null {
+  return instance.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x)) ?? null;
+}
+
+/** One row per instance: each solver's summary, the best marked, and +/−/= against `baseline`. */
+export function baselineTable(c: Comparison, baseline: string): BaselineRow[] {
+  const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
+  return c.instances.map((inst) => {
+    const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));
+    let best: number | null = null;
+    for (const a of aggregates) if (a !== null && (best === null || better(a, best))) best = a;
+    return {
+      instance: inst.instance,
+      cells: inst.solvers.map((s, k) => {
+        const pair = s.label === baseline ? null : pairOf(inst, s.label, baseline);
+        const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
+        const mark: Mark | null = pair && a12 !== null ? (pair.pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '−') : '=') : null;
+        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair, a12, mark };
+      }),
+    };
+  });
+}
+
+/** Per solver: how many instances it is better (+), worse (−) or not different (=) than the baseline. */
+export function markTotals(rows: readonly BaselineRow[], labels: readonly string[]): Record<string, Record<Mark, number>> {
+  const totals: Record<string, Record<Mark, number>> = {};
+  for (const label of labels) totals[label] = { '+': 0, '−': 0, '=': 0 };
+  for (const row of rows) for (const cell of row.cells) if (cell.mark) totals[cell.label][cell.mark]++;
+  return totals;
+}
+
+// ---- convergence ------------------------------------------------------------------------------
+
+/**
+ * A run's indicator at `evaluations`, its trace read as a step function (the last value at or
+ * before the point). One objective: the best feasible f, +Infinity while no feasible solution
+ * was found (worst); several: the normalised hypervolume the trace recorded, 0 while the front
+ * is empty, null where it is not known (M >= 4 records it only at doublings).
+ */
+export function traceValueAt(trace: readonly TracePoint[], evaluations: number, single: boolean): number | null {
+  let last: TracePoint | null = null;
+  let lastIndicator: number | null = null;
+  for (const t of trace) {
+    if (t.evaluations > evaluations) break;
+    last = t;
+    if (t.indicator !== null) lastIndicator = t.indicator;
+  }
+  if (single) return last && last.feasible && last.best !== null ? last.best : Infinity;
+  if (lastIndicator !== null) return lastIndicator;
+  return !last || !last.frontSize ? 0 : null;
+}
+
+export interface ConvergenceBand {
+  label: string;
+  /** Runs with a trace. */
+  runs: number;
+  /** Per evaluation point; null where the quantile is not finite or no run has a value. */
+  q1: (number | null)[];
+  median: (number | null)[];
+  q3: (number | null)[];
+}
+
+export interface Convergence {
+  instance: string;
+  single: boolean;
+  evaluations: number[];
+  bands: ConvergenceBand[];
+}
+
+/** At most this many evaluation points per chart (evenly spaced picks of the runs' trace points). */
+export const CONVERGENCE_POINTS = 240;
+
+/** Up to `limit` of the sorted values, evenly spaced, the first and the last included. */
+export function thin(sorted: readonly number[], limit: number): number[] {
+  if (sorted.length <= limit) return [...sorted];
+  const out: number[] = [];
+  for (let k = 0; k < limit; k++) out.push(sorted[Math.round((k * (sorted.length - 1)) / (limit - 1))]);
+  return [...new Set(out)];
+}
+
+/**
+ * The median and quartiles over seeds of each solver's indicator, at the evaluation counts of
+ * the instance's trace points (every solver's, so the lines share their x values).
+ */
+export function convergenceOf(instance: string, single: boolean, results: readonly ExperimentRunResult[], labels: readonly string[], limit = CONVERGENCE_POINTS): Convergence {
+  const mine = results.filter((r) => r.instance === instance && r.status === 'done' && r.result);
+  const points = new Set<number>();
+  for (const r of mine) for (const t of r.result!.trace) points.add(t.evaluations);
+  const evaluations = thin([...points].sort((a, b) => a - b), limit);
+  const finite = (v: number) => (Number.isFinite(v) ? v : null);
+  const bands = labels.map((label) => {
+    const traces = mine.filter((r) => r.label === label).map((r) => r.result!.trace);
+    const band: ConvergenceBand = { label, runs: traces.length, q1: [], median: [], q3: [] };
+    for (const e of evaluations) {
+      const values = traces.map((t) => traceValueAt(t, e, single)).filter((v): v is number => v !== null);
+      values.sort((a, b) => a - b);
+      band.q1.push(values.length ? finite(quantileOfSorted(values, 0.25)) : null);
+      band.median.push(values.length ? finite(quantileOfSorted(values, 0.5)) : null);
+      band.q3.push(values.length ? finite(quantileOfSorted(values, 0.75)) : null);
+    }
+    return band;
+  });
+  return { instance, single, evaluations, bands };
+}
+
+// ---- fronts -----------------------------------------------------------------------------------
+
+export interface MedianRun {
+  label: string;
+  id: string;
+  seed: number;
+  hv: number;
+  /** Runs of the solver with a hypervolume. */
+  of: number;
+}
+
+/**
+ * Each solver's median-HV run on an instance: its runs sorted by hypervolume (ties by seed),
+ * the one at rank ceil(n/2) (the median itself for odd n, the lower of the two middle runs for
+ * even n). `values` are metricValues for 'hv'.
+ */
+export function medianHvRuns(values: InstanceMetricValues): MedianRun[] {
+  const out: MedianRun[] = [];
+  for (const solver of values.solvers) {
+    const runs = solver.runs.filter((r): r is RunMetricValue & { value: number } => r.value !== null).sort((a, b) => a.value - b.value || a.seed - b.seed);
+    if (!runs.length) continue;
+    const pick = runs[Math.ceil(runs.length / 2) - 1];
+    out.push({ label: solver.label, id: pick.id, seed: pick.seed, hv: pick.value, of: runs.length });
+  }
+  return out;
+}
+
+// ---- numbers ----------------------------------------------------------------------------------
+
+/** A statistic to 4 significant digits (the title of its cell has it in full). */
+export function formatStat(v: number | null | undefined): string {
+  if (v === null || v === undefined) return '–';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
+  if (v === 0) return '0';
+  if (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3) return v.toExponential(2);
+  return String(Number(v.toPrecision(4)));
+}
+
+/** A p-value: 3 significant digits, small ones in exponent form. */
+export function formatP(p: number | null | undefined): string {
+  if (p === null || p === undefined) return '–';
+  if (p < 1e-3) return p.toExponential(1);
+  return String(Number(p.toPrecision(3)));
+}

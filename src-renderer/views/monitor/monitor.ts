@@ -1,0 +1,161 @@
+/**
+ * The run monitor's data, as pure functions the tests import: an experiment's grid runs as the
+ * file lists them (listExperimentRuns), with the app's live runs laid over the ones in flight,
+ * and how sessions, times and results read.
+ */
+import type { ExperimentRunRow, ExperimentSession, Snapshot } from '../../../src-shared/api.ts';
+import type { LiveRun } from '../../stores/runs.ts';
+import { formatNumber } from '../dice/labels.ts';
+
+export type RowState = 'done' | 'failed' | 'missing' | 'queued' | 'running' | 'paused';
+
+export interface MonitorRow {
+  /** The content-hash run id (docs/projects.md). */
+  id: string;
+  instance: string;
+  label: string;
+  seed: number;
+  state: RowState;
+  /** The API run id while it goes (pause, resume, cancel). */
+  runId: string | null;
+  /** 0..1 while it goes. */
+  progress: number | null;
+  evaluations: number | null;
+  /** Running time so far, or of the stored run. */
+  seconds: number | null;
+  /** What a done run found (best f, or HV and front size); why a failed run failed. */
+  result: string | null;
+  error: string | null;
+}
+
+const UNFINISHED = new Set(['queued', 'running', 'paused']);
+
+/** The app runs of an experiment that are still going, by content id. */
+export function liveRunsOf(experiment: string, runs: Iterable<LiveRun>): Map<string, LiveRun> {
+  const out = new Map<string, LiveRun>();
+  for (const run of runs) {
+    if (run.kind !== 'dice' || !UNFINISHED.has(run.status)) continue;
+    const tag = run.started.experiment;
+    if (tag && tag.name === experiment) out.set(tag.id, run);
+  }
+  return out;
+}
+
+/** A done run's result in a few words: f for one objective, HV and front size for several. */
+export function resultText(row: ExperimentRunRow): string | null {
+  if (row.status !== 'done') return null;
+  if (row.hv !== null || row.frontSize !== null) return `HV ${row.hv === null ? '–' : row.hv.toFixed(4)} · ${row.frontSize ?? 0} on the front`;
+  if (row.best !== null) return `f = ${formatNumber(row.best)}`;
+  return row.feasible === false ? 'no feasible solution' : null;
+}
+
+/**
+ * The rows of the monitor: every grid run in grid order, as the file says, except the ones the
+ * app runs now, which show their live state (a run being retried shows as running, not failed).
+ */
+export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap<string, LiveRun>): MonitorRow[] {
+  return rows.map((row) => {
+    const run = live.get(row.id);
+    if (run) {
+      const snapshot = run.snapshot as Snapshot | null;
+      return {
+        id: row.id,
+        instance: row.instance,
+        label: row.label,
+        seed: row.seed,
+        state: run.status as RowState,
+        runId: run.runId,
+        progress: snapshot?.progress ?? 0,
+        evaluations: snapshot?.evaluations ?? null,
+        seconds: snapshot?.seconds ?? null,
+        result: null,
+        error: null,
+      };
+    }
+    // Listed as running but not (or no longer) live here: it is between the file and the event.
+    const state: RowState = row.status === 'running' ? 'running' : row.status;
+    return {
+      id: row.id,
+      instance: row.instance,
+      label: row.label,
+      seed: row.seed,
+      state,
+      runId: row.runId,
+      progress: state === 'running' ? 0 : null,
+      evaluations: row.evaluations,
+      seconds: row.elapsedMs === null ? null : row.elapsedMs / 1000,
+      result: resultText(row),
+      error: row.status === 'failed' ? (row.error ?? 'failed (no reason stored)') : null,
+    };
+  });
+}
+
+export const STATE_ORDER: readonly RowState[] = ['running', 'paused', 'queued', 'failed', 'missing', 'done'];
+export const STATE_LABELS: Record<RowState, string> = { running: 'running', paused: 'paused', queued: 'queued', failed: 'failed', missing: 'missing', done: 'done' };
+
+export function countStates(rows: readonly MonitorRow[]): Record<RowState, number> {
+  const counts: Record<RowState, number> = { running: 0, paused: 0, queued: 0, failed: 0, missing: 0, done: 0 };
+  for (const r of rows) counts[r.state]++;
+  return counts;
+}
+
+/** The distinct reasons of the failed rows, most frequent first. */
+export function failureReasons(rows: readonly MonitorRow[]): { reason: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const r of rows) if (r.state === 'failed') counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
+  return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
+/** 860 -> "0.9 s", 75_000 -> "1 min 15 s", 7_500_000 -> "2 h 5 min". */
+export function formatDuration(ms: number): string {
+  if (ms < 0 || !Number.isFinite(ms)) return '–';
+  if (ms < 9_950) return `${(ms / 1000).toFixed(1)} s`;
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m} min ${s % 60} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}
+
+export function isActive(s: ExperimentSession): boolean {
+  return s.status === 'queued' || s.status === 'running' || s.status === 'stopping';
+}
+
+/** "12 of 30 runs · 1 failed" (finished counts done and failed runs). */
+export function sessionCounts(s: ExperimentSession): string {
+  return `${s.finished} of ${s.todo} run${s.todo === 1 ? '' : 's'}${s.failed ? ` · ${s.failed} failed` : ''}`;
+}
+
+/**
+ * What the session's time left reads: its ETA counted down from when the main side sent it
+ * (`etaAt`, ms since the epoch) to `now`.
+ */
+export function etaText(s: ExperimentSession, etaAt: number, now: number): string {
+  if (s.status === 'queued') return 'waiting for the session before it';
+  if (s.status === 'stopping') return 'stopping: cancelling the runs in flight';
+  if (!isActive(s)) return sessionEnd(s);
+  if (s.etaMs === null) return 'time left: known once a run has finished';
+  return `about ${formatDuration(Math.max(0, s.etaMs - Math.max(0, now - etaAt)))} left`;
+}
+
+/** How an ended session ended, in words. */
+export function sessionEnd(s: ExperimentSession): string {
+  const left = s.todo - s.finished;
+  switch (s.status) {
+    case 'done':
+      return left > 0 ? `ended with ${left} run${left === 1 ? '' : 's'} not run (cancelled)` : s.failed ? `finished; ${s.failed} failed` : 'finished';
+    case 'cancelled':
+      return `cancelled${left > 0 ? `; ${left} run${left === 1 ? '' : 's'} not run` : ''}`;
+    case 'failed':
+      return `failed: ${s.error ?? 'no reason given'}`;
+    default:
+      return s.status;
+  }
+}
+
+/** "2nd", "3rd", ... for the place of a queued session. */
+export function ordinal(n: number): string {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `${n}${suffix}`;
+}

@@ -1,0 +1,131 @@
+// The comparison view's pure parts on hand-made data: the +/−/= marks against a baseline (Holm p
+// of compare's pair, turned round when the baseline is the pair's first solver), the best per
+// instance, the totals; the metrics that apply; traces read as step functions; the median-HV run
+// for odd and even run counts; thinning of evaluation points.
+import { describe, expect, it } from 'vitest';
+import type { Comparison, ExperimentRunResult } from '../../../src-shared/api.ts';
+import type { InstanceComparison, PairTest } from '../../../src-shared/experiments/compare.ts';
+import { validateSpec } from '../../../src-shared/experiments/spec.ts';
+import { summarize } from '../../../src-shared/stats/summary.ts';
+import type { TracePoint } from '../../../src-shared/solvers/types.ts';
+import { applicableMetrics, baselineTable, convergenceOf, formatP, formatStat, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
+
+const pair = (a: string, b: string, p: number, pHolm: number, a12: number): PairTest => ({ a, b, u: 0, p, pHolm, method: 'exact', a12, magnitude: 'large' });
+const column = (label: string, values: number[] | null) => ({ label, runs: values?.length ?? 0, withoutValue: 0, missing: 0, summary: values ? summarize(values) : null });
+
+function comparison(instances: InstanceComparison[], higherIsBetter = true): Comparison {
+  return { experiment: 'x', metric: higherIsBetter ? 'hv' : 'igd+', higherIsBetter, aggregate: 'median', instances, skipped: [], friedman: null, friedmanNote: 'n/a' };
+}
+
+describe('baselineTable: +/−/= against the baseline from compare’s pair tests', () => {
+  const inst: InstanceComparison = {
+    instance: 'i',
+    objectives: 2,
+    normalisation: null,
+    solvers: [column('A', [1, 2, 3]), column('B', [4, 5, 6]), column('C', [1, 2, 2]), column('D', [0, 0, 1])],
+    pairs: [
+      // B beats A: significant after Holm.
+      pair('A', 'B', 0.001, 0.004, 0.1),
+      // C against A: p below 0.05 but not its Holm p: '='.
+      pair('A', 'C', 0.03, 0.09, 0.7),
+      // D against A: significant, A better (A is the pair's a, so D's A12 is 1 - 0.95).
+      pair('A', 'D', 0.002, 0.01, 0.95),
+      pair('B', 'C', 0.5, 1, 0.5),
+      pair('B', 'D', 0.5, 1, 0.5),
+      pair('C', 'D', 0.5, 1, 0.5),
+    ],
+  };
+  it('marks by the Holm p and turns A12 round to "this solver better than the baseline"', () => {
+    const [row] = baselineTable(comparison([inst]), 'A');
+    expect(row.cells.map((c) => c.mark)).toEqual([null, '+', '=', '−']);
+    expect(row.cells.map((c) => c.a12)).toEqual([null, 1 - 0.1, 1 - 0.7, 1 - 0.95]);
+    expect(row.cells[1].pair).toBe(inst.pairs[0]);
+    // Higher is better: B has the best median.
+    expect(row.cells.map((c) => c.best)).toEqual([false, true, false, false]);
+  });
+  it('against another baseline, from the pairs where that baseline is second', () => {
+    const [row] = baselineTable(comparison([inst]), 'D');
+    // A vs D: A12 0.95 for A, significant: A better than D.
+    expect(row.cells.map((c) => c.mark)).toEqual(['+', '=', '=', null]);
+  });
+  it('an A12 of exactly 0.5 is "=" even when the p-value is small; lower-is-better picks the smallest median', () => {
+    const tie: InstanceComparison = { ...inst, solvers: [column('A', [3, 3]), column('B', [1, 1])], pairs: [pair('A', 'B', 0.001, 0.001, 0.5)] };
+    const [row] = baselineTable(comparison([tie], false), 'A');
+    expect(row.cells.map((c) => c.mark)).toEqual([null, '=']);
+    expect(row.cells.map((c) => c.best)).toEqual([false, true]);
+  });
+  it('a solver without values has no mark; totals count the marks per solver over the instances', () => {
+    const empty: InstanceComparison = { ...inst, instance: 'j', solvers: [column('A', [1]), column('B', null), column('C', [0]), column('D', [9])], pairs: [pair('A', 'C', 0.5, 0.5, 0.5), pair('A', 'D', 0.01, 0.03, 0.0)] };
+    const rows = baselineTable(comparison([inst, empty]), 'A');
+    expect(rows[1].cells.map((c) => c.mark)).toEqual([null, null, '=', '+']);
+    expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({ A: { '+': 0, '−': 0, '=': 0 }, B: { '+': 1, '−': 0, '=': 0 }, C: { '+': 0, '−': 0, '=': 2 }, D: { '+': 1, '−': 1, '=': 0 } });
+  });
+});
+
+describe('applicableMetrics', () => {
+  const base = { name: 'e', solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } };
+  it('SO instances: best and feasibility; MO: the front metrics and feasibility; both: all', () => {
+    expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 's', track: 'so' }] }))).toEqual(['feasibility', 'best']);
+    expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 'm', track: 'mo3' }] }))).toEqual(['hv', 'igd+', 'epsilon', 'spacing', 'feasibility']);
+    expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 's', track: 'so' }, { name: 'm', track: 'mo2' }] }))).toEqual(['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best']);
+  });
+});
+
+const point = (evaluations: number, fields: Partial<TracePoint>): TracePoint => ({ evaluations, seconds: 0, best: null, violation: 0, feasible: false, frontSize: null, indicator: null, ...fields });
+
+describe('traceValueAt: a trace as a step function', () => {
+  const so = [point(10, { best: 50, violation: 3, feasible: false }), point(40, { best: 20, feasible: true }), point(90, { best: 5, feasible: true })];
+  it('one objective: +Infinity before the first feasible point, then the last best at or before', () => {
+    expect([0, 10, 39, 40, 89, 90, 1000].map((e) => traceValueAt(so, e, true))).toEqual([Infinity, Infinity, Infinity, 20, 20, 5, 5]);
+  });
+  it('several objectives: 0 while the front is empty, the last recorded indicator, null where it is not known yet', () => {
+    const mo = [point(10, { frontSize: 0 }), point(20, { frontSize: 3, feasible: true }), point(40, { frontSize: 4, feasible: true, indicator: 0.5 }), point(80, { frontSize: 6, feasible: true })];
+    expect([5, 10, 20, 39, 40, 79, 80, 500].map((e) => traceValueAt(mo, e, false))).toEqual([0, 0, null, null, 0.5, 0.5, 0.5, 0.5]);
+  });
+});
+
+describe('convergenceOf', () => {
+  const result = (label: string, seed: number, trace: TracePoint[]) => ({ id: `${label}${seed}`, instance: 'i', label, solver: 'random', seed, status: 'done', error: null, result: { trace } }) as unknown as ExperimentRunResult;
+  it('quartiles of the runs at every trace point of the instance; a run not feasible yet counts as the worst, so an infinite median is no point', () => {
+    const runs = [
+      result('A', 1, [point(10, { best: 9, feasible: true }), point(30, { best: 1, feasible: true })]),
+      result('A', 2, [point(20, { best: 5, feasible: true })]),
+      result('A', 3, [point(10, { best: 7, feasible: false }), point(40, { best: 3, feasible: true })]),
+      result('A', 4, [point(10, { best: 8, feasible: true })]),
+      { ...result('B', 1, []), status: 'failed', result: null } as ExperimentRunResult,
+    ];
+    const c = convergenceOf('i', true, runs, ['A', 'B']);
+    expect(c.evaluations).toEqual([10, 20, 30, 40]);
+    const [a, b] = c.bands;
+    // At 10: {9, ∞, ∞, 8} -> sorted 8, 9, ∞, ∞: q1 8.75, median ∞ (no point), q3 ∞.
+    expect([a.q1[0], a.median[0], a.q3[0]]).toEqual([8.75, null, null]);
+    // At 20: {9, 5, ∞, 8}: 5, 8, 9, ∞ -> q1 7.25, median 8.5, q3 ∞.
+    expect([a.q1[1], a.median[1], a.q3[1]]).toEqual([7.25, 8.5, null]);
+    // At 40: {1, 5, 3, 8}: 1, 3, 5, 8 -> 2.5, 4, 5.75.
+    expect([a.q1[3], a.median[3], a.q3[3]]).toEqual([2.5, 4, 5.75]);
+    expect(a.runs).toBe(4);
+    expect(b).toMatchObject({ runs: 0, median: [null, null, null, null] });
+  });
+  it('thins the evaluation points evenly, first and last kept', () => {
+    expect(thin([1, 2, 3], 5)).toEqual([1, 2, 3]);
+    expect(thin([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3)).toEqual([0, 5, 10]);
+    expect(thin(Array.from({ length: 1000 }, (_, i) => i), 240)).toHaveLength(240);
+  });
+});
+
+describe('medianHvRuns', () => {
+  const values = (hv: (number | null)[]) => ({ instance: 'i', objectives: 2, normalisation: null, solvers: [{ label: 'A', missing: 0, runs: hv.map((value, k) => ({ id: `r${k + 1}`, seed: k + 1, value })) }] });
+  it('rank ceil(n/2) by hypervolume: the median of an odd count, the lower middle of an even one, ties by seed; runs without a value left out', () => {
+    expect(medianHvRuns(values([0.9, 0.1, 0.5]))).toEqual([{ label: 'A', id: 'r3', seed: 3, hv: 0.5, of: 3 }]);
+    expect(medianHvRuns(values([0.9, 0.1, 0.5, 0.7]))[0]).toMatchObject({ id: 'r3', hv: 0.5, of: 4 });
+    expect(medianHvRuns(values([0.4, 0.4, null]))[0]).toMatchObject({ id: 'r1', of: 2 });
+    expect(medianHvRuns(values([null]))).toEqual([]);
+  });
+});
+
+describe('numbers', () => {
+  it('statistics to 4 significant digits, p-values to 3', () => {
+    expect([formatStat(0.123456), formatStat(1234.5678), formatStat(0), formatStat(2e-5), formatStat(null), formatStat(Infinity)]).toEqual(['0.1235', '1235', '0', '2.00e-5', '–', '∞']);
+    expect([formatP(0.04567), formatP(1), formatP(0.0001234), formatP(null)]).toEqual(['0.0457', '1', '1.2e-4', '–']);
+  });
+});

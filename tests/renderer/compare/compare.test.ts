@@ -1,0 +1,271 @@
+// @vitest-environment happy-dom
+// The comparison view against the real main side, on experiments run on real workers: every
+// number the statistics tables show is compareExperiment's for that file (medians, IQRs, p-values,
+// Holm p, A12, Friedman ranks and p), the +/−/= marks follow its pair tests, the box plots carry
+// compareExperiment's quartiles and every run's value, the convergence chart's median line equals
+// a computation from the stored traces made here from scratch, and the fronts are those of each
+// solver's median-HV run.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createApp, nextTick, type App as VueApp } from 'vue';
+import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { getInstanceByDom } from 'echarts/core';
+import CompareView from '../../../src-renderer/views/compare/CompareView.vue';
+import { provideApi } from '../../../src-renderer/api/index.ts';
+import { formatP, formatStat } from '../../../src-renderer/views/compare/compare.ts';
+import type { Comparison, ExperimentRunResult, ExperimentSession } from '../../../src-shared/api.ts';
+import { hypervolume, normalise, normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
+import { summarize } from '../../../src-shared/stats/summary.ts';
+import { realApp, type RealApp } from '../real-app.ts';
+import { waitFor } from '../../main/processes.ts';
+
+// One instance, two solvers, three seeds, a small budget: runs of well under a second.
+const SMALL = {
+  name: 'small',
+  instances: [{ name: 'mo2-n24', track: 'mo2', n: 24 }],
+  solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }],
+  seeds: [1, 2, 3],
+  budget: { evaluations: 600 },
+};
+// Two instances, so that there is a Friedman test (three solvers: three post-hoc pairs).
+const PAIR = {
+  name: 'pair',
+  instances: [{ name: 'mo2-n24', track: 'mo2', n: 24 }, { name: 'mo2-n30', track: 'mo2', n: 30 }],
+  solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }, { name: 'moead-ls' }],
+  seeds: [1, 2, 3],
+  budget: { evaluations: 600 },
+};
+
+let env: RealApp;
+let app: VueApp | null = null;
+let pinia: Pinia | null = null;
+
+async function runToEnd(name: string) {
+  const ended = new Promise<ExperimentSession>((resolve) => {
+    const detach = env.api.onExperimentSession((s) => {
+      if (s.experiment === name && (s.status === 'done' || s.status === 'failed' || s.status === 'cancelled')) {
+        detach();
+        resolve(s);
+      }
+    });
+  });
+  await env.api.runExperiment(name, { jobs: 2 });
+  const session = await ended;
+  expect(session).toMatchObject({ status: 'done', failed: 0, progress: 1 });
+}
+
+beforeAll(async () => {
+  env = realApp({ parallelism: 2 });
+  await env.api.createProject('compare.saikoro');
+  await env.api.addExperiment(SMALL);
+  await env.api.addExperiment(PAIR);
+  await runToEnd('small');
+  await runToEnd('pair');
+}, 120_000);
+afterAll(() => env.dispose());
+afterEach(() => {
+  app?.unmount();
+  pinia?._e.stop();
+  app = null;
+  pinia = null;
+});
+
+function mount(experiment: string) {
+  window.location.hash = `#/compare/${experiment}`;
+  document.body.innerHTML = '<div id="app"></div>';
+  app = createApp(CompareView);
+  provideApi(app, env.api);
+  pinia = createPinia();
+  app.use(pinia);
+  setActivePinia(pinia);
+  app.mount('#app');
+}
+
+const all = (selector: string, root: ParentNode = document) => [...root.querySelectorAll<HTMLElement>(selector)];
+const q = (testid: string, root: ParentNode = document) => root.querySelector<HTMLElement>(`[data-testid="${testid}"]`);
+const textOf = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+const valueOf = (el: HTMLElement) => Number(el.dataset.value);
+function option(testid: string): { series: { name: string; type: string; data: unknown[] }[] } {
+  const el = q(testid)?.querySelector<HTMLElement>('.echart') ?? (q(testid)?.classList.contains('echart') ? q(testid) : null);
+  const chart = el && getInstanceByDom(el);
+  if (!chart) throw new Error(`no chart in ${testid}`);
+  return chart.getOption() as never;
+}
+async function select(testid: string, value: string) {
+  const el = q(testid) as HTMLSelectElement;
+  el.value = value;
+  el.dispatchEvent(new Event('change'));
+  await nextTick();
+}
+
+/** The view's table is shown and reads the comparison of `metric`. */
+async function shown(metric: string, c: Comparison) {
+  const expected = c.instances.flatMap((inst) => inst.solvers.map((s) => s.summary![c.aggregate]));
+  await waitFor(`the ${metric} table`, () => (q('compare-metric') as HTMLSelectElement | null)?.value === metric && JSON.stringify(all('[data-testid="stat-aggregate"]').map(valueOf)) === JSON.stringify(expected));
+}
+
+/** The +/−/= rule, written out here: Holm p of the pair below 0.05, the direction from A12. */
+function expectedMark(c: Comparison, instance: number, label: string, baseline: string): string | null {
+  if (label === baseline) return null;
+  const pair = c.instances[instance].pairs.find((p) => (p.a === label && p.b === baseline) || (p.b === label && p.a === baseline))!;
+  const better = pair.a === label ? pair.a12 : 1 - pair.a12;
+  return pair.pHolm < 0.05 && better !== 0.5 ? (better > 0.5 ? '+' : '−') : '=';
+}
+
+describe('comparison view', () => {
+  it('shows the medians, IQRs, p-values, Holm p and A12 of compareExperiment, and marks by its pair tests', async () => {
+    const c = await env.api.compareExperiment('small', { metric: 'hv' });
+    mount('small');
+    await shown('hv', c);
+    const [inst] = c.instances;
+    // The statistics table: aggregate and IQR per solver, as numbers and as shown.
+    const cells = all('[data-testid="stats-mo2-n24"] td[data-solver]');
+    expect(cells.map((td) => td.dataset.solver)).toEqual(['random', 'nsga2']);
+    cells.forEach((td, k) => {
+      const s = inst.solvers[k].summary!;
+      expect(valueOf(q('stat-aggregate', td)!)).toBe(s.median);
+      expect(textOf(q('stat-aggregate', td))).toBe(formatStat(s.median));
+      expect(valueOf(q('stat-iqr', td)!)).toBe(s.iqr);
+      expect(textOf(q('stat-iqr', td))).toBe(formatStat(s.iqr));
+      expect(textOf(q('stat-mark', td))).toBe(expectedMark(c, 0, inst.solvers[k].label, 'random'));
+    });
+    // Best per row: the higher median (HV).
+    const best = inst.solvers[0].summary!.median >= inst.solvers[1].summary!.median ? 0 : 1;
+    expect(cells.map((td) => td.classList.contains('best'))).toEqual([best === 0, best === 1]);
+    // The solvers' table repeats median and IQR with n, mean, sd.
+    const solverRows = all('[data-testid="solvers-mo2-n24"] tbody tr');
+    solverRows.forEach((tr, k) => {
+      expect(valueOf(q('solver-median', tr)!)).toBe(inst.solvers[k].summary!.median);
+      expect(valueOf(q('solver-iqr', tr)!)).toBe(inst.solvers[k].summary!.iqr);
+    });
+    // Mann-Whitney of the one pair: p, Holm p, A12.
+    const pairRows = all('[data-testid="pairs-mo2-n24"] tbody tr');
+    expect(pairRows.map((tr) => tr.dataset.pair)).toEqual(inst.pairs.map((p) => `${p.a}|${p.b}`));
+    pairRows.forEach((tr, k) => {
+      const p = inst.pairs[k];
+      expect([valueOf(q('pair-p', tr)!), valueOf(q('pair-p-holm', tr)!), valueOf(q('pair-a12', tr)!)]).toEqual([p.p, p.pHolm, p.a12]);
+      expect([textOf(q('pair-p', tr)), textOf(q('pair-p-holm', tr)), textOf(q('pair-a12', tr))]).toEqual([formatP(p.p), formatP(p.pHolm), formatStat(p.a12)]);
+    });
+    // One instance: no Friedman test, and the view says why.
+    expect(textOf(q('friedman-note'))).toBe(`No Friedman test: ${c.friedmanNote}.`);
+
+    // Another baseline turns the marks round; another metric shows that metric's numbers.
+    await select('compare-baseline', 'nsga2');
+    await nextTick();
+    expect(textOf(q('stat-mark', cells[0]))).toBe(expectedMark(c, 0, 'random', 'nsga2'));
+    expect(q('stat-mark', all('[data-testid="stats-mo2-n24"] td[data-solver]')[1])).toBeNull();
+    expect(textOf(q('totals-nsga2'))).toBe('baseline');
+    const igd = await env.api.compareExperiment('small', { metric: 'igd+' });
+    await select('compare-metric', 'igd+');
+    await shown('igd+', igd);
+    all('[data-testid="stats-mo2-n24"] td[data-solver]').forEach((td, k) => expect(valueOf(q('stat-iqr', td)!)).toBe(igd.instances[0].solvers[k].summary!.iqr));
+    expect(all('[data-testid="pair-p"]').map(valueOf)).toEqual(igd.instances[0].pairs.map((p) => p.p));
+  });
+
+  it("the box plot carries compareExperiment's quartiles and every run's value; the fronts are the median-HV runs'", async () => {
+    const c = await env.api.compareExperiment('small', { metric: 'hv' });
+    const results = await env.api.getExperimentResults('small');
+    const norm = (await env.api.getProject())!.experiments.find((e) => e.name === 'small')!.spec.instances[0].normalisation!;
+    mount('small');
+    await shown('hv', c);
+    await waitFor('the box plot', () => {
+      try {
+        return option('boxplot-mo2-n24').series[1].data.length === 6;
+      } catch {
+        return false;
+      }
+    });
+    const box = option('boxplot-mo2-n24');
+    const [inst] = c.instances;
+    expect(box.series[0].type).toBe('boxplot');
+    expect((box.series[0].data as { value: number[] }[]).map((d) => d.value)).toEqual(inst.solvers.map((s) => [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]));
+    // Every run's value, computed here from its stored front: the HV of the normalised front.
+    const hvOf = (r: ExperimentRunResult) => hypervolume(normalise(r.result!.front.map((s) => s.objectives), norm.ideal, norm.nadir), normalisedReferencePoint(2));
+    const points = box.series[1].data as { value: [number, number]; label: string; seed: number }[];
+    for (const [k, s] of inst.solvers.entries()) {
+      const mine = results.filter((r) => r.label === s.label).sort((a, b) => a.seed - b.seed);
+      const shownValues = points.filter((p) => p.label === s.label).sort((a, b) => a.seed - b.seed);
+      expect(shownValues.map((p) => p.seed)).toEqual(mine.map((r) => r.seed));
+      shownValues.forEach((p, j) => expect(p.value[1]).toBeCloseTo(hvOf(mine[j]), 12));
+      // Beside their own box.
+      expect(shownValues.every((p) => Math.abs(p.value[0] - k) < 0.5)).toBe(true);
+      // And they are the values compareExperiment summarised.
+      expect(summarize(shownValues.map((p) => p.value[1]))).toEqual(s.summary);
+    }
+    // Fronts: each solver's run at rank ceil(3/2) = 2 by HV, its front as stored.
+    await waitFor('the fronts chart', () => {
+      try {
+        return option('fronts-mo2-n24').series.length === 2;
+      } catch {
+        return false;
+      }
+    });
+    const fronts = option('fronts-mo2-n24');
+    for (const [k, label] of ['random', 'nsga2'].entries()) {
+      const ranked = results.filter((r) => r.label === label).sort((a, b) => hvOf(a) - hvOf(b) || a.seed - b.seed);
+      const middle = ranked[1];
+      expect(fronts.series[k].name).toBe(`${label} (seed ${middle.seed})`);
+      expect(fronts.series[k].data).toEqual(middle.result!.front.map((s) => [s.objectives[0], s.objectives[1]]));
+    }
+  });
+
+  it('the convergence chart: median and quartiles over seeds of the stored traces as step functions', async () => {
+    const results = await env.api.getExperimentResults('small');
+    mount('small');
+    await waitFor('the convergence chart', () => {
+      try {
+        return option('convergence-mo2-n24').series.length === 6;
+      } catch {
+        return false;
+      }
+    });
+    const chart = option('convergence-mo2-n24');
+    // The trace of each run as the hypervolume it had recorded by e evaluations (0 before its first point).
+    const hvAt = (r: ExperimentRunResult, e: number) => {
+      let v = 0;
+      for (const t of r.result!.trace) if (t.evaluations <= e && t.indicator !== null) v = t.indicator;
+      return v;
+    };
+    for (const [k, label] of ['random', 'nsga2'].entries()) {
+      const median = chart.series[3 * k] as { name: string; data: [number, number | null][] };
+      const q1 = chart.series[3 * k + 1] as { data: [number, number | null][] };
+      const width = chart.series[3 * k + 2] as { data: [number, number | null][] };
+      expect(median.name).toBe(label);
+      const runs = results.filter((r) => r.label === label);
+      expect(runs).toHaveLength(3);
+      expect(median.data.length).toBeGreaterThan(3);
+      for (const [j, [e, shownMedian]] of median.data.entries()) {
+        const values = runs.map((r) => hvAt(r, e)).sort((a, b) => a - b);
+        // Three seeds: the median is the middle value; q1 and q3 are halfway to the outer ones.
+        expect(shownMedian).toBe(values[1]);
+        expect(q1.data[j][1]).toBe(values[0] + 0.5 * (values[1] - values[0]));
+        expect(width.data[j][1]).toBeCloseTo(values[1] + 0.5 * (values[2] - values[1]) - q1.data[j][1]!, 12);
+      }
+      // The x values are the runs' own trace points (every solver's).
+      const traced = new Set(results.flatMap((r) => r.result!.trace.map((t) => t.evaluations)));
+      expect(median.data.every(([e]) => traced.has(e))).toBe(true);
+      expect(median.data.at(-1)![0]).toBe(Math.max(...traced));
+    }
+  });
+
+  it('Friedman across instances: average ranks, p and the Holm post-hoc p of compareExperiment', async () => {
+    const c = await env.api.compareExperiment('pair', { metric: 'hv' });
+    expect(c.friedman).not.toBeNull();
+    mount('pair');
+    await shown('hv', c);
+    const f = c.friedman!;
+    const ranks = all('[data-testid="friedman-rank"]');
+    expect(Object.fromEntries(ranks.map((el) => [el.dataset.solver, valueOf(el)]))).toEqual(Object.fromEntries(f.labels.map((l, i) => [l, f.averageRanks[i]])));
+    // Best rank first.
+    expect(ranks.map(valueOf)).toEqual([...f.averageRanks].sort((a, b) => a - b));
+    expect(valueOf(q('friedman-p')!)).toBe(f.p);
+    expect(all('[data-testid="posthoc-p-holm"]').map(valueOf)).toEqual(f.pairwise.map((p) => p.pHolm));
+    // Two instances, three solvers: three pairs each, Holm over the instance's three.
+    for (const inst of c.instances) expect(all(`[data-testid="pairs-${inst.instance}"] [data-testid="pair-p-holm"]`).map(valueOf)).toEqual(inst.pairs.map((p) => p.pHolm));
+    // The +/−/= totals against the baseline (the first solver) count the marks of both instances.
+    for (const label of ['nsga2', 'moead-ls']) {
+      const marks = c.instances.map((_, i) => expectedMark(c, i, label, 'random'));
+      const count = (m: string) => marks.filter((x) => x === m).length;
+      expect(textOf(q(`totals-${label}`))).toBe(`${count('+')} / ${count('−')} / ${count('=')}`);
+    }
+  });
+});

@@ -1,0 +1,93 @@
+// The run monitor's pure parts: the file's rows with the live runs laid over the ones in flight,
+// failures grouped by reason, how sessions and their time left read.
+import { describe, expect, it } from 'vitest';
+import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
+import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
+import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, sessionCounts, sessionEnd } from '../../../src-renderer/views/monitor/monitor.ts';
+
+const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
+  id,
+  instance: 'i',
+  label: 'nsga2',
+  solver: 'nsga2',
+  seed: 1,
+  status: 'missing',
+  runId: null,
+  startedAt: null,
+  finishedAt: null,
+  elapsedMs: null,
+  evaluations: null,
+  error: null,
+  best: null,
+  feasible: null,
+  frontSize: null,
+  hv: null,
+  ...fields,
+});
+
+const live = (runId: string, experiment: string | null, id: string, status: LiveRun['status'], snapshot: object | null = null) =>
+  ({ runId, kind: 'dice', status, snapshot, started: { kind: 'dice', experiment: experiment ? { name: experiment, id, instance: 'i', label: 'nsga2' } : null } }) as unknown as LiveRun;
+
+const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
+  experiment: 'e',
+  status: 'running',
+  jobs: 2,
+  todo: 10,
+  finished: 4,
+  failed: 0,
+  running: [],
+  progress: 0.45,
+  etaMs: 60_000,
+  startedAt: '2025-01-01T00:00:00.000Z',
+  finishedAt: null,
+  error: null,
+  ...fields,
+});
+
+describe('monitorRows', () => {
+  it('lays the live runs of the experiment over the file’s rows: a retried failed run shows as running with its progress', () => {
+    const rows = [row('a', { status: 'done', evaluations: 600, elapsedMs: 1500, hv: 0.81234, frontSize: 7 }), row('b', { status: 'failed', error: 'worker crashed (exit code 134)' }), row('c'), row('d')];
+    const runs = [live('run-1', 'e', 'b', 'running', { progress: 0.5, evaluations: 300, seconds: 0.4 }), live('run-2', 'e', 'c', 'paused', { progress: 0.2, evaluations: 120, seconds: 0.1 }), live('run-3', 'other', 'd', 'running'), live('run-4', 'e', 'd', 'done'), live('run-5', null, 'd', 'running')];
+    const byId = liveRunsOf('e', runs);
+    expect([...byId.keys()]).toEqual(['b', 'c']);
+    const out = monitorRows(rows, byId);
+    expect(out.map((r) => [r.state, r.runId, r.progress, r.evaluations, r.seconds, r.result, r.error])).toEqual([
+      ['done', null, null, 600, 1.5, 'HV 0.8123 · 7 on the front', null],
+      ['running', 'run-1', 0.5, 300, 0.4, null, null],
+      ['paused', 'run-2', 0.2, 120, 0.1, null, null],
+      ['missing', null, null, null, null, null, null],
+    ]);
+    expect(countStates(out)).toEqual({ running: 1, paused: 1, queued: 0, failed: 0, missing: 1, done: 1 });
+  });
+  it('a failed row keeps its reason; one objective reads f or "no feasible solution"', () => {
+    const out = monitorRows([row('a', { status: 'failed', error: 'out of memory' }), row('b', { status: 'failed', error: 'out of memory' }), row('c', { status: 'failed', error: 'timed out' }), row('d', { status: 'done', best: 12, feasible: true })], new Map());
+    expect(out.map((r) => r.error)).toEqual(['out of memory', 'out of memory', 'timed out', null]);
+    expect(failureReasons(out)).toEqual([{ reason: 'out of memory', count: 2 }, { reason: 'timed out', count: 1 }]);
+    expect(out[3].result).toBe('f = 12');
+    expect(resultText(row('e', { status: 'done', best: null, feasible: false }))).toBe('no feasible solution');
+  });
+});
+
+describe('sessions', () => {
+  it('counts down the ETA from when it was sent', () => {
+    const s = session({});
+    expect(etaText(s, 1_000_000, 1_000_000)).toBe('about 1 min 0 s left');
+    expect(etaText(s, 1_000_000, 1_030_000)).toBe('about 30 s left');
+    expect(etaText(s, 1_000_000, 2_000_000)).toBe('about 0.0 s left');
+    expect(etaText(session({ etaMs: null }), 0, 0)).toBe('time left: known once a run has finished');
+    expect(etaText(session({ status: 'queued' }), 0, 0)).toBe('waiting for the session before it');
+  });
+  it('says how a session ended', () => {
+    expect(sessionEnd(session({ status: 'done', finished: 10 }))).toBe('finished');
+    expect(sessionEnd(session({ status: 'done', finished: 10, failed: 2 }))).toBe('finished; 2 failed');
+    expect(sessionEnd(session({ status: 'done', finished: 9 }))).toBe('ended with 1 run not run (cancelled)');
+    expect(sessionEnd(session({ status: 'cancelled', finished: 4 }))).toBe('cancelled; 6 runs not run');
+    expect(sessionEnd(session({ status: 'failed', error: 'the project was closed' }))).toBe('failed: the project was closed');
+    expect(sessionCounts(session({ failed: 1 }))).toBe('4 of 10 runs · 1 failed');
+    expect(sessionCounts(session({ todo: 1, finished: 0 }))).toBe('0 of 1 run');
+  });
+  it('durations and places', () => {
+    expect([860, 9_949, 9_960, 75_000, 7_500_000].map(formatDuration)).toEqual(['0.9 s', '9.9 s', '10 s', '1 min 15 s', '2 h 5 min']);
+    expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']);
+  });
+});
