@@ -9,6 +9,7 @@ import { FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/
 import { faceChiSquare, faceWindows } from '../../src-renderer/views/dice/face-counts.ts';
 import { formatNumber, groupLabel } from '../../src-renderer/views/dice/labels.ts';
 import { routeIdFromHash } from '../../src-renderer/stores/shell.ts';
+import { DEFAULT_ROUTE_ID } from '../../src-renderer/routes.ts';
 import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
@@ -140,7 +141,8 @@ describe('number formatting and axes', () => {
     expect(groupLabel([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15])).toBe('F1–F15');
     expect(groupLabel([1, 2])).toBe('F1, F2');
     expect(routeIdFromHash('#/dice')).toBe('dice');
-    expect(routeIdFromHash('#/nowhere')).toBe('dice');
-    expect(routeIdFromHash('')).toBe('dice');
+    // Unknown or missing: the first view of the navigation (the project home).
+    expect(routeIdFromHash('#/nowhere')).toBe(DEFAULT_ROUTE_ID);
+    expect(routeIdFromHash('')).toBe(DEFAULT_ROUTE_ID);
   });
 });
