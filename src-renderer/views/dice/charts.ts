@@ -5,13 +5,14 @@
  * not, the band itself).
  */
 import type { EChartsCoreOption } from 'echarts/core';
-import { LIGHT_PALETTE, type ChartPalette } from '../../../src-shared/charts/palette.ts';
+import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../../src-shared/charts/axes.ts';
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import type { DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import type { DiceEvaluation } from '../../../src-shared/api.ts';
 import { FEATURE_LABELS, formatNumber } from './labels.ts';
 import type { FaceWindow } from './face-counts.ts';
+import { bandScale, type ObjectiveShare } from './inspect.ts';
 
 export interface FeatureRow {
   /** 1-based feature number. */
@@ -64,9 +65,10 @@ type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; siz
 
 /**
  * Feature histograms: one bar per feature (green in band, red outside), drawn over its band
- * [alpha, beta] (a shaded box, a line when alpha = beta); one panel per scale.
+ * [alpha, beta] (a shaded box, a line when alpha = beta); one panel per scale. The feature
+ * `picked` (1-based) is outlined in the accent colour and its name underlined.
  */
-export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = LIGHT_PALETTE, picked: number | null = null): EChartsCoreOption {
   const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
   const gap = 2; // percent of the width between panels
   const grids: object[] = [];
@@ -84,7 +86,12 @@ export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = L
     titles.push({ text: panel.title, left: `${left}%`, top: 4 });
     // Room above the tallest bar or band for its label.
     const axisTop = niceCeil(Math.max(...panelRows.map((r) => Math.max(r.value, r.beta)), 1) * 1.15);
-    xAxes.push({ type: 'category', gridIndex: k, data: panelRows.map((r) => `F${r.feature}`), axisLabel: { fontWeight: 600 } });
+    xAxes.push({
+      type: 'category',
+      gridIndex: k,
+      data: panelRows.map((r) => (r.feature === picked ? { value: `F${r.feature}`, textStyle: { color: palette.accent, fontWeight: 800, textDecoration: 'underline' } } : `F${r.feature}`)),
+      axisLabel: { fontWeight: 600 },
+    });
     yAxes.push({ type: 'value', gridIndex: k, min: 0, max: axisTop, interval: niceInterval(axisTop) });
     series.push(
       {
@@ -120,7 +127,7 @@ export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = L
         barWidth: '42%',
         data: panelRows.map((r) => ({
           value: r.value,
-          itemStyle: { color: r.inBand ? palette.ok : palette.bad, opacity: 0.88 },
+          itemStyle: { color: r.inBand ? palette.ok : palette.bad, opacity: 0.88, ...(r.feature === picked ? { borderColor: palette.accent, borderWidth: 2.5 } : {}) },
           label: {
             show: true,
             position: 'top',
@@ -256,4 +263,138 @@ export function histogramOption(windows: FaceWindow[]): EChartsCoreOption {
 export function bandPosition(row: Pick<ConstraintRow, 'chi' | 'lower' | 'upper'>): number | null {
   if (row.upper === null || !(row.upper > row.lower)) return null;
   return (row.chi - row.lower) / (row.upper - row.lower);
+}
+
+/**
+ * Each objective as one bar of 100 %, split into the shares of the errors E_i of its group
+ * (one colour per feature, its name written on its share when there is room). The axis labels
+ * give each objective's value; an objective of 0 has no share to show and says "in band".
+ */
+export function objectiveShareOption(shares: ObjectiveShare[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+  const features = [...new Set(shares.flatMap((s) => s.parts.map((p) => p.feature)))].sort((a, b) => a - b);
+  const name = (s: ObjectiveShare) => (shares.length > 1 ? `f${s.objective + 1}` : 'f');
+  return {
+    grid: { top: GRID_TOP_NO_LEGEND },
+    tooltip: {
+      trigger: 'item',
+      formatter: (params: { seriesName: string; dataIndex: number; value: number }) => {
+        const s = shares[params.dataIndex];
+        const part = s.parts.find((p) => `F${p.feature}` === params.seriesName)!;
+        return `<b>${params.seriesName}</b> ${FEATURE_LABELS[part.feature - 1]}<br/>E = ${formatNumber(part.error)} of ${name(s)} = ${formatNumber(s.value)} (${formatNumber(Math.round(part.share * 1000) / 10)} %)`;
+      },
+    },
+    xAxis: { type: 'value', min: 0, max: 100, interval: 25, axisLabel: { formatter: '{value} %' } },
+    yAxis: {
+      type: 'category',
+      inverse: true,
+      data: shares.map((s) => `${name(s)} = ${formatNumber(s.value)}${s.value > 0 ? '' : ' (in band)'}`),
+      axisLabel: { fontWeight: 600 },
+    },
+    series: features.map((f) => ({
+      name: `F${f}`,
+      type: 'bar',
+      stack: 'share',
+      barWidth: '64%',
+      itemStyle: { color: seriesColor(palette, f - 1), borderColor: palette.surface, borderWidth: 1, borderRadius: 0 },
+      label: {
+        show: true,
+        formatter: (p: { value: number }) => (p.value >= 6 ? `F${f}` : ''),
+        color: palette.text,
+        textBorderColor: palette.surface,
+        textBorderWidth: 2.5,
+        fontSize: 10.5,
+        fontWeight: 600,
+      },
+      data: shares.map((s) => {
+        const part = s.parts.find((p) => p.feature === f);
+        return part && part.error > 0 ? part.share * 100 : '-';
+      }),
+    })),
+  };
+}
+
+/** Where the constraint chart puts a tick: the band's ends, and 1, 10, 100, ... band widths outside it. */
+export function bandTicks(lo: number, hi: number): { value: number; label: string }[] {
+  const ticks = [
+    { value: 0, label: 'q(p)' },
+    { value: 1, label: 'q(P)' },
+  ];
+  for (let k = 0; k < 12; k++) {
+    const above = 1 + Math.log10(1 + 10 ** k);
+    const below = -Math.log10(1 + 10 ** k);
+    const label = k === 0 ? '1×' : `${powerOfTen(10 ** k)}×`;
+    if (above <= hi) ticks.push({ value: above, label: `+${label}` });
+    if (below >= lo) ticks.push({ value: below, label: `−${label}` });
+  }
+  return ticks.sort((a, b) => a.value - b.value);
+}
+
+/**
+ * chi_d of each constrained d placed relative to its own band (inspect.ts bandScale): the band
+ * [q(p_d), q(P_d)] is the shaded stripe from 0 to 1, the same for every d, and a value outside
+ * it sits at its distance in band widths on a log scale. A pass is a circle labelled "pass", a
+ * fail a triangle pointing away from the band labelled "fail": shape and word as well as colour.
+ */
+export function constraintPositionOption(rows: ConstraintRow[], palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+  const scales = rows.map((r) => bandScale(r));
+  const lo = Math.min(-0.6, Math.min(...scales) - 0.45);
+  const hi = Math.max(1.6, Math.max(...scales) + 0.45);
+  const ticks = bandTicks(lo, hi);
+  return {
+    grid: { top: GRID_TOP_NO_LEGEND },
+    tooltip: {
+      trigger: 'item',
+      formatter: (params: { dataIndex: number }) => {
+        const r = rows[params.dataIndex];
+        const width = r.upper !== null && r.upper > r.lower ? r.upper - r.lower : null;
+        const where = r.feasible
+          ? width !== null
+            ? `inside, ${formatNumber(Math.round(((r.chi - r.lower) / width) * 1000) / 10)} % of the way from q(p<sub>d</sub>) to q(P<sub>d</sub>)`
+            : 'inside'
+          : `${r.chi < r.lower ? 'below q(p<sub>d</sub>)' : 'above q(P<sub>d</sub>)'} by ${formatNumber(r.g)}${width !== null ? ` = ${formatNumber(r.g / width)} band widths` : ''}`;
+        const status = r.feasible ? `<span style="color:${palette.ok}">pass</span>` : `<span style="color:${palette.bad}">fail, g = ${formatNumber(r.g)}</span>`;
+        return `<b>d = ${r.d}</b> ${status}<br/>χ<sub>d</sub> ${formatNumber(r.chi)} · band [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${where}`;
+      },
+    },
+    xAxis: { type: 'category', data: rows.map((r) => `d=${r.d}`) },
+    yAxis: {
+      type: 'value',
+      min: lo,
+      max: hi,
+      splitLine: { show: false },
+      axisTick: { show: true, customValues: ticks.map((t) => t.value) },
+      axisLabel: { customValues: ticks.map((t) => t.value), formatter: (v: number) => ticks.find((t) => Math.abs(t.value - v) < 1e-9)?.label ?? '' },
+    },
+    series: [
+      {
+        name: 'chi',
+        type: 'scatter',
+        data: rows.map((r, i) => {
+          const s = scales[i];
+          const above = s > 1;
+          return {
+            value: [i, s],
+            symbol: r.feasible ? 'circle' : 'triangle',
+            symbolSize: r.feasible ? 11 : 14,
+            symbolRotate: !r.feasible && !above ? 180 : 0,
+            itemStyle: { color: r.feasible ? palette.ok : palette.bad },
+            label: {
+              show: true,
+              position: !r.feasible && !above ? 'bottom' : 'top',
+              formatter: r.feasible ? 'pass' : 'fail',
+              color: r.feasible ? palette.ok : palette.bad,
+              fontWeight: 700,
+              fontSize: 10.5,
+            },
+          };
+        }),
+        markArea: {
+          silent: true,
+          itemStyle: { color: palette.band, borderColor: palette.bandEdge, borderWidth: 1, borderType: 'dashed' },
+          data: [[{ yAxis: 0 }, { yAxis: 1 }]],
+        },
+        z: 3,
+      },
+    ],
+  };
 }

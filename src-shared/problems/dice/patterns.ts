@@ -97,9 +97,9 @@ export function patternFaces(feature: number, faces: ArrayLike<number>, start: n
 
 /** The rolls [start, end) whose face counts make F1..F5 (their percent window of the sequence). */
 export function faceWindowOf(feature: number, n: number): [number, number] {
-  const window = CHI_WINDOWS[feature - 1];
-  if (feature < 1 || feature > CHI_WINDOWS.length || !window) throw new RangeError(`F${feature} is not a face-count feature (F1..F5)`);
-  return chiWindow(n, window[0], window[1]);
+  const percent = CHI_WINDOWS[feature - 1];
+  if (feature < 1 || feature > CHI_WINDOWS.length || !percent) throw new RangeError(`F${feature} is not a face-count feature (F1..F5)`);
+  return chiWindow(n, percent[0], percent[1]);
 }
 
 /** What the inspector marks for one picked feature. */
@@ -123,10 +123,10 @@ export function featureHighlight(faces: ArrayLike<number>, feature: number): Fea
   const cover = new Uint16Array(n);
   const key = new Uint8Array(n);
   if (!isPatternFeature(feature)) {
-    const window = faceWindowOf(feature, n);
-    cover.fill(1, window[0], window[1]);
-    key.fill(1, window[0], window[1]);
-    return { feature, starts: new Int32Array(0), length: window[1] - window[0], cover, key, window };
+    const span = faceWindowOf(feature, n);
+    cover.fill(1, span[0], span[1]);
+    key.fill(1, span[0], span[1]);
+    return { feature, starts: new Int32Array(0), length: span[1] - span[0], cover, key, window: span };
   }
   const d = patternLength(feature);
   const starts = patternOccurrences(faces, feature);
