@@ -16,6 +16,8 @@ import {
   type TrackName,
 } from '../../src-shared/problems/dice/config.ts';
 import { parseSequence, SequenceError } from '../../src-shared/problems/dice/sequence.ts';
+import { DiceEvaluator } from '../../src-shared/problems/dice/evaluate.ts';
+import { DiceState } from '../../src-shared/problems/dice/incremental.ts';
 import { useApi } from '../api/index.ts';
 
 export interface ConstraintSetting {
@@ -46,6 +48,26 @@ export function cleanSequence(text: string): string {
 }
 
 /**
+ * The text with roll p (0-based, counting rolls, not the spaces and quotes cleanSequence drops)
+ * set to `face`, keeping the rest of the text as it was typed. Unchanged when there is no roll p.
+ */
+export function replaceRoll(text: string, p: number, face: number): string {
+  let seen = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (/[\s"',]/.test(text[i])) continue;
+    if (++seen === p) return text.slice(0, i) + String(face) + text.slice(i + 1);
+  }
+  return text;
+}
+
+/** Positions where two strings of one length differ, up to `limit` of them (then it stops counting). */
+export function differingPositions(a: string, b: string, limit: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < a.length && out.length < limit; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) out.push(i);
+  return out;
+}
+
+/**
  * Checks a cleaned sequence against N with the evaluator's own parser, characters first (the
  * message names the position), then the length. Null when it can be evaluated.
  */
@@ -66,6 +88,29 @@ const defaultConstraints = (): ConstraintSetting[] =>
 
 export const AUTO_EVALUATE_DELAY_MS = 120;
 export const MAX_UNDO = 50;
+/**
+ * A sequence at most this many rolls away from the one evaluated (same N and config) is reached
+ * by single-roll changes on the renderer's own incremental evaluator, at once: an edit, its
+ * undo, a digit typed over another. Anything further goes to the main side, debounced.
+ */
+export const LOCAL_CHANGE_LIMIT = 64;
+
+/** A second sequence to hold against the one inspected, evaluated under the same bands and groups (its own N). */
+export interface Comparison {
+  /** Where it came from: "pasted", "before roll 17: 3 → 5", ... */
+  label: string;
+  x: string;
+  evaluation: DiceEvaluation | null;
+  config: DiceConfig | null;
+  /** Why it could not be evaluated under the current config. */
+  error: string | null;
+}
+
+/** A sequence "Compare with…" offers: one the undo history holds. */
+export interface ComparisonCandidate {
+  label: string;
+  x: string;
+}
 
 /** Everything the user edits; undo restores one of these. */
 interface Snapshot {
@@ -78,6 +123,8 @@ interface Snapshot {
   gamma: number[];
   constraints: ConstraintSetting[];
   seed: number;
+  /** The rolls of sequenceText when they form a sequence (any length), else '': what "Compare with…" offers. */
+  rolls: string;
 }
 
 /** The dice evaluator: the sequence and config being edited, and the last evaluation. */
@@ -138,6 +185,8 @@ export const useDiceStore = defineStore('dice', () => {
   );
 
   let requestId = 0;
+  /** JSON of evaluatedConfig. */
+  let evaluatedKey = '';
   async function evaluate(): Promise<void> {
     const x = sequence.value;
     const cfg = config.value;
@@ -157,6 +206,7 @@ export const useDiceStore = defineStore('dice', () => {
       if (token !== requestId) return;
       evaluation.value = result;
       evaluatedConfig.value = cfg;
+      evaluatedKey = JSON.stringify(cfg);
       evaluatedSequence.value = x;
       serverConfigError.value = null;
     } catch (e) {
@@ -184,6 +234,7 @@ export const useDiceStore = defineStore('dice', () => {
       gamma: [...gamma.value],
       constraints: constraints.value.map((c) => ({ ...c })),
       seed: seed.value,
+      rolls: sequence.value !== '' && checkSequence(sequence.value, sequence.value.length) === null ? sequence.value : '',
     };
   }
   function checkpoint(label: string): void {
@@ -242,13 +293,116 @@ export const useDiceStore = defineStore('dice', () => {
     constraints.value = defaultConstraints();
   }
 
-  // Evaluate shortly after the last edit; a newer request makes older answers stale.
+  // --- The inspector's edits: a DiceState in the renderer, built from the evaluation on screen
+  // when first needed, moves with single-roll changes in O(1) each, so every number follows an
+  // edit at once, with no round trip. Plain object, never reactive: it holds typed arrays.
+  let local: { state: DiceState; key: string; x: string } | null = null;
+  function editor(): DiceState {
+    const cfg = evaluatedConfig.value!;
+    const x = evaluatedSequence.value;
+    if (!local || local.key !== evaluatedKey || local.x !== x) local = { state: new DiceState(cfg, x), key: evaluatedKey, x };
+    return local.state;
+  }
+  /** Shows the editor's evaluation, and drops any full evaluation pending or in flight. */
+  function publish(state: DiceState): void {
+    clearTimeout(timer);
+    requestId++;
+    busy.value = false;
+    failure.value = null;
+    const x = state.toString();
+    evaluation.value = state.evaluation();
+    evaluatedSequence.value = x;
+    local!.x = x;
+  }
+
+  /** Sets roll p (0-based) of the sequence on screen to `face` 1..6, undoable; false when there is nothing to change. */
+  function setRoll(p: number, face: number): boolean {
+    const x = evaluatedSequence.value;
+    if (!evaluation.value || stale.value || !Number.isInteger(p) || p < 0 || p >= x.length) return false;
+    if (!Number.isInteger(face) || face < 1 || face > 6 || x.charCodeAt(p) - 48 === face) return false;
+    checkpoint(`roll ${p + 1}: ${x[p]} → ${face}`);
+    sequenceText.value = replaceRoll(sequenceText.value, p, face);
+    const state = editor();
+    state.set(p, face);
+    publish(state);
+    return true;
+  }
+
+  /** Reaches the current sequence from the one evaluated by a few single-roll changes, when it can. */
+  function applyLocally(): boolean {
+    const x = sequence.value;
+    const from = evaluatedSequence.value;
+    if (!evaluation.value || x.length !== from.length || configKey.value !== evaluatedKey || checkSequence(x, n.value)) return false;
+    const changes = differingPositions(from, x, LOCAL_CHANGE_LIMIT + 1);
+    if (changes.length > LOCAL_CHANGE_LIMIT) return false;
+    const state = editor();
+    for (const p of changes) state.set(p, x.charCodeAt(p) - 48);
+    publish(state);
+    return true;
+  }
+
+  // Evaluate shortly after the last edit; a newer request makes older answers stale. What is on
+  // screen already needs nothing; a few rolls changed are applied locally at once.
   let timer: ReturnType<typeof setTimeout> | undefined;
   watch([sequence, configKey], () => {
     serverConfigError.value = null;
     serverSequenceProblem.value = null;
     clearTimeout(timer);
+    if (evaluation.value && !stale.value) {
+      requestId++;
+      busy.value = false;
+      return;
+    }
+    if (applyLocally()) return;
     timer = setTimeout(() => void evaluate(), AUTO_EVALUATE_DELAY_MS);
+  });
+
+  // --- Diff: a second sequence, evaluated here under the current config (at its own N).
+  const comparison = shallowRef<Comparison | null>(null);
+  function evaluateComparison(label: string, x: string): Comparison {
+    const cfg: DiceConfig = { ...config.value, n: x.length };
+    try {
+      validateConfig(cfg);
+      return { label, x, evaluation: new DiceEvaluator(cfg).evaluate(x), config: cfg, error: null };
+    } catch (e) {
+      if (e instanceof ConfigError) return { label, x, evaluation: null, config: null, error: `${e.field}: ${e.rule}` };
+      throw e;
+    }
+  }
+  /**
+   * Holds `text` (cleaned as the sequence field is) against the sequence inspected. Returns the
+   * problem, naming the position, when it is not a sequence; the comparison stays as it was then.
+   */
+  function compareWith(text: string, label = 'pasted'): SequenceProblem | null {
+    const x = cleanSequence(text);
+    if (x === '') return { message: 'the sequence to compare with is empty' };
+    const problem = checkSequence(x, x.length);
+    if (problem) return problem;
+    comparison.value = evaluateComparison(label, x);
+    return null;
+  }
+  function clearComparison(): void {
+    comparison.value = null;
+  }
+  watch(configKey, () => {
+    const c = comparison.value;
+    if (c) comparison.value = evaluateComparison(c.label, c.x);
+  });
+  /**
+   * Sequences the undo history holds (other than the one on screen), newest first: what was
+   * shown before the last edit, before the last solution opened, before a random one, ...
+   */
+  const comparisonCandidates = computed<ComparisonCandidate[]>(() => {
+    const seen = new Set([sequence.value]);
+    const out: ComparisonCandidate[] = [];
+    for (let k = history.value.length - 1; k >= 0 && out.length < 10; k--) {
+      const s = history.value[k];
+      const x = s.rolls;
+      if (x === '' || seen.has(x)) continue;
+      seen.add(x);
+      out.push({ label: `before ${s.label}`, x });
+    }
+    return out;
   });
 
   const feasibleCount = computed(() => evaluation.value?.constraints.filter((g) => g <= 0).length ?? 0);
@@ -282,5 +436,10 @@ export const useDiceStore = defineStore('dice', () => {
     resetConfig,
     checkpoint,
     undo,
+    setRoll,
+    comparison,
+    comparisonCandidates,
+    compareWith,
+    clearComparison,
   };
 });

@@ -1,0 +1,348 @@
+// @vitest-environment happy-dom
+// The solution inspector (the Dice evaluator view) against the real evaluator: edits go through
+// the renderer's incremental state and equal a fresh full evaluation after every one, with no
+// call to the main side; undo gives back exactly the numbers before; the panels show what the
+// evaluator computes (pattern occurrences, transitions, face counts, objective shares,
+// constraint status, the diff of two sequences); the rolls are driven by mouse and keyboard.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createApp, nextTick, type App as VueApp } from 'vue';
+import { createPinia, setActivePinia } from 'pinia';
+import DiceView from '../../src-renderer/views/dice/DiceView.vue';
+import { provideApi } from '../../src-renderer/api/index.ts';
+import { AUTO_EVALUATE_DELAY_MS, useDiceStore } from '../../src-renderer/stores/dice.ts';
+import { apiFromBridge, type SaikoroBridge } from '../../src-shared/api.ts';
+import { createApi } from '../../src-main/api/implementation.ts';
+import { dispatchCall } from '../../src-main/api/dispatch.ts';
+import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
+import { diceConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import { Random } from '../../src-shared/random.ts';
+import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+
+const SAMPLE = '31552264665432613134314646226624645162511461153216';
+const randomSequence = (rng: Random, n: number) => Array.from({ length: n }, () => String(rng.int(1, 6))).join('');
+
+let app: VueApp;
+let store: ReturnType<typeof useDiceStore>;
+let calls: string[];
+/** How long the main side takes to answer evaluateDice (to hold a request in flight). */
+let evaluateDelayMs = 0;
+
+beforeEach(async () => {
+  document.body.innerHTML = '<div id="app"></div>';
+  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' });
+  calls = [];
+  evaluateDelayMs = 0;
+  const bridge = {
+    evaluateDice: async (...args: unknown[]) => {
+      calls.push('evaluateDice');
+      if (evaluateDelayMs) await new Promise((r) => setTimeout(r, evaluateDelayMs));
+      return dispatchCall(impl, 'evaluateDice', args);
+    },
+    randomSequence: (...args: unknown[]) => dispatchCall(impl, 'randomSequence', args),
+  } as unknown as SaikoroBridge;
+  app = createApp(DiceView);
+  provideApi(app, apiFromBridge(bridge));
+  const pinia = createPinia();
+  app.use(pinia);
+  setActivePinia(pinia);
+  app.mount('#app');
+  store = app.runWithContext(() => useDiceStore());
+});
+afterEach(() => app.unmount());
+
+const settle = async () => {
+  for (let i = 0; i < 3; i++) {
+    await new Promise((r) => setTimeout(r, AUTO_EVALUATE_DELAY_MS + 40));
+    await nextTick();
+  }
+};
+const el = (testid: string) => document.querySelector<HTMLElement>(`[data-testid="${testid}"]`);
+const text = (testid: string) => el(testid)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
+const key = (target: EventTarget, k: string, init: KeyboardEventInit = {}) => {
+  const e = new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init });
+  target.dispatchEvent(e);
+  return e;
+};
+/** The numbers on screen, as the store holds them. */
+const numbers = () => {
+  const e = store.evaluation!;
+  return { features: e.features, errors: e.errors, objectives: e.objectives, chi: e.chi, constraints: e.constraints, feasible: e.feasible };
+};
+const fresh = (x: string, config: DiceConfig) => {
+  const e = evaluateDice(x, config);
+  return { features: e.features, errors: e.errors, objectives: e.objectives, chi: e.chi, constraints: e.constraints, feasible: e.feasible };
+};
+
+async function open(x: string, setup: () => void = () => undefined) {
+  setup();
+  store.n = x.length;
+  store.sequenceText = x;
+  await settle();
+  expect(store.evaluatedSequence).toBe(x);
+}
+
+describe('editing through the incremental evaluator', () => {
+  it('after each of 400 random edits the numbers equal a fresh evaluateDice of the edited sequence, with no call to the main side', async () => {
+    const rng = Random.fromSeed(17);
+    const cases: Array<{ n: number; setup: () => void }> = [
+      { n: 50, setup: () => (store.track = 'so') },
+      { n: 840, setup: () => (store.track = 'mo3') },
+      {
+        n: 211,
+        setup: () => {
+          store.track = 'mo7';
+          store.constraints.forEach((c, k) => {
+            c.enabled = k % 3 !== 1;
+            c.lower = k % 2 ? 0 : 0.3;
+            c.upper = k % 4 ? 1 : 0.7;
+          });
+        },
+      },
+    ];
+    for (const { n, setup } of cases) {
+      let x = randomSequence(rng, n);
+      await open(x, setup);
+      const config = store.config;
+      const before = calls.length;
+      for (let t = 0; t < 400 / cases.length; t++) {
+        const p = rng.int(0, n - 1);
+        let face = rng.int(1, 6);
+        if (String(face) === x[p]) face = (face % 6) + 1;
+        expect(store.setRoll(p, face)).toBe(true);
+        x = x.slice(0, p) + face + x.slice(p + 1);
+        // At once: no await between the edit and the check.
+        expect(store.evaluatedSequence).toBe(x);
+        expect(store.sequence).toBe(x);
+        expect(numbers(), `N = ${n}, edit ${t}: roll ${p + 1} -> ${face}`).toEqual(fresh(x, config));
+      }
+      await settle();
+      expect(calls.length).toBe(before);
+      expect(store.stale).toBe(false);
+    }
+  });
+
+  it('undo gives back exactly the numbers shown before each edit, at once and without the main side', async () => {
+    const rng = Random.fromSeed(5);
+    await open(randomSequence(rng, 300), () => (store.track = 'mo5'));
+    const shown: Array<{ x: string; numbers: ReturnType<typeof numbers> }> = [];
+    for (let t = 0; t < 30; t++) {
+      shown.push({ x: store.evaluatedSequence, numbers: numbers() });
+      const p = rng.int(0, 299);
+      store.setRoll(p, ((store.evaluatedSequence.charCodeAt(p) - 48) % 6) + 1);
+    }
+    const before = calls.length;
+    for (let t = shown.length - 1; t >= 0; t--) {
+      expect(store.undoLabel).toMatch(/^roll \d+: [1-6] → [1-6]$/);
+      expect(store.undo()).toBe(true);
+      await nextTick();
+      expect(store.evaluatedSequence).toBe(shown[t].x);
+      expect(numbers()).toEqual(shown[t].numbers);
+    }
+    expect(calls.length).toBe(before);
+  });
+
+  it('keeps the text as typed (spaces, quotes), refuses what is not an edit, and a digit typed over another is applied locally', async () => {
+    store.sequenceText = `"${SAMPLE.slice(0, 25)} ${SAMPLE.slice(25)}"`;
+    await settle();
+    expect(store.setRoll(30, 6)).toBe(true);
+    expect(store.sequenceText).toBe(`"${SAMPLE.slice(0, 25)} ${SAMPLE.slice(25, 30)}6${SAMPLE.slice(31)}"`);
+    expect(store.setRoll(30, 6)).toBe(false); // already 6
+    expect(store.setRoll(50, 1)).toBe(false); // no roll 51
+    expect(store.setRoll(0, 7)).toBe(false);
+    const before = calls.length;
+    store.sequenceText = store.sequenceText.replace('"3155', '"3255');
+    await nextTick();
+    expect(store.evaluatedSequence).toBe(store.sequence);
+    expect(numbers()).toEqual(fresh(store.sequence, store.config));
+    await settle();
+    expect(calls.length).toBe(before);
+  });
+
+  it('an edit drops a full evaluation still in flight, so an older answer never replaces it', async () => {
+    const rng = Random.fromSeed(8);
+    const x = randomSequence(rng, 500);
+    await open(x);
+    evaluateDelayMs = 300;
+    store.sequenceText = randomSequence(rng, 500); // hundreds of rolls away: the main side evaluates it, after the delay
+    await new Promise((r) => setTimeout(r, AUTO_EVALUATE_DELAY_MS + 60)); // the request is on its way
+    expect(store.busy).toBe(true);
+    store.sequenceText = x; // back to what is on screen
+    expect(store.setRoll(0, x[0] === '6' ? 1 : 6)).toBe(true);
+    const edited = store.evaluatedSequence;
+    await new Promise((r) => setTimeout(r, 400)); // the old answer has come back by now
+    await settle();
+    expect(store.evaluatedSequence).toBe(edited);
+    expect(store.busy).toBe(false);
+    expect(numbers()).toEqual(fresh(edited, store.config));
+  });
+});
+
+describe('the panels show what the evaluator computes', () => {
+  it('picking a pattern feature highlights exactly as many occurrences as its value', async () => {
+    await open(SAMPLE);
+    for (let f = 6; f <= 15; f++) {
+      el(`pick-F${f}`)!.click();
+      await nextTick();
+      expect(text('occurrence-count'), `F${f}`).toBe(String(store.evaluation!.features[f - 1]));
+      expect(el(`pick-F${f}`)!.getAttribute('aria-pressed')).toBe('true');
+    }
+    // F7 of the sample: 55 at 3, 22 at 5, 66 at 9, 22 at 27, 66 at 29, 11 at 40, 11 at 44: 14 faces make the patterns.
+    el('pick-F7')!.click();
+    await nextTick();
+    expect(text('picked-info')).toContain('Starting at roll 3, 5, 9, 27, 29, 40, 44.');
+    expect(document.querySelectorAll('[data-testid="sequence-grid"] .line .die.key')).toHaveLength(14);
+    // F3: its window, rolls 12..26, and its face counts.
+    el('pick-F3')!.click();
+    await nextTick();
+    expect(text('picked-info')).toContain('rolls 12–26 (15 rolls)');
+    expect(document.querySelectorAll('[data-testid="sequence-grid"] .line .die.key')).toHaveLength(15);
+    el('pick-F3')!.click();
+    await nextTick();
+    expect(el('picked-info')).toBeNull();
+  });
+
+  it('transitions and face counts equal direct counts; objective shares equal the errors (M = 3)', async () => {
+    const x = randomSequence(Random.fromSeed(21), 120);
+    await open(x, () => (store.track = 'mo3'));
+    for (let a = 1; a <= 6; a++)
+      for (let b = 1; b <= 6; b++) {
+        let direct = 0;
+        for (let i = 0; i + 1 < x.length; i++) if (x[i] === String(a) && x[i + 1] === String(b)) direct++;
+        expect(text(`transition-${a}-${b}`)?.replace(/[▲▼]/, '')).toBe(String(direct));
+      }
+    const totals = [1, 2, 3, 4, 5, 6].map((f) => [...x].filter((c) => c === String(f)).length);
+    expect([...el('face-totals')!.querySelectorAll('li')].map((li) => li.textContent)).toEqual(totals.map((c, k) => `${k + 1}${c}`));
+    const e = evaluateDice(x, store.config);
+    for (let m = 0; m < 3; m++) {
+      const row = text(`shares-${m}`)!;
+      expect(row).toContain(formatNumber(e.objectives[m]));
+      for (const f of store.config.objectives[m]) {
+        if (e.errors[f - 1] > 0) expect(row).toContain(`F${f} ${formatNumber(e.errors[f - 1])} · ${formatNumber(Math.round((e.errors[f - 1] / e.objectives[m]) * 1000) / 10)} %`);
+      }
+    }
+  });
+
+  it('constraint status says pass or fail in words, as the evaluator decides', async () => {
+    const x = '1'.repeat(10) + SAMPLE.slice(10);
+    await open(x);
+    const e = evaluateDice(x, store.config);
+    for (let d = 1; d <= 12; d++) expect(text(`constraint-status-${d}`)).toBe(e.constraints[d - 1] <= 0 ? 'satisfied' : 'violated');
+    expect(text('constraints-summary')).toBe(`${e.constraints.filter((g) => g <= 0).length} / 12 satisfied`);
+  });
+
+  it('the rolls of a long sequence are rendered only where they are seen', async () => {
+    await open(randomSequence(Random.fromSeed(2), 20_000));
+    const cells = document.querySelectorAll('[data-testid="sequence-grid"] .die').length;
+    expect(cells).toBeGreaterThan(50);
+    expect(cells).toBeLessThan(3000);
+  });
+});
+
+describe('mouse and keyboard', () => {
+  it('a click opens the face picker, a face sets the roll; Ctrl+Z takes it back', async () => {
+    await open(SAMPLE);
+    const objective = text('objective-0');
+    const cell = document.querySelector<HTMLElement>('[data-testid="sequence-grid"] [data-i="4"]')!;
+    cell.click();
+    await nextTick();
+    expect(el('face-picker')).not.toBeNull();
+    el('face-6')!.click();
+    await nextTick();
+    const edited = SAMPLE.slice(0, 4) + '6' + SAMPLE.slice(5);
+    expect(store.evaluatedSequence).toBe(edited);
+    expect(text('objective-0')).toBe(formatNumber(evaluateDice(edited, store.config).objectives[0]));
+    expect(el('face-picker')).toBeNull();
+    key(window, 'z', { ctrlKey: true });
+    await nextTick();
+    await nextTick();
+    expect(store.evaluatedSequence).toBe(SAMPLE);
+    expect(text('objective-0')).toBe(objective);
+  });
+
+  it('arrows move the cursor, a digit sets the roll under it (and is not taken as a view switch), Esc closes the picker', async () => {
+    await open(SAMPLE);
+    const grid = el('sequence-grid')!;
+    grid.focus();
+    expect(key(grid, 'ArrowRight').defaultPrevented).toBe(true);
+    key(grid, 'ArrowRight');
+    await nextTick();
+    expect(grid.getAttribute('aria-activedescendant')).toMatch(/-roll-2$/);
+    const digit = key(grid, '4');
+    expect(digit.defaultPrevented).toBe(true);
+    expect(store.evaluatedSequence).toBe(SAMPLE.slice(0, 2) + '4' + SAMPLE.slice(3));
+    key(grid, 'Enter');
+    await nextTick();
+    expect(el('face-picker')).not.toBeNull();
+    key(grid, 'Escape');
+    await nextTick();
+    expect(el('face-picker')).toBeNull();
+    // n / Shift+N step through the occurrences of the picked feature, wrapping around. Roll 3
+    // is now 4, so F7's pairs start at 0-based 4, 8, 26, 28, 39, 43.
+    el('pick-F7')!.click();
+    await nextTick();
+    const at = () => grid.getAttribute('aria-activedescendant')?.replace(/.*-roll-/, '');
+    key(grid, 'n');
+    await nextTick();
+    expect(at()).toBe('4');
+    key(grid, 'n');
+    await nextTick();
+    expect(at()).toBe('8');
+    key(grid, 'N', { shiftKey: true });
+    await nextTick();
+    expect(at()).toBe('4');
+    key(grid, 'N', { shiftKey: true });
+    await nextTick();
+    expect(at()).toBe('43');
+  });
+});
+
+describe('diff two solutions', () => {
+  it('compares with the sequence before the last edit: the changed rolls, and features, objectives and constraints side by side', async () => {
+    await open(SAMPLE, () => (store.track = 'mo2'));
+    store.setRoll(9, 1);
+    store.setRoll(30, 5);
+    const a = store.evaluatedSequence;
+    const candidate = store.comparisonCandidates[0];
+    expect(candidate.label).toBe('before roll 31: 2 → 5');
+    expect(candidate.x).toBe(SAMPLE.slice(0, 9) + '1' + SAMPLE.slice(10));
+    const b = store.comparisonCandidates[1].x;
+    expect(b).toBe(SAMPLE);
+    expect(store.compareWith(b, 'the original')).toBeNull();
+    await nextTick();
+    expect(text('compare-summary')).toContain('2 of 50 rolls differ (at 10, 31)');
+    expect(document.querySelectorAll('[data-testid="compare-panel"] .line .die.changed')).toHaveLength(4);
+    const ea = evaluateDice(a, store.config);
+    const eb = evaluateDice(b, store.config);
+    const rows = [...document.querySelectorAll('[data-testid="diff-features"] tbody tr')];
+    rows.forEach((tr, i) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim());
+      expect(cells.slice(0, 3)).toEqual([`F${i + 1}`, formatNumber(ea.features[i]), formatNumber(eb.features[i])]);
+      expect(tr.classList.contains('changed')).toBe(ea.features[i] !== eb.features[i] || (ea.errors[i] === 0) !== (eb.errors[i] === 0));
+    });
+    const objectiveRows = [...document.querySelectorAll('[data-testid="diff-objectives"] tbody tr')].slice(0, 2);
+    objectiveRows.forEach((tr, m) => {
+      const cells = [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim());
+      expect(cells.slice(1, 3)).toEqual([formatNumber(ea.objectives[m]), formatNumber(eb.objectives[m])]);
+    });
+    const constraintRows = [...document.querySelectorAll('[data-testid="diff-constraints"] tbody tr')];
+    constraintRows.forEach((tr, l) => expect(tr.querySelectorAll('td')[2].textContent!.trim()).toBe(formatNumber(eb.chi[l])));
+    // A pasted sequence with a bad roll is refused with its position.
+    expect(store.compareWith(SAMPLE.slice(0, 7) + '9')?.message).toBe('character "9" at position 8 is not a die face 1-6');
+  });
+
+  it('follows a change of config, and "Inspect B" swaps the two (undoable)', async () => {
+    await open(SAMPLE);
+    const b = '6' + SAMPLE.slice(1);
+    store.compareWith(b, 'pasted');
+    store.track = 'mo3';
+    await settle();
+    expect(store.comparison!.evaluation!.objectives).toEqual(evaluateDice(b, diceConfig({ track: 'mo3', n: 50 })).objectives);
+    el('compare-swap')!.click();
+    await settle();
+    expect(store.evaluatedSequence).toBe(b);
+    expect(store.comparison!.x).toBe(SAMPLE);
+    store.undo();
+    await settle();
+    expect(store.evaluatedSequence).toBe(SAMPLE);
+  });
+});
