@@ -1,10 +1,12 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import vue from '@vitejs/plugin-vue';
 import type { InlineConfig } from 'vite';
 
-export const PROJECT_ROOT = resolve(fileURLToPath(new URL('../../', import.meta.url)));
+// A path, not new URL('../../', import.meta.url), which Vite rewrites into a page-relative URL when
+// it transforms this file for a DOM test environment.
+export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DEFAULT_RENDERER_OUT = join(PROJECT_ROOT, 'out', 'renderer');
 
 /**
