@@ -26,6 +26,8 @@ export interface MonitorRow {
   /** What a done run found (best f, or HV and front size); why a failed run failed. */
   result: string | null;
   error: string | null;
+  /** When the file's run (done or failed) finished, ISO 8601. */
+  finishedAt: string | null;
 }
 
 const UNFINISHED = new Set(['queued', 'running', 'paused']);
@@ -70,6 +72,7 @@ export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap
         seconds: snapshot?.seconds ?? null,
         result: null,
         error: null,
+        finishedAt: null,
       };
     }
     // Listed as running but not (or no longer) live here: it is between the file and the event.
@@ -86,6 +89,7 @@ export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap
       seconds: row.elapsedMs === null ? null : row.elapsedMs / 1000,
       result: resultText(row),
       error: row.status === 'failed' ? (row.error ?? 'failed (no reason stored)') : null,
+      finishedAt: row.finishedAt,
     };
   });
 }
@@ -104,6 +108,14 @@ export function failureReasons(rows: readonly MonitorRow[]): { reason: string; c
   const counts = new Map<string, number>();
   for (const r of rows) if (r.state === 'failed') counts.set(r.error!, (counts.get(r.error!) ?? 0) + 1);
   return [...counts].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason));
+}
+
+/**
+ * Whether a session that is going will run this failed row again: it takes the runs that were
+ * missing or failed when it began, so a run that failed before it started.
+ */
+export function retriedBy(row: MonitorRow, session: ExperimentSession | null): boolean {
+  return row.state === 'failed' && session !== null && isActive(session) && row.finishedAt !== null && row.finishedAt < session.startedAt;
 }
 
 /** 860 -> "0.9 s", 75_000 -> "1 min 15 s", 7_500_000 -> "2 h 5 min". */

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
-import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, sessionCounts, sessionEnd } from '../../../src-renderer/views/monitor/monitor.ts';
+import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd } from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
   id,
@@ -69,6 +69,12 @@ describe('monitorRows', () => {
 });
 
 describe('sessions', () => {
+  it('a session going runs again the runs that had failed before it began, not those that fail in it', () => {
+    const [before, during] = monitorRows([row('a', { status: 'failed', error: 'x', finishedAt: '2024-12-31T23:59:00.000Z' }), row('b', { status: 'failed', error: 'x', finishedAt: '2025-01-01T00:01:00.000Z' })], new Map());
+    expect([retriedBy(before, session({})), retriedBy(during, session({}))]).toEqual([true, false]);
+    expect(retriedBy(before, session({ status: 'done' }))).toBe(false);
+    expect(retriedBy(before, null)).toBe(false);
+  });
   it('counts down the ETA from when it was sent', () => {
     const s = session({});
     expect(etaText(s, 1_000_000, 1_000_000)).toBe('about 1 min 0 s left');
