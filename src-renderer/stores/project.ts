@@ -83,7 +83,15 @@ export const useProjectStore = defineStore('project', () => {
   const create = (path: string) => attempt(async () => adopt(await api.createProject(path)));
   const open = (path: string) => attempt(async () => adopt(await api.openProject(path)));
   const close = () => attempt(async () => (await api.closeProject(), adopt(null)));
-  const addExperiment = (spec: unknown) => attempt(() => api.addExperiment(spec));
+  /** A refusal is the editor's to show (with its field), not the project's: `error` is left alone. */
+  async function addExperiment(spec: unknown): Promise<ExperimentSummary> {
+    loading.value = true;
+    try {
+      return await api.addExperiment(spec);
+    } finally {
+      loading.value = false;
+    }
+  }
   const runExperiment = (name: string, jobs?: number) =>
     attempt(async () => {
       const s = await api.runExperiment(name, jobs === undefined ? {} : { jobs });

@@ -1,0 +1,238 @@
+// @vitest-environment happy-dom
+// The experiment editor against the real main side: validation as you type names the field
+// (at its input, as experiment add would say it); the form and the JSON follow each other both
+// ways, and a broken JSON text says where; the run count; Save adds the experiment to the open
+// project; a refused save shows the main side's reason at its field and keeps the draft; a
+// stored experiment is shown read-only and cloned into a new draft, which Undo takes back.
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import ExperimentView from '../../../src-renderer/views/experiment/ExperimentView.vue';
+import { realApp, type RealApp } from '../real-app.ts';
+import { waitFor } from '../../main/processes.ts';
+import { appear, byField, byTestId, click, errorFor, key, mountView, q, select, settle, text, textOf, type, type Mounted } from './mount.ts';
+
+let env: RealApp;
+let view: Mounted | null = null;
+beforeAll(() => {
+  env = realApp({ parallelism: 1 });
+});
+afterAll(() => env.dispose());
+afterEach(async () => {
+  view?.unmount();
+  view = null;
+  await env.api.closeProject();
+});
+
+async function mount(hash = '#/experiment') {
+  view = mountView(ExperimentView, env.api, hash);
+  // The solvers come from listSolvers: their parameters are fields once it answered.
+  await waitFor('the solver parameters', () => byField('solvers[0].params.strength'));
+}
+const json = () => byTestId<HTMLTextAreaElement>('spec-json')!;
+const spec = () => JSON.parse(json().value) as Record<string, any>;
+async function typeField(field: string, value: string) {
+  type(byField(field), value);
+  await settle();
+}
+async function typeJson(value: string) {
+  type(json(), value);
+  await settle();
+}
+
+describe('experiment editor: checks as you type', () => {
+  it('names the field at its input, several at once, as experiment add would', async () => {
+    await mount();
+    expect(textOf('problem-count')).toBe('✓ ready to save');
+    await typeField('instances[0].n', '5o');
+    expect(errorFor('instances[0].n')).toBe('must be an integer, got "5o"');
+    expect(byField('instances[0].n')!.getAttribute('aria-invalid')).toBe('true');
+    await typeField('solvers[0].params.strength', '-3');
+    expect(errorFor('solvers[0].params.strength')).toBe('solver ils: parameter strength must be >= 0, got -3');
+    await typeField('seeds.count', '0');
+    expect(errorFor('seeds.count')).toBe('must be at least 1, got 0');
+    expect(textOf('problem-count')).toBe('3 problems to fix');
+    expect([...byTestId('problems')!.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).toEqual([
+      'instances[0].n: must be an integer, got "5o"',
+      'solvers[0].params.strength: solver ils: parameter strength must be >= 0, got -3',
+      'seeds.count: must be at least 1, got 0',
+    ]);
+    await typeField('instances[0].n', '60');
+    await typeField('solvers[0].params.strength', '');
+    await typeField('seeds.count', '4');
+    expect(errorFor('instances[0].n')).toBeNull();
+    expect(byField('instances[0].n')!.getAttribute('aria-invalid')).toBe('false');
+    expect(textOf('problem-count')).toBe('✓ ready to save');
+  });
+
+  it('a solver that does not fit the track, and a band outside its range, are named at their fields', async () => {
+    await mount();
+    select(byTestId<HTMLSelectElement>('instance-track-0'), 'mo3');
+    await settle();
+    // The name the editor made follows the track; ILS handles one objective only.
+    expect(byField('instances[0].name')!.value).toBe('mo3-n50');
+    expect(errorFor('solvers[0].name')).toBe('solver ils is single-objective; instance mo3-n50 has 3 objectives');
+    // Only the solvers that handle M = 3 are offered (the one that does not fit stays, marked).
+    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'ils']);
+    select(byTestId<HTMLSelectElement>('solver-name-0'), 'moead-ls');
+    await settle();
+    expect(errorFor('solvers[0].name')).toBeNull();
+    await typeField('instances[0].config.alpha[3]', '9');
+    expect(errorFor('instances[0].config.alpha[3]')).toBe('alpha[3]: must not exceed beta[3] (feature F4: 9 > 5)');
+    expect(spec().instances[0].config.alpha).toEqual([2, 2, 2, 9, 2, 27, 5, 0, 0, 1, 0, 0, 1, 0, 0]);
+    expect(q('details.block')!.hasAttribute('open')).toBe(true);
+  });
+});
+
+describe('experiment editor: the JSON, both ways', () => {
+  it('the form writes the JSON, the JSON writes the form, and a broken text says where', async () => {
+    await mount();
+    await typeField('name', 'grid-a');
+    await typeField('seeds.count', '5');
+    expect(spec().name).toBe('grid-a');
+    expect(spec().seeds).toEqual({ count: 5, start: 1 });
+
+    const edited = { ...spec(), instances: [{ name: 'long', track: 'so', n: 840 }], solvers: [{ name: 'ils' }, { name: 'tabu', params: { tenure: 7 } }] };
+    await typeJson(JSON.stringify(edited, null, 2));
+    expect(byField('instances[0].name')!.value).toBe('long');
+    expect(byField('instances[0].n')!.value).toBe('840');
+    expect(byTestId<HTMLSelectElement>('solver-name-1')!.value).toBe('tabu');
+    expect(byField('solvers[1].params.tenure')!.value).toBe('7');
+    expect(textOf('run-count')).toBe('1 instance × 2 solvers × 5 seeds = 10 runs');
+
+    const broken = JSON.stringify(edited, null, 2).replace('"n": 840', '"n": 840,');
+    await typeJson(broken);
+    const line = broken.split('\n').findIndex((l) => l.includes('"n": 840,')) + 2;
+    expect(text(q('[data-testid="json-problem"] > span'))).toMatch(new RegExp(`^Line ${line}, column 5: .+\\. The form keeps the last valid spec until the JSON parses\\.$`));
+    expect(textOf('problem-count')).toBe('1 problem to fix');
+    // The form keeps the last valid spec, locked, while the text is what the user typed.
+    expect(byField('instances[0].n')!.value).toBe('840');
+    expect(byField('instances[0].n')!.hasAttribute('readonly')).toBe(true);
+    expect(json().value).toBe(broken);
+    await typeJson(broken.replace('"n": 840,', '"n": 841'));
+    expect(byTestId('json-problem')).toBeNull();
+    expect(byField('instances[0].n')!.value).toBe('841');
+    expect(byField('instances[0].n')!.hasAttribute('readonly')).toBe(false);
+  });
+
+  it('the run count: instances × solvers × seeds, from a count or a list', async () => {
+    await mount();
+    click(byTestId('add-instance'));
+    click(byTestId('add-solver'));
+    await settle();
+    click(byTestId('add-solver'));
+    await settle();
+    await typeField('seeds.count', '5');
+    expect(textOf('run-count')).toBe('2 instances × 3 solvers × 5 seeds = 30 runs');
+    click(byTestId('seeds-list-mode'));
+    await settle();
+    expect(spec().seeds).toEqual([1, 2, 3, 4, 5]);
+    await typeField('seeds', '1, 2, 3');
+    expect(spec().seeds).toEqual([1, 2, 3]);
+    expect(textOf('run-count')).toBe('2 instances × 3 solvers × 3 seeds = 18 runs');
+    await typeField('seeds', '1, 2, 2');
+    expect(textOf('run-count')).toBe('2 instances × 3 solvers × 3 seeds = 18 runs');
+    expect(q('[data-field="seeds"]')!.closest('fieldset')!.textContent).toContain('seeds[2]: seed 2 is listed twice');
+  });
+});
+
+describe('experiment editor: saving', () => {
+  it('Save adds the experiment to the open project, as experiment add would store it', async () => {
+    await env.api.createProject('editor-save.saikoro');
+    await mount();
+    await typeField('name', 'saved-one');
+    await typeField('description', 'two solvers at N = 20');
+    await typeField('instances[0].n', '20');
+    click(byTestId('add-solver'));
+    await settle();
+    await typeField('seeds.count', '3');
+    await typeField('budget.evaluations', '500');
+    expect(textOf('run-count')).toBe('1 instance × 2 solvers × 3 seeds = 6 runs');
+    click(byTestId('save'));
+    await waitFor('the saved banner', () => byTestId('saved'));
+    expect(text(q('[data-testid="saved"] > span'))).toBe('Added saved-one to editor-save: 6 runs, 6 to run.');
+    const stored = (await env.api.getProject())!.experiments.find((e) => e.name === 'saved-one')!;
+    expect(stored.counts).toEqual({ total: 6, done: 0, failed: 0, missing: 6, running: 0 });
+    expect(stored.spec).toEqual({
+      name: 'saved-one',
+      description: 'two solvers at N = 20',
+      instances: [{ name: 'so-n20', track: 'so', n: 20 }],
+      solvers: [{ name: 'ils' }, { name: 'random' }],
+      seeds: { count: 3, start: 1 },
+      budget: { evaluations: 500 },
+    });
+    // The same spec again changes nothing; the name is marked as taken.
+    expect(byTestId('name-taken')).not.toBeNull();
+    click(byTestId('save'));
+    await waitFor('the unchanged banner', () => textOf('saved')?.startsWith('editor-save already has saved-one with this very spec'));
+  });
+
+  it('a refused save shows the reason at its field and keeps the draft exactly as it was', async () => {
+    await env.api.createProject('editor-refused.saikoro');
+    await mount();
+    // M = 7 with 30 divisions: 1,947,792 reference directions. Only the solver's setup (on the main side) knows.
+    const draft = {
+      name: 'too-many-directions',
+      instances: [{ name: 'mo7-n20', track: 'mo7', n: 20 }],
+      solvers: [{ name: 'nsga3', params: { divisions: 30 } }],
+      seeds: [1, 2],
+      budget: { evaluations: 1000 },
+    };
+    await typeJson(JSON.stringify(draft, null, 2));
+    expect(textOf('problem-count')).toBe('✓ ready to save');
+    const before = json().value;
+    click(byTestId('save'));
+    await waitFor('the refusal', () => byTestId('refusal'));
+    expect(text(q('[data-testid="refusal"] > span'))).toBe(
+      'Not saved: solvers[0].params.divisions: solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n20). Your draft is unchanged.',
+    );
+    expect(errorFor('solvers[0].params.divisions')).toBe('solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n20)');
+    expect(json().value).toBe(before);
+    expect(byField('solvers[0].params.divisions')!.value).toBe('30');
+    expect((await env.api.getProject())!.experiments).toEqual([]);
+    // Fixing the field clears the refusal; the save then goes through.
+    await typeField('solvers[0].params.divisions', '4');
+    expect(byTestId('refusal')).toBeNull();
+    click(byTestId('save'));
+    await waitFor('the saved banner', () => byTestId('saved'));
+    expect((await env.api.getProject())!.experiments.map((e) => e.name)).toEqual(['too-many-directions']);
+  });
+
+  it('a different spec under a name the project has is refused, and the draft stays', async () => {
+    await env.api.createProject('editor-clash.saikoro');
+    await env.api.addExperiment({ name: 'taken', instances: [{ name: 'so-n12', n: 12 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 50 } });
+    await mount();
+    await typeField('name', 'taken');
+    expect(textOf('name-taken')).toContain('The project has an experiment named taken');
+    click(byTestId('save'));
+    await waitFor('the refusal', () => byTestId('refusal'));
+    expect(textOf('refusal')).toContain('an experiment named "taken" already exists with a different spec; choose another name');
+    expect(spec().name).toBe('taken');
+    expect(spec().solvers).toEqual([{ name: 'ils' }]);
+  });
+});
+
+describe('experiment editor: a stored experiment', () => {
+  it('#/experiment/<name> shows its spec read-only; Clone makes a new draft of it, which Undo takes back', async () => {
+    await env.api.createProject('editor-view.saikoro');
+    await env.api.addExperiment({ name: 'stored', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'nsga2' }], seeds: { count: 3 }, budget: { evaluations: 200 } });
+    view = mountView(ExperimentView, env.api, '#/experiment/stored');
+    await appear('viewing');
+    await waitFor('the stored spec', () => byField('instances[0].name')?.value === 'mo2-n12');
+    expect(q('h1')!.textContent).toBe('Experiment stored');
+    expect(byField('instances[0].name')!.hasAttribute('readonly')).toBe(true);
+    expect(json().readOnly).toBe(true);
+    expect(JSON.parse(json().value).instances[0].normalisation.method).toMatch(/^ideal 0; nadir = median objective/);
+    expect(byTestId('save')).toBeNull();
+    click(byTestId('clone'));
+    await waitFor('the draft editor', () => byTestId('save'));
+    expect(window.location.hash).toBe('#/experiment');
+    expect(byField('name')!.value).toBe('stored-copy');
+    expect(byField('instances[0].name')!.hasAttribute('readonly')).toBe(false);
+    expect(spec().instances).toEqual([{ name: 'mo2-n12', track: 'mo2', n: 12 }]);
+    expect(textOf('problem-count')).toBe('✓ ready to save');
+    // Ctrl+Z outside a field takes the clone back: the draft before it (a new one) returns.
+    key('z', window, { ctrlKey: true });
+    await settle();
+    expect(byField('name')!.value).toBe('experiment-1');
+    expect(byTestId('undo')).toBeNull();
+  });
+});
