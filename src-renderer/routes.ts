@@ -13,7 +13,7 @@ export interface ViewRoute {
 
 /** The navigation, in order. Adding a view is one entry here; digit keys 1-9 follow this order. */
 export const routes: readonly ViewRoute[] = [
-  { id: 'project', title: 'Project', summary: 'The open file: experiments, notes, lab runs, results', glyph: '▤', component: defineAsyncComponent(() => import('./views/project/ProjectView.vue')) },
+  { id: 'project', title: 'Project', summary: 'The open file: experiments, notes, lab runs, results', glyph: '⌂', component: defineAsyncComponent(() => import('./views/project/ProjectView.vue')) },
   { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎', component: defineAsyncComponent(() => import('./views/experiment/ExperimentView.vue')) },
   { id: 'monitor', title: 'Run monitor', summary: 'Experiment sessions and every run, live', glyph: '◔', component: defineAsyncComponent(() => import('./views/monitor/MonitorView.vue')) },
   { id: 'compare', title: 'Comparison', summary: 'Box plots, statistics and convergence per solver', glyph: '⚖', component: defineAsyncComponent(() => import('./views/compare/CompareView.vue')) },
