@@ -26,7 +26,8 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
   const boxes = instance.solvers.map((s, i) =>
     s.summary
       ? { name: s.label, value: [s.summary.min, s.summary.q1, s.summary.median, s.summary.q3, s.summary.max], itemStyle: { color: 'transparent', borderColor: seriesColor(palette, i), borderWidth: 1.6 } }
-      : { name: s.label, value: [] as number[] },
+      : // ECharts' mark of a missing value keeps the other boxes at their categories.
+        { name: s.label, value: ['-', '-', '-', '-', '-'] },
   );
   const points: { value: [number, number]; seed: number; label: string; itemStyle: { color: string } }[] = [];
   values?.solvers.forEach((s, i) => {

@@ -58,6 +58,7 @@ beforeAll(async () => {
   await env.api.createProject('compare.saikoro');
   await env.api.addExperiment(SMALL);
   await env.api.addExperiment(PAIR);
+  await env.api.addExperiment({ ...SMALL, name: 'idle', seeds: [7] });
   await runToEnd('small');
   await runToEnd('pair');
 }, 120_000);
@@ -112,6 +113,14 @@ function expectedMark(c: Comparison, instance: number, label: string, baseline: 
 }
 
 describe('comparison view', () => {
+  it('an experiment with no run done says so and points to the run monitor, instead of empty tables', async () => {
+    mount('idle');
+    await waitFor('the empty state', () => q('compare-nothing'));
+    expect(textOf(q('compare-nothing'))).toContain('No run of idle is done yet');
+    expect(q('compare-nothing')!.querySelector('a')!.getAttribute('href')).toBe('#/monitor/idle');
+    expect(q('stats-table')).toBeNull();
+  });
+
   it('shows the medians, IQRs, p-values, Holm p and A12 of compareExperiment, and marks by its pair tests', async () => {
     const c = await env.api.compareExperiment('small', { metric: 'hv' });
     mount('small');
