@@ -2,7 +2,8 @@
  * What the desktop window allows, as plain functions (no electron import, so tests can check
  * them; src-main/electron/main.ts wires them to Electron's handlers):
  * - navigation: only the app's own page, and only in the top frame (will-navigate,
- *   will-redirect, will-frame-navigate); the app has no frames of its own;
+ *   will-redirect, will-frame-navigate); a frame only an inline page (about:srcdoc: the
+ *   Export view's sandboxed preview of a report);
  * - permissions (camera, notifications, clipboard reads, geolocation, ...): none is granted;
  *   the app needs none, so every request and every check is denied;
  * - the developer menu items (Reload, Force Reload, Toggle Developer Tools) and the DevTools
@@ -31,9 +32,15 @@ export function isAppUrl(url: string | undefined, location: AppLocation): boolea
   return url.split('#')[0] === location.appUrl;
 }
 
+/**
+ * The one document a frame may load: an inline page (`<iframe srcdoc sandbox="">`, the Export
+ * view's preview of a report), which brings its content with it and, sandboxed, runs nothing.
+ */
+const isInlineFrame = (url: string | undefined): boolean => url?.split('#')[0] === 'about:srcdoc';
+
 /** Whether a navigation (or redirect) of a frame to `url` may go ahead. */
 export function navigationAllowed(url: string | undefined, isMainFrame: boolean, location: AppLocation): boolean {
-  return isMainFrame && isAppUrl(url, location);
+  return isMainFrame ? isAppUrl(url, location) : isInlineFrame(url);
 }
 
 /** Permissions the app's page is granted: none. */

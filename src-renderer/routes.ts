@@ -21,6 +21,7 @@ export const routes: readonly ViewRoute[] = [
   { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳', component: defineAsyncComponent(() => import('./views/solve/SolveView.vue')) },
   { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜', component: defineAsyncComponent(() => import('./views/gametree/GameTreeView.vue')) },
   { id: 'nqueens', title: 'N-Queens lab', summary: 'The hill-climbing neural network, step by step; sweeps over N', glyph: '♛', component: defineAsyncComponent(() => import('./views/nqueens/NqueensView.vue')) },
+  { id: 'export', title: 'Export', summary: 'A report of an experiment: HTML, PDF, CSV, JSON, LaTeX', glyph: '⇪', component: defineAsyncComponent(() => import('./views/export/ExportView.vue')) },
 ];
 
 export const DEFAULT_ROUTE_ID = routes[0].id;

@@ -16,12 +16,18 @@ describe('desktop window policy', () => {
     expect(isAppUrl(undefined, built)).toBe(false);
   });
 
-  it('allows navigation and redirects only to the app page, and only in the top frame', () => {
+  it('allows navigation and redirects only to the app page in the top frame, and only an inline page in a frame', () => {
     expect(navigationAllowed(`${built.appUrl}#/dice`, true, built)).toBe(true);
     expect(navigationAllowed('https://example.com/', true, built)).toBe(false);
-    // A frame may not even load the app page (the app has no frames).
+    // A frame may not even load the app page; only the Export preview's srcdoc page.
     expect(navigationAllowed(built.appUrl, false, built)).toBe(false);
     expect(navigationAllowed('https://example.com/', false, dev)).toBe(false);
+    expect(navigationAllowed('about:srcdoc', false, built)).toBe(true);
+    expect(navigationAllowed('about:srcdoc#setup', false, built)).toBe(true);
+    expect(navigationAllowed('about:srcdoc', true, built)).toBe(false);
+    expect(navigationAllowed('about:blank', false, built)).toBe(false);
+    expect(navigationAllowed('blob:file:///x', false, built)).toBe(false);
+    expect(navigationAllowed(undefined, false, built)).toBe(false);
   });
 
   it('grants no permission', () => {

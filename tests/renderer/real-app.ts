@@ -10,7 +10,7 @@ import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../src-main/api/events.ts';
 import { RunService } from '../../src-main/api/runs.ts';
-import { ProjectService } from '../../src-main/api/projects.ts';
+import { ProjectService, type PdfPrinter } from '../../src-main/api/projects.ts';
 import { workspacePaths } from '../../src-main/app/project-paths.ts';
 import { SolverHost } from '../../src-main/host/pool.ts';
 import { nodeSpawner } from '../../src-main/host/spawner.ts';
@@ -26,12 +26,13 @@ export interface RealApp {
   dispose(): void;
 }
 
-export function realApp(options: { parallelism?: number } = {}): RealApp {
+/** `printPdf`: how exportReport prints a PDF (none by default: PDF is then refused, as without a printer). */
+export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter } = {}): RealApp {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
   const events = new ApiEventHub();
   const host = new SolverHost({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
   const runs = new RunService(host, events);
-  const projects = new ProjectService(runs, events, workspacePaths(workspace), host.parallelism);
+  const projects = new ProjectService(runs, events, workspacePaths(workspace), host.parallelism, options.printPdf ?? null);
   const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects });
   const bridge: Record<string, unknown> = {};
   for (const name of API_CALL_NAMES) bridge[name] = (...args: unknown[]) => dispatchCall(impl, name, args);
