@@ -100,16 +100,24 @@ export function markTotals(rows: readonly BaselineRow[], labels: readonly string
  * is empty, null where it is not known (M >= 4 records it only at doublings).
  */
 export function traceValueAt(trace: readonly TracePoint[], evaluations: number, single: boolean): number | null {
+  return traceValuesAt(trace, [evaluations], single)[0];
+}
+
+/** traceValueAt at each of `points` (ascending), in one pass over the trace. */
+export function traceValuesAt(trace: readonly TracePoint[], points: readonly number[], single: boolean): (number | null)[] {
+  const out: (number | null)[] = [];
+  let k = 0;
   let last: TracePoint | null = null;
   let lastIndicator: number | null = null;
-  for (const t of trace) {
-    if (t.evaluations > evaluations) break;
-    last = t;
-    if (t.indicator !== null) lastIndicator = t.indicator;
+  for (const e of points) {
+    for (; k < trace.length && trace[k].evaluations <= e; k++) {
+      last = trace[k];
+      if (last.indicator !== null) lastIndicator = last.indicator;
+    }
+    if (single) out.push(last && last.feasible && last.best !== null ? last.best : Infinity);
+    else out.push(lastIndicator !== null ? lastIndicator : !last || !last.frontSize ? 0 : null);
   }
-  if (single) return last && last.feasible && last.best !== null ? last.best : Infinity;
-  if (lastIndicator !== null) return lastIndicator;
-  return !last || !last.frontSize ? 0 : null;
+  return out;
 }
 
 export interface ConvergenceBand {
@@ -151,10 +159,10 @@ export function convergenceOf(instance: string, single: boolean, results: readon
   const evaluations = thin([...points].sort((a, b) => a - b), limit);
   const finite = (v: number) => (Number.isFinite(v) ? v : null);
   const bands = labels.map((label) => {
-    const traces = mine.filter((r) => r.label === label).map((r) => r.result!.trace);
-    const band: ConvergenceBand = { label, runs: traces.length, q1: [], median: [], q3: [] };
-    for (const e of evaluations) {
-      const values = traces.map((t) => traceValueAt(t, e, single)).filter((v): v is number => v !== null);
+    const perRun = mine.filter((r) => r.label === label).map((r) => traceValuesAt(r.result!.trace, evaluations, single));
+    const band: ConvergenceBand = { label, runs: perRun.length, q1: [], median: [], q3: [] };
+    for (let k = 0; k < evaluations.length; k++) {
+      const values = perRun.map((v) => v[k]).filter((v): v is number => v !== null);
       values.sort((a, b) => a - b);
       band.q1.push(values.length ? finite(quantileOfSorted(values, 0.25)) : null);
       band.median.push(values.length ? finite(quantileOfSorted(values, 0.5)) : null);
