@@ -52,6 +52,7 @@ export function cleanSequence(text: string): string {
  * set to `face`, keeping the rest of the text as it was typed. Unchanged when there is no roll p.
  */
 export function replaceRoll(text: string, p: number, face: number): string {
+  if (!/[\s"',]/.test(text)) return p < text.length ? text.slice(0, p) + String(face) + text.slice(p + 1) : text;
   let seen = -1;
   for (let i = 0; i < text.length; i++) {
     if (/[\s"',]/.test(text[i])) continue;
