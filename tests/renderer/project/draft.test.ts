@@ -7,6 +7,7 @@ import {
   cloneAsDraft,
   draftJson,
   getAt,
+  inSpecOrder,
   jsonProblem,
   nearestError,
   newDraft,
@@ -175,6 +176,10 @@ describe('cloning and solvers that fit', () => {
     expect(spec.instances[0].normalisation?.method).toMatch(/^ideal 0; nadir = median objective of/);
     const clone = cloneAsDraft(spec, new Set(['mo', 'mo-copy']));
     expect(clone.name).toBe('mo-copy-2');
+    // In the order the docs write a spec, whatever order the store keeps it in.
+    expect(Object.keys(clone)).toEqual(['name', 'instances', 'solvers', 'seeds', 'budget']);
+    expect(Object.keys(inSpecOrder({ budget: {}, seeds: [1], name: 'x', instances: [{ n: 1, track: 'so', name: 'a' }] }))).toEqual(['name', 'instances', 'seeds', 'budget']);
+    expect(Object.keys((inSpecOrder({ instances: [{ n: 1, track: 'so', name: 'a' }] }).instances as object[])[0])).toEqual(['name', 'track', 'n']);
     expect(getAt(clone, 'instances[0].normalisation')).toBeUndefined();
     expect(getAt(clone, 'instances[1].normalisation')).toEqual({ ideal: [0, 0], nadir: [5, 5] });
     expect(checkDraft(clone).errors.size).toBe(0);

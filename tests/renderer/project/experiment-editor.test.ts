@@ -221,6 +221,8 @@ describe('experiment editor: a stored experiment', () => {
     expect(byField('instances[0].name')!.hasAttribute('readonly')).toBe(true);
     expect(json().readOnly).toBe(true);
     expect(JSON.parse(json().value).instances[0].normalisation.method).toMatch(/^ideal 0; nadir = median objective/);
+    // Shown in the order the docs write a spec (the store keeps sorted keys).
+    expect(Object.keys(JSON.parse(json().value))).toEqual(['name', 'instances', 'solvers', 'seeds', 'budget']);
     expect(byTestId('save')).toBeNull();
     click(byTestId('clone'));
     await waitFor('the draft editor', () => byTestId('save'));
