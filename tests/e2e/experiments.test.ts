@@ -1,0 +1,269 @@
+// End to end (issue 10): experiment management in a browser, on `saikoro serve --workspace`
+// started as a real process in a temporary workspace, driven in headless Chromium.
+// - Create a project in the empty state, define an experiment in the editor (one instance, two
+//   solvers, three seeds, a small budget), run it from the monitor and watch it reach 100%.
+// - Reload mid-run: the monitor comes back with the session and its runs still going.
+// - The comparison table shows the numbers of `saikoro compare --json` on the same file.
+// - Stop the server mid-run (SIGTERM), start it again, open the project, Run: only the runs
+//   that were not done execute; the done ones keep their results and times.
+// - The real server refuses requests without its token, and a path out of the workspace is
+//   refused in the page.
+// SAIKORO_EXPERIMENT_SCREENSHOTS=DIR keeps a screenshot of each step.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Comparison } from '../../src-shared/experiments/compare.ts';
+import WebSocket from 'ws';
+import { createHttpApi, type HttpApi } from '../../src-renderer/api/http-client.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
+import { runCli } from '../main/cli/io.ts';
+import { hasEnded, waitFor } from '../main/processes.ts';
+
+const browserTool = requireChromium();
+const ROOT = resolve(import.meta.dirname, '../..');
+const SCREENSHOTS = process.env.SAIKORO_EXPERIMENT_SCREENSHOTS;
+// Runs of about a second or two each here, so the session is seen while it goes.
+const EVALUATIONS = 100_000;
+
+interface Served {
+  process: ChildProcess;
+  api: HttpApi;
+  /** The URL with its token, as printed. */
+  url: string;
+  origin: string;
+  token: string;
+}
+
+/** `saikoro serve` on a free port over the workspace, serving the renderer built once for this file. */
+async function serve(): Promise<Served> {
+  const child = spawn(process.execPath, [join(ROOT, 'bin/saikoro.mjs'), 'serve', '--workspace', workspace, '--port', '0', '--no-build', '--renderer-dir', outDir], {
+    cwd: workspace,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += String(d)));
+  const url = await waitFor(
+    'the server to print its URL',
+    () => {
+      if (child.exitCode !== null) throw new Error(`saikoro serve ended (${child.exitCode}): ${stderr}`);
+      return /on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stderr)?.[1];
+    },
+    { withinMs: 60_000 },
+  );
+  const parsed = new URL(url);
+  const served = { process: child, url, origin: parsed.origin, token: parsed.searchParams.get('token')! };
+  return { ...served, api: createHttpApi(served.origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token: served.token }) };
+}
+
+async function stop(served: Served): Promise<void> {
+  served.process.kill('SIGTERM');
+  expect(await hasEnded(served.process.pid!, 30_000)).toBe(true);
+}
+
+let outDir = '';
+let workspace = '';
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+let server: Served | null = null;
+
+beforeAll(async () => {
+  if (!browserTool.present) return;
+  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-experiments-'));
+  workspace = mkdtempSync(join(tmpdir(), 'saikoro-e2e-experiments-ws-'));
+  if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
+  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
+  await buildRenderer(outDir);
+  server = await serve();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('console', (m) => {
+    // A socket cut when the server stops is expected; anything else is not.
+    if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
+  });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (server && server.process.exitCode === null) await stop(server);
+  for (const dir of [outDir, workspace]) if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function shot(name: string) {
+  if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const rowStates = () => page.locator('[data-testid="monitor-runs"] tbody tr[data-state]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.state!));
+const sessionStatus = (experiment: string) => page.getByTestId(`session-${experiment}`).getByTestId('session-status').textContent();
+
+/** Evaluations of the first running row, read from the page. */
+async function runningEvaluations(): Promise<number | null> {
+  const row = page.locator('[data-testid="monitor-runs"] tbody tr[data-state="running"]').first();
+  if ((await row.count()) === 0) return null;
+  const text = (await row.getByTestId('run-evaluations').textContent({ timeout: 1000 }).catch(() => null)) ?? '';
+  const n = Number(text.replace(/[^0-9]/g, ''));
+  return text && Number.isFinite(n) ? n : null;
+}
+
+browserTool.describe('experiments in a browser, on saikoro serve', () => {
+  it('the real server wants its token; a path out of the workspace is refused in the page', async () => {
+    const { origin } = server!;
+    expect((await fetch(`${origin}/`)).status).toBe(401);
+    expect((await fetch(`${origin}/api/getProject`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '[]' })).status).toBe(401);
+    expect(await server!.api.getProject()).toBeNull();
+
+    await page.goto(server!.url);
+    // The token left the address bar (a cookie holds it now).
+    await page.getByTestId('project-empty').waitFor();
+    expect(page.url()).not.toContain('token=');
+    await page.getByTestId('open-path').fill('../outside.saikoro');
+    await page.getByTestId('open-path').press('Enter');
+    await expect.poll(() => page.getByTestId('open-error').textContent()).toMatch(/outside|workspace/i);
+    await shot('01-empty-state');
+  });
+
+  it('create a project, define an experiment in the editor, run it with a reload mid-run, and compare as the CLI does', async () => {
+    await page.getByTestId('new-path').fill('flow.saikoro');
+    await page.getByTestId('create').click();
+    await page.getByTestId('project-info').waitFor();
+    expect(await page.getByTestId('project-info').textContent()).toContain('flow.saikoro');
+
+    // The editor: a new draft from the project home's key, filled in through the form.
+    await page.keyboard.press('n');
+    await page.waitForURL(/#\/experiment$/);
+    const field = (name: string) => page.locator(`[data-field="${name}"]`);
+    await field('solvers[0].params.strength').waitFor();
+    await field('name').fill('flow');
+    await page.getByTestId('instance-track-0').selectOption('mo2');
+    await field('instances[0].n').fill('100');
+    await page.getByTestId('solver-name-0').selectOption('nsga2');
+    await page.getByTestId('add-solver').click();
+    await page.getByTestId('solver-name-1').selectOption('random');
+    await field('seeds.count').fill('3');
+    await field('budget.evaluations').fill(String(EVALUATIONS));
+    await expect.poll(() => page.getByTestId('run-count').textContent()).toBe('1 instance × 2 solvers × 3 seeds = 6 runs');
+    expect((await page.getByTestId('problem-count').textContent())?.trim()).toBe('✓ ready to save');
+    const draft = JSON.parse(await page.getByTestId('spec-json').inputValue());
+    expect(draft).toMatchObject({ name: 'flow', instances: [{ track: 'mo2', n: 100 }], solvers: [{ name: 'nsga2' }, { name: 'random' }], seeds: { count: 3, start: 1 }, budget: { evaluations: EVALUATIONS } });
+    await shot('02-editor');
+    await page.getByTestId('save').click();
+    await page.getByTestId('saved').waitFor();
+    const stored = (await server!.api.getProject())!.experiments;
+    expect(stored.map((e) => [e.name, e.counts.missing])).toEqual([['flow', 6]]);
+
+    // The monitor: one run at a time, so the session is seen going.
+    await page.goto(`${server!.origin}/#/monitor/flow`);
+    await expect.poll(rowStates, { timeout: 30_000 }).toEqual(Array(6).fill('missing'));
+    await page.getByTestId('monitor-jobs').selectOption('1');
+    await page.getByTestId('monitor-run').click();
+    await expect.poll(runningEvaluations, { timeout: 60_000 }).toBeGreaterThan(0);
+    await shot('03-monitor-running');
+
+    // Reload mid-run: the session and its running run come back, still going.
+    const doneBefore = (await rowStates()).filter((s) => s === 'done').length;
+    await page.reload();
+    await expect.poll(() => sessionStatus('flow'), { timeout: 30_000 }).toBe('running');
+    const seen = await waitFor('a running row after the reload', runningEvaluations, { withinMs: 60_000 });
+    expect(doneBefore).toBeLessThan(6);
+    await expect.poll(async () => ((await runningEvaluations()) ?? Infinity) > seen || (await rowStates()).filter((s) => s === 'done').length > doneBefore, { timeout: 60_000 }).toBe(true);
+    await shot('04-monitor-after-reload');
+
+    // To 100%: every row done, as the file says.
+    await expect.poll(() => page.getByTestId('session-flow').getByTestId('session-percent').textContent(), { timeout: 180_000 }).toBe('100%');
+    await expect.poll(rowStates, { timeout: 30_000 }).toEqual(Array(6).fill('done'));
+    const rows = await server!.api.listExperimentRuns('flow');
+    expect(rows.map((r) => r.status)).toEqual(Array(6).fill('done'));
+    expect(rows.every((r) => r.evaluations === EVALUATIONS && r.hv !== null && r.hv > 0)).toBe(true);
+    await shot('05-monitor-done');
+
+    // The comparison table: the numbers `saikoro compare --json` gives on the same file.
+    const cli = await runCli(['compare', join(workspace, 'flow.saikoro'), 'flow', '--metric', 'hv', '--json'], { cwd: workspace });
+    expect(cli.code, cli.stderr).toBe(0);
+    const expected = JSON.parse(cli.stdout) as Comparison;
+    await page.goto(`${server!.origin}/#/compare/flow`);
+    await page.getByTestId('stats-table').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('compare-metric').inputValue()).toBe('hv');
+    const [instance] = expected.instances;
+    const cells = page.locator(`[data-testid="stats-${instance.instance}"] td[data-solver]`);
+    expect(await cells.evaluateAll((tds) => tds.map((td) => (td as HTMLElement).dataset.solver))).toEqual(instance.solvers.map((s) => s.label));
+    const shown = await cells.evaluateAll((tds) =>
+      tds.map((td) => ['stat-aggregate', 'stat-iqr'].map((id) => Number(td.querySelector<HTMLElement>(`[data-testid="${id}"]`)!.dataset.value))),
+    );
+    expect(shown).toEqual(instance.solvers.map((s) => [s.summary![expected.aggregate], s.summary!.iqr]));
+    const pairs = page.locator(`[data-testid="pairs-${instance.instance}"] tbody tr`);
+    const shownPairs = await pairs.evaluateAll((trs) =>
+      trs.map((tr) => ['pair-p', 'pair-p-holm', 'pair-a12'].map((id) => Number(tr.querySelector<HTMLElement>(`[data-testid="${id}"]`)!.dataset.value))),
+    );
+    expect(shownPairs).toEqual(instance.pairs.map((p) => [p.p, p.pHolm, p.a12]));
+    await shot('06-compare');
+  });
+
+  it('stop the server mid-run, start it again, resume: only the runs not done execute', async () => {
+    // A second experiment, typed into the editor's JSON.
+    await page.goto(`${server!.origin}/#/experiment`);
+    const spec = {
+      name: 'resume',
+      instances: [{ name: 'mo2-n100', track: 'mo2', n: 100 }],
+      solvers: [{ name: 'nsga2' }, { name: 'random' }],
+      // Seeds the first experiment did not use: runs are keyed by their content, so flow's would count as done here.
+      seeds: { count: 4, start: 11 },
+      budget: { evaluations: EVALUATIONS },
+    };
+    await page.locator('[data-field="solvers[0].params.strength"]').waitFor();
+    await page.getByTestId('spec-json').fill(JSON.stringify(spec, null, 2));
+    await expect.poll(() => page.getByTestId('run-count').textContent()).toBe('1 instance × 2 solvers × 4 seeds = 8 runs');
+    await page.getByTestId('save').click();
+    await page.getByTestId('saved').waitFor();
+
+    await page.goto(`${server!.origin}/#/monitor/resume`);
+    await expect.poll(rowStates, { timeout: 30_000 }).toEqual(Array(8).fill('missing'));
+    await page.getByTestId('monitor-jobs').selectOption('1');
+    await page.getByTestId('monitor-run').click();
+    // Some runs done, one going: stop the server there.
+    await waitFor(
+      'two runs done and one going',
+      async () => {
+        const rows = await server!.api.listExperimentRuns('resume');
+        return rows.filter((r) => r.status === 'done').length >= 2 && rows.some((r) => r.status === 'running');
+      },
+      { withinMs: 120_000, intervalMs: 100 },
+    );
+    await stop(server!);
+
+    // A new server, a new token; no project open until the page opens it from the workspace's files.
+    server = await serve();
+    expect(await server.api.getProject()).toBeNull();
+    await page.goto(server.url);
+    await page.getByTestId('open-flow.saikoro').click();
+    await page.getByTestId('project-info').waitFor();
+    const atRestart = await server.api.listExperimentRuns('resume');
+    const done = atRestart.filter((r) => r.status === 'done');
+    const notDone = atRestart.filter((r) => r.status !== 'done');
+    expect(done.length).toBeGreaterThanOrEqual(2);
+    expect(notDone.length).toBeGreaterThan(0);
+    expect(notDone.every((r) => r.status === 'missing' || r.status === 'failed')).toBe(true);
+
+    await page.goto(`${server.origin}/#/monitor/resume`);
+    await expect.poll(async () => (await rowStates()).filter((s) => s === 'done').length, { timeout: 30_000 }).toBe(done.length);
+    await shot('07-monitor-resume');
+    await page.getByTestId('monitor-run').click();
+    await expect.poll(() => page.getByTestId('session-resume').getByTestId('session-percent').textContent(), { timeout: 180_000 }).toBe('100%');
+    const after = await server.api.listExperimentRuns('resume');
+    expect(after.map((r) => r.status)).toEqual(Array(8).fill('done'));
+    // The runs done before the stop were not run again: same result, same times.
+    for (const r of done) {
+      const now = after.find((a) => a.id === r.id)!;
+      expect([now.startedAt, now.finishedAt, now.hv, now.frontSize]).toEqual([r.startedAt, r.finishedAt, r.hv, r.frontSize]);
+    }
+    // This server ran exactly the runs that were not done.
+    const ran = await server.api.listRuns();
+    expect(ran.length).toBe(notDone.length);
+    await shot('08-monitor-resumed');
+    expect(pageErrors).toEqual([]);
+  });
+});
