@@ -5,14 +5,55 @@
  * needs another chart type or component adds it here.
  */
 import { init, registerTheme, use } from 'echarts/core';
-import { BarChart, BoxplotChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
-import { GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TitleComponent, TooltipComponent } from 'echarts/components';
+import { BarChart, BoxplotChart, CustomChart, LineChart, ParallelChart, ScatterChart } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  LegendScrollComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  ParallelComponent,
+  TitleComponent,
+  TooltipComponent,
+} from 'echarts/components';
 import { CanvasRenderer, SVGRenderer } from 'echarts/renderers';
 import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 import { chartTheme, themeName } from './theme.ts';
 
-use([BarChart, BoxplotChart, CustomChart, LineChart, ScatterChart, GridComponent, LegendComponent, MarkAreaComponent, MarkLineComponent, TitleComponent, TooltipComponent, CanvasRenderer, SVGRenderer]);
+use([
+  BarChart,
+  BoxplotChart,
+  CustomChart,
+  LineChart,
+  ParallelChart,
+  ScatterChart,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  LegendScrollComponent,
+  MarkAreaComponent,
+  MarkLineComponent,
+  ParallelComponent,
+  TitleComponent,
+  TooltipComponent,
+  CanvasRenderer,
+  SVGRenderer,
+]);
 for (const palette of [LIGHT_PALETTE, DARK_PALETTE]) registerTheme(themeName(palette.name), chartTheme(palette));
+
+let gl: Promise<void> | null = null;
+/**
+ * The 3-D scatter and its grid (echarts-gl, WebGL), registered on first use: about 600 kB that
+ * only the Pareto explorer's 3-D view needs, so it is a chunk of its own.
+ */
+export function registerGl(): Promise<void> {
+  gl ??= Promise.all([import('echarts-gl/lib/chart/scatter3D/install'), import('echarts-gl/lib/component/grid3D/install')]).then(([scatter3D, grid3D]) => {
+    use(scatter3D.install);
+    use(grid3D.install);
+  });
+  return gl;
+}
 
 export { init, themeName };
 export type { ECharts, EChartsCoreOption } from 'echarts/core';
