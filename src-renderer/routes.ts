@@ -17,6 +17,7 @@ export const routes: readonly ViewRoute[] = [
   { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎', component: defineAsyncComponent(() => import('./views/experiment/ExperimentView.vue')) },
   { id: 'monitor', title: 'Run monitor', summary: 'Experiment sessions and every run, live', glyph: '◔', component: defineAsyncComponent(() => import('./views/monitor/MonitorView.vue')) },
   { id: 'compare', title: 'Comparison', summary: 'Box plots, statistics and convergence per solver', glyph: '⚖', component: defineAsyncComponent(() => import('./views/compare/CompareView.vue')) },
+  { id: 'explore', title: 'Pareto explorer', summary: 'Fronts of experiments and runs: overlay, brush, attainment', glyph: '◭', component: defineAsyncComponent(() => import('./views/explore/ExploreView.vue')) },
   { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄', component: defineAsyncComponent(() => import('./views/dice/DiceView.vue')) },
   { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳', component: defineAsyncComponent(() => import('./views/solve/SolveView.vue')) },
   { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜', component: defineAsyncComponent(() => import('./views/gametree/GameTreeView.vue')) },

@@ -1,0 +1,165 @@
+/**
+ * What the explorer's charts need of their ECharts instance beyond an option: events that
+ * EChart.vue does not forward (finished, brush, brushEnd, axisareaselected), bound to every
+ * instance it creates (a theme switch makes a new one), and a layer drawn by the view itself.
+ *
+ * The layer is one canvas, put into the chart's own zrender scene as an image on a layer of its
+ * own: redrawing it repaints that layer only, never the 100,000 points below, and the chart's
+ * PNG export (getDataURL) includes it. ECharts 6 gives each large series a zlevel of its own
+ * (1, 2, ...) and the components the next one, so the layer takes a zlevel far above those. It is redrawn when its inputs change and after
+ * the chart draws with a new layout (zoom, pan, new axes, resize).
+ */
+import { onScopeDispose, watch, type Ref, type WatchSource } from 'vue';
+import { graphic } from 'echarts/core';
+import type { ECharts } from '../../charts/echarts.ts';
+
+export type ChartHandlers = Readonly<Record<string, (params: unknown) => void>>;
+
+/** Binds `handlers` to the chart now and to every instance that replaces it. */
+export function useChartEvents(chart: Readonly<Ref<ECharts | null>>, handlers: ChartHandlers): void {
+  watch(
+    chart,
+    (c) => {
+      if (!c) return;
+      for (const [event, handler] of Object.entries(handlers)) c.on(event, handler);
+    },
+    { immediate: true, flush: 'sync' },
+  );
+}
+
+/** A grid's plot rectangle in CSS pixels and the linear map from data to pixels on it. */
+export interface GridTransform {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** px = ax * value + bx; py = ay * value + by. */
+  ax: number;
+  bx: number;
+  ay: number;
+  by: number;
+}
+
+interface GridModelLike {
+  coordinateSystem?: { getRect(): { x: number; y: number; width: number; height: number } };
+}
+interface ModelLike {
+  getComponent(type: string, index: number): GridModelLike | undefined;
+}
+
+/** The transform of grid `index` (its x and y axes share the index), or null before layout. */
+export function gridTransform(chart: ECharts, index: number): GridTransform | null {
+  const model = (chart as unknown as { getModel(): ModelLike }).getModel();
+  const rect = model.getComponent('grid', index)?.coordinateSystem?.getRect();
+  if (!rect) return null;
+  const finder = { xAxisIndex: index, yAxisIndex: index };
+  const p0 = chart.convertToPixel(finder, [0, 0]) as number[] | undefined;
+  const p1 = chart.convertToPixel(finder, [1, 1]) as number[] | undefined;
+  if (!p0 || !p1 || !p0.every(Number.isFinite) || !p1.every(Number.isFinite)) return null;
+  return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, ax: p1[0] - p0[0], bx: p0[0], ay: p1[1] - p0[1], by: p0[1] };
+}
+
+/** A key that changes when a transform does. */
+export const transformKey = (t: GridTransform | null) => (t ? [t.x, t.y, t.width, t.height, t.ax, t.bx, t.ay, t.by].map((v) => v.toFixed(4)).join(',') : '');
+
+export interface ChartLayer {
+  /** Draws the layer again now. */
+  redraw(): void;
+}
+
+/** Above every zlevel ECharts allocates (one per large series and one for the components), below zrender's hover layer (100000). */
+const LAYER_ZLEVEL = 9000;
+
+/** A key that changes when the chart's size or any grid's layout does. */
+function layoutKey(c: ECharts): string {
+  const parts: string[] = [String(c.getWidth()), String(c.getHeight())];
+  for (let i = 0; ; i++) {
+    const t = gridTransform(c, i);
+    if (!t) break;
+    parts.push(transformKey(t));
+  }
+  return parts.join('|');
+}
+
+/** A layer over the chart, painted by `paint` in CSS-pixel coordinates, redrawn when `inputs` change. */
+export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx: CanvasRenderingContext2D, chart: ECharts) => void, inputs: WatchSource[]): ChartLayer {
+  const canvas = document.createElement('canvas');
+  let image: InstanceType<typeof graphic.Image> | null = null;
+  let owner: ECharts | null = null;
+  let drawnLayout = '';
+
+  function redraw(): void {
+    const c = chart.value;
+    if (!c || c.isDisposed()) return;
+    if (owner !== c || !image) {
+      image = new graphic.Image({ style: { image: canvas, x: 0, y: 0, width: 1, height: 1 }, silent: true, zlevel: LAYER_ZLEVEL });
+      c.getZr().add(image);
+      owner = c;
+    }
+    drawnLayout = layoutKey(c);
+    const width = c.getWidth();
+    const height = c.getHeight();
+    const dpr = window.devicePixelRatio || 1;
+    const w = Math.max(1, Math.round(width * dpr));
+    const h = Math.max(1, Math.round(height * dpr));
+    if (canvas.width !== w || canvas.height !== h) {
+      canvas.width = w;
+      canvas.height = h;
+    }
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, w, h);
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    paint(ctx, c);
+    image.setStyle({ image: canvas, x: 0, y: 0, width, height });
+    image.markRedraw();
+  }
+
+  // After the chart's own frames, again only if the layout moved: the layer's own repaint ends
+  // in a 'finished' too.
+  useChartEvents(chart, {
+    finished: () => {
+      const c = chart.value;
+      if (c && owner === c && layoutKey(c) !== drawnLayout) redraw();
+    },
+  });
+  watch([chart, ...inputs], () => redraw(), { flush: 'post' });
+  onScopeDispose(() => {
+    if (image && owner && !owner.isDisposed()) owner.getZr().remove(image);
+  });
+  return { redraw };
+}
+
+/**
+ * Marks on `el` what the chart has drawn, for tests and the benchmark: `data-option` counts the
+ * options given, `data-rendered` the option the chart last finished drawing, and `data-plot` the
+ * first grid's rectangle and axis ranges (JSON: x, y, width, height, x0, x1, y0, y1).
+ */
+export function useRenderProbe(chart: Readonly<Ref<ECharts | null>>, option: Readonly<Ref<unknown>>, el: Readonly<Ref<HTMLElement | null>>): void {
+  let given = 0;
+  watch(
+    option,
+    (o) => {
+      if (o) given++;
+    },
+    { immediate: true, flush: 'sync' },
+  );
+  watch([el, option], () => el.value?.setAttribute('data-option', String(given)), { immediate: true, flush: 'post' });
+  useChartEvents(chart, {
+    finished: () => {
+      const c = chart.value;
+      const target = el.value;
+      if (!c || !target) return;
+      target.dataset.rendered = String(given);
+      const t = gridTransform(c, 0);
+      if (t) {
+        const x0 = (t.x - t.bx) / t.ax;
+        const x1 = (t.x + t.width - t.bx) / t.ax;
+        const y0 = (t.y + t.height - t.by) / t.ay;
+        const y1 = (t.y - t.by) / t.ay;
+        target.dataset.plot = JSON.stringify({ x: t.x, y: t.y, width: t.width, height: t.height, x0, x1, y0, y1 });
+      }
+    },
+  });
+}

@@ -1,0 +1,211 @@
+// The explorer's option builders carry the data: every shown point once, at its objective values,
+// in the series of its solver (or run), infeasible points apart; the tooltip lookup leads back to
+// the point; the reference points are ideal + 1.1 (nadir - ideal); the matrix, the parallel
+// coordinates and the 3-D scatter stay within their drawing budgets; attainment surfaces are the
+// step lines of attainment.ts's surfaces, the median at level ceil(n/2).
+import { describe, expect, it } from 'vitest';
+import { attainmentSummary } from '../../../src-shared/metrics/attainment.ts';
+import { LIGHT_PALETTE } from '../../../src-shared/charts/palette.ts';
+import { allPoints, groupPoints, INFEASIBLE_SERIES, projectPairs, strideSample } from '../../../src-renderer/views/explore/groups.ts';
+import { objectivesOf, referencePoints } from '../../../src-renderer/views/explore/front-data.ts';
+import {
+  attainmentOption,
+  boundsOf,
+  LARGE_THRESHOLD,
+  MATRIX_POINT_BUDGET,
+  matrixOption,
+  PARALLEL_LINE_LIMIT,
+  parallelOption,
+  parallelSelectionSeries,
+  pointAt,
+  pointTooltip,
+  scatter3DOption,
+  scatterOption,
+  surfaceLine,
+} from '../../../src-renderer/views/explore/charts.ts';
+import { smallFront } from './fixtures.ts';
+
+type Series = { name: string; type: string; data: Float32Array | number[][]; large?: boolean; symbol?: string; itemStyle?: { color?: string } };
+
+describe('groupPoints', () => {
+  const data = smallFront(1000, 3, 2);
+
+  it('puts every point of a chosen run in exactly one series: its solver, or the infeasible one', () => {
+    const { groups, visible, visibleCount } = groupPoints(data, allPoints(data), 'solver');
+    expect(groups.map((g) => g.name)).toEqual([...data.solvers, INFEASIBLE_SERIES]);
+    const seen = new Int32Array(data.count);
+    for (const g of groups)
+      for (const i of g.indices) {
+        seen[i]++;
+        expect(g.name).toBe(data.feasible[i] ? data.runs[data.run[i]].solver : INFEASIBLE_SERIES);
+      }
+    expect(seen.every((n) => n === 1)).toBe(true);
+    expect(visibleCount).toBe(data.count);
+    expect(visible.every((v) => v === 1)).toBe(true);
+  });
+
+  it('leaves out the runs of unchosen solvers and seeds, and hides series without dropping them', () => {
+    const filter = { solvers: new Set(data.solvers.slice(1)), seeds: new Set([1, 2]), hidden: new Set([data.solvers[1]]) };
+    const { groups, visible } = groupPoints(data, filter, 'run');
+    const chosen = (i: number) => filter.solvers.has(data.runs[data.run[i]].solver) && filter.seeds.has(data.runs[data.run[i]].seed);
+    expect(groups.reduce((n, g) => n + g.indices.length, 0)).toBe(Array.from({ length: data.count }, (_, i) => i).filter(chosen).length);
+    // Coloured by run: one series per chosen run, named by solver and seed.
+    expect(groups.filter((g) => g.feasible).map((g) => g.name)).toEqual(
+      data.runs.filter((r) => filter.solvers.has(r.solver) && filter.seeds.has(r.seed)).map((r) => `${r.solver} · seed ${r.seed}`),
+    );
+    for (let i = 0; i < data.count; i++) expect(visible[i]).toBe(chosen(i) ? 1 : 0);
+  });
+
+  it('strideSample keeps at most the limit, evenly, and everything below it', () => {
+    const all = Int32Array.from({ length: 1000 }, (_, i) => i * 2);
+    expect(strideSample(all, 2000)).toBe(all);
+    const s = strideSample(all, 100);
+    expect(s.length).toBe(100);
+    expect(Array.from(s.slice(0, 3))).toEqual([0, 20, 40]);
+  });
+});
+
+describe('scatterOption', () => {
+  const data = smallFront(3000, 3, 4);
+  const { groups } = groupPoints(data, allPoints(data), 'solver');
+
+  it('draws every point at its objectives xi, yi, in its series; the lookup leads back to it', () => {
+    const { option, lookup } = scatterOption({ data, groups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE });
+    const series = option.series as Series[];
+    expect(series.length).toBe(groups.length);
+    let total = 0;
+    series.forEach((s, k) => {
+      const pairs = s.data as Float32Array;
+      expect(pairs.length).toBe(groups[k].indices.length * 2);
+      for (let j = 0; j < pairs.length / 2; j++) {
+        const i = pointAt(lookup, k, j)!;
+        const f = objectivesOf(data, i);
+        expect(pairs[2 * j]).toBeCloseTo(f[2], 3);
+        expect(pairs[2 * j + 1]).toBeCloseTo(f[0], 3);
+      }
+      total += pairs.length / 2;
+    });
+    expect(total).toBe(data.count);
+    expect(data.count).toBeGreaterThan(LARGE_THRESHOLD);
+    expect(series.every((s) => s.large)).toBe(true);
+    const infeasible = series.find((s) => s.name === INFEASIBLE_SERIES)!;
+    expect(infeasible.symbol).toBe('triangle');
+    expect(infeasible.itemStyle?.color).toBe(LIGHT_PALETTE.bad);
+    expect((option.xAxis as { name: string }).name).toBe('f3');
+    expect(pointTooltip(data, pointAt(lookup, 0, 0)!)).toContain(`f3: <b>`);
+  });
+
+  it('marks ideal, nadir and the HV reference point, ideal + 1.1 (nadir - ideal), on the axes shown', () => {
+    const refs = referencePoints({ ideal: [1, 2, 3], nadir: [11, 12, 23] })!;
+    expect(refs.reference[0]).toBeCloseTo(12, 12);
+    expect(refs.reference[1]).toBeCloseTo(13, 12);
+    expect(refs.reference[2]).toBeCloseTo(25, 12);
+    const { option, lookup } = scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 2, references: refs });
+    const series = option.series as { id: string; data: { name: string; value: number[] }[] }[];
+    const markers = series.find((s) => s.id === 'references')!;
+    expect(markers.data.map((d) => [d.name, d.value])).toEqual([
+      ['ideal', [1, 3]],
+      ['nadir', [11, 23]],
+      ['HV reference', [refs.reference[0], refs.reference[2]]],
+    ]);
+    expect(pointAt(lookup, series.length - 1, 0)).toBeNull();
+  });
+
+  it('keeps legend choices: a hidden series is unselected in the legend', () => {
+    const { option } = scatterOption({ data, groups, hidden: new Set([data.solvers[0]]), xi: 0, yi: 1, references: null });
+    expect((option.legend as { selected: Record<string, boolean> }).selected).toMatchObject({ [data.solvers[0]]: false, [data.solvers[1]]: true });
+  });
+
+  it('pans on drag only in pan mode (otherwise the drag is the brush)', () => {
+    const zoom = (pan: boolean) => (scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, pan }).option.dataZoom as { type: string; moveOnMouseMove?: boolean }[]).filter((z) => z.type === 'inside');
+    expect(zoom(true).every((z) => z.moveOnMouseMove)).toBe(true);
+    expect(zoom(false).every((z) => !z.moveOnMouseMove)).toBe(true);
+  });
+});
+
+describe('matrixOption, parallelOption, scatter3DOption', () => {
+  it('the matrix has a panel per pair i < j, each with the same points, within the budget', () => {
+    const data = smallFront(200_000, 5, 9);
+    const { groups } = groupPoints(data, allPoints(data), 'solver');
+    const { option, layout, lookup } = matrixOption({ data, groups, hidden: new Set() });
+    expect(layout.panels.length).toBe(10);
+    expect((option.grid as unknown[]).length).toBe(10);
+    expect(layout.drawn * layout.panels.length).toBeLessThanOrEqual(MATRIX_POINT_BUDGET * 1.01);
+    expect(layout.total).toBe(data.count);
+    const series = option.series as Series[];
+    expect(series.length).toBe(10 * groups.length);
+    // The fourth panel's first series: its sixth point, found through the lookup.
+    const { xi, yi } = layout.panels[3];
+    const s = series[3 * groups.length];
+    const pairs = s.data as Float32Array;
+    const i = pointAt(lookup, 3 * groups.length, 5)!;
+    expect(pairs[10]).toBeCloseTo(objectivesOf(data, i)[xi], 3);
+    expect(pairs[11]).toBeCloseTo(objectivesOf(data, i)[yi], 3);
+  });
+
+  it('parallel coordinates: an axis per objective, at most the line limit, the selection apart', () => {
+    const data = smallFront(30_000, 4, 1);
+    const { groups } = groupPoints(data, allPoints(data), 'solver');
+    const { option, drawn, total } = parallelOption({ data, groups, hidden: new Set() });
+    expect((option.parallelAxis as { dim: number }[]).map((a) => a.dim)).toEqual([0, 1, 2, 3]);
+    expect(total).toBe(30_000);
+    expect(drawn).toBeLessThanOrEqual(PARALLEL_LINE_LIMIT + groups.length);
+    const lines = (option.series as Series[]).filter((s) => s.name !== 'selection').reduce((n, s) => n + (s.data as number[][]).length, 0);
+    expect(lines).toBe(drawn);
+    const selection = Int32Array.from([7, 8, 9]);
+    expect(parallelSelectionSeries(data, selection)).toEqual({ id: 'selection', data: [7, 8, 9].map((i) => objectivesOf(data, i)) });
+  });
+
+  it('the 3-D scatter carries [f1, f2, f3] of every point', () => {
+    const data = smallFront(500, 3, 3);
+    const { groups } = groupPoints(data, allPoints(data), 'solver');
+    const { option, lookup } = scatter3DOption({ data, groups, hidden: new Set() });
+    const series = option.series as Series[];
+    expect(series.at(-1)!.name).toBe('selection');
+    const triples = series[1].data as Float32Array;
+    const i = pointAt(lookup, 1, 4)!;
+    expect(Array.from(triples.slice(12, 15))).toEqual(Array.from(Float32Array.from(objectivesOf(data, i))));
+  });
+});
+
+describe('attainment surfaces as step lines', () => {
+  const fronts = [
+    [
+      [1, 5],
+      [3, 2],
+    ],
+    [[2, 4]],
+    [
+      [2, 3],
+      [4, 1],
+    ],
+  ];
+
+  it('surfaceLine goes down from the top, right and down through the points, right to the edge', () => {
+    const bounds = { x0: 0, x1: 10, y0: 0, y1: 10 };
+    expect(surfaceLine([[1, 5], [2, 3], [4, 1]], bounds)).toEqual([
+      [1, 10],
+      [1, 5],
+      [2, 3],
+      [4, 1],
+      [10, 1],
+    ]);
+    expect(surfaceLine([], bounds)).toEqual([]);
+  });
+
+  it('the option draws best, median (level ceil(n/2)) and worst of attainmentSummary', () => {
+    const summary = attainmentSummary(fronts);
+    const points = fronts.flat();
+    const option = attainmentOption({ solver: 'nsga2', colour: 0, points, surfaces: summary, runs: 3, names: ['f1', 'f2'] })!;
+    const series = option.series as { name: string; data: number[][]; step?: string }[];
+    expect(series.map((s) => s.name)).toEqual(['points', 'best (1/3)', 'median (2/3)', 'worst (3/3)']);
+    const bounds = boundsOf(points)!;
+    expect(series[2].step).toBe('end');
+    expect(series[2].data).toEqual(surfaceLine(summary.median.points, bounds));
+    expect(summary.median.points).toEqual([
+      [2, 4],
+      [3, 3],
+      [4, 2],
+    ]);
+  });
+});
