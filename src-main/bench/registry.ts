@@ -2,6 +2,7 @@ import { evalBench } from './eval.ts';
 import { hvBench } from './hv.ts';
 import { minimaxBench } from './minimax.ts';
 import { nqueensBench } from './nqueens.ts';
+import { paretoBench } from './pareto.ts';
 import { solversBench } from './solvers.ts';
 import type { BenchSuite } from './suite.ts';
 
@@ -11,5 +12,6 @@ export const suites: BenchSuite[] = [
   hvBench,
   minimaxBench,
   nqueensBench,
+  paretoBench,
   solversBench,
 ];

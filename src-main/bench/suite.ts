@@ -18,6 +18,8 @@ export interface BenchContext {
   progress(message: string): void;
   /** --quick: smaller sizes and fewer repetitions, for smoke tests. Figures are not for the README. */
   quick: boolean;
+  /** --points N: how many points a suite that draws them uses (its own default when undefined). */
+  points?: number;
 }
 
 export interface BenchSuite {

@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { suites } from '../../bench/registry.ts';
 import { renderTable } from '../../bench/suite.ts';
 
@@ -8,7 +8,7 @@ export const benchCommand: Command = {
   summary: 'Measure speed: evaluator, quantiles, hypervolume, labs, solvers',
   get usage() {
     return [
-      'Usage: saikoro bench [SUITE ...] [--json] [--quick]',
+      'Usage: saikoro bench [SUITE ...] [--json] [--quick] [--points N]',
       '',
       'Runs the named benchmark suites, or every default suite when none is named, in this',
       'process, and prints Markdown tables of measured figures (stdout). Progress goes to stderr.',
@@ -19,15 +19,17 @@ export const benchCommand: Command = {
       'Options:',
       '  --json    print the figures as JSON: one suite prints its own object, several print {suite: object}',
       '  --quick   small sizes, for a smoke test; not figures to publish',
+      '  --points N  how many points the suites that draw them use (pareto: default 100000)',
     ].join('\n');
   },
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' } }, true);
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' }, points: { type: 'string' } }, true);
     const names: string[] = positionals;
     const unknown = names.filter((name) => !suites.some((s) => s.name === name));
     if (unknown.length) throw new UsageError(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}`);
     const chosen = names.length ? suites.filter((s) => names.includes(s.name)) : suites.filter((s) => s.byDefault);
-    const context = { quick: Boolean(values.quick), progress: (message: string) => writeLine(io.stderr, message) };
+    const points = values.points === undefined ? undefined : numberOption('points', values.points, 0, { integer: true, min: 1, max: 1_000_000 });
+    const context = { quick: Boolean(values.quick), points, progress: (message: string) => writeLine(io.stderr, message) };
     const results: Record<string, unknown> = {};
     if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);
     for (const suite of chosen) {
