@@ -42,18 +42,5 @@ use([
 ]);
 for (const palette of [LIGHT_PALETTE, DARK_PALETTE]) registerTheme(themeName(palette.name), chartTheme(palette));
 
-let gl: Promise<void> | null = null;
-/**
- * The 3-D scatter and its grid (echarts-gl, WebGL), registered on first use: about 600 kB that
- * only the Pareto explorer's 3-D view needs, so it is a chunk of its own.
- */
-export function registerGl(): Promise<void> {
-  gl ??= Promise.all([import('echarts-gl/lib/chart/scatter3D/install'), import('echarts-gl/lib/component/grid3D/install')]).then(([scatter3D, grid3D]) => {
-    use(scatter3D.install);
-    use(grid3D.install);
-  });
-  return gl;
-}
-
 export { init, themeName };
 export type { ECharts, EChartsCoreOption } from 'echarts/core';

@@ -1,6 +1,5 @@
 // The renderer's ambient types for tests that import it (vue-tsc reads src-renderer/env.d.ts;
 // plain tsc needs these in script form).
-/// <reference path="../../src-renderer/charts/echarts-gl.d.ts" />
 declare module '*.vue' {
   import type { DefineComponent } from 'vue';
   const component: DefineComponent<object, object, unknown>;

@@ -8,8 +8,8 @@
  * frame draws them all), and dataZoom leaves the data unfiltered (points outside are clipped),
  * so a redraw does no per-point work besides placing the points. In the scatter and the matrix
  * the selection is not a series: the view draws it on a layer of its own (useChartLayer), so a
- * new selection never redraws the 100,000 points. The parallel coordinates and the 3-D scatter,
- * which draw fewer or on the GPU, have a selection series that the view updates in place.
+ * new selection never redraws the 100,000 points (the 3-D view too). The parallel coordinates,
+ * which draw fewer lines, have a selection series that the view updates in place.
  */
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
@@ -25,8 +25,8 @@ export const LARGE_THRESHOLD = 2000;
 export const MATRIX_POINT_BUDGET = 240_000;
 /** Parallel coordinates draw at most this many lines; selections still count every point. */
 export const PARALLEL_LINE_LIMIT = 4000;
-/** The 3-D scatter draws at most this many points (WebGL, so many; a sample beyond). */
-export const SCATTER3D_POINT_LIMIT = 100_000;
+/** While the 3-D view turns it draws at most this many points (all of them once it stops). */
+export const TURNING_POINT_LIMIT = 15_000;
 
 export function groupColour(palette: ChartPalette, group: Pick<SeriesGroup, 'colour'>): string {
   return group.colour < 0 ? palette.bad : seriesColor(palette, group.colour);
@@ -245,7 +245,7 @@ function rows(data: ExplorerData, indices: Int32Array): number[][] {
   return Array.from(indices, (i) => Array.from(data.objectives.subarray(i * m, i * m + m)));
 }
 
-/** The id of the selection's series in the parallel coordinates and the 3-D scatter, which views update in place. */
+/** The id of the selection's series in the parallel coordinates, which the view updates in place. */
 export const SELECTION_SERIES = 'selection';
 
 /** The parallel axis id of objective k (axisAreaSelected events name it). */
@@ -302,93 +302,188 @@ export function parallelSelectionSeries(data: ExplorerData, selection: Int32Arra
   return { id: SELECTION_SERIES, data: selection && selection.length ? rows(data, strideSample(selection, PARALLEL_LINE_LIMIT)) : [] };
 }
 
-/** An axis of the 3-D scatter in the palette's colours (echarts-gl has no theme entries). */
-function axis3D(name: string, palette: ChartPalette): Record<string, unknown> {
-  return {
-    type: 'value',
-    name,
-    scale: true,
-    nameTextStyle: { color: palette.muted, fontSize: 12 },
-    axisLine: { lineStyle: { color: palette.axis } },
-    axisLabel: { textStyle: { color: palette.muted, fontSize: 10 }, formatter: (v: number) => formatNumber(v) },
-    splitLine: { lineStyle: { color: palette.grid } },
-    axisPointer: { show: false },
-  };
+/**
+ * The 3-D view (M = 3) is a rotatable orthographic projection drawn as a 2-D scatter: each
+ * objective is scaled to [-1, 1] over its range (a cube), turned by `yaw` about the vertical
+ * axis (f3) and tilted by `pitch` towards the viewer. (echarts-gl would draw it with WebGL, but
+ * its post-processing compiles expressions with `new Function`, which the app's Content Security
+ * Policy, script-src 'self', forbids.)
+ */
+export interface View3D {
+  /** Radians about the vertical axis. */
+  yaw: number;
+  /** Radians of elevation: 0 looks level, pi/2 straight down. */
+  pitch: number;
+}
+
+export const DEFAULT_VIEW3D: View3D = { yaw: -0.75, pitch: 0.45 };
+
+/** The ranges of the three objectives the cube spans. */
+export interface Cube {
+  lo: [number, number, number];
+  hi: [number, number, number];
+}
+
+/** The range of each objective over `indices` (a degenerate range gets a width). */
+export function cubeOf(data: ExplorerData, indices: Iterable<number>): Cube {
+  const lo: [number, number, number] = [Infinity, Infinity, Infinity];
+  const hi: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  for (const i of indices)
+    for (let k = 0; k < 3; k++) {
+      const v = data.objectives[i * 3 + k];
+      if (v < lo[k]) lo[k] = v;
+      if (v > hi[k]) hi[k] = v;
+    }
+  for (let k = 0; k < 3; k++) {
+    if (!Number.isFinite(lo[k])) [lo[k], hi[k]] = [0, 1];
+    else if (hi[k] === lo[k]) [lo[k], hi[k]] = [lo[k] - 0.5, hi[k] + 0.5];
+  }
+  return { lo, hi };
+}
+
+/** The projection of a point given in cube units ([-1, 1] each): [horizontal, vertical, depth (larger: farther)]. */
+export function projectUnit(x: number, y: number, z: number, view: View3D): [number, number, number] {
+  const cy = Math.cos(view.yaw);
+  const sy = Math.sin(view.yaw);
+  const cp = Math.cos(view.pitch);
+  const sp = Math.sin(view.pitch);
+  const u = x * cy - y * sy;
+  const w = x * sy + y * cy;
+  return [u, z * cp + w * sp, w * cp - z * sp];
+}
+
+/** Objective vector -> cube units. */
+const toUnit = (v: number, lo: number, hi: number) => (2 * (v - lo)) / (hi - lo) - 1;
+
+/** The projected [u0, v0, u1, v1, ...] of points `indices`. */
+export function projectPoints(data: ExplorerData, indices: Int32Array, cube: Cube, view: View3D): Float32Array {
+  const out = new Float32Array(indices.length * 2);
+  const cy = Math.cos(view.yaw);
+  const sy = Math.sin(view.yaw);
+  const cp = Math.cos(view.pitch);
+  const sp = Math.sin(view.pitch);
+  const f = data.objectives;
+  const [l0, l1, l2] = cube.lo;
+  const [h0, h1, h2] = cube.hi;
+  for (let j = 0; j < indices.length; j++) {
+    const b = indices[j] * 3;
+    const x = toUnit(f[b], l0, h0);
+    const y = toUnit(f[b + 1], l1, h1);
+    const z = toUnit(f[b + 2], l2, h2);
+    out[2 * j] = x * cy - y * sy;
+    out[2 * j + 1] = z * cp + (x * sy + y * cy) * sp;
+  }
+  return out;
+}
+
+/** Half the side of the square the projection is drawn in: the cube's diagonal fits whatever the angles. */
+export const VIEW3D_EXTENT = 1.8;
+
+/** The 12 edges of the cube and the axes' names and end values, as line segments and labels in projected units. */
+function cubeFrame(names: readonly string[], cube: Cube, view: View3D) {
+  const corner = (x: number, y: number, z: number) => projectUnit(x, y, z, view);
+  const edges: [number, number, number][][] = [];
+  for (const a of [-1, 1])
+    for (const b of [-1, 1]) {
+      edges.push([corner(-1, a, b), corner(1, a, b)]);
+      edges.push([corner(a, -1, b), corner(a, 1, b)]);
+      edges.push([corner(a, b, -1), corner(a, b, 1)]);
+    }
+  // Each axis is labelled on its nearest edge: f1 and f2 along the bottom, f3 on the leftmost upright.
+  const nearest = (candidates: [number, number, number][][], by: (e: [number, number, number][]) => number) => candidates.reduce((best, e) => (by(e) < by(best) ? e : best));
+  const depth = (e: [number, number, number][]) => e[0][2] + e[1][2];
+  const axisEdges = [
+    nearest([[corner(-1, -1, -1), corner(1, -1, -1)], [corner(-1, 1, -1), corner(1, 1, -1)]], depth),
+    nearest([[corner(-1, -1, -1), corner(-1, 1, -1)], [corner(1, -1, -1), corner(1, 1, -1)]], depth),
+    nearest(
+      [-1, 1].flatMap((a) => [-1, 1].map((b) => [corner(a, b, -1), corner(a, b, 1)])),
+      (e) => e[0][0] + 0.01 * depth(e),
+    ),
+  ];
+  const labels = axisEdges.flatMap((e, k) => [
+    { value: [(e[0][0] + e[1][0]) / 2, (e[0][1] + e[1][1]) / 2], text: names[k], bold: true },
+    { value: [e[0][0], e[0][1]], text: formatNumber(Number(cube.lo[k].toPrecision(3))), bold: false },
+    { value: [e[1][0], e[1][1]], text: formatNumber(Number(cube.hi[k].toPrecision(3))), bold: false },
+  ]);
+  return { edges, labels };
 }
 
 export interface Scatter3DInput {
   data: ExplorerData;
   groups: readonly SeriesGroup[];
   hidden: ReadonlySet<string>;
+  cube: Cube;
+  view: View3D;
+  /** Draw at most this many points (a stride sample; while the view turns). */
+  limit?: number;
+  /** Side of the square plot, pixels. */
+  side?: number;
   palette?: ChartPalette;
 }
 
-function triples(data: ExplorerData, indices: Int32Array): Float32Array {
-  const out = new Float32Array(indices.length * 3);
-  for (let j = 0; j < indices.length; j++) {
-    const b = indices[j] * 3;
-    out[3 * j] = data.objectives[b];
-    out[3 * j + 1] = data.objectives[b + 1];
-    out[3 * j + 2] = data.objectives[b + 2];
-  }
-  return out;
-}
-
-const symbolSize3D = (total: number) => (total > LARGE_THRESHOLD ? 2.5 : 6);
-
 /**
- * M = 3: a rotatable 3-D scatter (echarts-gl, WebGL): drag to rotate, wheel to zoom; an empty
- * selection series that scatter3DSelectionSeries fills.
+ * M = 3: the projection of every shown point (or a sample of `limit` while the view turns) into a
+ * square plot without axes, the cube's frame and the axes' names and ranges drawn over it.
  */
-export function scatter3DOption({ data, groups, hidden, palette = LIGHT_PALETTE }: Scatter3DInput): { option: EChartsCoreOption; lookup: PointLookup } {
+export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infinity, side = 380, palette = LIGHT_PALETTE }: Scatter3DInput): { option: EChartsCoreOption; lookup: PointLookup } {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
-  const shown = groups.map((g) => strideSample(g.indices, Math.max(1, Math.round((SCATTER3D_POINT_LIMIT * g.indices.length) / Math.max(1, total)))));
-  const size = symbolSize3D(total);
-  const series: Record<string, unknown>[] = groups.map((g, gi) => ({
-    id: `points-${g.name}`,
-    name: g.name,
-    type: 'scatter3D',
-    dimensions: ['x', 'y', 'z'],
-    data: triples(data, shown[gi]),
-    symbol: g.feasible ? 'circle' : 'triangle',
-    symbolSize: g.feasible ? size : size * 2,
-    itemStyle: { color: groupColour(palette, g), opacity: 0.8 },
-    emphasis: { itemStyle: { color: palette.accent } },
-  }));
-  series.push({ id: SELECTION_SERIES, name: SELECTION_SERIES, type: 'scatter3D', dimensions: ['x', 'y', 'z'], data: [], symbolSize: size * 1.8, itemStyle: { color: palette.accent, opacity: 1 } });
-  const seriesPoints: (Int32Array | null)[] = [...shown, null];
+  const shown = groups.map((g) => (limit < total ? strideSample(g.indices, Math.max(1, Math.round((limit * g.indices.length) / total))) : g.indices));
+  // Painter's order: the series whose points lie farther away on average are drawn first.
+  const depthOf = (indices: Int32Array) => {
+    const mean = [0, 0, 0];
+    for (const i of indices) for (let k = 0; k < 3; k++) mean[k] += toUnit(data.objectives[i * 3 + k], cube.lo[k], cube.hi[k]) / indices.length;
+    return projectUnit(mean[0], mean[1], mean[2], view)[2];
+  };
+  const order = groups.map((_, gi) => gi).sort((a, b) => depthOf(shown[b]) - depthOf(shown[a]));
+  const series: Record<string, unknown>[] = order.map((gi) => ({ ...pointSeries(data, groups[gi], shown[gi], palette, projectPoints(data, shown[gi], cube, view), total), id: `points-${groups[gi].name}` }));
+  const seriesPoints: (Int32Array | null)[] = order.map((gi) => shown[gi]);
+  const frame = cubeFrame(data.objectiveNames, cube, view);
+  series.push({
+    id: 'frame',
+    name: 'frame',
+    type: 'line',
+    data: frame.edges.flatMap((e) => [[e[0][0], e[0][1]], [e[1][0], e[1][1]], '-']),
+    connectNulls: false,
+    showSymbol: false,
+    silent: true,
+    lineStyle: { color: palette.axis, width: 1 },
+    z: 1,
+  });
+  series.push({
+    id: 'axis-labels',
+    name: 'axis labels',
+    type: 'scatter',
+    symbolSize: 0,
+    silent: true,
+    data: frame.labels.map((l) => ({ value: l.value, label: { formatter: l.text, fontWeight: l.bold ? 600 : 400, color: l.bold ? palette.text : palette.muted } })),
+    label: { show: true, fontSize: 11, backgroundColor: palette.surface, padding: [1, 3], borderRadius: 3 },
+    tooltip: { show: false },
+    z: 5,
+  });
+  seriesPoints.push(null, null);
   const lookup: PointLookup = { seriesPoints };
+  const extent = { min: -VIEW3D_EXTENT, max: VIEW3D_EXTENT, show: false };
   return {
     lookup,
     option: {
-      legend: { data: groups.map((g) => g.name), selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])), type: 'scroll', left: 8, right: 40 },
+      legend: { data: groups.map((g) => g.name), selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])), type: 'scroll', left: 8, right: 36 },
+      // A square plot in the middle: the projection keeps its proportions.
+      grid: { left: 'center', top: 36, width: side, height: side, outerBoundsMode: 'none' },
+      xAxis: { type: 'value', ...extent },
+      yAxis: { type: 'value', ...extent },
       tooltip: {
         trigger: 'item',
         className: 'explore-tooltip',
+        showDelay: 0,
+        transitionDuration: 0,
         formatter: (p: { seriesIndex: number; dataIndex: number }) => {
           const i = pointAt(lookup, p.seriesIndex, p.dataIndex);
           return i === null ? '' : pointTooltip(data, i);
         },
       },
-      grid3D: {
-        top: 24,
-        boxWidth: 100,
-        boxHeight: 100,
-        boxDepth: 100,
-        viewControl: { projection: 'perspective', distance: 230, alpha: 22, beta: 38 },
-        axisPointer: { show: false },
-      },
-      xAxis3D: axis3D(data.objectiveNames[0], palette),
-      yAxis3D: axis3D(data.objectiveNames[1], palette),
-      zAxis3D: axis3D(data.objectiveNames[2], palette),
       series,
     },
   };
-}
-
-/** The selected points, to merge into the 3-D option by id (the view puts `selection` in the lookup's last slot). */
-export function scatter3DSelectionSeries(data: ExplorerData, selection: Int32Array | null): Record<string, unknown> {
-  return { id: SELECTION_SERIES, data: selection && selection.length ? triples(data, selection) : [] };
 }
 
 /** Data bounds of point sets, padded by a fraction of their range on each side. */

@@ -49,8 +49,9 @@ interface ModelLike {
 
 /** The transform of grid `index` (its x and y axes share the index), or null before layout. */
 export function gridTransform(chart: ECharts, index: number): GridTransform | null {
-  const model = (chart as unknown as { getModel(): ModelLike }).getModel();
-  const rect = model.getComponent('grid', index)?.coordinateSystem?.getRect();
+  if (chart.isDisposed()) return null;
+  const model = (chart as unknown as { getModel(): ModelLike | undefined }).getModel();
+  const rect = model?.getComponent('grid', index)?.coordinateSystem?.getRect();
   if (!rect) return null;
   const finder = { xAxisIndex: index, yAxisIndex: index };
   const p0 = chart.convertToPixel(finder, [0, 0]) as number[] | undefined;

@@ -7,6 +7,7 @@
  */
 import { onScopeDispose, shallowRef, watch, type Ref } from 'vue';
 import type { ECharts } from '../../charts/echarts.ts';
+import { useWindowEvent } from '../../composables/useWindowEvent.ts';
 import { gridTransform, type GridTransform } from './useChartLayer.ts';
 
 /** A brushed rectangle: the grid it was drawn in and its corners in data units. */
@@ -88,8 +89,7 @@ export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: Rect
     mouseup: (e: ZrEvent) => finish(e),
   };
   // A release outside the chart ends the drag where the mouse left it.
-  const onWindowUp = () => finish(null);
-  window.addEventListener('mouseup', onWindowUp);
+  useWindowEvent('mouseup', () => finish(null));
 
   watch(
     chart,
@@ -100,7 +100,6 @@ export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: Rect
     { immediate: true, flush: 'sync' },
   );
   onScopeDispose(() => {
-    window.removeEventListener('mouseup', onWindowUp);
     const c = chart.value;
     if (c && !c.isDisposed()) for (const [name, h] of Object.entries(handlers)) c.getZr().off(name, h as never);
   });
