@@ -5,7 +5,7 @@
 // points loads, draws and switches views with no page error.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -89,7 +89,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
     // The stored points as the issue defines them: each done run's front (its best when the front is empty).
     stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id })));
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
-    page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     page.on('console', (m) => {
       if (m.type() === 'error') pageErrors.push(m.text());
@@ -202,6 +202,28 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await page.getByTestId('explore-x').selectOption('2');
     await expect.poll(async () => Number(await scatter.getAttribute('data-rendered')), { timeout: 30_000 }).toBe(given + 1);
     await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-100k.png') });
+
+    // The PNG export (the chart's menu) holds the points: count the pixels of the first
+    // solver's blue (#0072b2, alone or stacked at 0.75 on white; nothing else drawn is that blue).
+    await scatter.hover();
+    await scatter.getByTestId('chart-export').click();
+    const [download] = await Promise.all([page.waitForEvent('download'), scatter.getByTestId('chart-export-png').click()]);
+    const png = readFileSync((await download.path())!).toString('base64');
+    const coloured = await page.evaluate(async (base64) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${base64}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const px = ctx.getImageData(0, 0, img.width, img.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (px[i + 2] - px[i] > 100 && px[i + 1] < 170) n++;
+      return n;
+    }, png);
+    expect(coloured).toBeGreaterThan(5000);
     expect(pageErrors).toEqual([]);
   }, 120_000);
 });

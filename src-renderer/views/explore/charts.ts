@@ -64,8 +64,9 @@ function pointSeries(data: ExplorerData, group: SeriesGroup, indices: Int32Array
     // Flat [x0, y0, x1, y1, ...]: ECharts reads typed arrays as rows of these dimensions.
     dimensions: ['x', 'y'],
     data: pairs,
-    // Large mode draws 3-pixel squares with fillRect (ECharts' fast path); infeasible points
-    // stay triangles, bigger, so they stand out whatever the size of the front.
+    // Large mode draws 3-pixel squares with fillRect (ECharts' fast path; useLargeExport keeps
+    // them in PNG exports); infeasible points stay triangles, bigger, so they stand out whatever
+    // the size of the front.
     large,
     largeThreshold: LARGE_THRESHOLD,
     progressive: 0,

@@ -164,3 +164,44 @@ export function useRenderProbe(chart: Readonly<Ref<ECharts | null>>, option: Rea
     },
   });
 }
+
+interface LargePathLike {
+  symbolProxy?: unknown;
+  dirtyShape(): void;
+}
+interface PainterLike {
+  getRenderedCanvas?(opts?: unknown): unknown;
+}
+
+/**
+ * Keeps ECharts' large scatter series in the chart's PNG export. Below 4 pixels a large series
+ * draws its points with fillRect on the canvas it last built its path for; an image at another
+ * pixel ratio (getDataURL, as the export asks for twice the size) does not build the path again,
+ * so the points went to the live canvas instead and the PNG showed none. Marking those paths'
+ * shapes dirty around the export makes them draw into the image, then again into the chart.
+ */
+export function useLargeExport(chart: Readonly<Ref<ECharts | null>>): void {
+  watch(
+    chart,
+    (c) => {
+      if (!c) return;
+      const zr = c.getZr() as unknown as { storage: { getDisplayList(update: boolean): LargePathLike[] }; painter: PainterLike };
+      const painter = zr.painter;
+      const original = painter.getRenderedCanvas?.bind(painter);
+      if (!original) return;
+      const dirtyLargePaths = () => {
+        for (const el of zr.storage.getDisplayList(true)) if (el.symbolProxy) el.dirtyShape();
+      };
+      painter.getRenderedCanvas = (opts?: unknown) => {
+        dirtyLargePaths();
+        try {
+          return original(opts);
+        } finally {
+          dirtyLargePaths();
+          c.getZr().refresh();
+        }
+      };
+    },
+    { immediate: true, flush: 'sync' },
+  );
+}
