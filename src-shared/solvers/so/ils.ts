@@ -16,7 +16,8 @@
 import { Random } from '../../random.ts';
 import type { DiceState } from '../../problems/dice/incremental.ts';
 import { asDiceProblem } from '../problem.ts';
-import { num, ParamError, str } from '../params.ts';
+import { MAX_N } from '../../problems/dice/config.ts';
+import { num, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 import { aboveBandMask, inCostlyWindow } from './patterns.ts';
@@ -52,7 +53,6 @@ class IteratedLocalSearch implements Solver {
     this.guidance = num(params, 'guidance');
     this.patience = num(params, 'patience');
     this.strength = num(params, 'strength');
-    if (this.strength > problem.n) throw new ParamError('ils', 'strength', `must be at most N = ${problem.n} (the sequence length), got ${this.strength}`);
     this.lambda = num(params, 'penalty');
     this.oscillation = this.lambda > 0;
     // Aiming at costly windows needs the dice features; on any other problem every move is random.
@@ -163,7 +163,7 @@ export const iteratedLocalSearch: SolverInfo = {
       description: 'Evaluations without a strictly improving move (on the acceptance score) before returning to the best and perturbing it.',
     },
     { name: 'penalty', type: 'number', default: 30, min: 0, description: 'Initial weight of an adaptive penalty f + w * violation (strategic oscillation); 0 keeps strict feasibility first.' },
-    { name: 'strength', type: 'integer', default: 8, min: 0, description: 'Random changes applied by one perturbation (one evaluation each).' },
+    { name: 'strength', type: 'integer', default: 8, min: 0, max: MAX_N, description: 'Random changes applied by one perturbation (one evaluation each).' },
   ],
   create: () => new IteratedLocalSearch(),
 };

@@ -6,7 +6,8 @@
  */
 import { Random } from '../../random.ts';
 import { compareScalar } from '../constraints.ts';
-import { num, ParamError, str } from '../params.ts';
+import { MAX_N } from '../../problems/dice/config.ts';
+import { num, str } from '../params.ts';
 import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
@@ -34,8 +35,6 @@ class Tabu implements Solver {
     this.swapShare = num(params, 'swapShare');
     this.sampleSize = num(params, 'sampleSize');
     this.tenure = num(params, 'tenure');
-    // A tenure of N already makes every position tabu; beyond, the counters would overflow.
-    if (this.tenure > problem.n) throw new ParamError('tabu', 'tenure', `must be at most N = ${problem.n} (the number of positions), got ${this.tenure}`);
     this.tabuUntil = new Int32Array(problem.n);
   }
 
@@ -91,7 +90,8 @@ export const tabu: SolverInfo = {
     neighbourhoodParam,
     swapShareParam,
     { name: 'sampleSize', type: 'integer', default: 50, min: 1, description: 'Moves peeked per iteration (one evaluation each).' },
-    { name: 'tenure', type: 'integer', default: 10, min: 0, description: 'Iterations a changed position stays tabu.' },
+    // At most MAX_N: tabuUntil holds iteration + tenure in 32 bits, which a run's iterations (at most 10^9) plus 10^7 never overflow.
+    { name: 'tenure', type: 'integer', default: 10, min: 0, max: MAX_N, description: 'Iterations a changed position stays tabu.' },
   ],
   create: () => new Tabu(),
 };

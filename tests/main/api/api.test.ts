@@ -15,8 +15,12 @@ const api = createApi({ name: 'saikoro', version: '9.9.9', platform: 'test', run
 
 describe('API contract', () => {
   it('lists every call and event once, with distinct channels', () => {
-    expect([...API_CALL_NAMES].sort()).toEqual(['cancelRun', 'evaluateDice', 'getAppInfo', 'getRun', 'listRuns', 'listSolvers', 'pauseRun', 'randomSequence', 'startRun']);
-    expect(API_EVENT_NAMES).toEqual(['onMenuCommand', 'onRunSnapshot', 'onRunFinished']);
+    // The names issues 9 and 10 fix (scripts drive the app by them).
+    const runs = ['cancelRun', 'getRun', 'listRuns', 'pauseRun', 'startRun'];
+    const projects = ['addExperiment', 'addNote', 'cancelExperiment', 'closeProject', 'compareExperiment', 'createProject', 'exportReport', 'getExperimentResults', 'getProject', 'listExperimentRuns', 'listProjectFiles', 'openProject', 'pickProjectFile', 'runExperiment', 'saveRun'];
+    const core = ['evaluateDice', 'getAppInfo', 'listSolvers', 'randomSequence'];
+    expect([...API_CALL_NAMES].sort()).toEqual([...runs, ...projects, ...core].sort());
+    expect(API_EVENT_NAMES).toEqual(['onMenuCommand', 'onRunSnapshot', 'onRunFinished', 'onProjectChanged', 'onExperimentSession']);
     const channels = [...API_CALL_NAMES.map(callChannel), ...API_EVENT_NAMES.map(eventChannel)];
     expect(new Set(channels).size).toBe(channels.length);
   });

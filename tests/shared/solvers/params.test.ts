@@ -51,14 +51,14 @@ describe('solver parameters', () => {
   });
 });
 
-describe('limits only the problem can decide (checked by a setup, at add and solve time)', () => {
+describe('limits that keep a run finite', () => {
   const so = new DiceProblem(trackConfig('so', 30));
-  it('tabu: a tenure beyond N positions is refused', () => {
-    expect(() => runSolverSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be at most N = 30 (the number of positions), got 31');
-    expect(runSolverSync(so, 'tabu', { tenure: 30 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
+  it('tabu: a tenure past 10^7 is refused (its 32-bit counters); one above N runs', () => {
+    expect(() => runSolverSync(so, 'tabu', { tenure: 1e7 + 1 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be >= 0 and <= 10000000, got 10000001');
+    expect(runSolverSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
   });
-  it('ils: a perturbation of more than N changes is refused', () => {
-    expect(() => runSolverSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (at most N = 30 \(the sequence length\)|an integer), got/);
-    expect(() => runSolverSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 10 })).toThrow('solver ils: parameter strength must be at most N = 30 (the sequence length), got 31');
+  it('ils: a strength past 10^7 is refused; one above N spends the budget and stops', () => {
+    expect(() => runSolverSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (>= 0 and <= 10000000|an integer), got/);
+    expect(runSolverSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 100 }).evaluations).toBe(100);
   });
 });
