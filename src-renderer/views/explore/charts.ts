@@ -184,7 +184,7 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
   const shown = groups.map((g) => strideSample(g.indices, Math.max(1, Math.round((perPanel * g.indices.length) / Math.max(1, total)))));
   const drawn = shown.reduce((s, g) => s + g.length, 0);
   // Percent boxes: room on the left and at the bottom for the outer axes' labels and names.
-  const left = 11;
+  const left = 13;
   const bottom = 11;
   const top = 10;
   const right = 2;
@@ -202,8 +202,10 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
     grids.push({ id: matrixGridId(xi, yi), left: `${left + col * (w + gap)}%`, top: `${top + row * (h + gap)}%`, width: `${w}%`, height: `${h}%`, outerBoundsMode: 'none' });
     const outerX = row === size - 1;
     const outerY = col === 0;
-    xAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerX ? data.objectiveNames[xi] : '', nameGap: 22, axisLabel: { show: outerX, hideOverlap: true, fontSize: 10 }, splitNumber: 3 });
-    yAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerY ? data.objectiveNames[yi] : '', nameGap: 34, axisLabel: { show: outerY, hideOverlap: true, fontSize: 10 }, splitNumber: 3 });
+    // Short names (f1, f2, ...): the panels are small; the scatter's pickers give the groups.
+    // No label at an x axis's right end, where it would run into the next panel's first.
+    xAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerX ? `f${xi + 1}` : '', nameGap: 22, axisLabel: { show: outerX, hideOverlap: true, showMaxLabel: false, fontSize: 10 }, splitNumber: 3 });
+    yAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerY ? `f${yi + 1}` : '', nameGap: 26, axisLabel: { show: outerY, hideOverlap: true, fontSize: 10 }, splitNumber: 3 });
     groups.forEach((g, gi) => {
       const s = pointSeries(data, g, shown[gi], palette, projectPairs(data, shown[gi], xi, yi), drawn * panels.length);
       series.push({ ...s, id: `points-${g.name}-${p}`, xAxisIndex: p, yAxisIndex: p, symbolSize: g.feasible ? (drawn > LARGE_THRESHOLD ? 2 : 5) : drawn > LARGE_THRESHOLD ? 5 : 7 });
@@ -300,7 +302,10 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
 
 /** The selection's lines (at most PARALLEL_LINE_LIMIT, a stride sample beyond), to merge into the parallel option by id. */
 export function parallelSelectionSeries(data: ExplorerData, selection: Int32Array | null): Record<string, unknown> {
-  return { id: SELECTION_SERIES, data: selection && selection.length ? rows(data, strideSample(selection, PARALLEL_LINE_LIMIT)) : [] };
+  const shown = selection && selection.length ? strideSample(selection, PARALLEL_LINE_LIMIT) : new Int32Array(0);
+  // Many lines at once: fainter, so the bundle keeps its shape.
+  const opacity = shown.length > 1000 ? 0.25 : shown.length > 100 ? 0.5 : 0.9;
+  return { id: SELECTION_SERIES, data: rows(data, shown), lineStyle: { opacity }, inactiveOpacity: opacity, activeOpacity: opacity };
 }
 
 /**

@@ -43,12 +43,14 @@ export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, 
   const f = data.objectives;
   const count = Math.min(indices.length, limit);
   const step = indices.length / count;
+  // Few points get round markers (drawn after the veil); many, squares of pixels.
+  const round = count <= ROUND_LIMIT && style.size >= 5;
   // Device pixels relative to the grid's corner.
   const ax = t.ax * scale;
   const bx = t.bx * scale - gx - half;
   const ay = t.ay * scale;
   const by = t.by * scale - gy - half;
-  for (let k = 0; k < count; k++) {
+  for (let k = 0; k < (round ? 0 : count); k++) {
     const base = indices[count === indices.length ? k : Math.floor(k * step)] * m;
     const x0 = Math.round(ax * f[base + xi] + bx);
     const y0 = Math.round(ay * f[base + yi] + by);
@@ -58,5 +60,34 @@ export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, 
     for (let y = Math.max(0, y0), yb = Math.min(gh, y0 + side); y < yb; y++) buf.fill(colour, y * gw + xa, y * gw + xb);
   }
   ctx.putImageData(image, gx, gy);
+  if (round) paintRound(ctx, t, data, indices, xi, yi, style, count);
   return count;
+}
+
+/** Up to this many selected points are drawn as round markers (arcs); beyond, as squares of pixels (arcs would take too long). */
+const ROUND_LIMIT = 5000;
+
+/** Round markers with a ring in the surface colour, like the chart's own. */
+function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, count: number): void {
+  const m = data.objectiveCount;
+  const f = data.objectives;
+  const r = style.size / 2;
+  ctx.save();
+  ctx.beginPath();
+  ctx.rect(t.x, t.y, t.width, t.height);
+  ctx.clip();
+  ctx.beginPath();
+  for (let k = 0; k < count; k++) {
+    const base = indices[k] * m;
+    const x = t.ax * f[base + xi] + t.bx;
+    const y = t.ay * f[base + yi] + t.by;
+    ctx.moveTo(x + r, y);
+    ctx.arc(x, y, r, 0, 2 * Math.PI);
+  }
+  ctx.fillStyle = style.colour;
+  ctx.fill();
+  ctx.lineWidth = 1;
+  ctx.strokeStyle = style.surface;
+  ctx.stroke();
+  ctx.restore();
 }

@@ -157,7 +157,7 @@ describe('matrixOption, parallelOption, scatter3DOption', () => {
     const lines = (option.series as Series[]).filter((s) => s.name !== 'selection').reduce((n, s) => n + (s.data as number[][]).length, 0);
     expect(lines).toBe(drawn);
     const selection = Int32Array.from([7, 8, 9]);
-    expect(parallelSelectionSeries(data, selection)).toEqual({ id: 'selection', data: [7, 8, 9].map((i) => objectivesOf(data, i)) });
+    expect(parallelSelectionSeries(data, selection)).toMatchObject({ id: 'selection', data: [7, 8, 9].map((i) => objectivesOf(data, i)) });
   });
 
   it('the 3-D view projects every point of the cube: a front view shows (f1, f3), a view from above (f1, f2)', () => {
