@@ -128,6 +128,17 @@ describe('a stored experiment', () => {
     expect(dice.undoLabel).toBe('open a solution from the Pareto explorer');
   });
 
+  it('back through the navigation (#/explore), what was shown stays and the address names it', async () => {
+    const explore = open('#/explore/fronts?instance=mo3-n30');
+    await waitFor('the front', () => explore.data);
+    const shown = explore.data;
+    window.location.hash = '#/explore';
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await nextTick();
+    expect(explore.data).toBe(shown);
+    expect(window.location.hash).toBe('#/explore/fronts?instance=mo3-n30');
+  });
+
   it('says so for an experiment that is not there', async () => {
     const explore = open('#/explore/nothing');
     await waitFor('the error', () => explore.error);
