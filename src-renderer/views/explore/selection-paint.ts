@@ -67,27 +67,31 @@ export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, 
 /** Up to this many selected points are drawn as round markers (arcs); beyond, as squares of pixels (arcs would take too long). */
 const ROUND_LIMIT = 5000;
 
-/** Round markers with a ring in the surface colour, like the chart's own. */
+/**
+ * Round markers with a ring in the surface colour, like the chart's own: every ring first, then
+ * every disc, so in a cluster the rings of some do not cut into the discs of others.
+ */
 function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, count: number): void {
   const m = data.objectiveCount;
   const f = data.objectives;
-  const r = style.size / 2;
   ctx.save();
   ctx.beginPath();
   ctx.rect(t.x, t.y, t.width, t.height);
   ctx.clip();
-  ctx.beginPath();
-  for (let k = 0; k < count; k++) {
-    const base = indices[k] * m;
-    const x = t.ax * f[base + xi] + t.bx;
-    const y = t.ay * f[base + yi] + t.by;
-    ctx.moveTo(x + r, y);
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
+  for (const [r, colour] of [
+    [style.size / 2 + 1, style.surface],
+    [style.size / 2, style.colour],
+  ] as const) {
+    ctx.beginPath();
+    for (let k = 0; k < count; k++) {
+      const base = indices[k] * m;
+      const x = t.ax * f[base + xi] + t.bx;
+      const y = t.ay * f[base + yi] + t.by;
+      ctx.moveTo(x + r, y);
+      ctx.arc(x, y, r, 0, 2 * Math.PI);
+    }
+    ctx.fillStyle = colour;
+    ctx.fill();
   }
-  ctx.fillStyle = style.colour;
-  ctx.fill();
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = style.surface;
-  ctx.stroke();
   ctx.restore();
 }
