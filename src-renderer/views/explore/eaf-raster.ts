@@ -38,7 +38,7 @@ export function rasterizeDifference(rectangles: readonly EafRectangle[], bounds:
   return { width, height, values };
 }
 
-/** "#0072b2" -> [0, 114, 178]. */
+/** A palette colour "#rrggbb" (or "#rgb") as [r, g, b]. */
 export function hexRgb(hex: string): [number, number, number] {
   const h = hex.replace('#', '');
   const full = h.length === 3 ? [...h].map((c) => c + c).join('') : h;
