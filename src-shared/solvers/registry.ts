@@ -17,6 +17,7 @@ import { firstImprovement, steepest } from './so/hill-climbing.ts';
 import { annealing } from './so/annealing.ts';
 import { tabu } from './so/tabu.ts';
 import { iteratedLocalSearch } from './so/ils.ts';
+import { barrierLocalSearch } from './so/barrier-ls.ts';
 
 export const solvers: readonly SolverInfo[] = [
   randomSearch,
@@ -29,6 +30,7 @@ export const solvers: readonly SolverInfo[] = [
   annealing,
   tabu,
   iteratedLocalSearch,
+  barrierLocalSearch,
 ];
 
 /** The strongest solver per track (what `saikoro solve` runs without --solver). */
