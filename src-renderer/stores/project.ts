@@ -10,7 +10,7 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
-import type { Disposer, ExperimentSession, ExperimentSummary, MetricName, ProjectFileEntry, ProjectSummary, SaikoroApi } from '../../src-shared/api.ts';
+import type { Disposer, ExperimentSession, ExperimentSummary, MetricName, ProjectFileEntry, ProjectSummary, SaikoroApi, SavedRun } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 
 type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
@@ -100,7 +100,12 @@ export const useProjectStore = defineStore('project', () => {
     });
   const cancelExperiment = (name: string) => attempt(() => api.cancelExperiment(name));
   const addNote = (text: string, experimentName: string | null = null) => attempt(() => api.addNote(text, experimentName));
-  const saveRun = (runId: string, name?: string) => attempt(() => api.saveRun(runId, name));
+  /** Stores a finished app run in the open project; its refusal is the caller's to show (the store's `error` is left alone). */
+  async function saveRun(runId: string, name?: string): Promise<SavedRun> {
+    const saved = await api.saveRun(runId, name);
+    await refresh();
+    return saved;
+  }
 
   // Reads about one experiment, straight from the file (views keep what they need; a failure is
   // theirs to show, so these leave `error` alone).

@@ -108,5 +108,6 @@ export function useWorkerRun() {
     if (current.value && phase.value === 'running') await runs.pause(current.value.runId, current.value.status !== 'paused');
   }
 
-  return { phase, started, snapshot, firstConflicts, result, reason, error, start, cancel, togglePause };
+  const runId = computed(() => current.value?.runId ?? null);
+  return { phase, runId, started, snapshot, firstConflicts, result, reason, error, start, cancel, togglePause };
 }
