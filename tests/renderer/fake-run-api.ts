@@ -21,6 +21,11 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
 
   const api = {
     listSolvers: async () => [],
+    // No project open: what the views that offer "Save to project" read.
+    getProject: async () => null,
+    listProjectFiles: async () => [],
+    onProjectChanged: () => () => {},
+    onExperimentSession: () => () => {},
     ...extra,
     startRun: async (request: StartRunRequest): Promise<RunStarted> => {
       if (refuseWith) throw new ApiError(toWireError(refuseWith));
