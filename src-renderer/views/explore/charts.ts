@@ -50,6 +50,20 @@ export interface PointLookup {
   seriesPoints: (Int32Array | null)[];
 }
 
+/** The tooltip of a chart of points: the solution under the cursor, at once (ECharts throttles the mouse for us). */
+function pointTooltipOption(data: ExplorerData, lookup: PointLookup) {
+  return {
+    trigger: 'item',
+    className: 'explore-tooltip',
+    showDelay: 0,
+    transitionDuration: 0,
+    formatter: (p: { seriesIndex: number; dataIndex: number }) => {
+      const i = pointAt(lookup, p.seriesIndex, p.dataIndex);
+      return i === null ? '' : pointTooltip(data, i);
+    },
+  };
+}
+
 export function pointAt(lookup: PointLookup, seriesIndex: number, dataIndex: number): number | null {
   const points = lookup.seriesPoints[seriesIndex];
   return points && dataIndex >= 0 && dataIndex < points.length ? points[dataIndex] : null;
@@ -126,17 +140,7 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       // The reference markers stay out of the legend (the view explains them): it fits one line.
       legend: { data: groups.map((g) => g.name), selected: legendSelected, type: 'scroll', left: 8, right: 36 },
       grid: { right: 44, bottom: 40 },
-      tooltip: {
-        trigger: 'item',
-        className: 'explore-tooltip',
-        // Hover shows the point under the cursor at once; ECharts throttles the mouse for us.
-        showDelay: 0,
-        transitionDuration: 0,
-        formatter: (p: { seriesIndex: number; dataIndex: number }) => {
-          const i = pointAt(lookup, p.seriesIndex, p.dataIndex);
-          return i === null ? '' : pointTooltip(data, i);
-        },
-      },
+      tooltip: pointTooltipOption(data, lookup),
       xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true },
       yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true },
       dataZoom: [
@@ -221,16 +225,7 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
       grid: grids,
       xAxis: xAxes,
       yAxis: yAxes,
-      tooltip: {
-        trigger: 'item',
-        className: 'explore-tooltip',
-        showDelay: 0,
-        transitionDuration: 0,
-        formatter: (q: { seriesIndex: number; dataIndex: number }) => {
-          const i = pointAt(lookup, q.seriesIndex, q.dataIndex);
-          return i === null ? '' : pointTooltip(data, i);
-        },
-      },
+      tooltip: pointTooltipOption(data, lookup),
       series,
     },
   };
@@ -477,16 +472,7 @@ export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infi
       grid: { left: 'center', top: 36, width: side, height: side, outerBoundsMode: 'none' },
       xAxis: { type: 'value', ...extent },
       yAxis: { type: 'value', ...extent },
-      tooltip: {
-        trigger: 'item',
-        className: 'explore-tooltip',
-        showDelay: 0,
-        transitionDuration: 0,
-        formatter: (p: { seriesIndex: number; dataIndex: number }) => {
-          const i = pointAt(lookup, p.seriesIndex, p.dataIndex);
-          return i === null ? '' : pointTooltip(data, i);
-        },
-      },
+      tooltip: pointTooltipOption(data, lookup),
       series,
     },
   };
