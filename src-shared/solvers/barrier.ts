@@ -327,6 +327,14 @@ export class BarrierSearch {
     return c;
   }
 
+  /** The sequence of the candidate last peeked (a copy), e.g. for an archive it entered. */
+  candidate(): Uint8Array {
+    const x = this.faces.slice();
+    x[this.p] = this.a;
+    if (this.kind === 1) x[this.p + 1] = this.b;
+    return x;
+  }
+
   /** A random one-roll change, made whatever it does (one evaluation). */
   perturb(g: Scalarisation): void {
     this.kind = 0;

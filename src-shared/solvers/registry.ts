@@ -12,6 +12,7 @@ import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';
 import { nsga3 } from './mo/nsga3.ts';
 import { moeadLs } from './mo/moead-ls.ts';
+import { barrierMo } from './mo/barrier-mo.ts';
 import { geneticAlgorithm } from './so/ga.ts';
 import { firstImprovement, steepest } from './so/hill-climbing.ts';
 import { annealing } from './so/annealing.ts';
@@ -24,6 +25,7 @@ export const solvers: readonly SolverInfo[] = [
   nsga2,
   nsga3,
   moeadLs,
+  barrierMo,
   geneticAlgorithm,
   firstImprovement,
   steepest,
