@@ -11,6 +11,13 @@
  *   mo3     M = 3, N = 840: the same.
  *   so840time, mo2time   as so840 and mo2, but every run gets the same wall time instead of
  *           the same evaluations (default 10 s), to show what cheap incremental evaluations buy.
+ *   random-so840, random-so2520, random-mo2, random-mo3   (not run by default) as so840, so2520,
+ *           mo2 and mo3, on the default config (config 0) and on SAIKORO_BENCH_CONFIGS random
+ *           configs around it (randomDiceConfig with seeds 1..K: bands, weights, constrained d's and
+ *           percent points; src-shared/problems/dice/random-config.ts). The table gives each
+ *           config's medians and the ratio of the track's default solver to the baseline (ga for SO:
+ *           f ratio, lower is better; nsga2 for MO: HV ratio, higher is better), and compares the
+ *           ratio on the random configs with the one on the default config.
  *
  * Hypervolume uses the dice normalisation of src-shared/metrics/hv-reference.ts (ideal 0, nadir
  * the median objective of 1000 random sequences, reference 1.1 in every normalised objective);
@@ -22,10 +29,12 @@
  *   SAIKORO_BENCH_SECONDS    wall-time budgets of the *time cases, in seconds (default 10; --quick 1)
  *   SAIKORO_BENCH_CAP        evaluation cap of the so50 case (default 1000000; --quick 5000)
  *   SAIKORO_BENCH_CASES      cases to run (default so50,so840,so2520,mo2,mo3,so840time,mo2time)
+ *   SAIKORO_BENCH_CONFIGS    random configs per random-* case (default 10; --quick 2)
  *   SAIKORO_BENCH_SOLVERS    solvers to run (default: every solver that handles the case)
  *   SAIKORO_BENCH_PARALLEL   parallel runs (default: the number of cores)
  */
 import { TRACK_OBJECTIVES, trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
+import { randomDiceConfig } from '../../src-shared/problems/dice/random-config.ts';
 import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
 import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
@@ -37,8 +46,12 @@ import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 
-export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'] as const;
+export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time', 'random-so840', 'random-so2520', 'random-mo2', 'random-mo3'] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
+/** The cases run when SAIKORO_BENCH_CASES is not set (the random ones are asked for by name). */
+export const DEFAULT_CASES: readonly CaseName[] = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'];
+/** The baseline the default solver is compared with on random configs. */
+const RANDOM_BASELINE = { so: 'ga', mo: 'nsga2' } as const;
 
 interface CaseSpec {
   name: CaseName;
@@ -49,6 +62,8 @@ interface CaseSpec {
   metric: 'first-hit' | 'best-f' | 'hv';
   /** Budgets are seconds of wall time (options.seconds) instead of evaluations. */
   timed?: boolean;
+  /** Run on the default config and options.configs random ones. */
+  random?: boolean;
 }
 
 const CASES: Record<CaseName, CaseSpec> = {
@@ -57,6 +72,10 @@ const CASES: Record<CaseName, CaseSpec> = {
   so2520: { name: 'so2520', track: 'so', n: 2520, title: 'SO, N = 2520: best feasible f', metric: 'best-f' },
   mo2: { name: 'mo2', track: 'mo2', n: 840, title: 'M = 2, N = 840: hypervolume of the final feasible front', metric: 'hv' },
   mo3: { name: 'mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840: hypervolume of the final feasible front', metric: 'hv' },
+  'random-so840': { name: 'random-so840', track: 'so', n: 840, title: 'SO, N = 840, random configs: best feasible f', metric: 'best-f', random: true },
+  'random-so2520': { name: 'random-so2520', track: 'so', n: 2520, title: 'SO, N = 2520, random configs: best feasible f', metric: 'best-f', random: true },
+  'random-mo2': { name: 'random-mo2', track: 'mo2', n: 840, title: 'M = 2, N = 840, random configs: hypervolume of the final feasible front', metric: 'hv', random: true },
+  'random-mo3': { name: 'random-mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840, random configs: hypervolume of the final feasible front', metric: 'hv', random: true },
   so840time: { name: 'so840time', track: 'so', n: 840, title: 'SO, N = 840, equal wall time: best feasible f', metric: 'best-f', timed: true },
   mo2time: { name: 'mo2time', track: 'mo2', n: 840, title: 'M = 2, N = 840, equal wall time: hypervolume of the final feasible front', metric: 'hv', timed: true },
 };
@@ -69,6 +88,8 @@ export interface SolverBenchOptions {
   /** Evaluation cap of the so50 case. */
   cap: number;
   cases: CaseName[];
+  /** Random configs per random-* case (besides the default config, config 0). */
+  configs: number;
   /** Solver names, or null for every solver that handles the case. */
   solvers: string[] | null;
   parallelism: number;
@@ -96,7 +117,7 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
     if (!Number.isFinite(v) || v <= 0) throw new Error(`SAIKORO_BENCH_SECONDS: "${b}" is not a positive number`);
     return v;
   });
-  const cases = (list('SAIKORO_BENCH_CASES') ?? [...CASE_NAMES]).map((c) => {
+  const cases = (list('SAIKORO_BENCH_CASES') ?? [...DEFAULT_CASES]).map((c) => {
     if (!(CASE_NAMES as readonly string[]).includes(c)) throw new Error(`SAIKORO_BENCH_CASES: unknown case "${c}" (known: ${CASE_NAMES.join(', ')})`);
     return c as CaseName;
   });
@@ -108,6 +129,7 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
     seconds,
     cap: integer('SAIKORO_BENCH_CAP', quick ? 5000 : 1_000_000),
     cases,
+    configs: integer('SAIKORO_BENCH_CONFIGS', quick ? 2 : 10),
     solvers,
     parallelism: integer('SAIKORO_BENCH_PARALLEL', defaultParallelism()),
   };
@@ -132,6 +154,8 @@ export interface RunFigure {
 
 export interface CellSummary {
   case: CaseName;
+  /** 0: the default config; k >= 1: randomDiceConfig(k) (random-* cases). */
+  config: number;
   budget: number;
   solver: string;
   role: string;
@@ -175,36 +199,46 @@ function figureOf(spec: CaseSpec, seed: number, outcome: RunOutcome<SolverResult
 
 export interface SolverBenchResult {
   options: SolverBenchOptions;
-  normalisation: Partial<Record<CaseName, HvNormalisation>>;
+  /** Per case (its default config), and per "case:k" for the random configs k >= 1. */
+  normalisation: Partial<Record<string, HvNormalisation>>;
   cells: CellSummary[];
 }
+
+/** The config k of a case: the track's defaults for k = 0, randomDiceConfig(k) above. */
+export function benchConfig(name: CaseName, k: number): DiceConfig {
+  const spec = CASES[name];
+  return k === 0 ? trackConfig(spec.track, spec.n) : randomDiceConfig(k, spec.track, spec.n);
+}
+
+const normKey = (name: CaseName, k: number) => (k === 0 ? name : `${name}:${k}`);
 
 /** Runs every (case, budget, solver, seed) through one worker pool and summarises per cell. */
 export async function runSolverBench(options: SolverBenchOptions, progress: (message: string) => void, spawn: WorkerSpawner = nodeSpawner()): Promise<SolverBenchResult> {
   interface Planned {
     spec: CaseSpec;
+    config: number;
     info: SolverInfo;
     budget: number;
     seed: number;
     request: DiceRunRequest;
   }
   const planned: Planned[] = [];
-  const configs = new Map<CaseName, DiceConfig>();
-  const normalisation: Partial<Record<CaseName, HvNormalisation>> = {};
+  const normalisation: Partial<Record<string, HvNormalisation>> = {};
   for (const name of options.cases) {
     const spec = CASES[name];
-    const config = trackConfig(spec.track, spec.n);
-    configs.set(name, config);
-    if (spec.metric === 'hv') normalisation[name] = diceHvNormalisation(config);
     const infos = registeredSolvers.filter((s) => applicable(spec, s) && (!options.solvers || options.solvers.includes(s.name))).sort(solverOrder);
     const budgets = spec.metric === 'first-hit' ? [options.cap] : spec.timed ? options.seconds : options.budgets;
-    for (const budget of budgets)
-      for (const info of infos)
-        for (let seed = 1; seed <= options.seeds; seed++) {
-          // The one stopping policy: a single-objective run stops at f = 0 (nothing beats it).
-          const termination = stoppingPolicy(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }, config.objectives.length);
-          planned.push({ spec, info, budget, seed, request: { kind: 'dice', solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
-        }
+    for (let k = 0; k <= (spec.random ? options.configs : 0); k++) {
+      const config = benchConfig(name, k);
+      if (spec.metric === 'hv') normalisation[normKey(name, k)] = diceHvNormalisation(config);
+      for (const budget of budgets)
+        for (const info of infos)
+          for (let seed = 1; seed <= options.seeds; seed++) {
+            // The one stopping policy: a single-objective run stops at f = 0 (nothing beats it).
+            const termination = stoppingPolicy(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }, config.objectives.length);
+            planned.push({ spec, config: k, info, budget, seed, request: { kind: 'dice', solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
+          }
+    }
   }
   // Longest runs first, so the pool does not end waiting on one long run (a second of a timed
   // run counts as about 2,000 evaluations at N = 840 here).
@@ -221,7 +255,8 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
         outcomes[i] = await host.start(p.request).outcome;
         finished++;
         const o = outcomes[i];
-        progress(`solvers: ${finished}/${planned.length}  ${p.spec.name} ${p.info.name} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`);
+        const where = p.spec.random ? `${p.spec.name} config ${p.config}` : p.spec.name;
+        progress(`solvers: ${finished}/${planned.length}  ${where} ${p.info.name} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`);
       }),
     );
   } finally {
@@ -230,13 +265,13 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
 
   const cells = new Map<string, CellSummary>();
   planned.forEach((p, i) => {
-    const key = `${p.spec.name}|${p.budget}|${p.info.name}`;
+    const key = `${p.spec.name}|${p.config}|${p.budget}|${p.info.name}`;
     let cell = cells.get(key);
     if (!cell) {
-      cell = { case: p.spec.name, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN, medianEvaluations: NaN };
+      cell = { case: p.spec.name, config: p.config, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN, medianEvaluations: NaN };
       cells.set(key, cell);
     }
-    cell.runs.push(figureOf(p.spec, p.seed, outcomes[i], normalisation[p.spec.name] ?? null));
+    cell.runs.push(figureOf(p.spec, p.seed, outcomes[i], normalisation[normKey(p.spec.name, p.config)] ?? null));
   });
   for (const cell of cells.values()) {
     const values = cell.runs.map((r) => r.value);
@@ -275,12 +310,71 @@ function failures(cells: CellSummary[]): string[] {
   return failed.length ? [`Runs that did not finish: ${failed.join('; ')}.`] : [];
 }
 
+/**
+ * The default solver's lead over the baseline in one cell pair: f ratio (default / baseline,
+ * lower is better) for SO, HV ratio (higher is better) for MO; null when it says nothing (both
+ * infeasible, both fronts empty).
+ */
+export function leadRatio(metric: CaseSpec['metric'], strong: number, baseline: number): number | null {
+  if (metric === 'hv') return baseline > 0 ? strong / baseline : strong > 0 ? Infinity : null;
+  if (!Number.isFinite(baseline)) return Number.isFinite(strong) ? 0 : null;
+  if (!Number.isFinite(strong)) return Infinity;
+  return baseline > 0 ? strong / baseline : strong > 0 ? Infinity : null;
+}
+
+/** One table per budget for a random-* case: each config's medians and the default solver's ratio to the baseline. */
+function renderRandom(result: SolverBenchResult, name: CaseName): BenchTable[] {
+  const { options } = result;
+  const spec = CASES[name];
+  const cells = result.cells.filter((c) => c.case === name);
+  const solverNames = [...new Set(cells.map((c) => c.solver))];
+  const strong = DEFAULT_SOLVERS[spec.track];
+  const baseline = spec.track === 'so' ? RANDOM_BASELINE.so : RANDOM_BASELINE.mo;
+  const what = spec.metric === 'hv' ? 'HV' : 'f';
+  const better = spec.metric === 'hv' ? 'higher' : 'lower';
+  const tables: BenchTable[] = [];
+  for (const budget of options.budgets) {
+    const at = (solver: string, k: number) => cells.find((c) => c.solver === solver && c.budget === budget && c.config === k);
+    const ratios: (number | null)[] = [];
+    const rows: (string | number)[][] = [];
+    for (let k = 0; k <= options.configs; k++) {
+      const config = benchConfig(name, k);
+      const s = at(strong, k);
+      const b = at(baseline, k);
+      const ratio = s && b ? leadRatio(spec.metric, s.median, b.median) : null;
+      ratios.push(ratio);
+      const constrained = config.constraints.map((d, l) => `${d}:${config.lowerBounds[l]}-${config.upperBounds[l]}`).join(' ');
+      rows.push([k === 0 ? '0 (default)' : k, constrained, ...solverNames.map((sn) => show(at(sn, k)?.median ?? NaN, spec.metric, options.cap)), ratio === null ? '-' : ratio.toFixed(3)]);
+    }
+    const random = ratios.slice(1).filter((r): r is number => r !== null);
+    const ahead = (r: number) => (spec.metric === 'hv' ? r >= ratios[0]! : r <= ratios[0]!);
+    const notes = [
+      `${options.seeds} seeds (1..${options.seeds}) per solver and config, ${formatNumber(budget)} evaluations; config 0 is the default, configs 1..${options.configs} are randomDiceConfig(k) (bands, weights, constrained d's and percent points around the defaults; the column lists each constrained d with p_d-P_d). Medians over the seeds.`,
+      `Ratio = median ${what} of ${strong} (the default) / that of ${baseline} (the baseline); ${better} is better for ${strong}.`,
+    ];
+    if (ratios[0] !== null && random.length > 0) {
+      const sorted = [...random].sort((a, b) => a - b);
+      notes.push(
+        `Default config: ${ratios[0]!.toFixed(3)}. Random configs: median ${quantileWithInfinity(sorted, 0.5).toFixed(3)}, from ${sorted[0].toFixed(3)} to ${sorted[sorted.length - 1].toFixed(3)}; at least as far ahead as on the default config on ${random.filter(ahead).length} of ${random.length}.`,
+      );
+    }
+    if (spec.metric === 'hv') notes.push('HV of the final feasible front, normalised per config as in the mo2 and mo3 tables (ideal 0, nadir = the median objective of 1000 random sequences of that config, reference 1.1).');
+    notes.push(...failures(cells.filter((c) => c.budget === budget)));
+    tables.push({ title: `${spec.title}, ${formatNumber(budget)} evaluations`, columns: ['config', 'constrained d (p-P)', ...solverNames.map((s) => `median ${what} ${s}`), `${strong} / ${baseline}`], rows, notes });
+  }
+  return tables;
+}
+
 export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
   const { options } = result;
   const tables: BenchTable[] = [];
   const seedsNote = `${options.seeds} seeds (1..${options.seeds}) per solver; default bands and weights; solver parameters at their defaults. IQR = q3 - q1 (Hyndman-Fan type 7 quartiles), quartiles in brackets.`;
   for (const name of options.cases) {
     const spec = CASES[name];
+    if (spec.random) {
+      tables.push(...renderRandom(result, name));
+      continue;
+    }
     const cells = result.cells.filter((c) => c.case === name);
     const solverNames = [...new Set(cells.map((c) => c.solver))];
     const cellOf = (solver: string, budget: number) => cells.find((c) => c.solver === solver && c.budget === budget)!;

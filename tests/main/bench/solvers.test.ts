@@ -1,7 +1,9 @@
 // The "solvers" benchmark suite: its statistics, its settings, and a tiny run through the worker
 // pool whose figures are checked against the in-process driver.
 import { describe, expect, it } from 'vitest';
-import { benchOptions, quantileWithInfinity, renderSolverBench, runSolverBench } from '../../../src-main/bench/solvers.ts';
+import { benchConfig, benchOptions, leadRatio, quantileWithInfinity, renderSolverBench, runSolverBench } from '../../../src-main/bench/solvers.ts';
+import { randomDiceConfig } from '../../../src-shared/problems/dice/random-config.ts';
+import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
@@ -19,10 +21,12 @@ describe('bench solvers', () => {
   });
 
   it('reads its settings from the environment, with small ones for --quick', () => {
-    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], seconds: [10], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'], solvers: null });
-    expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], seconds: [1], cap: 5000 });
+    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], seconds: [10], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'], configs: 10, solvers: null });
+    expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], seconds: [1], cap: 5000, configs: 2 });
+    expect(benchOptions({ SAIKORO_BENCH_CASES: 'random-so840,random-mo3', SAIKORO_BENCH_CONFIGS: '4' }, false)).toMatchObject({ cases: ['random-so840', 'random-mo3'], configs: 4 });
+    expect(() => benchOptions({ SAIKORO_BENCH_CONFIGS: '-1' }, false)).toThrow('SAIKORO_BENCH_CONFIGS must be a positive integer');
     const env = { SAIKORO_BENCH_SEEDS: '3', SAIKORO_BENCH_BUDGETS: '100, 200', SAIKORO_BENCH_CASES: 'mo2', SAIKORO_BENCH_SOLVERS: 'random', SAIKORO_BENCH_PARALLEL: '1' };
-    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], seconds: [10], cap: 1000000, cases: ['mo2'], solvers: ['random'], parallelism: 1 });
+    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], seconds: [10], cap: 1000000, cases: ['mo2'], configs: 10, solvers: ['random'], parallelism: 1 });
     expect(() => benchOptions({ SAIKORO_BENCH_SEEDS: '0' }, false)).toThrow('SAIKORO_BENCH_SEEDS must be a positive integer, got "0"');
     expect(() => benchOptions({ SAIKORO_BENCH_CASES: 'so51' }, false)).toThrow('unknown case "so51"');
     expect(() => benchOptions({ SAIKORO_BENCH_SOLVERS: 'magic' }, false)).toThrow('unknown solver "magic"');
@@ -74,5 +78,39 @@ describe('bench solvers', () => {
     ]);
     expect(tables[1].columns).toEqual(['solver', 'role', 'median HV @ 300', 'IQR HV', 'non-empty fronts', 'median wall s']);
     expect(tables[1].notes!.join('\n')).toContain(`nadir = (${norm.nadir.map((v) => Math.round(v)).join(', ')})`);
+  });
+
+  it('compares the default solver with the baseline on the default config and on random ones', async () => {
+    const strong = DEFAULT_SOLVERS.so;
+    const options = { seeds: 2, budgets: [300], seconds: [1], cap: 3000, cases: ['random-so840' as const], configs: 2, solvers: ['ga', strong], parallelism: 2 };
+    const result = await runSolverBench(options, () => {});
+    expect(result.cells.map((c) => `${c.config} ${c.solver}`)).toEqual(['0 ga', `0 ${strong}`, '1 ga', `1 ${strong}`, '2 ga', `2 ${strong}`]);
+    expect(benchConfig('random-so840', 0)).toEqual(trackConfig('so', 840));
+    expect(benchConfig('random-so840', 2)).toEqual(randomDiceConfig(2, 'so', 840));
+    for (const cell of result.cells) {
+      const local = runSolverSync(createDiceProblem(benchConfig('random-so840', cell.config)), cell.solver, {}, 1, { maxEvaluations: 300, target: 0 });
+      expect(cell.runs[0].value).toBe(local.best!.feasible ? local.best!.objectives[0] : Infinity);
+    }
+    const [table] = renderSolverBench(result);
+    expect(table.title).toBe('SO, N = 840, random configs: best feasible f, 300 evaluations');
+    expect(table.columns).toEqual(['config', 'constrained d (p-P)', 'median f ga', `median f ${strong}`, `${strong} / ga`]);
+    expect(table.rows.map((r) => r[0])).toEqual(['0 (default)', 1, 2]);
+    table.rows.forEach((row, k) => {
+      const at = (s: string) => result.cells.find((c) => c.config === k && c.solver === s)!.median;
+      expect(row[4]).toBe(leadRatio('best-f', at(strong), at('ga'))!.toFixed(3));
+    });
+    expect(table.rows[0][1]).toBe(Array.from({ length: 12 }, (_, i) => `${i + 1}:0.1-0.9`).join(' '));
+    expect(table.notes!.join('\n')).toMatch(/Default config: \d\.\d{3}\. Random configs: median \d\.\d{3}, from \d\.\d{3} to \d\.\d{3}; at least as far ahead as on the default config on \d of 2\./);
+  });
+
+  it('takes the lead as a ratio, lower f or higher HV being better, with infeasible and empty cases', () => {
+    expect(leadRatio('best-f', 200, 400)).toBe(0.5);
+    expect(leadRatio('best-f', 200, Infinity)).toBe(0);
+    expect(leadRatio('best-f', Infinity, 400)).toBe(Infinity);
+    expect(leadRatio('best-f', Infinity, Infinity)).toBeNull();
+    expect(leadRatio('best-f', 0, 0)).toBeNull();
+    expect(leadRatio('hv', 0.8, 0.4)).toBe(2);
+    expect(leadRatio('hv', 0.8, 0)).toBe(Infinity);
+    expect(leadRatio('hv', 0, 0)).toBeNull();
   });
 });
