@@ -34,7 +34,7 @@ describe('bench solvers', () => {
   });
 
   it('runs each case through the worker pool and reports the same figures as the in-process driver', async () => {
-    const options = { seeds: 2, budgets: [300], seconds: [0.3], cap: 3000, cases: ['so50' as const, 'mo2' as const, 'so840time' as const], solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
+    const options = { seeds: 2, budgets: [300], seconds: [0.3], cap: 3000, cases: ['so50' as const, 'mo2' as const, 'so840time' as const], configs: 1, solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
     const messages: string[] = [];
     const result = await runSolverBench(options, (m) => messages.push(m));
     expect(messages[0]).toBe('solvers: 12 runs on 2 worker(s)');
