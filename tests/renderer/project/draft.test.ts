@@ -133,7 +133,7 @@ describe('checkDraft', () => {
     expect([...checkDraft(d).errors]).toEqual([
       ['name', 'must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got "no spaces"'],
       ['instances[0].n', 'must be an integer, got "5o"'],
-      ['solvers[0].params.strength', 'solver ils: parameter strength must be >= 0, got -3'],
+      ['solvers[0].params.strength', 'solver ils: parameter strength must be >= 0 and <= 10000000, got -3'],
       ['seeds.count', 'must be at least 1, got 0'],
       ['budget.extra', 'is not a known field (known: evaluations, target, wholeBudget, stallEvaluations)'],
     ]);

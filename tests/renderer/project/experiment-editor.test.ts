@@ -46,13 +46,13 @@ describe('experiment editor: checks as you type', () => {
     expect(errorFor('instances[0].n')).toBe('must be an integer, got "5o"');
     expect(byField('instances[0].n')!.getAttribute('aria-invalid')).toBe('true');
     await typeField('solvers[0].params.strength', '-3');
-    expect(errorFor('solvers[0].params.strength')).toBe('solver ils: parameter strength must be >= 0, got -3');
+    expect(errorFor('solvers[0].params.strength')).toBe('solver ils: parameter strength must be >= 0 and <= 10000000, got -3');
     await typeField('seeds.count', '0');
     expect(errorFor('seeds.count')).toBe('must be at least 1, got 0');
     expect(textOf('problem-count')).toBe('3 problems to fix');
     expect([...byTestId('problems')!.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).toEqual([
       'instances[0].n: must be an integer, got "5o"',
-      'solvers[0].params.strength: solver ils: parameter strength must be >= 0, got -3',
+      'solvers[0].params.strength: solver ils: parameter strength must be >= 0 and <= 10000000, got -3',
       'seeds.count: must be at least 1, got 0',
     ]);
     await typeField('instances[0].n', '60');
