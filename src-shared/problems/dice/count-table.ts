@@ -165,6 +165,138 @@ class HashCountTable implements CountTable {
  * within DENSE_LIMIT.
  */
 export function createCountTable(categories: number, maxKeys: number, preferDense = false): CountTable {
-  const dense = categories <= DENSE_LIMIT && (preferDense || categories <= SMALL_ALPHABET || categories <= 4 * maxKeys);
-  return dense ? new DenseCountTable(categories) : new HashCountTable(Math.max(1, maxKeys));
+  return countsDense(categories, maxKeys, preferDense) ? new DenseCountTable(categories) : new HashCountTable(Math.max(1, maxKeys));
+}
+
+/** Whether counts of `categories` codes, at most `maxKeys` of them present, are kept in a dense array (createCountTable's rule). */
+export function countsDense(categories: number, maxKeys: number, preferDense = false): boolean {
+  return categories <= DENSE_LIMIT && (preferDense || categories <= SMALL_ALPHABET || categories <= 4 * maxKeys);
+}
+
+/** Marks an empty slot of a BlockTable (no code is 2^32 - 1: codes are below 6^12). */
+const EMPTY = -1;
+/** Fibonacci hashing: the top bits of code * 2^32 / phi. */
+const HASH_MULTIPLIER = 0x9e3779b1;
+
+/**
+ * The counts of one d's block codes for the incremental evaluator, hashed, with the slot of
+ * every block's code kept, so a change finds the count (and the code) of the block it leaves
+ * without a search: one probe per change is left, for the code it enters.
+ *
+ * Slot i is [code, count] at 2i, 2i + 1 (one cache line holds both), codes as int32
+ * (`code | 0`, which is one-to-one below 2^32). Blocks' slots never move: a code whose count
+ * falls to 0 is emptied only when no probe run goes on past it (at the end of a run, which at
+ * this load is nearly always), and otherwise stays as a stale slot that the next new code on
+ * its run takes over. Should stale slots ever fill half the table, compact() drops them and
+ * moves each block's slot along. The table has at least 4 slots per block.
+ */
+export class BlockTable {
+  /** [code, count] pairs; key EMPTY marks a free slot. */
+  slots: Int32Array;
+  /** Per block: the position (2 * slot) of its code in `slots`. */
+  readonly blockSlot: Int32Array;
+  /** Positions wrap with `& mask` (even positions only). */
+  readonly mask: number;
+  /** Home slot of a code: its hash's top bits, `>>> shift`. */
+  readonly shift: number;
+  /** Codes held, counts of 0 included. */
+  size = 0;
+  /** compact() once size exceeds this. */
+  private readonly limit: number;
+  private spare: Int32Array;
+
+  constructor(blocks: number) {
+    let capacity = 16;
+    while (capacity < blocks * 4) capacity *= 2;
+    this.slots = new Int32Array(2 * capacity).fill(EMPTY);
+    this.spare = new Int32Array(2 * capacity);
+    this.blockSlot = new Int32Array(blocks);
+    this.mask = 2 * capacity - 2;
+    this.shift = 32 - Math.log2(capacity);
+    this.limit = capacity / 2;
+  }
+
+  /** The position of `code` (an int32 code) in `slots`, or -1 when it was never entered. */
+  find(code: number): number {
+    const { slots, mask } = this;
+    for (let i = (Math.imul(code, HASH_MULTIPLIER) >>> this.shift) << 1; ; i = (i + 2) & mask) {
+      const key = slots[i];
+      if (key === code) return i;
+      if (key === EMPTY) return -1;
+    }
+  }
+
+  /**
+   * The position of `code`, entered with count 0 if it was not there (in the first stale slot
+   * of its run, if any); the caller then calls settle().
+   */
+  enter(code: number): number {
+    const { slots, mask } = this;
+    let stale = -1;
+    let i = (Math.imul(code, HASH_MULTIPLIER) >>> this.shift) << 1;
+    for (; ; i = (i + 2) & mask) {
+      const key = slots[i];
+      if (key === code) return i;
+      if (key === EMPTY) break;
+      if (stale < 0 && slots[i + 1] === 0) stale = i;
+    }
+    if (stale >= 0) {
+      slots[stale] = code;
+      return stale;
+    }
+    slots[i] = code;
+    slots[i + 1] = 0;
+    this.size++;
+    return i;
+  }
+
+  /** Takes one block away from the code at position `at`, whose count is `count` (>= 1). */
+  leave(at: number, count: number): void {
+    const { slots, mask } = this;
+    slots[at + 1] = count - 1;
+    if (count > 1 || slots[(at + 2) & mask] !== EMPTY) return;
+    // The last slot of its run: empty it, and any stale slots just before it.
+    let i = at;
+    do {
+      slots[i] = EMPTY;
+      this.size--;
+      i = (i - 2) & mask;
+    } while (slots[i] !== EMPTY && slots[i + 1] === 0);
+  }
+
+  /** Compacts when codes no longer present have filled the table (keeps every probe short). */
+  settle(): void {
+    if (this.size > this.limit) this.compact();
+  }
+
+  /** Empties the table (every block's slot is then undefined until it is entered again). */
+  clear(): void {
+    this.slots.fill(EMPTY);
+    this.size = 0;
+  }
+
+  /** Drops the codes whose count is 0, moving every block's slot along. */
+  private compact(): void {
+    const old = this.slots;
+    const slots = this.spare;
+    slots.fill(EMPTY);
+    const mask = this.mask;
+    // Where each old position went, written over the old counts (no longer needed after this).
+    let size = 0;
+    for (let i = 0; i < old.length; i += 2) {
+      const count = old[i + 1];
+      if (old[i] === EMPTY || count === 0) continue;
+      let j = (Math.imul(old[i], HASH_MULTIPLIER) >>> this.shift) << 1;
+      while (slots[j] !== EMPTY) j = (j + 2) & mask;
+      slots[j] = old[i];
+      slots[j + 1] = count;
+      old[i + 1] = j;
+      size++;
+    }
+    const blockSlot = this.blockSlot;
+    for (let b = 0; b < blockSlot.length; b++) blockSlot[b] = old[blockSlot[b] + 1];
+    this.spare = old;
+    this.slots = slots;
+    this.size = size;
+  }
 }

@@ -15,7 +15,7 @@
  * `peekSet` / `peekSwap` answer "what would it be" without committing; `set` / `swap` commit.
  */
 import type { DiceConfig } from './config.ts';
-import { createCountTable, type CountTable } from './count-table.ts';
+import { BlockTable, countsDense } from './count-table.ts';
 import { DiceEvaluator, PreparedConfig, createValues, type DiceEvaluation, type DiceValues } from './evaluate.ts';
 import * as F from './features.ts';
 import { toFaces, formatSequence } from './sequence.ts';
@@ -28,10 +28,12 @@ const POW6 = Float64Array.from(F.POW6);
 const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
 const F15 = TABLE_FEATURES; // pattern feature 9 is F15
 const LAST = TABLE_LENGTH; // F15 compares x[i] with x[i + 6]
-/** Longest sequence for which block codes are stored rather than read from the faces. */
-const CODE_CACHE_LIMIT = 4096;
-/** Up to this many blocks, a hashed d counts codes by scanning the stored ones. */
+/** windowIndex of a whole (6-face) window minus this is the window's code. */
+const WHOLE = WINDOW_OFFSET[TABLE_LENGTH];
+/** Up to this many blocks, a d whose counts would be hashed keeps its codes and counts by scanning them. */
 const SCAN_LIMIT = 16;
+/** 1 / 6^k: floor((c + 0.5) / 6^k) drops the last k digits of a code c exactly (c < 2^26). */
+const INV_POW6 = Float64Array.from(F.POW6, (v) => 1 / v);
 
 function copyValues(from: DiceValues, to: DiceValues): void {
   to.features.set(from.features);
@@ -58,22 +60,35 @@ export class DiceState {
 
   private readonly faces: Uint8Array;
   /** WINDOW_OFFSET[L] + code of the window of length L = min(6, N - i) starting at i. */
-  private readonly windowIndex: Int32Array;
+  private readonly windowIndex: Uint16Array;
   private readonly patternCounts: Int32Array;
   /** Face counts of the F1..F5 windows, 7 slots per window (faces 1..6). */
   private readonly faceCounts: Int32Array;
   private readonly faceSquares: Float64Array;
+  /** Per constraint l: d, the number of blocks floor(N / d), 1 / d, and the sum of squared block counts. */
+  private readonly blockLength: Int32Array;
   private readonly blockCount: Int32Array;
-  private readonly tables: CountTable[];
+  private readonly blockInverse: Float64Array;
   private readonly blockSquares: Float64Array;
   /**
-   * Per constraint l: the code of every block (codes < 6^12 < 2^32), kept only for short
-   * sequences (CODE_CACHE_LIMIT), where the arrays stay in L1. For long ones a stored code is
-   * one more cache miss per d, and reading the d faces (one cache line) is cheaper.
+   * The constraints whose counts are dense (small alphabets), and where each one's counts
+   * start in denseCounts. A block's code is read from windowIndex (the 6-face window at the
+   * block's start holds its first faces), so nothing per block is stored for them.
    */
-  private readonly codes: (Uint32Array | null)[];
-  /** Per constraint l: the dense count array, updated here directly; null when hashed. */
-  private readonly dense: (Int32Array | null)[];
+  private readonly denseL: Int32Array;
+  private readonly denseBase: Int32Array;
+  private readonly denseCounts: Int32Array;
+  /**
+   * The constraints with a handful of blocks from a large alphabet (short sequences), where
+   * each block's code is kept (from scanBase[k] in scanCodes, as int32) and a count is a scan
+   * of them: cheaper than a table, and a commit only stores the new code.
+   */
+  private readonly scanL: Int32Array;
+  private readonly scanBase: Int32Array;
+  private readonly scanCodes: Int32Array;
+  /** The constraints whose counts are hashed, and their tables (which know each block's slot). */
+  private readonly hashedL: Int32Array;
+  private readonly hashed: BlockTable[];
 
   constructor(config: DiceConfig, x: string | Uint8Array) {
     this.prepared = new PreparedConfig(config);
@@ -82,16 +97,37 @@ export class DiceState {
     this.values = createValues(config);
     this.spare = createValues(config);
     this.probe = createValues(config);
-    this.windowIndex = new Int32Array(n);
+    this.windowIndex = new Uint16Array(n);
     this.patternCounts = new Int32Array(PATTERN_FEATURES);
     this.faceCounts = new Int32Array(7 * CHI_FEATURES);
     this.faceSquares = new Float64Array(CHI_FEATURES);
     const L = config.constraints.length;
+    this.blockLength = Int32Array.from(config.constraints);
     this.blockCount = Int32Array.from(config.constraints, (d) => Math.floor(n / d));
-    this.tables = config.constraints.map((d, l) => createCountTable(POW6[d], this.blockCount[l]));
+    this.blockInverse = Float64Array.from(config.constraints, (d) => 1 / d);
     this.blockSquares = new Float64Array(L);
-    this.codes = Array.from(this.blockCount, (b) => (n <= CODE_CACHE_LIMIT ? new Uint32Array(b) : null));
-    this.dense = this.tables.map((t) => t.denseCounts());
+    const dense: number[] = [];
+    const scanned: number[] = [];
+    const hashed: number[] = [];
+    config.constraints.forEach((d, l) => (countsDense(POW6[d], this.blockCount[l]) ? dense : this.blockCount[l] <= SCAN_LIMIT ? scanned : hashed).push(l));
+    this.scanL = Int32Array.from(scanned);
+    this.scanBase = new Int32Array(scanned.length);
+    let codes = 0;
+    scanned.forEach((l, k) => {
+      this.scanBase[k] = codes;
+      codes += this.blockCount[l];
+    });
+    this.scanCodes = new Int32Array(codes);
+    this.denseL = Int32Array.from(dense);
+    this.denseBase = new Int32Array(dense.length);
+    let size = 0;
+    dense.forEach((l, k) => {
+      this.denseBase[k] = size;
+      size += POW6[config.constraints[l]];
+    });
+    this.denseCounts = new Int32Array(size);
+    this.hashedL = Int32Array.from(hashed);
+    this.hashed = hashed.map((l) => new BlockTable(this.blockCount[l]));
     this.rebuild();
   }
 
@@ -118,18 +154,38 @@ export class DiceState {
       for (let f = 1; f <= 6; f++) s2 += this.faceCounts[7 * w + f] ** 2;
       this.faceSquares[w] = s2;
     }
-    prepared.blockLengths.forEach((d, l) => {
-      const table = this.tables[l];
-      // Direct updates bypass the table's record of what to clear: clear the array itself.
-      this.dense[l]?.fill(0);
-      table.clear();
-      const codes = this.codes[l];
-      for (let j = 0; j < this.blockCount[l]; j++) {
-        const code = blockCode(faces, j * d, d);
-        if (codes !== null) codes[j] = code;
-        table.increment(code);
+    this.denseCounts.fill(0);
+    this.denseL.forEach((l, k) => {
+      const d = this.blockLength[l];
+      const base = this.denseBase[k];
+      let s2 = 0;
+      for (let j = 0; j < this.blockCount[l]; j++) s2 += 2 * this.denseCounts[base + blockCode(faces, j * d, d)]++ + 1;
+      this.blockSquares[l] = s2;
+    });
+    this.scanL.forEach((l, k) => {
+      const d = this.blockLength[l];
+      const base = this.scanBase[k];
+      const blocks = this.blockCount[l];
+      let pairs = 0;
+      for (let j = 0; j < blocks; j++) {
+        const code = blockCode(faces, j * d, d) | 0;
+        for (let i = 0; i < j; i++) pairs += this.scanCodes[base + i] === code ? 1 : 0;
+        this.scanCodes[base + j] = code;
       }
-      this.blockSquares[l] = table.sumSquares;
+      this.blockSquares[l] = blocks + 2 * pairs;
+    });
+    this.hashedL.forEach((l, k) => {
+      const d = this.blockLength[l];
+      const table = this.hashed[k];
+      table.clear();
+      let s2 = 0;
+      for (let j = 0; j < this.blockCount[l]; j++) {
+        const at = table.enter(blockCode(faces, j * d, d) | 0);
+        s2 += 2 * table.slots[at + 1]++ + 1;
+        table.blockSlot[j] = at;
+      }
+      table.settle();
+      this.blockSquares[l] = s2;
     });
     this.fillValues(this.values);
   }
@@ -193,7 +249,21 @@ export class DiceState {
       }
     }
 
-    // F15 first, while windowIndex still holds the old windows.
+    // g_d first, while windowIndex still holds the old windows.
+    this.applyBlocks(p, step, out, commit);
+    if (p >= LAST && p < n - LAST) this.applyPatternsInside(p, face, old, features, commit);
+    else this.applyPatterns(p, face, old, features, commit);
+    prepared.finishObjectives(out);
+    if (commit) faces[p] = face;
+  }
+
+  /**
+   * F6..F15 after x[p] = face (was old), at any position. Reads and updates windowIndex for
+   * the windows holding p.
+   */
+  private applyPatterns(p: number, face: number, old: number, features: Float64Array, commit: boolean): void {
+    const { faces, n } = this;
+    const step = face - old;
     const wi = this.windowIndex;
     let f15Change = 0;
     const last = p < n - LAST ? p : n - LAST - 1;
@@ -228,57 +298,206 @@ export class DiceState {
     }
     features[CHI_FEATURES + F15] = pc[F15] + f15Change;
     if (commit) pc[F15] += f15Change;
-    prepared.finishObjectives(out);
+  }
 
-    // g_d
-    const lengths = prepared.blockLengths;
-    for (let l = 0; l < lengths.length; l++) {
+  /**
+   * applyPatterns for 6 <= p < N - 6, where every window in reach is whole: the six windows
+   * holding p and the one ending just before it, unrolled and without a branch (an equality
+   * a = b is ((a ^ b) - 1) >>> 31; F15's tests on faces went either way at random, and each
+   * mispredicted one cost more than the lookups).
+   */
+  private applyPatternsInside(p: number, face: number, old: number, features: Float64Array, commit: boolean): void {
+    const faces = this.faces;
+    const wi = this.windowIndex;
+    const T = WINDOW_TABLE;
+    const step = face - old;
+    // Windows starting at p - 5 .. p: p is their face 5 .. 0, weight 6^0 .. 6^5.
+    const i0 = wi[p - 5];
+    const i1 = wi[p - 4];
+    const i2 = wi[p - 3];
+    const i3 = wi[p - 2];
+    const i4 = wi[p - 1];
+    const i5 = wi[p];
+    const j0 = i0 + step;
+    const j1 = i1 + step * 6;
+    const j2 = i2 + step * 36;
+    const j3 = i3 + step * 216;
+    const j4 = i4 + step * 1296;
+    const j5 = i5 + step * 7776;
+    const o0 = T[i0];
+    const o1 = T[i1];
+    const o2 = T[i2];
+    const o3 = T[i3];
+    const o4 = T[i4];
+    const o5 = T[i5];
+    const n0 = T[j0];
+    const n1 = T[j1];
+    const n2 = T[j2];
+    const n3 = T[j3];
+    const n4 = T[j4];
+    const n5 = T[j5];
+    const oldAcc = (o0 & ACC_MASK) + (o1 & ACC_MASK) + (o2 & ACC_MASK) + (o3 & ACC_MASK) + (o4 & ACC_MASK) + (o5 & ACC_MASK);
+    const newAcc = (n0 & ACC_MASK) + (n1 & ACC_MASK) + (n2 & ACC_MASK) + (n3 & ACC_MASK) + (n4 & ACC_MASK) + (n5 & ACC_MASK);
+    // F15 at i: x[i] = x[i + 6] and the window at i has 2 inner faces equal to x[i].
+    // i = p - 6: its window (p - 6 .. p - 1) is unchanged; x[i + 6] = x[p] is what changes.
+    const inner6 = ((((T[wi[p - 6]] >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) & 1;
+    const first6 = faces[p - 6];
+    // i = p - 5 .. p - 1: the faces compared stay, the inner count may change.
+    const e0 = (((faces[p - 5] ^ faces[p + 1]) - 1) >>> 31) & 1;
+    const e1 = (((faces[p - 4] ^ faces[p + 2]) - 1) >>> 31) & 1;
+    const e2 = (((faces[p - 3] ^ faces[p + 3]) - 1) >>> 31) & 1;
+    const e3 = (((faces[p - 2] ^ faces[p + 4]) - 1) >>> 31) & 1;
+    const e4 = (((faces[p - 1] ^ faces[p + 5]) - 1) >>> 31) & 1;
+    const last = faces[p + 6];
+    const f15Before =
+      ((((first6 ^ old) - 1) >>> 31) & inner6) +
+      (e0 & (((o0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e1 & (((o1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e2 & (((o2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e3 & (((o3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e4 & (((o4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      ((((old ^ last) - 1) >>> 31) & (((o5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31);
+    const f15After =
+      ((((first6 ^ face) - 1) >>> 31) & inner6) +
+      (e0 & (((n0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e1 & (((n1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e2 & (((n2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e3 & (((n3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      (e4 & (((n4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
+      ((((face ^ last) - 1) >>> 31) & (((n5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31);
+    const pc = this.patternCounts;
+    for (let k = 0; k < TABLE_FEATURES; k++) {
+      const shift = FIELD_BITS * k;
+      const count = pc[k] + ((newAcc >>> shift) & FIELD_MASK) - ((oldAcc >>> shift) & FIELD_MASK);
+      features[CHI_FEATURES + k] = count;
+      if (commit) pc[k] = count;
+    }
+    const f15 = pc[F15] + f15After - f15Before;
+    features[CHI_FEATURES + F15] = f15;
+    if (commit) {
+      pc[F15] = f15;
+      wi[p - 5] = j0;
+      wi[p - 4] = j1;
+      wi[p - 3] = j2;
+      wi[p - 2] = j3;
+      wi[p - 1] = j4;
+      wi[p] = j5;
+    }
+  }
+
+  /**
+   * g_d after x[p] += step: one block per d, whose code changes by step * 6^k; S2 changes by
+   * 2 (c_after - c_before) + 2, with c the counts before the change.
+   */
+  private applyBlocks(p: number, step: number, out: DiceValues, commit: boolean): void {
+    const { prepared, faces, n } = this;
+    const wi = this.windowIndex;
+    const lengths = this.blockLength;
+    const blocks = this.blockCount;
+    const inverse = this.blockInverse;
+    const squares = this.blockSquares;
+    const { chi: chiOut, constraints: gOut } = out;
+    const current = this.values;
+
+    const denseL = this.denseL;
+    const counts = this.denseCounts;
+    for (let k = 0; k < denseL.length; k++) {
+      const l = denseL[k];
       const d = lengths[l];
-      const j = (p / d) | 0;
-      if (j >= this.blockCount[l]) {
-        out.chi[l] = this.values.chi[l];
-        out.constraints[l] = this.values.constraints[l];
+      const j = ((p + 0.5) * inverse[l]) | 0; // floor(p / d), exactly
+      if (j >= blocks[l]) {
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
         continue;
       }
-      const codes = this.codes[l];
-      const before = codes !== null ? codes[j] : blockCode(faces, j * d, d);
-      const after = before + step * POW6[d - 1 - (p - j * d)];
-      // S2 changes by 2 (c_after - c_before) + 2.
-      const dense = this.dense[l];
-      let change: number;
-      if (dense !== null) {
-        const countBefore = dense[before];
-        const countAfter = dense[after];
-        change = countAfter - countBefore;
-        if (commit) {
-          dense[before] = countBefore - 1;
-          dense[after] = countAfter + 1;
-        }
-      } else if (codes !== null && codes.length <= SCAN_LIMIT) {
-        // A handful of blocks (large d, short sequence): counting the two codes among the
-        // stored ones is cheaper than two hash-table operations, and a commit only stores the
-        // new code (the hash table is left as it was; rebuild() refills it).
-        let countBefore = 0;
-        let countAfter = 0;
-        for (let k = 0; k < codes.length; k++) {
-          const c = codes[k];
-          countBefore += c === before ? 1 : 0;
-          countAfter += c === after ? 1 : 0;
-        }
-        change = countAfter - countBefore;
+      const start = j * d;
+      // The block's code from the 6-face window(s) at its start; near the end, from the faces.
+      let before: number;
+      if (d <= TABLE_LENGTH) {
+        before = start + TABLE_LENGTH <= n ? (((wi[start] - WHOLE + 0.5) * INV_POW6[TABLE_LENGTH - d]) | 0) : blockCode(faces, start, d);
       } else {
-        const table = this.tables[l];
-        // A commit learns both counts from its updates.
-        change = commit ? table.increment(after) - table.decrement(before) : table.get(after) - table.get(before);
+        before = start + 2 * TABLE_LENGTH <= n ? (wi[start] - WHOLE) * POW6_INT[d - TABLE_LENGTH] + (((wi[start + TABLE_LENGTH] - WHOLE + 0.5) * INV_POW6[2 * TABLE_LENGTH - d]) | 0) : blockCode(faces, start, d);
       }
-      if (commit && codes !== null) codes[j] = after;
-      const s2 = this.blockSquares[l] + 2 * change + 2;
-      const chi = chiSquareFromSquares(s2, this.blockCount[l], POW6[d]);
-      out.chi[l] = chi;
-      out.constraints[l] = prepared.constraintValue(l, chi);
-      if (commit) this.blockSquares[l] = s2;
+      const after = before + step * POW6_INT[d - 1 - (p - start)];
+      const base = this.denseBase[k];
+      const countBefore = counts[base + before];
+      const countAfter = counts[base + after];
+      if (commit) {
+        counts[base + before] = countBefore - 1;
+        counts[base + after] = countAfter + 1;
+      }
+      const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
+      const chi = chiSquareFromSquares(s2, blocks[l], POW6[d]);
+      chiOut[l] = chi;
+      gOut[l] = prepared.constraintValue(l, chi);
+      if (commit) squares[l] = s2;
     }
-    if (commit) faces[p] = face;
+
+    const scanL = this.scanL;
+    const codes = this.scanCodes;
+    for (let k = 0; k < scanL.length; k++) {
+      const l = scanL[k];
+      const d = lengths[l];
+      const j = ((p + 0.5) * inverse[l]) | 0;
+      const count = blocks[l];
+      if (j >= count) {
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
+        continue;
+      }
+      const base = this.scanBase[k];
+      const before = codes[base + j];
+      const after = (before + Math.imul(step, POW6_INT[d - 1 - (p - j * d)])) | 0;
+      let countBefore = 0;
+      let countAfter = 0;
+      for (let i = base, end = base + count; i < end; i++) {
+        const c = codes[i];
+        countBefore += c === before ? 1 : 0;
+        countAfter += c === after ? 1 : 0;
+      }
+      if (commit) codes[base + j] = after;
+      const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
+      const chi = chiSquareFromSquares(s2, count, POW6[d]);
+      chiOut[l] = chi;
+      gOut[l] = prepared.constraintValue(l, chi);
+      if (commit) squares[l] = s2;
+    }
+
+    const hashedL = this.hashedL;
+    for (let k = 0; k < hashedL.length; k++) {
+      const l = hashedL[k];
+      const d = lengths[l];
+      const j = ((p + 0.5) * inverse[l]) | 0;
+      if (j >= blocks[l]) {
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
+        continue;
+      }
+      // The block's slot gives its code and count; codes are int32 here (code | 0).
+      const table = this.hashed[k];
+      const slots = table.slots;
+      const at = table.blockSlot[j];
+      const before = slots[at];
+      const countBefore = slots[at + 1];
+      const after = (before + Math.imul(step, POW6_INT[d - 1 - (p - j * d)])) | 0;
+      let countAfter: number;
+      if (commit) {
+        table.leave(at, countBefore);
+        const to = table.enter(after);
+        countAfter = slots[to + 1];
+        slots[to + 1] = countAfter + 1;
+        table.blockSlot[j] = to;
+        table.settle();
+      } else {
+        const to = table.find(after);
+        countAfter = to < 0 ? 0 : slots[to + 1];
+      }
+      const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
+      const chi = chiSquareFromSquares(s2, blocks[l], POW6[d]);
+      chiOut[l] = chi;
+      gOut[l] = prepared.constraintValue(l, chi);
+      if (commit) squares[l] = s2;
+    }
   }
 
   private checkChange(p: number, face: number): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCountTable } from '../../../../src-shared/problems/dice/count-table.ts';
+import { BlockTable, createCountTable } from '../../../../src-shared/problems/dice/count-table.ts';
 import { Random } from '../../../../src-shared/random.ts';
 
 // Random increments and decrements checked against a Map, for a dense table (small alphabet),
@@ -42,4 +42,97 @@ describe('count tables', () => {
       for (const key of pool) expect(table.get(key)).toBe(0);
     });
   }
+});
+
+// The incremental evaluator's per-block table: each block moves from its code to another
+// (leave, then enter), checked against a Map of counts and an array of codes. A pool of codes
+// much larger than the table's slots takes the stale-slot paths; codes above 2^31 are entered
+// as int32 (code | 0).
+describe('BlockTable', () => {
+  for (const [name, blocks, poolSize] of [
+    ['few codes, counts above 1', 40, 12],
+    ['many codes', 70, 5_000],
+  ] as const) {
+    it(`keeps every block's slot, code and count exact: ${name}`, () => {
+      const random = Random.fromSeed(blocks + poolSize);
+      const pool = Array.from({ length: poolSize }, () => Math.floor(random.float() * 6 ** 12) | 0);
+      pool[0] = (6 ** 12 - 1) | 0;
+      const table = new BlockTable(blocks);
+      const code = new Int32Array(blocks);
+      const counts = new Map<number, number>();
+      for (let b = 0; b < blocks; b++) {
+        code[b] = random.pick(pool);
+        const at = table.enter(code[b]);
+        table.slots[at + 1]++;
+        table.blockSlot[b] = at;
+        counts.set(code[b], (counts.get(code[b]) ?? 0) + 1);
+      }
+      table.settle();
+      for (let step = 0; step < 20_000; step++) {
+        const b = random.int(0, blocks - 1);
+        const before = code[b];
+        const at = table.blockSlot[b];
+        expect(table.slots[at]).toBe(before);
+        const count = table.slots[at + 1];
+        expect(count).toBe(counts.get(before));
+        const after = random.pick(pool);
+        table.leave(at, count);
+        counts.set(before, count - 1);
+        const to = table.enter(after);
+        table.slots[to + 1]++;
+        table.blockSlot[b] = to;
+        table.settle();
+        counts.set(after, (counts.get(after) ?? 0) + 1);
+        code[b] = after;
+        if (step % 499 === 0) {
+          for (const [c, n] of counts) {
+            const found = table.find(c);
+            expect(found < 0 ? 0 : table.slots[found + 1]).toBe(n);
+          }
+          for (let k = 0; k < blocks; k++) expect(table.slots[table.blockSlot[k]]).toBe(code[k]);
+        }
+      }
+      let total = 0;
+      for (let k = 0; k < blocks; k++) total += table.slots[table.blockSlot[k] + 1] > 0 ? 1 : 0;
+      expect(total).toBe(blocks);
+    });
+  }
+
+  it('compacts when two blocks leapfrog down a run, each leaving a stale slot behind', () => {
+    // Two blocks: 16 slots, compact() once more than 8 codes are held. The code homed at slot h
+    // is found by search (Fibonacci hashing, as BlockTable does it).
+    const homed = (h: number, skip: number): number => {
+      for (let c = 1; ; c++) if (Math.imul(c, 0x9e3779b1) >>> 28 === h && skip-- === 0) return c;
+    };
+    const table = new BlockTable(2);
+    const code = [homed(0, 0), homed(0, 1)];
+    for (let b = 0; b < 2; b++) {
+      const at = table.enter(code[b]);
+      table.slots[at + 1]++;
+      table.blockSlot[b] = at;
+    }
+    table.settle();
+    const original = table.slots;
+    const sizes: number[] = [];
+    // Block b moves to the code homed just past the other block: its old slot stays (stale).
+    for (let step = 0; step < 8; step++) {
+      const b = step % 2;
+      const at = table.blockSlot[b];
+      table.leave(at, table.slots[at + 1]);
+      code[b] = homed(step + 2, 0);
+      const to = table.enter(code[b]);
+      table.slots[to + 1]++;
+      table.blockSlot[b] = to;
+      table.settle();
+      sizes.push(table.size);
+      for (let k = 0; k < 2; k++) {
+        expect(table.slots[table.blockSlot[k]]).toBe(code[k]);
+        expect(table.slots[table.blockSlot[k] + 1]).toBe(1);
+        expect(table.find(code[k])).toBe(table.blockSlot[k]);
+      }
+    }
+    // Held codes grow by one a move (3, 4, ..., 8), then compaction drops the six stale ones.
+    expect(sizes).toEqual([3, 4, 5, 6, 7, 8, 2, 3]);
+    expect(table.slots).not.toBe(original);
+  });
 });
