@@ -37,11 +37,11 @@ export const solvers: readonly SolverInfo[] = [
 
 /** The strongest solver per track (what `saikoro solve` runs without --solver). */
 export const DEFAULT_SOLVERS: Readonly<Record<TrackName, string>> = {
-  so: 'ils',
-  mo2: 'moead-ls',
-  mo3: 'moead-ls',
-  mo5: 'moead-ls',
-  mo7: 'moead-ls',
+  so: 'barrier-ls',
+  mo2: 'barrier-mo',
+  mo3: 'barrier-mo',
+  mo5: 'barrier-mo',
+  mo7: 'barrier-mo',
 };
 
 export class SolverError extends Error {

@@ -146,7 +146,7 @@ describe('Solve view: what a run shows', () => {
     expect(text('solve-status')).toBe('Running');
     expect(solve.current!.points.map((p) => p.value)).toEqual([99, 98, 97]);
     // The form says what the run shown runs.
-    expect([solve.track, solve.n, solve.solver, solve.evaluations, solve.seed]).toEqual(['so', 60, 'ils', 5000, 9]);
+    expect([solve.track, solve.n, solve.solver, solve.evaluations, solve.seed]).toEqual(['so', 60, 'barrier-ls', 5000, 9]);
     expect(text('solve-best')).toBe('f = 97');
     document.querySelector<HTMLElement>('[data-testid="solve-pause"]')!.click();
     await settle();

@@ -20,6 +20,7 @@ import {
   type TrackName,
 } from '../../../src-shared/problems/dice/config.ts';
 import type { SolverDescriptor } from '../../../src-shared/api.ts';
+import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
 
 export type Draft = Record<string, unknown>;
 type Segment = string | number;
@@ -245,12 +246,12 @@ export function instanceDraft(track: TrackName, n: number, taken: ReadonlySet<st
   return { name: uniqueName(`${track}-n${n}`, taken), track, n };
 }
 
-/** A small, valid single-objective experiment to start from. */
+/** A small, valid single-objective experiment to start from, with the default (strongest) SO solver. */
 export function newDraft(takenNames: ReadonlySet<string> = new Set()): Draft {
   return {
     name: uniqueName('experiment-1', takenNames),
     instances: [instanceDraft('so', DEFAULT_N, new Set())],
-    solvers: [{ name: 'ils' }],
+    solvers: [{ name: DEFAULT_SOLVERS.so }],
     seeds: { count: 10, start: 1 },
     budget: { evaluations: 10_000 },
   };

@@ -42,10 +42,10 @@ describe('dice runs through the API', () => {
   });
 
   it('a single-objective run stops at its first feasible f = 0, as saikoro solve does; the reported best re-evaluates to the same values', async () => {
-    // N = 50: ils reaches f = 0 in a few dozen evaluations (README), far below the budget.
+    // N = 50: barrier-ls reaches f = 0 in a few dozen evaluations (README), far below the budget.
     const run = await start({ config: { n: 50 }, seed: 7, evaluations: 100_000 });
-    expect(run.started).toMatchObject({ kind: 'dice', solver: 'ils', objectiveCount: 1, seed: 7, n: 50, track: 'so', evaluations: 100_000, target: 0, hvNormalisation: null, title: 'ils on SO, N = 50, seed 7' });
-    expect(run.started.params).toMatchObject({ neighbourhood: 'change', patience: 1000 });
+    expect(run.started).toMatchObject({ kind: 'dice', solver: 'barrier-ls', objectiveCount: 1, seed: 7, n: 50, track: 'so', evaluations: 100_000, target: 0, hvNormalisation: null, title: 'barrier-ls on SO, N = 50, seed 7' });
+    expect(run.started.params).toMatchObject({ pairShare: 0.3, patience: 2000 * 50 });
     expect(run.started.runId).toMatch(/^run-[a-z0-9]+-\d+$/);
     const end = await within(run.finished, 30_000, 'the SO run');
     expect([end.kind, end.status, end.reason]).toEqual(['dice', 'done', null]);
@@ -73,7 +73,7 @@ describe('dice runs through the API', () => {
     const config = { n: 840, objectives: TRACK_OBJECTIVES.mo2 };
     const run = await start({ config, seed: 1, evaluations: 1e8 });
     const norm = diceHvNormalisation(trackConfig('mo2', 840));
-    expect(run.started).toMatchObject({ solver: 'moead-ls', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: norm });
+    expect(run.started).toMatchObject({ solver: 'barrier-mo', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: norm });
     const id = run.started.runId;
     const going = await within(run.snapshotWhere((e) => e.snapshot.front.length > 0), 30_000, 'a front');
     expect(going.snapshot.indicator).toBeGreaterThan(0);

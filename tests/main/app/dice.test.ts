@@ -7,17 +7,17 @@ import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 
 describe('planning a dice run', () => {
   it('chooses the strongest solver for the track and says when a named one does not fit', () => {
-    expect(chooseSolver(createDiceProblem(trackConfig('so', 30))).name).toBe('ils');
-    expect(chooseSolver(createDiceProblem(trackConfig('mo5', 30))).name).toBe('moead-ls');
+    expect(chooseSolver(createDiceProblem(trackConfig('so', 30))).name).toBe('barrier-ls');
+    expect(chooseSolver(createDiceProblem(trackConfig('mo5', 30))).name).toBe('barrier-mo');
     expect(() => chooseSolver(createDiceProblem(trackConfig('so', 30)), 'nsga3')).toThrow('solver nsga3 is multi-objective; this problem has one objective');
     expect(() => chooseSolver(createDiceProblem(trackConfig('mo2', 30)), 'tabu')).toThrow('solver tabu is single-objective; this problem has 2 objectives');
   });
 
   it('applies the stopping policy and fills every parameter, showing sizes the setup derives', () => {
     const so = planDiceRun({ config: trackConfig('so', 30), seed: 4, evaluations: 900 });
-    expect(so.request).toMatchObject({ kind: 'dice', solver: 'ils', seed: 4, termination: { maxEvaluations: 900, target: 0 } });
+    expect(so.request).toMatchObject({ kind: 'dice', solver: 'barrier-ls', seed: 4, termination: { maxEvaluations: 900, target: 0 } });
     expect(so.request.hvNormalisation).toBeUndefined();
-    expect(so.started).toMatchObject({ target: 0, hvNormalisation: null, title: 'ils on SO, N = 30, seed 4', track: 'so' });
+    expect(so.started).toMatchObject({ target: 0, hvNormalisation: null, title: 'barrier-ls on SO, N = 30, seed 4', track: 'so' });
     const whole = planDiceRun({ config: trackConfig('so', 30), seed: 4, evaluations: 900, wholeBudget: true });
     expect(whole.request.termination).toEqual({ maxEvaluations: 900 });
     expect(whole.started.target).toBeNull();
@@ -28,7 +28,7 @@ describe('planning a dice run', () => {
     expect(nsga3.request.termination).toEqual({ maxEvaluations: 900 });
     expect(nsga3.started.title).toBe('nsga3 on M = 3, N = 30, seed 1');
     const custom = planDiceRun({ config: diceConfig({ n: 30, objectives: [[1, 2], [3]] }), seed: 1, evaluations: 100 });
-    expect(custom.started.title).toBe('moead-ls on 2 custom objectives, N = 30, seed 1');
+    expect(custom.started.title).toBe('barrier-mo on 2 custom objectives, N = 30, seed 1');
     expect(() => planDiceRun({ config: trackConfig('mo3', 30), solver: 'nsga3', params: { populationSize: 2 }, seed: 1, evaluations: 10 })).toThrow(
       'solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2',
     );

@@ -133,7 +133,7 @@ describe('checkDraft', () => {
     expect([...checkDraft(d).errors]).toEqual([
       ['name', 'must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got "no spaces"'],
       ['instances[0].n', 'must be an integer, got "5o"'],
-      ['solvers[0].params.strength', 'solver ils: parameter strength must be >= 0 and <= 10000000, got -3'],
+      ['solvers[0].params.strength', 'solver barrier-ls: parameter strength must be >= 0 and <= 10000000, got -3'],
       ['seeds.count', 'must be at least 1, got 0'],
       ['budget.extra', 'is not a known field (known: evaluations, target, wholeBudget, stallEvaluations)'],
     ]);
@@ -142,7 +142,7 @@ describe('checkDraft', () => {
 
   it('the registry checks: a solver that does not fit an instance, a repeated name on its name field, too many runs', () => {
     const mo = setInstanceShape(newDraft(), 0, { track: 'mo3' });
-    expect([...checkDraft(mo).errors]).toEqual([['solvers[0].name', 'solver ils is single-objective; instance mo3-n50 has 3 objectives']]);
+    expect([...checkDraft(mo).errors]).toEqual([['solvers[0].name', 'solver barrier-ls is single-objective; instance mo3-n50 has 3 objectives']]);
     const twice = setAt(newDraft(), 'instances[1]', { name: 'so-n50' });
     expect([...checkDraft(twice).errors]).toEqual([['instances[1].name', 'name "so-n50" is used twice']]);
     const huge = setAt(setAt(newDraft(), 'solvers[1]', { name: 'tabu' }), 'seeds', { count: 60_000 });

@@ -46,13 +46,13 @@ describe('experiment editor: checks as you type', () => {
     expect(errorFor('instances[0].n')).toBe('must be an integer, got "5o"');
     expect(byField('instances[0].n')!.getAttribute('aria-invalid')).toBe('true');
     await typeField('solvers[0].params.strength', '-3');
-    expect(errorFor('solvers[0].params.strength')).toBe('solver ils: parameter strength must be >= 0 and <= 10000000, got -3');
+    expect(errorFor('solvers[0].params.strength')).toBe('solver barrier-ls: parameter strength must be >= 0 and <= 10000000, got -3');
     await typeField('seeds.count', '0');
     expect(errorFor('seeds.count')).toBe('must be at least 1, got 0');
     expect(textOf('problem-count')).toBe('3 problems to fix');
     expect([...byTestId('problems')!.querySelectorAll('li')].map((li) => li.textContent!.replace(/\s+/g, ' ').trim())).toEqual([
       'instances[0].n: must be an integer, got "5o"',
-      'solvers[0].params.strength: solver ils: parameter strength must be >= 0 and <= 10000000, got -3',
+      'solvers[0].params.strength: solver barrier-ls: parameter strength must be >= 0 and <= 10000000, got -3',
       'seeds.count: must be at least 1, got 0',
     ]);
     await typeField('instances[0].n', '60');
@@ -69,9 +69,9 @@ describe('experiment editor: checks as you type', () => {
     await settle();
     // The name the editor made follows the track; ILS handles one objective only.
     expect(byField('instances[0].name')!.value).toBe('mo3-n50');
-    expect(errorFor('solvers[0].name')).toBe('solver ils is single-objective; instance mo3-n50 has 3 objectives');
+    expect(errorFor('solvers[0].name')).toBe('solver barrier-ls is single-objective; instance mo3-n50 has 3 objectives');
     // Only the solvers that handle M = 3 are offered (the one that does not fit stays, marked).
-    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'barrier-mo', 'ils']);
+    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'barrier-mo', 'barrier-ls']);
     select(byTestId<HTMLSelectElement>('solver-name-0'), 'moead-ls');
     await settle();
     expect(errorFor('solvers[0].name')).toBeNull();
@@ -155,7 +155,7 @@ describe('experiment editor: saving', () => {
       name: 'saved-one',
       description: 'two solvers at N = 20',
       instances: [{ name: 'so-n20', track: 'so', n: 20 }],
-      solvers: [{ name: 'ils' }, { name: 'random' }],
+      solvers: [{ name: 'barrier-ls' }, { name: 'random' }],
       seeds: { count: 3, start: 1 },
       budget: { evaluations: 500 },
     });
@@ -206,7 +206,7 @@ describe('experiment editor: saving', () => {
     await waitFor('the refusal', () => byTestId('refusal'));
     expect(textOf('refusal')).toContain('an experiment named "taken" already exists with a different spec; choose another name');
     expect(spec().name).toBe('taken');
-    expect(spec().solvers).toEqual([{ name: 'ils' }]);
+    expect(spec().solvers).toEqual([{ name: 'barrier-ls' }]);
   });
 });
 

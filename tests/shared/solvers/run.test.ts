@@ -263,7 +263,7 @@ describe('run errors', () => {
   });
 
   it('has the strong solver as the single-objective default', () => {
-    expect(defaultSolverFor('so').name).toBe('ils');
-    expect(defaultSolverFor(null, 1).name).toBe('ils');
+    expect(defaultSolverFor('so').name).toBe('barrier-ls');
+    expect(defaultSolverFor(null, 1).name).toBe('barrier-ls');
   });
 });
