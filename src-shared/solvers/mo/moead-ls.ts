@@ -283,7 +283,7 @@ class MoeadLs implements Solver {
 export const moeadLs: SolverInfo = {
   name: 'moead-ls',
   title: 'MOEA/D with incremental local search',
-  summary: 'Decomposition into Tchebycheff subproblems, each improved by O(1) peeks on the incremental evaluator, sharing with neighbours; the strong MO solver.',
+  summary: 'Decomposition into Tchebycheff subproblems, each improved by O(1) peeks on the incremental evaluator, sharing with neighbours.',
   objectives: 'multi',
   baseline: false,
   requires: ['incremental'],

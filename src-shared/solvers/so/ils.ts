@@ -145,7 +145,7 @@ class IteratedLocalSearch implements Solver {
 
 export const iteratedLocalSearch: SolverInfo = {
   name: 'ils',
-  title: 'Iterated local search (strong)',
+  title: 'Iterated local search',
   summary: 'Aimed first-improvement search with sideways moves on the incremental evaluator; perturbs the best when stuck.',
   objectives: 'single',
   baseline: false,
