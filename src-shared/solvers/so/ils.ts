@@ -1,5 +1,5 @@
 /**
- * Iterated local search, the strong single-objective solver.
+ * Iterated local search (the default SO solver before barrier-ls, which builds on it).
  *
  * Local search: stochastic first improvement on the incremental evaluator with sideways moves
  * (equal quality accepted), feasibility first. A share `guidance` of the change moves is aimed
