@@ -71,6 +71,36 @@ describe('incremental evaluator', () => {
     expect(changes).toBe(total);
   });
 
+  // Long sequences keep the counts of d = 6 in a dense array (46,656 codes for 4,620 blocks at
+  // N = 27720, 16-bit counts) and, beyond N = 122,472, those of d = 7 too (32-bit counts past
+  // N = 65,535): each layout against the full evaluation, after changes, swaps and peeks.
+  it('tracks changes exactly where d = 6 and d = 7 counts are dense (N = 27720, 130000)', () => {
+    const rng = xoroshiro128plus(27720);
+    for (const [n, steps] of [
+      [27_720, 4_000],
+      [130_000, 1_500],
+    ]) {
+      const config = trackConfig('so', n);
+      const state = new DiceState(config, randomFaces(rng, n));
+      const evaluator = new DiceEvaluator(config);
+      expectClose(state.values, evaluator.evaluate(state.sequence()), config, `N=${n} start`);
+      for (let t = 1; t <= steps; t++) {
+        // Positions near block starts and ends as well as anywhere.
+        const p = t % 3 ? uniformInt(rng, 0, n - 1) : Math.min(n - 1, 42 * uniformInt(rng, 0, Math.floor(n / 42)) + (t % 2 ? 0 : 41));
+        if (t % 5 === 0) {
+          const q = uniformInt(rng, 0, n - 1);
+          const changed = state.sequence();
+          [changed[p], changed[q]] = [changed[q], changed[p]];
+          if (t % 500 === 0) expectClose(state.peekSwap(p, q), evaluator.evaluate(changed), config, `N=${n} peek swap ${t}`);
+          state.swap(p, q);
+        } else {
+          state.set(p, uniformInt(rng, 1, 6));
+        }
+        if (t % 250 === 0) expectClose(state.values, evaluator.evaluate(state.sequence()), config, `N=${n} step ${t}`);
+      }
+    }
+  });
+
   it('peeks at single changes and swaps without committing them', () => {
     const rng = xoroshiro128plus(7);
     for (const n of [5, 50, 300, 4099]) {
