@@ -115,6 +115,15 @@ describe('Solve view: what a run shows', () => {
     expect(text('solve-run-params')).not.toContain('populationSize=0');
   });
 
+  it('a finished single-objective run says at which evaluation its best was found (local searches stop at a step boundary)', async () => {
+    await startRun('so', 50);
+    const best = { x: '1'.repeat(50), objectives: [0], constraints: [], feasible: true, violation: 0 };
+    finish('run-test-1', { objectiveCount: 1, best, bestFoundAt: 52, evaluations: 1000, message: 'best feasible f = 0 after 1000 evaluations (target reached)' });
+    await settle();
+    expect(text('solve-best')).toBe('f = 0');
+    expect(text('solve-best-found')).toBe('· found at evaluation 52 of 1,000');
+  });
+
   it('the front table reaches every member: no cap, the count in the title, arrow keys and Enter open any row', async () => {
     await startRun('mo2', 60, 'nsga2');
     const front = Array.from({ length: 120 }, (_, i) => ({ x: String(1 + (i % 6)).repeat(60), objectives: [i, 119 - i], constraints: [], feasible: true, violation: 0 }));
