@@ -14,16 +14,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { accessSync, constants } from 'node:fs';
-import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
+import { median } from '../../src-shared/stats/summary.ts';
 import { syntheticFront } from '../../src-shared/charts/synthetic-front.ts';
 import { Random } from '../../src-shared/random.ts';
 import { startAppServer } from '../server/app-server.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from '../server/renderer-build.ts';
+import { CHROMIUM_ARGS, isExecutableFile, SYSTEM_CHROMIUM } from '../chromium.ts';
+import type { PlotProbe as Plot } from '../../src-shared/charts/plot-probe.ts';
 import type { BenchContext, BenchSuite, BenchTable } from './suite.ts';
 
-export const PARETO_BENCH_CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
 const VIEWPORT = { width: 1280, height: 800 };
 const OBJECTIVES = 3;
 const SEED = 1;
@@ -35,17 +34,6 @@ export interface ParetoBenchFigures {
   hoverMs: number;
   brushMs: number;
   axisChangeMs: number;
-}
-
-interface Plot {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
 }
 
 // Installed in the page before its scripts: records input events' time stamps and the moments
@@ -81,31 +69,22 @@ interface ProbeWindow {
   __paretoProbe: { first(prefix: string, except: string): number | null; count(): string | null | undefined };
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(quantileOfSorted(sorted, 0.5) * 10) / 10;
-}
-
-function present(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+/** The median in ms, to 0.1 ms. */
+function medianMs(values: number[]): number {
+  return Math.round(median(values) * 10) / 10;
 }
 
 export async function measurePareto(
   context: BenchContext,
   options: { points: number; repeats: number; rendererDir: string; build: boolean },
 ): Promise<{ figures: ParetoBenchFigures; samples: Record<string, number[]> }> {
-  if (!present(PARETO_BENCH_CHROMIUM)) throw new Error(`Chromium not found at ${PARETO_BENCH_CHROMIUM}; install it with apt-get install chromium`);
+  if (!isExecutableFile(SYSTEM_CHROMIUM)) throw new Error(`Chromium not found at ${SYSTEM_CHROMIUM}; install it with apt-get install chromium`);
   const { chromium } = await import('playwright-core');
   context.progress(`pareto: renderer in ${options.rendererDir}`);
   if (options.build) await ensureRendererBuilt(options.rendererDir, { onBuild: (dir) => context.progress(`pareto: building the renderer into ${dir}...`) });
   const workspace = mkdtempSync(join(tmpdir(), 'saikoro-bench-pareto-'));
   const server = await startAppServer({ port: 0, rendererDir: options.rendererDir, build: 'never', workspace, parallelism: 1 });
-  const browser = await chromium.launch({ executablePath: PARETO_BENCH_CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
   const samples: Record<string, number[]> = { renderMs: [], hoverMs: [], brushMs: [], axisChangeMs: [] };
   const errors: string[] = [];
   try {
@@ -200,10 +179,10 @@ export async function measurePareto(
     samples,
     figures: {
       points: options.points,
-      renderMs: median(samples.renderMs),
-      hoverMs: median(samples.hoverMs),
-      brushMs: median(samples.brushMs),
-      axisChangeMs: median(samples.axisChangeMs),
+      renderMs: medianMs(samples.renderMs),
+      hoverMs: medianMs(samples.hoverMs),
+      brushMs: medianMs(samples.brushMs),
+      axisChangeMs: medianMs(samples.axisChangeMs),
     },
   };
 }
@@ -228,7 +207,7 @@ export const paretoBench: BenchSuite = {
         ['change of axis to redrawn (axisChangeMs)', figures.axisChangeMs, range(samples.axisChangeMs), samples.axisChangeMs.length],
       ],
       notes: [
-        `Synthetic front (M = ${OBJECTIVES}, 20 runs, seed ${SEED}), 2-D scatter at ${VIEWPORT.width}x${VIEWPORT.height}; ${PARETO_BENCH_CHROMIUM} ${CHROMIUM_ARGS.join(' ')}; times from the input event to two animation frames after the page shows the answer.`,
+        `Synthetic front (M = ${OBJECTIVES}, 20 runs, seed ${SEED}), 2-D scatter at ${VIEWPORT.width}x${VIEWPORT.height}; ${SYSTEM_CHROMIUM} ${CHROMIUM_ARGS.join(' ')}; times from the input event to two animation frames after the page shows the answer.`,
       ],
     };
     return { tables: [table], json: figures };

@@ -3,26 +3,15 @@
  * playwright-core (the app prints the same HTML with Electron's printToPDF instead).
  */
 import fs from 'node:fs';
+import { CHROMIUM_ARGS, isExecutableFile, SYSTEM_CHROMIUM } from '../chromium.ts';
 
-/** Where Chromium is looked for when no path is given (Debian's package). */
-export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
-
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export { SYSTEM_CHROMIUM };
 
 /** No usable Chromium; the message names the --chromium option. */
 export class ChromiumNotFoundError extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'ChromiumNotFoundError';
-  }
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    fs.accessSync(file, fs.constants.X_OK);
-    return fs.statSync(file).isFile();
-  } catch {
-    return false;
   }
 }
 
@@ -53,7 +42,7 @@ export async function renderPdf(html: string, options: PdfOptions = {}): Promise
   }
   let browser;
   try {
-    browser = await chromium.launch({ executablePath, headless: true, args: CHROMIUM_ARGS });
+    browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   } catch (e) {
     throw new ChromiumNotFoundError(`could not start Chromium at ${executablePath} (name another with --chromium PATH): ${(e as Error).message.split('\n')[0]}`);
   }

@@ -16,6 +16,7 @@ import type { ExperimentRunResult } from '../../src-shared/api.ts';
 import type { SolutionRecord } from '../../src-shared/solvers/types.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import type { PlotProbe as Plot } from '../../src-shared/charts/plot-probe.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM, requireChromium } from './chromium.ts';
 
 const run = promisify(execFile);
@@ -53,17 +54,6 @@ beforeAll(async () => {
 afterAll(() => {
   for (const dir of [outDir, workspace]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-interface Plot {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-  x0: number;
-  x1: number;
-  y0: number;
-  y1: number;
-}
 
 browserTool.describe('Pareto explorer in a browser', () => {
   let server: AppServer;
