@@ -2,6 +2,8 @@
  * Drawing the selection over a scatter panel (useChartLayer's canvas): the rest of the plot
  * dimmed by a veil in the surface colour, every selected point a square in the accent colour.
  */
+import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
+import { LARGE_THRESHOLD } from './charts.ts';
 import type { ExplorerData } from './front-data.ts';
 import type { GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
@@ -13,6 +15,14 @@ export interface SelectionStyle {
   colour: string;
   /** Side of a selected point's square, in CSS pixels. */
   size: number;
+}
+
+/**
+ * The selection's style on `palette`: the accent colour over a veil in the surface colour, in
+ * squares of side `sizes.large` when more than LARGE_THRESHOLD points are drawn, else `sizes.small`.
+ */
+export function selectionStyle(palette: ChartPalette, drawn: number, sizes: { large: number; small: number } = { large: 4, small: 7 }): SelectionStyle {
+  return { surface: palette.surface, colour: palette.accent, size: drawn > LARGE_THRESHOLD ? sizes.large : sizes.small };
 }
 
 /** A CSS colour "#rrggbb" and an opacity as one pixel of a little-endian Uint32 view of RGBA bytes. */

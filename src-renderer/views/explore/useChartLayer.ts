@@ -9,9 +9,11 @@
  * (1, 2, ...) and the components the next one, so the layer takes a zlevel far above those. It is redrawn when its inputs change and after
  * the chart draws with a new layout (zoom, pan, new axes, resize).
  */
-import { onScopeDispose, watch, type Ref, type WatchSource } from 'vue';
+import type { PlotProbe } from '../../../src-shared/charts/plot-probe.ts';
+import { computed, onScopeDispose, useTemplateRef, watch, type ComputedRef, type Ref, type WatchSource } from 'vue';
 import { graphic } from 'echarts/core';
 import type { ECharts } from '../../charts/echarts.ts';
+import type EChart from '../../components/EChart.vue';
 
 export type ChartHandlers = Readonly<Record<string, (params: unknown) => void>>;
 
@@ -159,7 +161,8 @@ export function useRenderProbe(chart: Readonly<Ref<ECharts | null>>, option: Rea
         const x1 = (t.x + t.width - t.bx) / t.ax;
         const y0 = (t.y + t.height - t.by) / t.ay;
         const y1 = (t.y - t.by) / t.ay;
-        target.dataset.plot = JSON.stringify({ x: t.x, y: t.y, width: t.width, height: t.height, x0, x1, y0, y1 });
+        const plot: PlotProbe = { x: t.x, y: t.y, width: t.width, height: t.height, x0, x1, y0, y1 };
+        target.dataset.plot = JSON.stringify(plot);
       }
     },
   });
@@ -204,4 +207,18 @@ export function useLargeExport(chart: Readonly<Ref<ECharts | null>>): void {
     },
     { immediate: true, flush: 'sync' },
   );
+}
+
+/**
+ * A panel's chart, from its template's `ref="chart"` (an EChart) and `ref="probe"` (the element
+ * useRenderProbe marks): the instance, with the render probe bound to it and `option`, and with
+ * useLargeExport if `largeExport`. Call it from a component's setup.
+ */
+export function usePanelChart(option: Readonly<Ref<unknown>>, { largeExport = false }: { largeExport?: boolean } = {}): { chart: ComputedRef<ECharts | null> } {
+  const chartComponent = useTemplateRef<InstanceType<typeof EChart>>('chart');
+  const chart = computed(() => (chartComponent.value?.chart ?? null) as ECharts | null);
+  const probe = useTemplateRef<HTMLElement>('probe');
+  useRenderProbe(chart, option, probe);
+  if (largeExport) useLargeExport(chart);
+  return { chart };
 }
