@@ -1,11 +1,12 @@
 // End to end: the web server with a freshly built renderer, driven in headless Chromium.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM, requireChromium } from './chromium.ts';
+import { requireChromium } from './chromium.ts';
+import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 // The reference evaluator's sample rand50.json: objective 76.8, all twelve constraints 0
 // (spec dice-eccomp2020.md).
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
@@ -18,9 +19,7 @@ const browserTool = requireChromium();
 let outDir = '';
 beforeAll(async () => {
   if (!browserTool.present) return;
-  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-'));
-  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
-  await buildRenderer(outDir);
+  outDir = await buildRendererInTemp('saikoro-e2e-');
 }, 180_000);
 afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
@@ -34,12 +33,9 @@ browserTool.describe('dice evaluator in a browser', () => {
 
   beforeAll(async () => {
     server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 1 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
+    collectPageErrors(page, pageErrors);
     // The project home is the default view; the evaluator is #/dice (the redirect that drops the token keeps the fragment).
     await page.goto(`${server.url}#/dice`);
     await page.getByTestId('sequence-input').waitFor();
@@ -95,7 +91,7 @@ browserTool.describe('solve view in a browser', () => {
 
   beforeAll(async () => {
     server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 1 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1100 } });
     await page.goto(`${server.url}#/solve`);
     await page.getByTestId('solve-start').waitFor();

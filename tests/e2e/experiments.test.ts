@@ -13,12 +13,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Comparison } from '../../src-shared/experiments/compare.ts';
 import WebSocket from 'ws';
 import { createHttpApi, type HttpApi } from '../../src-renderer/api/http-client.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
+import { requireChromium } from './chromium.ts';
+import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 import { runCli } from '../main/cli/io.ts';
 import { hasEnded, waitFor } from '../main/processes.ts';
 
@@ -73,19 +74,14 @@ let server: Served | null = null;
 
 beforeAll(async () => {
   if (!browserTool.present) return;
-  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-experiments-'));
   workspace = mkdtempSync(join(tmpdir(), 'saikoro-e2e-experiments-ws-'));
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
-  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
-  await buildRenderer(outDir);
+  outDir = await buildRendererInTemp('saikoro-e2e-experiments-');
   server = await serve();
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  page.on('pageerror', (e) => pageErrors.push(e.message));
-  page.on('console', (m) => {
-    // A socket cut when the server stops is expected; anything else is not.
-    if (m.type() === 'error' && !/WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/.test(m.text())) pageErrors.push(m.text());
-  });
+  // A socket cut when the server stops is expected; anything else is not.
+  collectPageErrors(page, pageErrors, /WebSocket|ERR_CONNECTION_REFUSED|Failed to load resource/);
 }, 240_000);
 
 afterAll(async () => {

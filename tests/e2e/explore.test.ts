@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
 import { PROJECT_ROOT } from '../../src-main/server/renderer-build.ts';
 import type { ExperimentRunResult } from '../../src-shared/api.ts';
@@ -17,7 +17,8 @@ import type { SolutionRecord } from '../../src-shared/solvers/types.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
 import type { PlotProbe as Plot } from '../../src-shared/charts/plot-probe.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM, requireChromium } from './chromium.ts';
+import { requireChromium } from './chromium.ts';
+import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 
 const run = promisify(execFile);
 const saikoro = (args: string[], cwd: string, input?: string) => {
@@ -47,9 +48,7 @@ beforeAll(async () => {
   await saikoro(['project', 'new', 'study.saikoro'], workspace);
   await saikoro(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json'], workspace);
   await saikoro(['experiment', 'run', 'study.saikoro', '--jobs', '2'], workspace);
-  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-explore-'));
-  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
-  await buildRenderer(outDir);
+  outDir = await buildRendererInTemp('saikoro-e2e-explore-');
 }, 240_000);
 afterAll(() => {
   for (const dir of [outDir, workspace]) if (dir) rmSync(dir, { recursive: true, force: true });
@@ -78,12 +77,9 @@ browserTool.describe('Pareto explorer in a browser', () => {
     const results = await call<ExperimentRunResult[]>('getExperimentResults', 'fronts');
     // The stored points as the issue defines them: each done run's front (its best when the front is empty).
     stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id })));
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
+    collectPageErrors(page, pageErrors);
     await page.goto(server.url);
   }, 180_000);
 

@@ -10,26 +10,20 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
 import { formatCell } from '../../src-main/report/format.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, requireChromium } from './chromium.ts';
+import { requireChromium } from './chromium.ts';
+import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 import { requireTool } from './tools.ts';
 import { waitFor } from '../main/processes.ts';
+import { SMALL } from '../renderer/export/fixtures.ts';
 
 const browserTool = requireChromium();
 const pdftotext = requireTool('pdftotext', '/usr/bin/pdftotext', 'apt-get install poppler-utils');
 const SCREENSHOTS = process.env.SAIKORO_EXPORT_SCREENSHOTS;
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
-const SMALL = {
-  name: 'small',
-  description: 'random against NSGA-II',
-  instances: [{ name: 'mo2-n24', track: 'mo2', n: 24 }],
-  solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }],
-  seeds: [1, 2, 3],
-  budget: { evaluations: 600 },
-};
 
 let outDir = '';
 let workspace = '';
@@ -37,16 +31,14 @@ let server: AppServer;
 let browser: Browser;
 beforeAll(async () => {
   if (!browserTool.present) return;
-  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-export-'));
   workspace = mkdtempSync(join(tmpdir(), 'saikoro-e2e-export-ws-'));
-  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
-  await buildRenderer(outDir);
+  outDir = await buildRendererInTemp('saikoro-e2e-export-');
   server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 2, workspace });
   await server.projects.create('e2e.saikoro');
   server.projects.addExperiment(SMALL);
   server.projects.runExperiment('small');
   await waitFor('the experiment to finish', () => server.projects.summary()!.experiments[0].counts.done === 6, { withinMs: 60_000 });
-  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 }, 240_000);
 afterAll(async () => {
   await browser?.close();
@@ -58,11 +50,7 @@ afterAll(async () => {
 async function open(scheme: 'light' | 'dark', viewport = { width: 1280, height: 800 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport, colorScheme: scheme, acceptDownloads: true });
   const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
+  const errors = collectPageErrors(page);
   await page.goto(server.url);
   await page.getByTestId('nav-export').waitFor();
   return { context, page, errors };

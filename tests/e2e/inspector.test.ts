@@ -3,15 +3,16 @@
 // `saikoro eval` says for the edited sequence (the CLI run in-process); Ctrl+Z gives back the
 // first numbers. Then the keyboard path (arrows, a digit) and the diff with the sequence before.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
 import { TRACK_OBJECTIVES } from '../../src-shared/problems/dice/config.ts';
 import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
 import { runCli } from '../main/cli/io.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH as CHROMIUM, requireChromium } from './chromium.ts';
+import { requireChromium } from './chromium.ts';
+import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 // Roll 31 of the sample from 2 to 5: under M = 3 the d = 4 constraint fails (the rest hold).
@@ -24,9 +25,7 @@ const browserTool = requireChromium();
 let outDir = '';
 beforeAll(async () => {
   if (!browserTool.present) return;
-  outDir = mkdtempSync(join(tmpdir(), 'saikoro-e2e-inspector-'));
-  const { buildRenderer } = await import('../../src-main/server/renderer-build.ts');
-  await buildRenderer(outDir);
+  outDir = await buildRendererInTemp('saikoro-e2e-inspector-');
 }, 180_000);
 afterAll(() => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
@@ -72,12 +71,9 @@ browserTool.describe('the solution inspector in a browser', () => {
 
   beforeAll(async () => {
     server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 1 });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    page.on('pageerror', (e) => pageErrors.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
+    collectPageErrors(page, pageErrors);
     await page.goto(`${server.url}#/dice`);
     await page.getByTestId('sequence-input').waitFor();
   }, 180_000);

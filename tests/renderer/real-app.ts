@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
+import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../src-main/api/events.ts';
@@ -55,4 +55,18 @@ export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter }
       fs.rmSync(workspace, { recursive: true, force: true });
     },
   };
+}
+
+/** Runs the experiment `name` of the open project (2 jobs) and answers its session once it ended: done, failed or cancelled. */
+export async function runExperimentToEnd(api: SaikoroApi, name: string): Promise<ExperimentSession> {
+  const ended = new Promise<ExperimentSession>((resolve) => {
+    const detach = api.onExperimentSession((s) => {
+      if (s.experiment === name && (s.status === 'done' || s.status === 'failed' || s.status === 'cancelled')) {
+        detach();
+        resolve(s);
+      }
+    });
+  });
+  await api.runExperiment(name, { jobs: 2 });
+  return ended;
 }

@@ -4,30 +4,19 @@
 // view points to the project home; a finished dice run is stored as a one-run experiment whose
 // one run is done with the run's own result, a second save writes nothing and says so; an
 // N-Queens run becomes a lab run; a refused name is shown in the main side's words.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { h } from 'vue';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import WorkerRunCard from '../../src-renderer/views/nqueens/WorkerRunCard.vue';
 import { useSolveStore } from '../../src-renderer/stores/solve.ts';
 import type { SolverResult } from '../../src-shared/api.ts';
-import { realApp, type RealApp } from './real-app.ts';
-import { byTestId, click, mountView, settle, textOf, type, type Mounted } from './project/mount.ts';
+import { byTestId, click, realAppForViews, settle, textOf, type } from './project/mount.ts';
 import { waitFor } from '../main/processes.ts';
 
-let env: RealApp;
-let view: Mounted | null = null;
-beforeAll(() => {
-  env = realApp({ parallelism: 1 });
-});
-afterAll(() => env.dispose());
-afterEach(async () => {
-  view?.unmount();
-  view = null;
-  await env.api.closeProject();
-});
+const env = realAppForViews({ parallelism: 1 });
 
 async function solveOnce(): Promise<{ runId: string; result: SolverResult }> {
-  view = mountView(SolveView, env.api, '#/solve');
+  const view = env.mount(SolveView, '#/solve');
   const solve = view.app.runWithContext(() => useSolveStore());
   await waitFor('the solvers', () => solve.compatibleSolvers.length > 0);
   solve.track = 'mo2';
@@ -88,7 +77,7 @@ describe('Save to project', () => {
 
   it('a finished N-Queens worker run becomes a lab run', async () => {
     await env.api.createProject('lab.saikoro');
-    view = mountView({ render: () => h(WorkerRunCard, { labParams: null, labN: 8 }) }, env.api, '#/nqueens');
+    env.mount({ render: () => h(WorkerRunCard, { labParams: null, labN: 8 }) }, '#/nqueens');
     await settle();
     type(byTestId<HTMLInputElement>('nqw-n'), '200');
     await settle();

@@ -6,16 +6,15 @@
 // a computation from the stored traces made here from scratch, and the fronts are those of each
 // solver's median-HV run.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, nextTick, type App as VueApp } from 'vue';
-import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { nextTick } from 'vue';
 import { getInstanceByDom } from 'echarts/core';
 import CompareView from '../../../src-renderer/views/compare/CompareView.vue';
-import { provideApi } from '../../../src-renderer/api/index.ts';
 import { formatP, formatStat } from '../../../src-renderer/views/compare/compare.ts';
-import type { Comparison, ExperimentRunResult, ExperimentSession } from '../../../src-shared/api.ts';
+import type { Comparison, ExperimentRunResult } from '../../../src-shared/api.ts';
 import { hypervolume, normalise, normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
 import { summarize } from '../../../src-shared/stats/summary.ts';
-import { realApp, type RealApp } from '../real-app.ts';
+import { realApp, runExperimentToEnd, type RealApp } from '../real-app.ts';
+import { mountView, type Mounted } from '../project/mount.ts';
 import { waitFor } from '../../main/processes.ts';
 
 // One instance, two solvers, three seeds, a small budget: runs of well under a second.
@@ -36,20 +35,10 @@ const PAIR = {
 };
 
 let env: RealApp;
-let app: VueApp | null = null;
-let pinia: Pinia | null = null;
+let view: Mounted | null = null;
 
 async function runToEnd(name: string) {
-  const ended = new Promise<ExperimentSession>((resolve) => {
-    const detach = env.api.onExperimentSession((s) => {
-      if (s.experiment === name && (s.status === 'done' || s.status === 'failed' || s.status === 'cancelled')) {
-        detach();
-        resolve(s);
-      }
-    });
-  });
-  await env.api.runExperiment(name, { jobs: 2 });
-  const session = await ended;
+  const session = await runExperimentToEnd(env.api, name);
   expect(session).toMatchObject({ status: 'done', failed: 0, progress: 1 });
 }
 
@@ -64,21 +53,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => env.dispose());
 afterEach(() => {
-  app?.unmount();
-  pinia?._e.stop();
-  app = null;
-  pinia = null;
+  view?.unmount();
+  view = null;
 });
 
 function mount(experiment: string) {
-  window.location.hash = `#/compare/${experiment}`;
-  document.body.innerHTML = '<div id="app"></div>';
-  app = createApp(CompareView);
-  provideApi(app, env.api);
-  pinia = createPinia();
-  app.use(pinia);
-  setActivePinia(pinia);
-  app.mount('#app');
+  view = mountView(CompareView, env.api, `#/compare/${experiment}`);
 }
 
 const all = (selector: string, root: ParentNode = document) => [...root.querySelectorAll<HTMLElement>(selector)];

@@ -12,9 +12,9 @@ import { applyConfigToDice, hashOfSource, sourceFromHash, useExploreStore, type 
 import { useDiceStore } from '../../../src-renderer/stores/dice.ts';
 import { useRunsStore } from '../../../src-renderer/stores/runs.ts';
 import { rectRanges } from '../../../src-renderer/views/explore/selection.ts';
-import type { ExperimentRunResult, ExperimentSession } from '../../../src-shared/api.ts';
+import type { ExperimentRunResult } from '../../../src-shared/api.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { realApp, type RealApp } from '../real-app.ts';
+import { realApp, runExperimentToEnd, type RealApp } from '../real-app.ts';
 import { waitFor } from '../../main/processes.ts';
 import { mountView, textOf, type Mounted } from '../project/mount.ts';
 
@@ -34,16 +34,7 @@ let view: Mounted | null = null;
 let results: ExperimentRunResult[];
 
 async function runToEnd(name: string) {
-  const ended = new Promise<ExperimentSession>((resolve) => {
-    const detach = env.api.onExperimentSession((s) => {
-      if (s.experiment === name && (s.status === 'done' || s.status === 'failed' || s.status === 'cancelled')) {
-        detach();
-        resolve(s);
-      }
-    });
-  });
-  await env.api.runExperiment(name, { jobs: 2 });
-  expect(await ended).toMatchObject({ status: 'done', failed: 0 });
+  expect(await runExperimentToEnd(env.api, name)).toMatchObject({ status: 'done', failed: 0 });
 }
 
 /** The stored points of an instance, as the explorer should show them: each run's front, or its best when the front is empty. */

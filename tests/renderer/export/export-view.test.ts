@@ -7,31 +7,22 @@
 // name with its content, and the main side's refusals are shown as it words them. The shell
 // opens the view from the desktop menu's Export and from Ctrl+E, for the experiment on screen.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApp, nextTick, type App as VueApp, type Component } from 'vue';
-import { createPinia, setActivePinia, type Pinia } from 'pinia';
+import { nextTick, type Component } from 'vue';
 import ExportView from '../../../src-renderer/views/export/ExportView.vue';
 import App from '../../../src-renderer/App.vue';
-import { provideApi } from '../../../src-renderer/api/index.ts';
 import { formatCell, formatValue } from '../../../src-main/report/format.ts';
 import { realApp, type RealApp } from '../real-app.ts';
+import { mountView, type Mounted } from '../project/mount.ts';
 import { waitFor } from '../../main/processes.ts';
 import { csvObjects, parseCsv } from '../../main/report/csv-parse.ts';
+import { SMALL } from './fixtures.ts';
 
-const SMALL = {
-  name: 'small',
-  description: 'random against NSGA-II',
-  instances: [{ name: 'mo2-n24', track: 'mo2', n: 24 }],
-  solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }],
-  seeds: [1, 2, 3],
-  budget: { evaluations: 600 },
-};
 const IDLE = { name: 'idle', instances: [{ name: 'so-n12', track: 'so', n: 12 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 50 } };
 /** What the stub printer returns: a real PDF file is checked in Chromium (tests/e2e/export.test.ts). */
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Page >> endobj\n%%EOF\n', 'latin1');
 
 let env: RealApp;
-let app: VueApp | null = null;
-let pinia: Pinia | null = null;
+let view: Mounted | null = null;
 let printed: string[];
 let downloads: { name: string; blob: Blob }[];
 
@@ -62,10 +53,8 @@ beforeEach(() => {
   });
 });
 function unmount() {
-  app?.unmount();
-  pinia?._e.stop();
-  app = null;
-  pinia = null;
+  view?.unmount();
+  view = null;
 }
 afterEach(() => {
   unmount();
@@ -73,14 +62,7 @@ afterEach(() => {
 });
 
 function mount(hash: string, root: Component = ExportView) {
-  window.location.hash = hash;
-  document.body.innerHTML = '<div id="app"></div>';
-  app = createApp(root);
-  provideApi(app, env.api);
-  pinia = createPinia();
-  app.use(pinia);
-  setActivePinia(pinia);
-  app.mount('#app');
+  view = mountView(root, env.api, hash);
 }
 
 const q = <T extends HTMLElement = HTMLElement>(testid: string) => document.querySelector<T>(`[data-testid="${testid}"]`);

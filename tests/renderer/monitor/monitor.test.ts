@@ -7,10 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createApp, type App as VueApp } from 'vue';
-import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import MonitorView from '../../../src-renderer/views/monitor/MonitorView.vue';
-import { provideApi } from '../../../src-renderer/api/index.ts';
 import { useProjectStore } from '../../../src-renderer/stores/project.ts';
 import { resultText } from '../../../src-renderer/views/monitor/monitor.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
@@ -19,6 +16,7 @@ import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { recordOf } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
 import { realApp, type RealApp } from '../real-app.ts';
+import { mountView, type Mounted } from '../project/mount.ts';
 import { waitFor } from '../../main/processes.ts';
 import { runCli } from '../../main/cli/io.ts';
 
@@ -34,8 +32,7 @@ const SMALL = {
 const SLOW = { name: 'slow', instances: [{ name: 'so-n200', track: 'so', n: 200 }], solvers: [{ name: 'random' }], seeds: [1, 2, 3], budget: { evaluations: 40_000, wholeBudget: true } };
 
 let env: RealApp;
-let app: VueApp | null = null;
-let pinia: Pinia | null = null;
+let view: Mounted | null = null;
 
 beforeAll(() => {
   env = realApp({ parallelism: 2 });
@@ -43,24 +40,15 @@ beforeAll(() => {
 afterAll(() => env.dispose());
 /** The page goes away: the app unmounted and its stores' listeners detached (as a reload would). */
 function unmount() {
-  app?.unmount();
-  pinia?._e.stop();
-  app = null;
-  pinia = null;
+  view?.unmount();
+  view = null;
 }
 afterEach(unmount);
 
 /** Mounts the monitor on #/monitor/<experiment> with a fresh Pinia, as a page load would. */
 function mount(experiment: string) {
-  window.location.hash = `#/monitor/${experiment}`;
-  document.body.innerHTML = '<div id="app"></div>';
-  app = createApp(MonitorView);
-  provideApi(app, env.api);
-  pinia = createPinia();
-  app.use(pinia);
-  setActivePinia(pinia);
-  app.mount('#app');
-  return app.runWithContext(() => useProjectStore());
+  view = mountView(MonitorView, env.api, `#/monitor/${experiment}`);
+  return view.app.runWithContext(() => useProjectStore());
 }
 
 const q = (testid: string, root: ParentNode = document) => root.querySelector<HTMLElement>(`[data-testid="${testid}"]`);

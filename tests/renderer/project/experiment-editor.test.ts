@@ -4,26 +4,15 @@
 // ways, and a broken JSON text says where; the run count; Save adds the experiment to the open
 // project; a refused save shows the main side's reason at its field and keeps the draft; a
 // stored experiment is shown read-only and cloned into a new draft, which Undo takes back.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExperimentView from '../../../src-renderer/views/experiment/ExperimentView.vue';
-import { realApp, type RealApp } from '../real-app.ts';
 import { waitFor } from '../../main/processes.ts';
-import { appear, byField, byTestId, click, errorFor, key, mountView, q, select, settle, text, textOf, type, type Mounted } from './mount.ts';
+import { appear, byField, byTestId, click, errorFor, key, q, realAppForViews, select, settle, text, textOf, type } from './mount.ts';
 
-let env: RealApp;
-let view: Mounted | null = null;
-beforeAll(() => {
-  env = realApp({ parallelism: 1 });
-});
-afterAll(() => env.dispose());
-afterEach(async () => {
-  view?.unmount();
-  view = null;
-  await env.api.closeProject();
-});
+const env = realAppForViews({ parallelism: 1 });
 
 async function mount(hash = '#/experiment') {
-  view = mountView(ExperimentView, env.api, hash);
+  env.mount(ExperimentView, hash);
   // The solvers come from listSolvers: their parameters are fields once it answered.
   await waitFor('the solver parameters', () => byField('solvers[0].params.strength'));
 }
@@ -214,7 +203,7 @@ describe('experiment editor: a stored experiment', () => {
   it('#/experiment/<name> shows its spec read-only; Clone makes a new draft of it, which Undo takes back', async () => {
     await env.api.createProject('editor-view.saikoro');
     await env.api.addExperiment({ name: 'stored', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'nsga2' }], seeds: { count: 3 }, budget: { evaluations: 200 } });
-    view = mountView(ExperimentView, env.api, '#/experiment/stored');
+    env.mount(ExperimentView, '#/experiment/stored');
     await appear('viewing');
     await waitFor('the stored spec', () => byField('instances[0].name')?.value === 'mo2-n12');
     expect(q('h1')!.textContent).toBe('Experiment stored');

@@ -1,10 +1,13 @@
-// Mounting one view (or the whole shell) against the real main side, as a page load would, and
-// small DOM helpers for the project home and experiment editor tests.
+// Mounting one view (or the whole shell) against the real main side, as a page load would, the
+// hooks of a file of such tests, and small DOM helpers for the project home and experiment
+// editor tests.
+import { afterAll, afterEach, beforeAll } from 'vitest';
 import { createApp, nextTick, type App as VueApp, type Component } from 'vue';
 import { createPinia, setActivePinia, type Pinia } from 'pinia';
 import { provideApi } from '../../../src-renderer/api/index.ts';
 import type { SaikoroApi } from '../../../src-shared/api.ts';
 import { waitFor } from '../../main/processes.ts';
+import { realApp, type RealApp } from '../real-app.ts';
 
 export interface Mounted {
   app: VueApp;
@@ -28,6 +31,57 @@ export function mountView(component: Component, api: SaikoroApi, hash: string): 
     unmount() {
       app.unmount();
       pinia._e.stop();
+    },
+  };
+}
+
+/** The real main side of a file of view tests (realAppForViews), with the view a test mounts. */
+export interface RealAppForViews extends Omit<RealApp, 'dispose'> {
+  /** Mounts `component` on `hash` against `api` (the real app's by default); it is unmounted after the test. */
+  mount(component: Component, hash: string, api?: SaikoroApi): Mounted;
+}
+
+/**
+ * Registers the hooks of a file of view tests on the real main side: the app is made before the
+ * file's tests and disposed after them; after each test, the view last mounted with `mount` is
+ * unmounted and the open project closed.
+ */
+export function realAppForViews(options: Parameters<typeof realApp>[0]): RealAppForViews {
+  let env: RealApp | null = null;
+  let view: Mounted | null = null;
+  const real = (): RealApp => {
+    if (!env) throw new Error('the real app exists only while the tests run');
+    return env;
+  };
+  beforeAll(() => {
+    env = realApp(options);
+  });
+  afterAll(() => real().dispose());
+  afterEach(async () => {
+    view?.unmount();
+    view = null;
+    await real().api.closeProject();
+  });
+  return {
+    get api() {
+      return real().api;
+    },
+    get events() {
+      return real().events;
+    },
+    get workspace() {
+      return real().workspace;
+    },
+    get projects() {
+      return real().projects;
+    },
+    get runs() {
+      return real().runs;
+    },
+    menu: (command) => real().menu(command),
+    mount(component, hash, api = real().api) {
+      view = mountView(component, api, hash);
+      return view;
     },
   };
 }

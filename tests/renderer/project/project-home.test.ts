@@ -8,12 +8,11 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ProjectView from '../../../src-renderer/views/project/ProjectView.vue';
 import { formatBytes, resultText } from '../../../src-renderer/views/project/format.ts';
-import { realApp, type RealApp } from '../real-app.ts';
 import { waitFor } from '../../main/processes.ts';
-import { appear, byTestId, click, key, mountView, q, select, settle, textOf, type, type Mounted } from './mount.ts';
+import { appear, byTestId, click, key, q, realAppForViews, select, settle, textOf, type } from './mount.ts';
 
 // One instance, two solvers, two seeds, a small budget: runs of well under a second.
 const SMALL = {
@@ -38,20 +37,10 @@ async function saikoro(args: string[]): Promise<{ code: number; stderr: string }
   }
 }
 
-let env: RealApp;
-let view: Mounted | null = null;
-beforeAll(() => {
-  env = realApp({ parallelism: 2 });
-});
-afterAll(() => env.dispose());
-afterEach(async () => {
-  view?.unmount();
-  view = null;
-  await env.api.closeProject();
-});
+const env = realAppForViews({ parallelism: 2 });
 
 function mount(api = env.api) {
-  view = mountView(ProjectView, api, '#/project');
+  env.mount(ProjectView, '#/project', api);
 }
 
 describe('project home: no project open', () => {
