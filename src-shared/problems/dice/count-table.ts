@@ -177,6 +177,13 @@ export function countsDense(categories: number, maxKeys: number, preferDense = f
 const EMPTY = -1;
 /** Fibonacci hashing: the top bits of code * 2^32 / phi. */
 const HASH_MULTIPLIER = 0x9e3779b1;
+/**
+ * A BlockTable gets 8 slots per block up to this many slots (128 kB), 4 beyond. At 8, probe
+ * runs are short and stale slots rare, and a change at N = 840 or 5040 commits 12% to 16%
+ * faster (measured interleaved); beyond, the doubled tables no longer sit in L2 beside the rest
+ * of the state, and peeks at N = 27720 lost 7%.
+ */
+const ROOMY_SLOTS = 16384;
 
 /**
  * The counts of one d's block codes for the incremental evaluator, hashed, with the slot of
@@ -188,7 +195,7 @@ const HASH_MULTIPLIER = 0x9e3779b1;
  * falls to 0 is emptied only when no probe run goes on past it (at the end of a run, which at
  * this load is nearly always), and otherwise stays as a stale slot that the next new code on
  * its run takes over. Should stale slots ever fill half the table, compact() drops them and
- * moves each block's slot along. The table has at least 4 slots per block.
+ * moves each block's slot along. The table has at least 4 slots per block (8 while small).
  */
 export class BlockTable {
   /** [code, count] pairs; key EMPTY marks a free slot. */
@@ -207,6 +214,7 @@ export class BlockTable {
 
   constructor(blocks: number) {
     let capacity = 16;
+    while (capacity < blocks * 8 && capacity < ROOMY_SLOTS) capacity *= 2;
     while (capacity < blocks * 4) capacity *= 2;
     this.slots = new Int32Array(2 * capacity).fill(EMPTY);
     this.spare = new Int32Array(2 * capacity);

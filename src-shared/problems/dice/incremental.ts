@@ -430,6 +430,12 @@ export class DiceState {
         counts[base + before] = countBefore - 1;
         counts[base + after] = countAfter + 1;
       }
+      if (countAfter + 1 === countBefore) {
+        // S2 is unchanged (the block leaves a code for one with one fewer): so are chi and g.
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
+        continue;
+      }
       const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
       const chi = chiSquareFromSquares(s2, blocks[l], POW6[d]);
       chiOut[l] = chi;
@@ -460,6 +466,11 @@ export class DiceState {
         countAfter += c === after ? 1 : 0;
       }
       if (commit) codes[base + j] = after;
+      if (countAfter + 1 === countBefore) {
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
+        continue;
+      }
       const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
       const chi = chiSquareFromSquares(s2, count, POW6[d]);
       chiOut[l] = chi;
@@ -495,6 +506,12 @@ export class DiceState {
       } else {
         const to = table.find(after);
         countAfter = to < 0 ? 0 : slots[to + 1];
+      }
+      if (countAfter + 1 === countBefore) {
+        // S2 is unchanged (the block leaves a code for one with one fewer): so are chi and g.
+        chiOut[l] = current.chi[l];
+        gOut[l] = current.constraints[l];
+        continue;
       }
       const s2 = squares[l] + 2 * (countAfter - countBefore) + 2;
       const chi = chiSquareFromSquares(s2, blocks[l], POW6[d]);
