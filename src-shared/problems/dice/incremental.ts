@@ -15,7 +15,7 @@
  * `peekSet` / `peekSwap` answer "what would it be" without committing; `set` / `swap` commit.
  */
 import type { DiceConfig } from './config.ts';
-import { BlockTable, countsDense } from './count-table.ts';
+import { BlockTable, blockTableCapacities, countsDense } from './count-table.ts';
 import { DiceEvaluator, PreparedConfig, createValues, type DiceEvaluation, type DiceValues } from './evaluate.ts';
 import * as F from './features.ts';
 import { toFaces, formatSequence } from './sequence.ts';
@@ -131,7 +131,8 @@ export class DiceState {
     });
     this.denseCounts = n < 65536 ? new Uint16Array(size) : new Int32Array(size);
     this.hashedL = Int32Array.from(hashed);
-    this.hashed = hashed.map((l) => new BlockTable(this.blockCount[l]));
+    const capacities = blockTableCapacities(hashed.map((l) => this.blockCount[l]));
+    this.hashed = hashed.map((l, k) => new BlockTable(this.blockCount[l], capacities[k]));
     this.rebuild();
   }
 

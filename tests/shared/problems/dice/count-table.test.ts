@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BlockTable, createCountTable } from '../../../../src-shared/problems/dice/count-table.ts';
+import { BlockTable, blockTableCapacities, createCountTable } from '../../../../src-shared/problems/dice/count-table.ts';
 import { Random } from '../../../../src-shared/random.ts';
 
 // Random increments and decrements checked against a Map, for a dense table (small alphabet),
@@ -134,5 +134,44 @@ describe('BlockTable', () => {
     // Held codes grow by one a move (3, 4, ..., 8), then compaction drops the six stale ones.
     expect(sizes).toEqual([3, 4, 5, 6, 7, 8, 2, 3]);
     expect(table.slots).not.toBe(original);
+  });
+});
+
+// How the incremental evaluator sizes its block tables (d = 7..12 at N = 27720 and 840, and a
+// size far beyond the budget): powers of two, 4 to 8 slots per block, the fullest doubled
+// first, 1 MiB (131,072 slots) in all unless the 4-per-block minimum alone is more.
+describe('blockTableCapacities', () => {
+  const blocksAt = (n: number, ds: number[]) => ds.map((d) => Math.floor(n / d));
+  const check = (blocks: number[], capacities: number[]) => {
+    capacities.forEach((c, k) => {
+      expect(Math.log2(c) % 1).toBe(0);
+      expect(c).toBeGreaterThanOrEqual(4 * blocks[k]);
+      expect(c / 2).toBeLessThan(Math.max(8 * blocks[k], 16));
+    });
+  };
+  it('doubles the fullest tables at N = 27720 while the budget lasts', () => {
+    const blocks = blocksAt(27720, [7, 8, 9, 10, 11, 12]);
+    const capacities = blockTableCapacities(blocks);
+    check(blocks, capacities);
+    // 4 per block: 16,384 slots each (98,304 in all); d = 7 and 8 (the fullest) reach 32,768.
+    expect(capacities).toEqual([32768, 32768, 16384, 16384, 16384, 16384]);
+    expect(capacities.reduce((a, b) => a + b)).toBe(131072);
+  });
+  it('gives every table 8 slots per block when they are small (N = 840)', () => {
+    const blocks = blocksAt(840, [6, 7, 8, 9, 10, 11, 12]);
+    const capacities = blockTableCapacities(blocks);
+    check(blocks, capacities);
+    capacities.forEach((c, k) => expect(c).toBeGreaterThanOrEqual(8 * blocks[k]));
+  });
+  it('keeps the 4-per-block minimum when that alone exceeds the budget (N = 1,000,000)', () => {
+    const blocks = blocksAt(1_000_000, [7, 8, 9, 10, 11, 12]);
+    const capacities = blockTableCapacities(blocks);
+    check(blocks, capacities);
+    capacities.forEach((c, k) => expect(c).toBeLessThan(8 * blocks[k]));
+  });
+  it('refuses a capacity that is too small or not a power of two', () => {
+    expect(() => new BlockTable(100, 256)).toThrow(/power of two of at least 400 slots, not 256/);
+    expect(() => new BlockTable(100, 600)).toThrow(/not 600/);
+    expect(new BlockTable(100, 512).slots.length).toBe(1024);
   });
 });
