@@ -21,7 +21,8 @@ describe('saikoro bench eval', () => {
     expect(run.code).toBe(0);
     const figures = JSON.parse(run.stdout);
     expect(Object.keys(figures.full).sort()).toEqual(['27720', '50', '840']);
-    expect(Object.keys(figures.incremental).sort()).toEqual(['27720', '50']);
+    expect(Object.keys(figures.incremental).sort()).toEqual(['27720', '50', '5040', '840']);
+    expect(Object.keys(figures.peek).sort()).toEqual(['27720', '50', '5040', '840']);
     for (const rate of [...Object.values(figures.full), ...Object.values(figures.incremental)] as number[]) {
       expect(rate).toBeGreaterThan(0);
       expect(Number.isFinite(rate)).toBe(true);
