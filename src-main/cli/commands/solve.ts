@@ -42,8 +42,9 @@ Options:
                   SO: "hvNormalisation" is null.
   --json          print the result as JSON on stdout:
                   {"solver","track","n","seed","evaluations","seconds","success","message",
-                   "best":{"x","objectives","constraints","feasible"},"front":[...]}
-                  "best" is for one objective (null otherwise), "front" for several ([] otherwise).
+                   "best":{"x","objectives","constraints","feasible"},"bestFoundAt","front":[...]}
+                  "best" is for one objective (null otherwise), "front" for several ([] otherwise);
+                  "bestFoundAt" is the evaluation at which "best" was first evaluated.
 
 A progress bar is drawn on stderr when stderr is a terminal. Ctrl-C stops the run and prints
 what it found so far (exit status 130).
@@ -73,6 +74,8 @@ export interface PrintedResult {
   success: boolean;
   message: string;
   best: PrintedSolution | null;
+  /** One objective: the evaluation at which `best` was first evaluated (null otherwise). */
+  bestFoundAt: number | null;
   front: PrintedSolution[];
 }
 
@@ -180,6 +183,7 @@ export function printedResult(result: SolverResult, config: DiceConfig, seed: nu
     success: result.success,
     message: result.message,
     best: single && result.best ? solution(result.best) : null,
+    bestFoundAt: single && result.best ? result.bestFoundAt : null,
     front: single ? [] : result.front.map(solution),
   };
 }
@@ -201,7 +205,8 @@ function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<st
   ];
   if (printed.best) {
     const b = printed.best;
-    lines.push(`best         f = ${formatValue(b.objectives[0])}, ${b.feasible ? 'feasible' : `infeasible (g = ${b.constraints.map(formatValue).join(', ')})`}`);
+    const found = printed.bestFoundAt === null ? '' : `, found at evaluation ${printed.bestFoundAt.toLocaleString('en-US')} of ${printed.evaluations.toLocaleString('en-US')}`;
+    lines.push(`best         f = ${formatValue(b.objectives[0])}, ${b.feasible ? 'feasible' : `infeasible (g = ${b.constraints.map(formatValue).join(', ')})`}${found}`);
     lines.push(`x            ${abbreviate(b.x)}`);
   }
   if (printed.front.length) {
@@ -324,7 +329,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       }
       const printed = printedResult(outcome.result, config, seed);
       if (values.out !== undefined) {
-        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, bestFoundAt: outcome.result.bestFoundAt, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
+        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
         try {
           await writeFile(resolve(io.cwd, values.out), JSON.stringify(record, null, 2) + '\n');
         } catch (e) {

@@ -23,7 +23,7 @@ const file = (name: string, text: string) => {
   writeFileSync(join(dir, name), text);
   return name;
 };
-const KEYS = ['solver', 'track', 'n', 'seed', 'evaluations', 'seconds', 'success', 'message', 'best', 'front'];
+const KEYS = ['solver', 'track', 'n', 'seed', 'evaluations', 'seconds', 'success', 'message', 'best', 'bestFoundAt', 'front'];
 const SOLUTION_KEYS = ['x', 'objectives', 'constraints', 'feasible'];
 
 describe('saikoro solve', () => {
@@ -44,6 +44,9 @@ describe('saikoro solve', () => {
     expect(r.success).toBe(local.success);
     expect(r.message).toBe(local.message);
     expect(r.best.x).toBe(local.best!.x);
+    expect(r.bestFoundAt).toBe(local.bestFoundAt);
+    expect(r.bestFoundAt).toBeGreaterThanOrEqual(1);
+    expect(r.bestFoundAt).toBeLessThanOrEqual(r.evaluations);
 
     // The values are those `saikoro eval` prints for x.
     const evaluated = JSON.parse((await runCli(['eval'], { stdin: JSON.stringify({ x: r.best.x }) + '\n' })).stdout);
@@ -73,6 +76,10 @@ describe('saikoro solve', () => {
     const all = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
     expect([all.stopReason, all.evaluations]).toEqual(['evaluations', 3000]);
     expect(all.termination).toEqual({ maxEvaluations: 3000 });
+    // The text report says when the best was found: before the step's end at which it stopped.
+    expect(all.bestFoundAt).toBeGreaterThanOrEqual(1);
+    expect(whole.stdout).toContain(`best         f = 0, feasible, found at evaluation ${all.bestFoundAt.toLocaleString('en-US')} of 3,000\n`);
+    expect(early.bestFoundAt).toBeLessThanOrEqual(early.evaluations);
     // The same seed finds the same first f = 0 whether or not it goes on.
     expect(all.firstFeasibleAt).toBe(early.firstFeasibleAt);
   });
