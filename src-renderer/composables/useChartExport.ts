@@ -1,8 +1,10 @@
 import { toValue, type MaybeRefOrGetter, type Ref } from 'vue';
+import { graphic } from 'echarts/core';
 import { init, themeName, type ECharts, type EChartsCoreOption } from '../charts/echarts.ts';
 import { chartPalette, type ColorScheme } from '../../src-shared/charts/palette.ts';
 import { quoteSvgFonts } from '../../src-shared/charts/svg.ts';
 import { useColorScheme } from './useColorScheme.ts';
+import { chartOverlays } from './chartOverlays.ts';
 import { dataUrlBlob, downloadBlob } from './download.ts';
 
 export type ChartImageFormat = 'png' | 'svg';
@@ -38,17 +40,28 @@ export function chartPng(chart: ECharts, scheme: ColorScheme): string {
 /**
  * The chart as shown (its current option: legend choices and zoom included), drawn again by
  * ECharts' SVG renderer in a temporary off-screen instance of the same size and theme, on the
- * theme's surface: a standalone SVG document.
+ * theme's surface: a standalone SVG document. Layers a view paints over the chart itself (the
+ * explorer's selection: chartOverlays) go on top as images, so the SVG shows what the chart
+ * shows; the chart below them stays vector.
  */
 export function chartSvg(chart: ECharts, scheme: ColorScheme): string {
-  return optionSvg(chart.getOption(), { width: chart.getWidth(), height: chart.getHeight(), scheme });
+  return optionSvg(chart.getOption(), { width: chart.getWidth(), height: chart.getHeight(), scheme, overlays: chartOverlays(chart) });
 }
 
-/** An option drawn by the SVG renderer off-screen (server-side mode: no element, no layout). */
-export function optionSvg(option: EChartsCoreOption, { width, height, scheme }: { width: number; height: number; scheme: ColorScheme }): string {
-  const instance = init(null, themeName(scheme), { renderer: 'svg', ssr: true, width: Math.max(1, width), height: Math.max(1, height) });
+/** Above everything the option draws (the explorer's own layer sits at 9000 too). */
+const OVERLAY_ZLEVEL = 9000;
+
+/**
+ * An option drawn by the SVG renderer off-screen (server-side mode: no element, no layout),
+ * with `overlays` (image URLs) over the whole of it.
+ */
+export function optionSvg(option: EChartsCoreOption, { width, height, scheme, overlays = [] }: { width: number; height: number; scheme: ColorScheme; overlays?: readonly string[] }): string {
+  const w = Math.max(1, width);
+  const h = Math.max(1, height);
+  const instance = init(null, themeName(scheme), { renderer: 'svg', ssr: true, width: w, height: h });
   try {
     instance.setOption({ ...option, backgroundColor: chartPalette(scheme).surface, animation: false }, { notMerge: true });
+    for (const href of overlays) instance.getZr().add(new graphic.Image({ style: { image: href, x: 0, y: 0, width: w, height: h }, silent: true, zlevel: OVERLAY_ZLEVEL }));
     return quoteSvgFonts(instance.renderToSVGString());
   } finally {
     instance.dispose();

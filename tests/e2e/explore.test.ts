@@ -141,6 +141,34 @@ browserTool.describe('Pareto explorer in a browser', () => {
     const firstX = await rows.first().locator('code').textContent();
     expect(expected.some((s) => (s.x.length > 32 ? s.x.slice(0, 32) + '…' : s.x) === firstX)).toBe(true);
     await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-brush.png') });
+
+    // The SVG export (the chart's menu) carries the selection too: one image over the vector
+    // chart, holding the selected points' squares in the accent colour (#3658c9 in light).
+    const scatterPanel = page.getByTestId('explore-scatter');
+    await scatterPanel.hover();
+    await scatterPanel.getByTestId('chart-export').click();
+    const [svgDownload] = await Promise.all([page.waitForEvent('download'), scatterPanel.getByTestId('chart-export-svg').click()]);
+    const svgText = readFileSync((await svgDownload.path())!, 'utf8');
+    expect(svgText.startsWith('<svg')).toBe(true);
+    const layers = [...svgText.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
+    expect(layers.length).toBe(1);
+    const accentPixels = await page.evaluate(async (src) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const px = ctx.getImageData(0, 0, img.width, img.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - 0x36) < 16 && Math.abs(px[i + 1] - 0x58) < 16 && Math.abs(px[i + 2] - 0xc9) < 16 && px[i + 3] > 200) n++;
+      return n;
+    }, layers[0]);
+    // Every selected point is a square of side 7 (overlaps allowed): far more than a few pixels.
+    expect(accentPixels).toBeGreaterThan(Math.min(expected.length, 10) * 20);
+    await page.mouse.move(box.x + 5, box.y + 5);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('selection-count').getAttribute('data-count')).toBe('0');
   });

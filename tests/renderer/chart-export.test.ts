@@ -10,6 +10,7 @@ import { createApp, h, nextTick, ref, type App as VueApp } from 'vue';
 import { getInstanceByDom, type ECharts } from 'echarts/core';
 import EChart from '../../src-renderer/components/EChart.vue';
 import { chartFileName, chartSvg, optionSvg } from '../../src-renderer/composables/useChartExport.ts';
+import { addChartOverlay, chartOverlays } from '../../src-renderer/composables/chartOverlays.ts';
 import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 
 const OPTION = {
@@ -112,6 +113,33 @@ describe('EChart export', () => {
     // The live chart keeps its state: exporting drew a separate instance.
     expect(chart().isDisposed()).toBeFalsy();
     expect(texts(chart().renderToSVGString())).not.toContain('93.5');
+  });
+
+  it('puts the layers a view paints over the chart into the SVG, as images over the whole chart', async () => {
+    mount();
+    await nextTick();
+    // A 1x1 PNG stands in for a layer (happy-dom has no canvas to paint one).
+    const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const images = (svg: string) => [...svg.matchAll(/<image\b[^>]*>/g)].map((m) => m[0]);
+    expect(images(chartSvg(chart(), 'light'))).toEqual([]);
+    const remove = addChartOverlay(chart(), () => PIXEL);
+    const empty = addChartOverlay(chart(), () => null);
+    expect(chartOverlays(chart())).toEqual([PIXEL]);
+    const svg = chartSvg(chart(), 'light');
+    const [image, ...more] = images(svg);
+    expect(more).toEqual([]);
+    expect(image).toContain(`href="${PIXEL}"`);
+    expect(image).toMatch(/width="500"/);
+    expect(image).toMatch(/height="300"/);
+    // Over the chart: after (so drawn above) every bar label.
+    expect(svg.indexOf(image)).toBeGreaterThan(svg.lastIndexOf('789.75'));
+    // A well-formed element (name="value" attributes only); the chart below stays vector.
+    expect(image).toMatch(/^<image(\s[\w:-]+="[^"]*")+\s*\/?>$/);
+    expect(texts(svg)).toEqual(expect.arrayContaining(['123.25', 'Series A']));
+    remove();
+    empty();
+    expect(chartOverlays(chart())).toEqual([]);
+    expect(images(chartSvg(chart(), 'light'))).toEqual([]);
   });
 
   it('uses the filename prop when given', async () => {

@@ -5,15 +5,18 @@
  *
  * The layer is one canvas, put into the chart's own zrender scene as an image on a layer of its
  * own: redrawing it repaints that layer only, never the 100,000 points below, and the chart's
- * PNG export (getDataURL) includes it. ECharts 6 gives each large series a zlevel of its own
- * (1, 2, ...) and the components the next one, so the layer takes a zlevel far above those. It is redrawn when its inputs change and after
- * the chart draws with a new layout (zoom, pan, new axes, resize).
+ * PNG export (getDataURL) includes it; the SVG export, drawn again from the option, gets it as
+ * an image (composables/chartOverlays.ts). ECharts 6 gives each large series a zlevel of its
+ * own (1, 2, ...) and the components the next one, so the layer takes a zlevel far above
+ * those. It is redrawn when its inputs change and after the chart draws with a new layout
+ * (zoom, pan, new axes, resize).
  */
 import type { PlotProbe } from '../../../src-shared/charts/plot-probe.ts';
 import { computed, onScopeDispose, useTemplateRef, watch, type ComputedRef, type Ref, type WatchSource } from 'vue';
 import { graphic } from 'echarts/core';
 import type { ECharts } from '../../charts/echarts.ts';
 import type EChart from '../../components/EChart.vue';
+import { addChartOverlay } from '../../composables/chartOverlays.ts';
 
 export type ChartHandlers = Readonly<Record<string, (params: unknown) => void>>;
 
@@ -90,6 +93,16 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
   let image: InstanceType<typeof graphic.Image> | null = null;
   let owner: ECharts | null = null;
   let drawnLayout = '';
+  let removeOverlay: (() => void) | null = null;
+
+  /** The layer for the chart's SVG export: a PNG, or null while nothing is drawn on it. */
+  function overlay(): string | null {
+    const ctx = canvas.getContext('2d');
+    if (!ctx || canvas.width === 0 || canvas.height === 0) return null;
+    const px = ctx.getImageData(0, 0, canvas.width, canvas.height).data;
+    for (let i = 3; i < px.length; i += 4) if (px[i] !== 0) return canvas.toDataURL('image/png');
+    return null;
+  }
 
   function redraw(): void {
     const c = chart.value;
@@ -97,6 +110,8 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
     if (owner !== c || !image) {
       image = new graphic.Image({ style: { image: canvas, x: 0, y: 0, width: 1, height: 1 }, silent: true, zlevel: LAYER_ZLEVEL });
       c.getZr().add(image);
+      removeOverlay?.();
+      removeOverlay = addChartOverlay(c, overlay);
       owner = c;
     }
     drawnLayout = layoutKey(c);
@@ -130,6 +145,7 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
   watch([chart, ...inputs], () => redraw(), { flush: 'post' });
   onScopeDispose(() => {
     if (image && owner && !owner.isDisposed()) owner.getZr().remove(image);
+    removeOverlay?.();
   });
   return { redraw };
 }
