@@ -195,8 +195,8 @@ function powerOfTwoAtLeast(slots: number): number {
  * at least 4 slots per block; then, the fullest first, doubled towards 8 per block while all
  * of them together stay within 1 MiB. With 8, probe runs are short and stale slots rare:
  * measured interleaved, changes at N = 840 and 5040 commit 12% and 16% faster (every table
- * doubled), and at N = 27720 4% faster with d = 7 and 8 doubled; doubling all six tables there (1.5 MiB)
- * pushed the rest of the state out of L2 and cost 7% of the peeks.
+ * doubled), and at N = 27720 4% faster with d = 7 and 8 doubled; doubling all six tables
+ * there (1.5 MiB) pushed the rest of the state out of L2 and cost 7% of the peeks.
  */
 export function blockTableCapacities(blocks: readonly number[]): number[] {
   const capacity = blocks.map((b) => powerOfTwoAtLeast(b * MIN_SLOTS_PER_BLOCK));
