@@ -11,6 +11,7 @@ import ExploreView from '../../../src-renderer/views/explore/ExploreView.vue';
 import { applyConfigToDice, hashOfSource, sourceFromHash, useExploreStore, type ExploreSource } from '../../../src-renderer/stores/explore.ts';
 import { useDiceStore } from '../../../src-renderer/stores/dice.ts';
 import { useRunsStore } from '../../../src-renderer/stores/runs.ts';
+import { useProjectStore } from '../../../src-renderer/stores/project.ts';
 import { rectRanges } from '../../../src-renderer/views/explore/selection.ts';
 import type { ExperimentRunResult } from '../../../src-shared/api.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -128,6 +129,21 @@ describe('a stored experiment', () => {
     await nextTick();
     expect(explore.data).toBe(shown);
     expect(window.location.hash).toBe('#/explore/fronts?instance=mo3-n30');
+  });
+
+  it('with nothing chosen, offers the project\'s multi-objective experiments, and one click shows it', async () => {
+    const explore = open('#/explore');
+    await view!.app.runWithContext(() => useProjectStore()).refresh();
+    await nextTick();
+    // The experiment by name; the app's own multi-objective runs (here the experiment's) by count.
+    expect(textOf('explore-hint')).toMatch(/^Choose a front above, or show\s*fronts; \d+ runs? of this app (is|are) in the list too\.$/);
+    document.querySelector<HTMLButtonElement>('[data-testid="explore-pick-fronts"]')!.click();
+    expect(window.location.hash).toBe('#/explore/fronts');
+    window.dispatchEvent(new HashChangeEvent('hashchange'));
+    await waitFor('the front', () => explore.data);
+    expect(explore.source).toMatchObject({ kind: 'experiment', name: 'fronts' });
+    await nextTick();
+    expect(document.querySelector('[data-testid="explore-hint"]')).toBeNull();
   });
 
   it('says so for an experiment that is not there', async () => {
