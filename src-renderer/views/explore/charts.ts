@@ -104,19 +104,67 @@ export interface ScatterInput {
   /** Dragging pans (true) or is left to the view's rectangle brush (false). */
   pan?: boolean;
   palette?: ChartPalette;
+  /** What the axes span (default 'box'). */
+  extent?: ScatterExtent;
 }
 
 export const REFERENCE_SERIES = 'reference points';
+
+/**
+ * What the scatter's axes span: the points shown ('front'; the markers of ideal, nadir and HV
+ * reference point that fall outside are left out), or the points and those markers ('box').
+ * The nadir of a stored instance is the median of random sequences, far beyond any solver's
+ * front, so 'box' squeezes a front into a corner; the view starts on 'front'.
+ */
+export type ScatterExtent = 'front' | 'box';
+
+/**
+ * [lo, hi] around [min, max], 4% of the span of room on each side, on multiples of a round
+ * step (1, 2, 2.5 or 5 times a power of ten, about a fifth of the span), so the axis ends on
+ * labelled values; never below 0 when min is not (objectives are not negative).
+ */
+export function paddedBounds(min: number, max: number): [number, number] {
+  const span = max - min || Math.abs(max) || 1;
+  const pad = 0.04 * span;
+  const rough = (span + 2 * pad) / 5;
+  const magnitude = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((v) => v >= rough)!;
+  // toPrecision: 3 * 0.1 is 0.30000000000000004, not a value to end an axis on.
+  const round = (v: number) => Number(v.toPrecision(12));
+  const lo = round(Math.floor((min - pad) / step) * step);
+  return [min >= 0 ? Math.max(0, lo) : lo, round(Math.ceil((max + pad) / step) * step)];
+}
+
+/** The range of objective k over the points of the groups not hidden, or null when none is shown. */
+function shownRange(data: ExplorerData, groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, k: number): [number, number] | null {
+  const m = data.objectiveCount;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const g of groups) {
+    if (hidden.has(g.name)) continue;
+    for (const i of g.indices) {
+      const v = data.objectives[i * m + k];
+      if (v < min) min = v;
+      if (v > max) max = v;
+    }
+  }
+  return min <= max ? [min, max] : null;
+}
 
 /**
  * The 2-D scatter of objectives xi and yi: a series per group (legend toggles), the reference
  * markers, zoom on both axes (the wheel, the sliders below and right) and, when `pan`, dragging
  * pans (otherwise the view's rectangle brush has the drag).
  */
-export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup } {
+export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box' }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup } {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
   const series: Record<string, unknown>[] = groups.map((g) => pointSeries(data, g, g.indices, palette, projectPairs(data, g.indices, xi, yi), total));
   const seriesPoints: (Int32Array | null)[] = groups.map((g) => g.indices);
+  const xRange = extent === 'front' ? shownRange(data, groups, hidden, xi) : null;
+  const yRange = extent === 'front' ? shownRange(data, groups, hidden, yi) : null;
+  const xBounds = xRange && yRange ? paddedBounds(xRange[0], xRange[1]) : null;
+  const yBounds = xRange && yRange ? paddedBounds(yRange[0], yRange[1]) : null;
+  const inside = (p: number[]) => !xBounds || !yBounds || (p[xi] >= xBounds[0] && p[xi] <= xBounds[1] && p[yi] >= yBounds[0] && p[yi] <= yBounds[1]);
   if (references) {
     // Labels towards the inside: the ideal sits at the lower left, nadir and reference at the upper right.
     const marker = (name: string, p: number[], symbol: string, position: string) => ({ name, value: [p[xi], p[yi]], symbol, label: { show: true, formatter: name, position, color: palette.text, fontSize: 11, backgroundColor: palette.surface, padding: [1, 4], borderRadius: 3 } });
@@ -126,7 +174,15 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       type: 'scatter',
       symbolSize: 11,
       itemStyle: { color: palette.surface, borderColor: palette.text, borderWidth: 1.5 },
-      data: [marker('ideal', references.ideal, 'diamond', 'right'), marker('nadir', references.nadir, 'rect', 'left'), marker('HV reference', references.reference, 'circle', 'left')],
+      data: (
+        [
+          ['ideal', references.ideal, 'diamond', 'right'],
+          ['nadir', references.nadir, 'rect', 'left'],
+          ['HV reference', references.reference, 'circle', 'left'],
+        ] as const
+      )
+        .filter(([, p]) => inside(p))
+        .map(([name, p, symbol, position]) => marker(name, p, symbol, position)),
       tooltip: { formatter: (p: { name: string; value: number[] }) => `${p.name}: (${formatNumber(p.value[0])}, ${formatNumber(p.value[1])})` },
       z: 4,
     });
@@ -141,8 +197,8 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       legend: { data: groups.map((g) => g.name), selected: legendSelected, type: 'scroll', left: 8, right: 36 },
       grid: { right: 44, bottom: 40 },
       tooltip: pointTooltipOption(data, lookup),
-      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true },
-      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true },
+      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, ...(xBounds ? { min: xBounds[0], max: xBounds[1] } : {}) },
+      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, ...(yBounds ? { min: yBounds[0], max: yBounds[1] } : {}) },
       dataZoom: [
         { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },
         { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },

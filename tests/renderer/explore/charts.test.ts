@@ -17,6 +17,7 @@ import {
   PARALLEL_LINE_LIMIT,
   parallelOption,
   parallelSelectionSeries,
+  paddedBounds,
   pointAt,
   pointTooltip,
   cubeOf,
@@ -113,6 +114,53 @@ describe('scatterOption', () => {
       ['HV reference', [refs.reference[0], refs.reference[2]]],
     ]);
     expect(pointAt(lookup, series.length - 1, 0)).toBeNull();
+  });
+
+  it("'front' fits the axes to the points shown, on round ends, and leaves out markers beyond them", () => {
+    const m = data.objectiveCount;
+    const range = (k: number, skip: string | null) => {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const g of groups) if (g.name !== skip) for (const i of g.indices) (lo = Math.min(lo, data.objectives[i * m + k])), (hi = Math.max(hi, data.objectives[i * m + k]));
+      return [lo, hi];
+    };
+    const [x0, x1] = range(0, null);
+    const [y0, y1] = range(1, null);
+    // The ideal at the lower left corner of the points, the nadir far beyond them.
+    const refs = referencePoints({ ideal: [x0, y0, 0], nadir: [x1 * 10, y1 * 10, 1] })!;
+    const axes = (extent: 'front' | 'box', hidden = new Set<string>()) => {
+      const { option } = scatterOption({ data, groups, hidden, xi: 0, yi: 1, references: refs, extent });
+      const series = option.series as { id?: string; data: { name: string }[] }[];
+      const x = option.xAxis as { min?: number; max?: number };
+      const y = option.yAxis as { min?: number; max?: number };
+      return { x: [x.min, x.max], y: [y.min, y.max], markers: series.find((s) => s.id === 'references')!.data.map((d) => d.name) };
+    };
+    const front = axes('front');
+    expect(front.x).toEqual(paddedBounds(x0, x1));
+    expect(front.y).toEqual(paddedBounds(y0, y1));
+    expect(front.x[0]!).toBeLessThanOrEqual(x0);
+    expect(front.x[1]!).toBeGreaterThanOrEqual(x1);
+    expect(front.markers).toEqual(['ideal']);
+    // 'box' leaves the axes to ECharts (points and markers), as before.
+    expect(axes('box')).toEqual({ x: [undefined, undefined], y: [undefined, undefined], markers: ['ideal', 'nadir', 'HV reference'] });
+    // A hidden series no longer counts.
+    const hidden = groups[0].name;
+    expect(axes('front', new Set([hidden])).x).toEqual(paddedBounds(...(range(0, hidden) as [number, number])));
+  });
+
+  it('paddedBounds: room on both sides, ends on multiples of a round step, not below 0 for objectives', () => {
+    expect(paddedBounds(213.4, 378.2)).toEqual([200, 400]);
+    expect(paddedBounds(0, 57)).toEqual([0, 60]);
+    expect(paddedBounds(0.31, 0.36)).toEqual([0.3, 0.38]);
+    expect(paddedBounds(0.25, 0.3)).toEqual([0.24, 0.32]);
+    expect(paddedBounds(-5, 5)).toEqual([-7.5, 7.5]);
+    expect(paddedBounds(7, 7)).toEqual([6, 8]);
+    for (const [lo, hi] of [[1.5, 2.25], [100, 10_000], [0.001, 0.002]]) {
+      const [a, b] = paddedBounds(lo, hi);
+      expect(a).toBeLessThan(lo);
+      expect(b).toBeGreaterThan(hi);
+      expect(b - a).toBeLessThan(2 * (hi - lo));
+    }
   });
 
   it('keeps legend choices: a hidden series is unselected in the legend', () => {
