@@ -1,6 +1,7 @@
 /**
  * Axis arithmetic shared by the app's charts and the report's (no ECharts here): round tops
- * and ticks for bars, whole decades for values spread over many orders of magnitude.
+ * and ticks for bars, padded round ends for fitted axes, whole decades for values spread over
+ * many orders of magnitude.
  */
 
 /** The smallest of 1, 2, 2.5, 5 times a power of ten that is at least v (v > 0). */
@@ -15,6 +16,29 @@ export function niceCeil(v: number): number {
 export function niceInterval(top: number): number {
   const p = 10 ** Math.floor(Math.log10(top));
   return Math.round((top / p) * 10) / 10 === 2 ? top / 4 : top / 5;
+}
+
+/** A value axis's ends and tick interval (ECharts' min, max and interval). */
+export interface AxisBounds {
+  min: number;
+  max: number;
+  interval: number;
+}
+
+/**
+ * A value axis around [min, max] for a chart that fits its data (the explorer's scatter, the
+ * Solve view's front): 4% of the span of room on each side, ends and ticks on multiples of
+ * niceCeil of a fifth of the span, so both ends are labelled; never below 0 when min is not
+ * (objectives are not negative).
+ */
+export function paddedBounds(min: number, max: number): AxisBounds {
+  const span = max - min || Math.abs(max) || 1;
+  const pad = 0.04 * span;
+  const interval = niceCeil((span + 2 * pad) / 5);
+  // toPrecision: 3 * 0.1 is 0.30000000000000004, not a value to end an axis on.
+  const round = (v: number) => Number(v.toPrecision(12));
+  const lo = round(Math.floor((min - pad) / interval) * interval);
+  return { min: min >= 0 ? Math.max(0, lo) : lo, max: round(Math.ceil((max + pad) / interval) * interval), interval };
 }
 
 export interface DecadeAxis {

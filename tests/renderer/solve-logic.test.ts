@@ -55,9 +55,12 @@ describe('solve view data', () => {
     expect(option.series[0].data).toEqual([[90, 4]]);
     expect(option.series[1].data).toEqual([[10, 2]]);
     expect(option.yAxis[1].type).toBe('log');
-    const pareto = paretoOption([[1, 5, 9], [2, 4, 8]], 0, 2) as { series: { data: number[][] }[]; xAxis: { name: string }; yAxis: { name: string } };
+    const pareto = paretoOption([[1, 5, 9], [2, 4, 8]], 0, 2) as { series: { data: number[][] }[]; xAxis: { name: string; min: number; max: number; interval: number }; yAxis: { name: string; min: number; max: number; interval: number } };
     expect(pareto.series[0].data).toEqual([[1, 9], [2, 8]]);
     expect([pareto.xAxis.name, pareto.yAxis.name]).toEqual(['f1', 'f3']);
+    // Padded around the points (none on the plot's edge), on round ends.
+    expect([pareto.xAxis.min, pareto.xAxis.max, pareto.xAxis.interval]).toEqual([0.75, 2.25, 0.25]);
+    expect([pareto.yAxis.min, pareto.yAxis.max, pareto.yAxis.interval]).toEqual([7.75, 9.25, 0.25]);
     expect([compact(950), compact(12_000), compact(3_500_000)]).toEqual(['950', '12k', '3.5M']);
   });
 });

@@ -14,6 +14,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import type { AttainmentSurface, Point2 } from '../../../src-shared/metrics/attainment.ts';
+import { paddedBounds } from '../../../src-shared/charts/axes.ts';
 import { formatNumber } from '../dice/labels.ts';
 import type { ExplorerData, ReferencePoints } from './front-data.ts';
 import { runLabel } from './front-data.ts';
@@ -118,23 +119,6 @@ export const REFERENCE_SERIES = 'reference points';
  */
 export type ScatterExtent = 'front' | 'box';
 
-/**
- * [lo, hi] around [min, max], 4% of the span of room on each side, on multiples of a round
- * step (1, 2, 2.5 or 5 times a power of ten, about a fifth of the span), so the axis ends on
- * labelled values; never below 0 when min is not (objectives are not negative).
- */
-export function paddedBounds(min: number, max: number): [number, number] {
-  const span = max - min || Math.abs(max) || 1;
-  const pad = 0.04 * span;
-  const rough = (span + 2 * pad) / 5;
-  const magnitude = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((v) => v >= rough)!;
-  // toPrecision: 3 * 0.1 is 0.30000000000000004, not a value to end an axis on.
-  const round = (v: number) => Number(v.toPrecision(12));
-  const lo = round(Math.floor((min - pad) / step) * step);
-  return [min >= 0 ? Math.max(0, lo) : lo, round(Math.ceil((max + pad) / step) * step)];
-}
-
 /** The range of objective k over the points of the groups not hidden, or null when none is shown. */
 function shownRange(data: ExplorerData, groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, k: number): [number, number] | null {
   const m = data.objectiveCount;
@@ -164,7 +148,7 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
   const yRange = extent === 'front' ? shownRange(data, groups, hidden, yi) : null;
   const xBounds = xRange && yRange ? paddedBounds(xRange[0], xRange[1]) : null;
   const yBounds = xRange && yRange ? paddedBounds(yRange[0], yRange[1]) : null;
-  const inside = (p: number[]) => !xBounds || !yBounds || (p[xi] >= xBounds[0] && p[xi] <= xBounds[1] && p[yi] >= yBounds[0] && p[yi] <= yBounds[1]);
+  const inside = (p: number[]) => !xBounds || !yBounds || (p[xi] >= xBounds.min && p[xi] <= xBounds.max && p[yi] >= yBounds.min && p[yi] <= yBounds.max);
   if (references) {
     // Labels towards the inside: the ideal sits at the lower left, nadir and reference at the upper right.
     const marker = (name: string, p: number[], symbol: string, position: string) => ({ name, value: [p[xi], p[yi]], symbol, label: { show: true, formatter: name, position, color: palette.text, fontSize: 11, backgroundColor: palette.surface, padding: [1, 4], borderRadius: 3 } });
@@ -197,8 +181,9 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       legend: { data: groups.map((g) => g.name), selected: legendSelected, type: 'scroll', left: 8, right: 36 },
       grid: { right: 44, bottom: 40 },
       tooltip: pointTooltipOption(data, lookup),
-      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, ...(xBounds ? { min: xBounds[0], max: xBounds[1] } : {}) },
-      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, ...(yBounds ? { min: yBounds[0], max: yBounds[1] } : {}) },
+      // Ends only: a fixed interval would stay as it is when the view zooms in.
+      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
+      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
       dataZoom: [
         { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },
         { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },

@@ -2,6 +2,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import type { ConvergencePoint } from '../../stores/runs.ts';
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
+import { paddedBounds } from '../../../src-shared/charts/axes.ts';
 import { formatNumber } from '../dice/labels.ts';
 
 /** Below this many points the line shows its points too (a one-point trace is otherwise invisible). */
@@ -31,13 +32,17 @@ export function convergenceOption(points: readonly ConvergencePoint[], objective
   };
 }
 
-/** The feasible front projected on two objectives (0-based indices). */
+/**
+ * The feasible front projected on two objectives (0-based indices), on axes padded around it
+ * (paddedBounds): fitted exactly, the extreme points sat half outside the plot.
+ */
 export function paretoOption(front: readonly (readonly number[])[], xi: number, yi: number): EChartsCoreOption {
+  const bounds = (k: number) => paddedBounds(Math.min(...front.map((f) => f[k])), Math.max(...front.map((f) => f[k])));
   return {
     grid: { top: GRID_TOP_NO_LEGEND },
     tooltip: { trigger: 'item', formatter: (p: { value: number[]; dataIndex: number }) => `#${p.dataIndex + 1}: (${front[p.dataIndex].map((v) => formatNumber(v)).join(', ')})` },
-    xAxis: { type: 'value', name: `f${xi + 1}`, scale: true },
-    yAxis: { type: 'value', name: `f${yi + 1}`, scale: true },
+    xAxis: { type: 'value', name: `f${xi + 1}`, scale: true, ...bounds(xi) },
+    yAxis: { type: 'value', name: `f${yi + 1}`, scale: true, ...bounds(yi) },
     series: [{ type: 'scatter', symbolSize: 9, data: front.map((f) => [f[xi], f[yi]]) }],
   };
 }
