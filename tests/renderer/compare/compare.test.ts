@@ -194,6 +194,10 @@ describe('comparison view', () => {
       const middle = ranked[1];
       expect(fronts.series[k].name).toBe(`${label} (seed ${middle.seed})`);
       expect(fronts.series[k].data).toEqual(middle.result!.front.map((s) => [s.objectives[0], s.objectives[1]]));
+      // The caption counts the points and runs, in words that agree with the numbers.
+      const n = middle.result!.front.length;
+      expect(document.querySelector('[data-testid="fronts-mo2-n24"] .picks')?.textContent).toContain(`${label}: seed ${middle.seed}, HV `);
+      expect(document.querySelector('[data-testid="fronts-mo2-n24"] .picks')?.textContent).toContain(`(${n} point${n === 1 ? '' : 's'}, 3 runs)`);
     }
   });
 
