@@ -38,6 +38,36 @@ const SPEC = {
   budget: { evaluations: 1500 },
 };
 
+/** Which pixels countPixels counts: near an RGB colour (and opaque enough), or blue well above red with little green. */
+type PixelTest = { near: [number, number, number]; within: number; minAlpha: number } | { blueOverRed: number; greenBelow: number };
+
+/** The pixels of an image (a data: URL) that pass `test`, decoded and counted in the page. */
+function countPixels(page: Page, src: string, test: PixelTest): Promise<number> {
+  return page.evaluate(
+    async ({ src, test }) => {
+      const img = new Image();
+      img.src = src;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      const ctx = canvas.getContext('2d')!;
+      ctx.drawImage(img, 0, 0);
+      const px = ctx.getImageData(0, 0, img.width, img.height).data;
+      let n = 0;
+      for (let i = 0; i < px.length; i += 4) {
+        const pass =
+          'near' in test
+            ? Math.abs(px[i] - test.near[0]) < test.within && Math.abs(px[i + 1] - test.near[1]) < test.within && Math.abs(px[i + 2] - test.near[2]) < test.within && px[i + 3] > test.minAlpha
+            : px[i + 2] - px[i] > test.blueOverRed && px[i + 1] < test.greenBelow;
+        if (pass) n++;
+      }
+      return n;
+    },
+    { src, test },
+  );
+}
+
 const browserTool = requireChromium();
 let outDir = '';
 let workspace = '';
@@ -152,20 +182,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
     expect(svgText.startsWith('<svg')).toBe(true);
     const layers = [...svgText.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
     expect(layers.length).toBe(1);
-    const accentPixels = await page.evaluate(async (src) => {
-      const img = new Image();
-      img.src = src;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const px = ctx.getImageData(0, 0, img.width, img.height).data;
-      let n = 0;
-      for (let i = 0; i < px.length; i += 4) if (Math.abs(px[i] - 0x36) < 16 && Math.abs(px[i + 1] - 0x58) < 16 && Math.abs(px[i + 2] - 0xc9) < 16 && px[i + 3] > 200) n++;
-      return n;
-    }, layers[0]);
+    const accentPixels = await countPixels(page, layers[0], { near: [0x36, 0x58, 0xc9], within: 16, minAlpha: 200 });
     // Every selected point is a square of side 7 (overlaps allowed): far more than a few pixels.
     expect(accentPixels).toBeGreaterThan(Math.min(expected.length, 10) * 20);
     await page.mouse.move(box.x + 5, box.y + 5);
@@ -223,20 +240,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await scatter.getByTestId('chart-export').click();
     const [download] = await Promise.all([page.waitForEvent('download'), scatter.getByTestId('chart-export-png').click()]);
     const png = readFileSync((await download.path())!).toString('base64');
-    const coloured = await page.evaluate(async (base64) => {
-      const img = new Image();
-      img.src = `data:image/png;base64,${base64}`;
-      await img.decode();
-      const canvas = document.createElement('canvas');
-      canvas.width = img.width;
-      canvas.height = img.height;
-      const ctx = canvas.getContext('2d')!;
-      ctx.drawImage(img, 0, 0);
-      const px = ctx.getImageData(0, 0, img.width, img.height).data;
-      let n = 0;
-      for (let i = 0; i < px.length; i += 4) if (px[i + 2] - px[i] > 100 && px[i + 1] < 170) n++;
-      return n;
-    }, png);
+    const coloured = await countPixels(page, `data:image/png;base64,${png}`, { blueOverRed: 100, greenBelow: 170 });
     expect(coloured).toBeGreaterThan(5000);
     expect(pageErrors).toEqual([]);
   }, 120_000);
