@@ -23,6 +23,12 @@ export interface ProjectPaths {
   resolve(userPath: unknown, purpose: 'open' | 'create'): string;
   /** How the app shows an absolute path (workspace-relative in web mode). */
   display(absolute: string): string;
+  /**
+   * Text for the client with the workspace's absolute paths made relative (web mode: an error
+   * message or a JSON answer, `WORKSPACE/a/b` → `a/b`, the workspace alone → `.`); the desktop
+   * shows paths as they are.
+   */
+  redact(text: string): string;
   /** Project files to offer (the workspace's, or the recent ones). */
   list(): ProjectFileEntry[];
   /** Notes that a file was opened or created (the recent list). */
@@ -77,10 +83,36 @@ function realExisting(target: string): string {
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Replaces each root's absolute path in a text: `ROOT/rest` by `rest`, ROOT alone by `.`
+ * (a folder whose name only starts with ROOT's, `ROOT-old`, is another folder and stays).
+ * Works on JSON text as well: JSON escapes character by character, so a string holding ROOT
+ * holds ROOT's escaped form in the JSON text, and that form is replaced too.
+ */
+export function pathRedactor(roots: readonly string[]): (text: string) => string {
+  const forms = new Set<string>();
+  for (const root of roots) {
+    const trimmed = root.length > 1 ? root.replace(/[/\\]+$/, '') : root;
+    forms.add(trimmed);
+    forms.add(JSON.stringify(trimmed).slice(1, -1));
+  }
+  // Longest first, so that a root inside another is not replaced in part.
+  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  // ROOT then a separator (its escaped form in JSON: \\), or ROOT ending a name: not followed
+  // by a name character, nor by a dot that goes on into a name.
+  const pattern = new RegExp(`(?:${alternatives})(?:(/|\\\\\\\\|\\\\)|(?=$|[^\\w.-]|\\.(?![\\w.-])))`, 'g');
+  return (text) => (text.length === 0 ? text : text.replace(pattern, (_m, separator: string | undefined) => (separator ? '' : '.')));
+}
+
 export function workspacePaths(workspace: string): ProjectPaths {
-  const root = fs.realpathSync(path.resolve(workspace));
+  const given = path.resolve(workspace);
+  const root = fs.realpathSync(given);
   if (!fs.statSync(root).isDirectory()) throw new Error(`the workspace ${workspace} is not a folder`);
+  const redact = pathRedactor(root === given ? [root] : [root, given]);
   return {
+    redact,
     resolve(userPath) {
       const text = checkText(userPath);
       const absolute = path.resolve(root, text);
@@ -134,6 +166,9 @@ export function desktopPaths(recentFile: string | null, cwd = process.cwd(), kee
     },
     display(absolute) {
       return absolute;
+    },
+    redact(text) {
+      return text;
     },
     list() {
       return read()

@@ -54,10 +54,11 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const host = new SolverHost({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
   const runs = new RunService(host, events);
   // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
-  const projects = new ProjectService(runs, events, workspacePaths(opts.workspace ?? process.cwd()), host.parallelism, (html) => renderPdf(html));
+  const paths = workspacePaths(opts.workspace ?? process.cwd());
+  const projects = new ProjectService(runs, events, paths, host.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token });
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact: paths.redact });
   } catch (e) {
     projects.dispose();
     host.dispose();

@@ -24,6 +24,12 @@ export interface WebServerOptions {
    * null serves without it (tests of other layers only).
    */
   token: string | null;
+  /**
+   * Applied to the JSON text of every call's answer and every event before it leaves: the
+   * workspace's absolute paths made relative (ProjectPaths.redact), so that no message gives
+   * the client the server's folders. None by default.
+   */
+  redact?: (text: string) => string;
 }
 
 export interface WebServer {
@@ -80,9 +86,37 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inl
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-function hostName(hostHeader: string | undefined): string | undefined {
-  if (!hostHeader) return undefined;
-  return hostHeader.startsWith('[') ? hostHeader.slice(0, hostHeader.indexOf(']') + 1) : hostHeader.split(':')[0];
+// RFC 3986's host (an IP literal in brackets, or a reg-name: no "@", no ":", no space) and port.
+const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::([0-9]{1,5}))?$/;
+
+/** A Host header as its lower-case name and its port (80 when it names none); null when malformed. */
+export function parseHostHeader(hostHeader: string | undefined): { name: string; port: number } | null {
+  const m = HOST_HEADER.exec(hostHeader ?? '');
+  if (!m) return null;
+  const port = m[2] === undefined ? 80 : Number(m[2]);
+  return port <= 65535 ? { name: m[1].toLowerCase(), port } : null;
+}
+
+// RFC 9110 §5.6.2 token and §5.6.4 quoted-string, for the media type of §8.3.1.
+const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+const QUOTED = '"(?:[^"\\\\]|\\\\.)*"';
+const MEDIA_TYPE = new RegExp(`^(${TOKEN})/(${TOKEN})((?:[ \\t]*;[ \\t]*(?:${TOKEN}=(?:${TOKEN}|${QUOTED}))?)*)[ \\t]*$`);
+const PARAMETER = new RegExp(`(${TOKEN})=(${TOKEN}|${QUOTED})`, 'g');
+
+/**
+ * Whether a Content-Type is application/json (any case), with parameters if any, and a charset,
+ * when one is given, of UTF-8 (the body is read as UTF-8). `application/jsonfoo`,
+ * `application/json-patch+json` and a malformed value are not.
+ */
+export function acceptsJsonMediaType(contentType: string | undefined): boolean {
+  const m = MEDIA_TYPE.exec(contentType ?? '');
+  if (!m || m[1].toLowerCase() !== 'application' || m[2].toLowerCase() !== 'json') return false;
+  for (const [, name, raw] of m[3].matchAll(PARAMETER)) {
+    if (name.toLowerCase() !== 'charset') continue;
+    const value = raw.startsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
+    if (!['utf-8', 'utf8'].includes(value.toLowerCase())) return false;
+  }
+  return true;
 }
 
 /** The Host names a server started on `host` answers to: loopback, that address, and for a wildcard the machine's names. */
@@ -125,29 +159,45 @@ token is new at every start. Scripts send <code>Authorization: Bearer &lt;token&
  * Every request needs the server's token (401 otherwise, for the page, the API and the
  * socket): the page's first load brings it as `?token=`, which sets an HttpOnly SameSite=Strict
  * cookie and redirects to the address without it; scripts send `Authorization: Bearer`. It
- * only accepts requests whose Host is a name it was started with (loopback, the --host address;
- * against DNS rebinding), API calls with a JSON content type and, when present, a same-origin
- * Origin (against cross-site requests from other pages in the user's browser).
+ * only accepts requests whose Host names it (loopback, the --host address) and its port (against
+ * DNS rebinding), API calls whose content type is application/json and, when present, a
+ * same-origin Origin (against cross-site requests from other pages in the user's browser).
+ * With `redact`, no answer names the server's folders.
  */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const host = opts.host ?? '127.0.0.1';
   const hostNames = allowedHostNames(host);
+  // Known once listening (port 0 picks one); no request comes before.
+  let listeningPort = -1;
+  // The Host must name this server: one of its names AND its port (a page of another origin
+  // that a rebound DNS name points here names another port, or none).
   const hostAllowed = (req: IncomingMessage) => {
-    const name = hostName(req.headers.host);
-    return name !== undefined && hostNames.has(name);
+    const named = parseHostHeader(req.headers.host);
+    return named !== null && hostNames.has(named.name) && named.port === listeningPort;
   };
   const token = opts.token;
   // One cookie per port: cookies are shared by every port of a host.
   let cookieName = 'saikoro_token';
   const authorized = (req: IncomingMessage, url: URL): boolean => {
     if (token === null) return true;
-    const bearer = /^Bearer\s+(\S+)$/.exec(req.headers.authorization ?? '')?.[1];
+    // The scheme is case-insensitive (RFC 7235 §2.1): bearer, Bearer and BEARER alike.
+    const bearer = /^Bearer[ \t]+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     return sameSecret(bearer, token) || sameSecret(cookieValue(req, cookieName), token) || sameSecret(url.searchParams.get('token'), token);
   };
+  // No Origin (not a browser's cross-site request), or this very server (Host is checked first).
   const sameOrigin = (req: IncomingMessage) => {
     const origin = req.headers.origin;
-    return origin === undefined || origin === `http://${req.headers.host}`;
+    if (origin === undefined) return true;
+    const named = parseHostHeader(req.headers.host);
+    let url: URL;
+    try {
+      url = new URL(origin);
+    } catch {
+      return false;
+    }
+    return named !== null && url.protocol === 'http:' && url.origin === origin.toLowerCase() && url.hostname === named.name && (url.port === '' ? 80 : Number(url.port)) === named.port;
   };
+  const redact = opts.redact ?? ((text: string) => text);
 
   const server: Server = createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -182,7 +232,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   async function handleCall(name: string, req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'API calls use POST');
     if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin API calls are refused');
-    if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json');
+    if (!acceptsJsonMediaType(req.headers['content-type'])) return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json (charset utf-8, when given)');
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return refuseBody(req, res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`);
     if (bodiesInFlight >= MAX_BODIES_IN_FLIGHT) return refuseBody(req, res, 503, 'too many requests at once; try again');
@@ -203,7 +253,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (!(e instanceof JsonInputError)) throw e;
       return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
     }
-    sendResult(res, await dispatchCall(opts.api, name, args));
+    sendResult(res, await dispatchCall(opts.api, name, args), redact);
   }
 
   async function serveStatic(pathname: string, res: ServerResponse) {
@@ -249,7 +299,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     wss.handleUpgrade(req, socket, head, (ws) => {
       sockets.add(ws);
       const detach = opts.events.attach((message) => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
+        if (ws.readyState === ws.OPEN) ws.send(redact(JSON.stringify(message)));
       });
       ws.on('close', () => {
         detach();
@@ -267,6 +317,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     });
   });
   const port = (server.address() as AddressInfo).port;
+  listeningPort = port;
   cookieName = `saikoro_token_${port}`;
   const urlHost = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '[::1]' : host.includes(':') ? `[${host}]` : host;
   const origin = `http://${urlHost}:${port}/`;
@@ -297,8 +348,8 @@ function send(res: ServerResponse, status: number, type: string, body: string | 
   res.end(res.req.method === 'HEAD' ? undefined : body);
 }
 
-function sendResult(res: ServerResponse, result: CallResult) {
-  send(res, result.ok ? 200 : 400, 'application/json; charset=utf-8', JSON.stringify(result), { 'Cache-Control': 'no-store' });
+function sendResult(res: ServerResponse, result: CallResult, redact: (text: string) => string = (text) => text) {
+  send(res, result.ok ? 200 : 400, 'application/json; charset=utf-8', redact(JSON.stringify(result)), { 'Cache-Control': 'no-store' });
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

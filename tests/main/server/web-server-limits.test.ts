@@ -30,7 +30,7 @@ function raw(path: string, opts: { method?: string; headers?: Record<string, str
 /** A request written by hand (a path Node's client would not send as is). */
 function rawLine(line: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${line}\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`));
+    const socket = connect(server.port, '127.0.0.1', () => socket.write(`${line}\r\nHost: 127.0.0.1:${server.port}\r\nConnection: close\r\n\r\n`));
     let text = '';
     socket.on('data', (d) => (text += d.toString()));
     socket.on('end', () => resolve(text));
