@@ -30,7 +30,8 @@ What Saikoro does with your program (the protocol, specified in docs/external-so
   program's stdin and, after a grace period (5 s), terminates it.
 
 The stop signal. :meth:`Problem.evaluate` raises :class:`Stopped` when the answer carries
-``"stop"`` (its ``reason`` is ``"budget"`` or ``"cancelled"``; its ``results`` are the results of
+``"stop"`` (its ``reason`` is ``"budget"`` or ``"cancelled"``, or another of Saikoro's stopping
+policies such as ``"target"`` or ``"stall"``; its ``results`` are the results of
 the sequences of that last batch that were still evaluated, fewer than asked when the budget
 cut the batch), and when Saikoro closed stdin without answering (``reason`` ``"closed"``).
 After that, :attr:`Problem.stopped` holds the reason and every further ``evaluate`` raises
@@ -67,7 +68,8 @@ SequenceLike = Union[str, Sequence[int]]
 
 
 class Stopped(Exception):
-    """Saikoro ended the run: ``reason`` is ``"budget"``, ``"cancelled"`` or ``"closed"``.
+    """Saikoro ended the run: ``reason`` is ``"budget"``, ``"cancelled"``, ``"closed"`` (stdin
+    ended without an answer) or another stop Saikoro names (``"target"``, ``"stall"``).
 
     ``results`` holds the results of the last batch that were evaluated before the stop (a
     prefix of the batch; empty when nothing of it was evaluated).
@@ -108,8 +110,9 @@ class Result:
         if "objective" not in raw or "feasible" not in raw:
             raise ProtocolError(f"a result needs \"objective\" and \"feasible\", got {json.dumps(raw)[:200]}")
         self.objective = raw["objective"]
-        self.objectives = list(self.objective) if isinstance(self.objective, list) else [self.objective]
-        self.constraint = list(raw.get("constraint", []))
+        # JSON has no infinity: Saikoro writes a non-finite value as null, read back as inf.
+        self.objectives = [_number(v) for v in (self.objective if isinstance(self.objective, list) else [self.objective])]
+        self.constraint = [_number(v) for v in raw.get("constraint", [])]
         self.feasible = bool(raw["feasible"])
 
     @property
@@ -121,6 +124,10 @@ class Result:
         if self.error is not None:
             return f"Result(error={self.error!r})"
         return f"Result(objective={self.objective!r}, feasible={self.feasible}, violation={self.violation:g})"
+
+
+def _number(value: Any) -> float:
+    return math.inf if value is None else value
 
 
 def _as_text(sequence: SequenceLike, index: int) -> str:
@@ -143,11 +150,12 @@ class Problem:
       lower, upper the faces' range (1 and 6)
       objectives   number of objectives M (1: single-objective)
       constraints  number of constraints L
-      budget       the run's evaluation budget E
-      remaining    evaluations left (updated by every answer)
+      budget       the run's evaluation budget E (None: no evaluation budget)
+      remaining    evaluations left, updated by every answer (None without a budget)
       seed         the run's seed: seed your generator with it so a run can be repeated
-      track        "so", "mo2", ... or None when the solver entry is blind
-      config       the bands, weights, groupings and percent points, or None when blind
+      track        "so", "mo2", ... (None for a custom grouping, and when the entry is blind)
+      config       the whole dice config (n, alpha, beta, gamma, objectives, constraints,
+                   lowerBounds, upperBounds), or None when the entry is blind
       blind        True when track and config were left out
       stopped      None while the run goes on; the stop reason after :class:`Stopped`
       evaluated    evaluations answered so far (errors excluded)
@@ -168,7 +176,8 @@ class Problem:
             self.n: int = int(problem["n"])
             self.objectives: int = int(problem["objectives"])
             self.constraints: int = int(problem["constraints"])
-            self.budget: int = int(budget["evaluations"])
+            evaluations = budget["evaluations"]
+            self.budget: Optional[int] = None if evaluations is None else int(evaluations)
         except (KeyError, TypeError, ValueError) as e:
             raise ProtocolError(f"Saikoro's first line lacks a field or has a wrong one: {e}") from None
         self.lower: int = int(problem.get("lower", 1))
@@ -177,7 +186,7 @@ class Problem:
         self.config: Optional[Dict[str, Any]] = problem.get("config")
         self.blind: bool = "config" not in problem
         self.seed: int = int(first_line.get("seed", 0))
-        self.remaining: int = self.budget
+        self.remaining: Optional[int] = self.budget
         self.evaluated: int = 0
         self.stopped: Optional[str] = None
         self.first_line = first_line
@@ -206,7 +215,7 @@ class Problem:
         results = [Result(r, self.objectives) for r in raw_results]
         self.evaluated += sum(1 for r in results if r.error is None)
         if "remaining" in answer:
-            self.remaining = int(answer["remaining"])
+            self.remaining = None if answer["remaining"] is None else int(answer["remaining"])
         stop = answer.get("stop")
         if stop is not None:
             self.stopped = str(stop)

@@ -62,9 +62,8 @@ export function runFakeSaikoro(options: FakeRunOptions): Promise<FakeRun> {
   const n = options.n ?? 50;
   const config = diceConfig({ track, n });
   const evaluator = new DiceEvaluator(config);
-  const { n: _n, ...bands } = config;
   const problem: Record<string, unknown> = { n, lower: 1, upper: 6, objectives: config.objectives.length, constraints: config.constraints.length };
-  if (!options.blind) Object.assign(problem, { track, config: bands });
+  if (!options.blind) Object.assign(problem, { track, config });
   const first = options.firstLine ?? JSON.stringify({ protocol: 1, problem, budget: { evaluations: options.budget }, seed: options.seed ?? 1 });
   const graceMs = options.graceMs ?? 3000;
 
