@@ -5,6 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { ProjectFileEntry, ProjectSummary } from '../src-shared/projects/project-api.ts';
+import type { DesktopPaths } from './app/project-paths.ts';
 
 export interface FileMenuActions {
   newProject(): void;
@@ -67,4 +68,17 @@ export function droppedProjectFile(url: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The API's pickProjectFile on the desktop: the native dialog (`dialog`), and the path the user
+ * chose approved, so that the page may then open or create that file and no other
+ * (src-main/app/project-paths.ts, desktopPaths).
+ */
+export function approvingPicker(paths: Pick<DesktopPaths, 'approve'>, dialog: (purpose: 'open' | 'create') => Promise<string | null>): (purpose: 'open' | 'create') => Promise<string | null> {
+  return async (purpose) => {
+    const chosen = await dialog(purpose);
+    if (chosen !== null) paths.approve(chosen);
+    return chosen;
+  };
 }

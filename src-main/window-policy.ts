@@ -60,3 +60,56 @@ export function isDevelopment(app: { isPackaged: boolean }, devUrl: string | und
 export function developerMenuRoles(development: boolean): ('reload' | 'forceReload' | 'toggleDevTools')[] {
   return development ? ['reload', 'forceReload', 'toggleDevTools'] : [];
 }
+
+/** Where the project's documentation is published: an https origin and a folder under it. */
+export interface DocumentationLink {
+  /** e.g. "https://docs.example.org" (scheme, host and port only). */
+  origin: string;
+  /** The folder of the documentation, starting and ending with "/". */
+  pathPrefix: string;
+}
+
+/**
+ * The project's own documentation on the web, the only links the app hands to the system
+ * browser without asking. The documentation lives in the repository (docs/*.md) and is not
+ * published on the web yet, so the list is empty and every web link is asked about; when it is
+ * published, its address goes here.
+ */
+export const DOCUMENTATION_LINKS: readonly DocumentationLink[] = [];
+
+/** Addresses longer than this are not handed to the system browser. */
+export const MAX_EXTERNAL_URL_LENGTH = 2048;
+
+/**
+ * What to do with a link the page opens in a new window (setWindowOpenHandler; the window
+ * itself is always denied): `open` the documentation in the system browser; `ask` the user
+ * about any other http(s) link (the address shown whole); `deny` every other scheme (file:,
+ * javascript:, custom protocol handlers), an address with a user name or password in it (which
+ * hides the real host), a malformed or overlong one.
+ */
+export function externalLinkAction(url: string, documentation: readonly DocumentationLink[] = DOCUMENTATION_LINKS): 'open' | 'ask' | 'deny' {
+  if (url.length > MAX_EXTERNAL_URL_LENGTH) return 'deny';
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return 'deny';
+  }
+  if (u.protocol !== 'https:' && u.protocol !== 'http:') return 'deny';
+  if (u.username !== '' || u.password !== '') return 'deny';
+  // The URL parser has resolved dot segments (also %2e%2e) and lower-cased the host.
+  const documented = u.protocol === 'https:' && documentation.some((d) => u.origin === d.origin && u.pathname.startsWith(d.pathPrefix));
+  return documented ? 'open' : 'ask';
+}
+
+/** The question asked before a link outside the documentation opens (a message box; Cancel is the default). */
+export function externalLinkQuestion(url: string): { message: string; detail: string; buttons: string[]; defaultId: number; cancelId: number; openId: number } {
+  return {
+    message: 'Open this link in your browser?',
+    detail: `${url}\n\nIt is not part of Saikoro's documentation.`,
+    buttons: ['Cancel', 'Open in browser'],
+    defaultId: 0,
+    cancelId: 0,
+    openId: 1,
+  };
+}

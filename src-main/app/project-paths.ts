@@ -5,8 +5,10 @@
  *   inside it. `..` that leaves it, an absolute path outside it and a symlink that leads out
  *   (the file, or the folder it would be created in) are refused with a PathError naming the
  *   path. The app lists the workspace's `*.saikoro` files.
- * - Desktop: any path the user picked in a native dialog (absolute); the app lists the files
- *   opened recently, kept in a small JSON file in the app's data folder.
+ * - Desktop: a path the user picked in a native dialog or dropped onto the window (the main
+ *   process approves it: `approve`), or one opened before (the recent list, which only the
+ *   main process writes); any other path, as a message from the page could name, is refused.
+ *   The app lists the files opened recently, kept in a small JSON file in the app's data folder.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -38,7 +40,8 @@ export interface ProjectPaths {
 const EXTENSION = '.saikoro';
 const MAX_PATH = 1024;
 
-function checkText(userPath: unknown): string {
+/** The rules every project path follows (a string ending in .saikoro, not too long, no NUL); PathError otherwise. */
+export function checkProjectPathText(userPath: unknown): string {
   if (typeof userPath !== 'string' || userPath.trim() === '') throw new PathError('path', `must be a file name ending in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
   if (userPath.length > MAX_PATH) throw new PathError('path', `is longer than ${MAX_PATH} characters`);
   if (userPath.includes('\0')) throw new PathError('path', 'contains a NUL character');
@@ -114,7 +117,7 @@ export function workspacePaths(workspace: string): ProjectPaths {
   return {
     redact,
     resolve(userPath) {
-      const text = checkText(userPath);
+      const text = checkProjectPathText(userPath);
       const absolute = path.resolve(root, text);
       if (!inside(root, absolute)) throw new PathError('path', `${JSON.stringify(text)} is outside the workspace (paths are relative to it, and stay inside)`);
       // A symlink, the file's or a folder's on the way, must not lead out either.
@@ -149,8 +152,17 @@ export function workspacePaths(workspace: string): ProjectPaths {
   };
 }
 
-/** Files the desktop app opened lately, newest first, kept in `recentFile` (JSON). */
-export function desktopPaths(recentFile: string | null, cwd = process.cwd(), keep = 12): ProjectPaths {
+export interface DesktopPaths extends ProjectPaths {
+  /** A file the user chose in a native dialog or dropped onto the window (absolute): it may be opened or created from now on. */
+  approve(absolute: string): void;
+}
+
+/**
+ * Files the desktop app may open: those approved (picked or dropped) in this session, and for
+ * opening those on the recent list (newest first, kept in `recentFile`, JSON).
+ */
+export function desktopPaths(recentFile: string | null, cwd = process.cwd(), keep = 12): DesktopPaths {
+  const approved = new Set<string>();
   const read = (): string[] => {
     if (!recentFile) return [];
     try {
@@ -161,8 +173,15 @@ export function desktopPaths(recentFile: string | null, cwd = process.cwd(), kee
     }
   };
   return {
-    resolve(userPath) {
-      return path.resolve(cwd, checkText(userPath));
+    resolve(userPath, purpose) {
+      const text = checkProjectPathText(userPath);
+      const absolute = path.resolve(cwd, text);
+      if (approved.has(absolute) || (purpose === 'open' && read().some((p) => path.resolve(p) === absolute))) return absolute;
+      throw new PathError('path', `${JSON.stringify(text)} was not chosen in a file dialog or dropped onto the window (use File > Open Project…)`);
+    },
+    approve(absolute) {
+      if (!path.isAbsolute(absolute)) throw new Error(`approve takes an absolute path, got ${JSON.stringify(absolute)}`);
+      approved.add(path.resolve(absolute));
     },
     display(absolute) {
       return absolute;

@@ -1,24 +1,30 @@
 /**
  * The desktop app's main process: one window, a small menu, and the API served over IPC.
- * Security: contextIsolation, sandbox, no nodeIntegration, no new windows, no navigation or
- * redirect away from the app in any frame, no permission granted, no DevTools or reload
- * outside development, and every IPC call checked against the app's own URL
- * (src-main/window-policy.ts holds the rules, tested without Electron).
+ * Security: contextIsolation, sandbox, no nodeIntegration, no new windows (a link to the
+ * project's documentation opens in the system browser, any other web link only if the user
+ * says so), no navigation or redirect away from the app in any frame, no permission granted,
+ * no DevTools or reload outside development, every IPC call checked against the app's own URL
+ * and its arguments checked (src-main/api/call-arguments.ts), and projects opened from the page
+ * only when the user picked or dropped them. The rules are plain modules tested without
+ * Electron: src-main/window-policy.ts, src-main/desktop-shell.ts, src-main/print-file.ts,
+ * src-main/app/project-paths.ts.
  */
-import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type Session } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../../src-shared/api.ts';
+import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuCommand } from '../../src-shared/api.ts';
+import { checkCallArguments } from '../api/call-arguments.ts';
 import { createApi } from '../api/implementation.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
 import { ProjectService } from '../api/projects.ts';
-import { desktopPaths, type ProjectPaths } from '../app/project-paths.ts';
-import { droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
+import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
+import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
+import { PrintFiles } from '../print-file.ts';
 import { SolverHost } from '../host/pool.ts';
 import { electronSpawner } from './solver-spawner.ts';
-import { developerMenuRoles, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
+import { developerMenuRoles, externalLinkAction, externalLinkQuestion, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
 
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
@@ -39,7 +45,7 @@ const disposers: (() => void)[] = [];
 // Created once the app is ready: utility processes cannot be forked before.
 let api: ReturnType<typeof createApi>;
 let projects: ProjectService;
-let paths: ProjectPaths;
+let paths: DesktopPaths;
 let mainWindow: BrowserWindow | null = null;
 
 function createServices(): void {
@@ -59,19 +65,43 @@ function createServices(): void {
   disposers.push(detach);
 }
 
-/** The report's page printed by Electron itself: a hidden window, no scripts, A4 with backgrounds. */
-async function printPdf(html: string): Promise<Buffer> {
-  const win = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false } });
-  try {
-    await win.loadURL(`data:text/html;base64,${Buffer.from(html).toString('base64')}`);
-    return await win.webContents.printToPDF({ printBackground: true, pageSize: 'A4', margins: { top: 0.55, bottom: 0.55, left: 0.47, right: 0.47 } });
-  } finally {
-    win.destroy();
-  }
+const printFiles = new PrintFiles();
+const PRINT_PARTITION = 'saikoro-print';
+let printSession: Session | null = null;
+
+/** The print windows' own session (in memory): it loads only the page being printed and data: images, and grants nothing. */
+function printSessionOnce(): Session {
+  if (printSession) return printSession;
+  printSession = session.fromPartition(PRINT_PARTITION);
+  printSession.webRequest.onBeforeRequest((details, callback) => callback({ cancel: !printFiles.requestAllowed(details.url) }));
+  printSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionGranted(permission)));
+  printSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission));
+  return printSession;
 }
 
-/** The API's pickProjectFile: a native dialog, the chosen path or null. */
-async function pickProjectFile(purpose: 'open' | 'create'): Promise<string | null> {
+/**
+ * The report's page printed by Electron itself: a hidden window, no scripts, A4 with
+ * backgrounds, loaded from a temporary file (a data: URL over 2 MB is refused) that is removed
+ * afterwards, with the same guards as the main window.
+ */
+async function printPdf(html: string): Promise<Buffer> {
+  return printFiles.print(html, async (fileUrl) => {
+    const win = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webviewTag: false, devTools: false, session: printSessionOnce() } });
+    guardNavigation(win, (url, isMainFrame) => printFiles.navigationAllowed(url, isMainFrame));
+    try {
+      await win.loadURL(fileUrl);
+      return await win.webContents.printToPDF({ printBackground: true, pageSize: 'A4', margins: { top: 0.55, bottom: 0.55, left: 0.47, right: 0.47 } });
+    } finally {
+      win.destroy();
+    }
+  });
+}
+
+/** The API's pickProjectFile: a native dialog, the chosen path (approved for the page to open) or null. */
+const pickProjectFile = (purpose: 'open' | 'create') => approvingPicker(paths, showProjectDialog)(purpose);
+
+/** A native dialog: the chosen path or null. */
+async function showProjectDialog(purpose: 'open' | 'create'): Promise<string | null> {
   if (!mainWindow) return null;
   const filters = [{ name: 'Saikoro project', extensions: ['saikoro'] }];
   if (purpose === 'create') {
@@ -112,6 +142,12 @@ function registerIpc(): void {
       if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
         return { ok: false, error: { name: 'Forbidden', message: `API call from an unexpected frame: ${frame?.url ?? 'unknown'}` } };
       }
+      // Plain data of the right shapes and sizes only, before the API sees it.
+      try {
+        checkCallArguments(name, args);
+      } catch (e) {
+        return { ok: false, error: toWireError(e) };
+      }
       return dispatchCall(api, name, args);
     });
     disposers.push(() => ipcMain.removeHandler(channel));
@@ -140,27 +176,14 @@ function createWindow(): BrowserWindow {
   });
   win.once('ready-to-show', () => win.show());
 
-  // No new windows: links with target=_blank go to the system browser if they are http(s).
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (/^https?:\/\//.test(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event, url) => {
-    if (isAppUrl(url)) return;
-    event.preventDefault();
-    // A project file dropped onto the window: open it.
+  guardNavigation(win, (url, isMainFrame) => navigationAllowed(url, isMainFrame, LOCATION), (url) => {
+    // A project file dropped onto the window: the user chose it, open it.
     const dropped = droppedProjectFile(url);
-    if (dropped) void openProject(dropped);
+    if (dropped) {
+      paths.approve(dropped);
+      void openProject(dropped);
+    }
   });
-  // A redirect is a navigation too (a server answering 302 to somewhere else), and so is a
-  // navigation inside a frame: only the app's own page, in the top frame.
-  win.webContents.on('will-redirect', (event) => {
-    if (!navigationAllowed(event.url, event.isMainFrame, LOCATION)) event.preventDefault();
-  });
-  win.webContents.on('will-frame-navigate', (event) => {
-    if (!navigationAllowed(event.url, event.isMainFrame, LOCATION)) event.preventDefault();
-  });
-  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
 
   const detach = events.attach(({ event, payload }) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
@@ -174,6 +197,46 @@ function createWindow(): BrowserWindow {
   if (DEV_URL) void win.loadURL(DEV_URL);
   else void win.loadFile(RENDERER_HTML);
   return win;
+}
+
+/**
+ * The guards every window gets: no new window (a link opened in one goes to the system
+ * browser when it is the project's documentation, after a question when it is another web
+ * link, never otherwise), and no navigation, redirect or frame navigation that `allowed`
+ * refuses; `refused` hears of a top-level navigation that was stopped (a dropped file).
+ */
+function guardNavigation(win: BrowserWindow, allowed: (url: string | undefined, isMainFrame: boolean) => boolean, refused?: (url: string) => void): void {
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    void openLink(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (allowed(url, true)) return;
+    event.preventDefault();
+    refused?.(url);
+  });
+  // A redirect is a navigation too (a server answering 302 to somewhere else), and so is a
+  // navigation inside a frame.
+  win.webContents.on('will-redirect', (event) => {
+    if (!allowed(event.url, event.isMainFrame)) event.preventDefault();
+  });
+  win.webContents.on('will-frame-navigate', (event) => {
+    if (!allowed(event.url, event.isMainFrame)) event.preventDefault();
+  });
+  win.webContents.on('will-attach-webview', (event) => event.preventDefault());
+}
+
+/** A link the page opened in a new window: see externalLinkAction (src-main/window-policy.ts). */
+async function openLink(url: string): Promise<void> {
+  const action = externalLinkAction(url);
+  if (action === 'deny') return;
+  if (action === 'ask') {
+    const question = externalLinkQuestion(url);
+    const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
+    const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+    if (answer.response !== question.openId) return;
+  }
+  await shell.openExternal(url);
 }
 
 function sendMenuCommand(command: MenuCommand): void {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { developerMenuRoles, GRANTED_PERMISSIONS, isAppUrl, isDevelopment, navigationAllowed, permissionGranted } from '../../src-main/window-policy.ts';
+import { developerMenuRoles, DOCUMENTATION_LINKS, externalLinkAction, externalLinkQuestion, GRANTED_PERMISSIONS, isAppUrl, isDevelopment, MAX_EXTERNAL_URL_LENGTH, navigationAllowed, permissionGranted } from '../../src-main/window-policy.ts';
 
 const built = { appUrl: 'file:///opt/Saikoro/resources/app/out/renderer/index.html' };
 const dev = { devUrl: 'http://localhost:5173', appUrl: 'http://localhost:5173' };
@@ -41,5 +41,59 @@ describe('desktop window policy', () => {
     expect(isDevelopment({ isPackaged: true }, 'http://localhost:5173')).toBe(true);
     expect(developerMenuRoles(false)).toEqual([]);
     expect(developerMenuRoles(true)).toEqual(['reload', 'forceReload', 'toggleDevTools']);
+  });
+});
+
+describe('links the page opens in a new window', () => {
+  const docs = [{ origin: 'https://saikoro.example', pathPrefix: '/docs/' }];
+
+  it("opens the project's documentation links in the system browser", () => {
+    expect(externalLinkAction('https://saikoro.example/docs/app.md', docs)).toBe('open');
+    expect(externalLinkAction('https://saikoro.example/docs/projects.md#specs', docs)).toBe('open');
+    expect(externalLinkAction('https://SAIKORO.example:443/docs/x?y=1', docs)).toBe('open');
+  });
+
+  it('asks about any other http(s) link, lookalikes of the documentation included', () => {
+    for (const url of [
+      'https://example.com/',
+      'http://saikoro.example/docs/app.md', // not https
+      'https://saikoro.example/admin',
+      'https://saikoro.example/docs', // the folder's prefix without its slash
+      'https://saikoro.example/docs/../admin', // normalised to /admin
+      'https://saikoro.example/docs/%2e%2e/admin',
+      'https://saikoro.example.evil.test/docs/app.md',
+      'https://saikoro.example:8443/docs/app.md',
+    ])
+      expect(externalLinkAction(url, docs), url).toBe('ask');
+  });
+
+  it('denies every other scheme, credentials in the address, malformed and overlong addresses', () => {
+    for (const url of [
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+      'data:text/html,<script>1</script>',
+      'smb://server/share',
+      'ms-settings:',
+      'mailto:a@b.c',
+      'https://saikoro.example@evil.test/docs/app.md',
+      'https://user:pw@saikoro.example/docs/app.md',
+      'not a url',
+      '',
+      `https://saikoro.example/docs/${'a'.repeat(MAX_EXTERNAL_URL_LENGTH)}`,
+    ])
+      expect(externalLinkAction(url, docs), url).toBe('deny');
+  });
+
+  it('the app list holds https documentation prefixes only; the question shows the whole address, Cancel first', () => {
+    for (const link of DOCUMENTATION_LINKS) {
+      expect(new URL(link.origin).protocol).toBe('https:');
+      expect(new URL(link.origin).origin).toBe(link.origin);
+      expect(link.pathPrefix.startsWith('/') && link.pathPrefix.endsWith('/')).toBe(true);
+    }
+    const prompt = externalLinkQuestion('https://example.com/a?b=1');
+    expect(prompt.detail).toContain('https://example.com/a?b=1');
+    expect(prompt.buttons[prompt.defaultId]).toBe('Cancel');
+    expect(prompt.cancelId).toBe(prompt.defaultId);
+    expect(prompt.buttons[prompt.openId]).toBe('Open in browser');
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * The report page the desktop app prints to PDF, as a temporary file (no electron import, so
+ * tests can check it; src-main/electron/main.ts loads the file in a hidden window).
+ *
+ * Not a data: URL: Chromium refuses URLs longer than 2 MB, and the report of a large
+ * experiment is longer (6,000 runs give 6.8 MB of HTML). Each print writes its page to a
+ * fresh folder of its own (mkdtemp, readable by the user only), hands the file's URL to the
+ * printer, and removes the folder when the printer is done, whether it succeeded or not.
+ * While a print goes on, its hidden window may load that file and data: URLs (the report's
+ * images) and nothing else, and may navigate nowhere else.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+/** The longest URL Chromium loads (url::kMaxURLChars, 2 MB). */
+export const CHROMIUM_MAX_URL_LENGTH = 2 * 1024 * 1024;
+
+export class PrintFiles {
+  /** The file URLs of the prints going on now. */
+  private readonly active = new Set<string>();
+
+  constructor(private readonly tmpRoot: string = os.tmpdir()) {}
+
+  /** Writes `html` to a temporary file, runs `printer` on its URL, and removes the file after. */
+  async print<T>(html: string, printer: (fileUrl: string) => Promise<T>): Promise<T> {
+    const dir = await fs.mkdtemp(path.join(this.tmpRoot, 'saikoro-print-'));
+    const url = pathToFileURL(path.join(dir, 'report.html')).href;
+    try {
+      await fs.writeFile(path.join(dir, 'report.html'), html, { encoding: 'utf8', mode: 0o600 });
+      this.active.add(url);
+      return await printer(url);
+    } finally {
+      this.active.delete(url);
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** Whether the print windows may load `url`: a page being printed, or a data: URL (an image of the report). */
+  requestAllowed(url: string): boolean {
+    return url.startsWith('data:') || this.active.has(url.split('#')[0]);
+  }
+
+  /** Whether a print window may navigate to `url`: only to a page being printed, in its top frame (a report has no frames). */
+  navigationAllowed(url: string | undefined, isMainFrame: boolean): boolean {
+    return isMainFrame && url !== undefined && this.active.has(url.split('#')[0]);
+  }
+}
