@@ -10,17 +10,14 @@
  *
  * In `solutions`, f and g columns cover every instance of the experiment; a cell is empty where
  * the instance has no such objective or constrained d.
+ *
+ * Text cells that a spreadsheet would run as a formula (starting with =, +, -, @, tab or CR: a
+ * failed run's error, a label) get a leading apostrophe; numbers are left alone
+ * (src-shared/base/csv.ts).
  */
 import path from 'node:path';
+import { csvField, type CsvValue as Field } from '../../src-shared/base/csv.ts';
 import type { ReportData } from './types.ts';
-
-type Field = string | number | boolean | null | undefined;
-
-export function csvField(value: Field): string {
-  if (value === null || value === undefined) return '';
-  const text = typeof value === 'number' ? (Number.isFinite(value) ? String(value) : '') : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 function csv(rows: Field[][]): string {
   return rows.map((r) => r.map(csvField).join(',') + '\r\n').join('');

@@ -5,7 +5,7 @@
  */
 export { buildReport, defaultMetrics, ReportError, runsHash, type ReportOptions } from './build.ts';
 export { renderHtml, escapeHtml } from './html.ts';
-export { renderCsv, csvPaths, csvField } from './csv.ts';
+export { renderCsv, csvPaths } from './csv.ts';
 export { renderJson, REPORT_SCHEMA_FILE } from './json.ts';
 export { renderLatex, escapeLatex } from './latex.ts';
 export { renderPdf, findChromium, ChromiumNotFoundError, SYSTEM_CHROMIUM, type PdfOptions } from './pdf.ts';

@@ -6,6 +6,7 @@
  * objectives lies in one of its intervals.
  */
 import type { ExplorerData } from './front-data.ts';
+import { csvField } from '../../../src-shared/base/csv.ts';
 import { objectivesOf, runLabel } from './front-data.ts';
 
 /** Closed intervals [lo, hi] of one objective (0-based index). */
@@ -106,13 +107,6 @@ export function selectedSolution(data: ExplorerData, i: number): SelectedSolutio
     violation: data.violation[i],
     x: data.x[i],
   };
-}
-
-/** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
-function csvField(v: string | number | boolean | null): string {
-  if (v === null) return '';
-  const s = String(v);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 /**

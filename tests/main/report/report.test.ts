@@ -4,7 +4,8 @@ import Ajv from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project, type RunRecord } from '../../../src-main/project/store.ts';
 import { buildReport, metricTable, ReportError, runsHash } from '../../../src-main/report/build.ts';
-import { csvField, csvPaths, renderCsv } from '../../../src-main/report/csv.ts';
+import { csvPaths, renderCsv } from '../../../src-main/report/csv.ts';
+import { csvField } from '../../../src-shared/base/csv.ts';
 import { formatCell, formatValue } from '../../../src-main/report/format.ts';
 import { renderHtml } from '../../../src-main/report/html.ts';
 import { renderJson } from '../../../src-main/report/json.ts';
@@ -281,6 +282,22 @@ describe('CSV', () => {
       ['a', 'b,"c"\r\nd', ''],
       ['1', '2', '3'],
     ]);
+  });
+
+  it('neutralises formulas in every text field (the error of a failed run, names), never in numbers', () => {
+    const hostile = '=HYPERLINK("http://evil.example","x")';
+    const base = data[SO];
+    const failed = base.runs.find((r) => r.status === 'failed')!;
+    const runs = base.runs.map((r) => (r === failed ? { ...r, error: hostile, instance: '+SUM(1,1)', solver: '@SUM(1)', solverName: '-cmd' } : r));
+    const solutions = base.solutions.map((s, i) => (i === 0 ? { ...s, solver: '=1+1', instance: '\tx' } : s));
+    const csv = renderCsv({ ...base, runs, solutions });
+    const row = csvObjects(csv.runs).find((r) => r.run === failed.id)!;
+    expect(row).toMatchObject({ error: `'${hostile}`, instance: "'+SUM(1,1)", solver: "'@SUM(1)", solver_name: "'-cmd" });
+    const sol = csvObjects(csv.solutions)[0];
+    expect(sol).toMatchObject({ solver: "'=1+1", instance: "'\tx" });
+    // No cell of either file starts a formula; every numeric cell still parses to its number.
+    for (const text of [csv.runs, csv.solutions]) for (const cells of parseCsv(text)) for (const cell of cells) expect(cell).not.toMatch(/^[=+@\t\r]/);
+    expect(Number(sol.f1)).toBe(base.solutions[0].objectives[0]);
   });
 
   it('names its two files from --out', () => {

@@ -111,6 +111,12 @@ describe('the selection as CSV and JSON', () => {
     expect(selectionCsv(odd, Int32Array.from([0])).split('\r\n')[1].startsWith('"a,""b""",nsga2,1,')).toBe(true);
   });
 
+  it('CSV neutralises a field a spreadsheet would run as a formula, and leaves numbers alone', () => {
+    const odd = { ...data, runs: [{ id: '=HYPERLINK("http://evil.example")', solver: '@SUM(1)', seed: 1 }, data.runs[1]] };
+    const line = selectionCsv(odd, Int32Array.from([0])).split('\r\n')[1];
+    expect(line.startsWith(`"'=HYPERLINK(""http://evil.example"")",'@SUM(1),1,`)).toBe(true);
+  });
+
   it('JSON: the source, the region and each solution with its run', () => {
     const ranges = rectRanges(0, 1, [0, 3], [0, 10]);
     const parsed = JSON.parse(selectionJson(data, { indices: Int32Array.from([1, 2]), source: 'scatter', ranges }));
