@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
 import { parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
+import { parseYamlSafe, YamlInputError } from '../yaml.ts';
 import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
 import { checkValueDepth, describeValue, JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
@@ -96,9 +96,10 @@ async function readConfigFile(path: string, explicit: boolean): Promise<Record<s
   }
   let parsed: unknown;
   try {
-    parsed = parseYaml(text);
+    parsed = parseYamlSafe(text);
   } catch (e) {
-    throw new RngbiasInputError(`config file ${path} is not valid YAML: ${(e as Error).message.split('\n')[0]}`);
+    if (e instanceof YamlInputError) throw new RngbiasInputError(`config file ${path}: ${e.message}`);
+    throw e;
   }
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new RngbiasInputError(`config file ${path} must be a mapping of keys to values`);

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
-import { parse as parseYaml, YAMLParseError } from 'yaml';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { parseYamlSafe, YamlInputError } from '../yaml.ts';
 import { ConfigError, diceConfig, MAX_N, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { checkValueDepth, JsonInputError } from '../../../src-shared/json.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
@@ -124,10 +124,10 @@ export async function readConfigFile(path: string, cwd: string): Promise<Record<
   const ext = extname(full).toLowerCase();
   if (ext === '.yaml' || ext === '.yml') {
     try {
-      data = parseYaml(text);
+      data = parseYamlSafe(text);
     } catch (e) {
-      const where = e instanceof YAMLParseError && e.linePos ? ` at line ${e.linePos[0].line}, column ${e.linePos[0].col}` : '';
-      throw new InputError(`config file ${path}: not valid YAML${where}: ${(e as Error).message.split('\n')[0]}`);
+      if (e instanceof YamlInputError) throw new InputError(`config file ${path}: ${e.message}`);
+      throw e;
     }
   } else {
     try {
