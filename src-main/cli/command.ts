@@ -44,11 +44,93 @@ export function writeLine(stream: Writable, text: string): void {
   stream.write(text + '\n');
 }
 
-/** Reads the whole of a stream as UTF-8. */
-export async function readAll(stream: Readable): Promise<string> {
+/**
+ * The most a command reads from stdin as one piece (rngbias's input, minimax's tree from stdin,
+ * one line of eval): 256 MB. Far above any real input (a sequence of N = 10^7 is 10 MB), and
+ * below the longest string Node can make (about 512 MB: past it, "RangeError: Invalid string
+ * length"), so more is refused with a message naming the limit.
+ */
+export const STDIN_LIMIT_BYTES = 256 * 1024 * 1024;
+
+/** A size for messages: "256 MB" (MB = 2^20 bytes, as the memory limits), or bytes below 1 MB. */
+export function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Number((bytes / (1024 * 1024)).toFixed(1))} MB` : `${bytes} bytes`;
+}
+
+function asBuffer(chunk: Buffer | string): Buffer {
+  return typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+}
+
+/**
+ * Reads the whole of a stream as UTF-8, at most `limitBytes` (STDIN_LIMIT_BYTES by default);
+ * more throws InputError "stdin holds more than 256 MB, the limit" and stops reading.
+ */
+export async function readAll(stream: Readable, options: { limitBytes?: number } = {}): Promise<string> {
+  const limit = options.limitBytes ?? STDIN_LIMIT_BYTES;
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk);
+  let total = 0;
+  for await (const chunk of stream) {
+    const buffer = asBuffer(chunk);
+    total += buffer.length;
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (total > limit) throw new InputError(`stdin holds more than ${formatBytes(limit)}, the limit`);
+    chunks.push(buffer);
+  }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/** A line longer than the limit of readLines: skipped, its place in the output kept. */
+export class TooLongLine {
+  constructor(readonly limitBytes: number) {}
+  get message(): string {
+    return `line longer than ${formatBytes(this.limitBytes)}, the limit of one line`;
+  }
+}
+
+/**
+ * The lines of a stream (split at LF, a CR before it dropped; the last line may lack its LF),
+ * each decoded as UTF-8. A line longer than `limitBytes` (STDIN_LIMIT_BYTES by default) is not
+ * kept: it comes as a TooLongLine and reading goes on after its end, so the stream may be as
+ * long as it likes and memory stays bounded by one line.
+ */
+export async function* readLines(stream: Readable, options: { limitBytes?: number } = {}): AsyncGenerator<string | TooLongLine> {
+  const limit = options.limitBytes ?? STDIN_LIMIT_BYTES;
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
+  const line = (last: Buffer): string => {
+    const whole = pending.length ? Buffer.concat([...pending, last]) : last;
+    pending = [];
+    pendingBytes = 0;
+    const end = whole.length > 0 && whole[whole.length - 1] === 0x0d ? whole.length - 1 : whole.length;
+    return whole.toString('utf8', 0, end);
+  };
+  for await (const chunk of stream) {
+    const buffer = asBuffer(chunk);
+    let start = 0;
+    for (;;) {
+      const lf = buffer.indexOf(0x0a, start);
+      const piece = buffer.subarray(start, lf < 0 ? buffer.length : lf);
+      if (!skipping && pendingBytes + piece.length > limit) {
+        // Over the limit: drop what was kept of it.
+        skipping = true;
+        pending = [];
+        pendingBytes = 0;
+        yield new TooLongLine(limit);
+      }
+      if (lf < 0) {
+        if (!skipping && piece.length) {
+          pending.push(piece);
+          pendingBytes += piece.length;
+        }
+        break;
+      }
+      if (skipping) skipping = false;
+      else yield line(piece);
+      start = lf + 1;
+    }
+  }
+  if (!skipping && pendingBytes > 0) yield line(Buffer.alloc(0));
 }
 
 /** Parses a number option, naming the option in the error. */

@@ -1,6 +1,5 @@
-import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
-import { parseCommandArgs, type Command } from '../command.ts';
+import { formatBytes, parseCommandArgs, readLines, STDIN_LIMIT_BYTES, TooLongLine, type Command } from '../command.ts';
 import { configFromPartial, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { JsonInputError, parseJsonSafe, topLevelMemberText } from '../../../src-shared/json.ts';
@@ -17,7 +16,7 @@ The id comes back exactly as written (12345678901234567890 is not rounded). A li
 deeper than 64 levels is an error line like any other.
 Blank lines are skipped. Output is always JSON lines (--json is accepted for uniformity).
 Lines are streamed: memory does not grow with the number of lines, nor with the number of
-distinct configs (the last 64 evaluators are kept).`;
+distinct configs (the last 64 evaluators are kept). A line longer than ${formatBytes(STDIN_LIMIT_BYTES)} is an error line.`;
 
 const CONFIG_FIELDS = new Set(['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
 const CACHE_LIMIT = 64;
@@ -92,10 +91,9 @@ export const evalCommand: Command = {
     parseCommandArgs(argv, { json: { type: 'boolean' } });
     const cache = new EvaluatorCache();
     let failures = 0;
-    const lines = createInterface({ input: io.stdin, crlfDelay: Infinity });
-    for await (const line of lines) {
-      if (line.trim() === '') continue;
-      const { id, output, ok } = evaluateLine(line, cache);
+    for await (const line of readLines(io.stdin)) {
+      if (typeof line === 'string' && line.trim() === '') continue;
+      const { id, output, ok } = line instanceof TooLongLine ? { id: 'null', output: { error: line.message }, ok: false } : evaluateLine(line, cache);
       if (!ok) failures++;
       // The id's own text, then the rest: {"id":<as written>,...}.
       const body = JSON.stringify(output);

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
+import { InputError, parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
 import { parseYamlSafe, YamlInputError } from '../yaml.ts';
 import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
@@ -133,6 +133,16 @@ export async function resolveRngbiasConfig(values: Record<string, string | boole
   }
 }
 
+/** stdin, at most STDIN_LIMIT_BYTES (src-main/cli/command.ts); more is an error line. */
+async function readInput(io: CliIo): Promise<string> {
+  try {
+    return await readAll(io.stdin);
+  } catch (e) {
+    if (e instanceof InputError) throw new RngbiasInputError(e.message);
+    throw e;
+  }
+}
+
 /** Reads the single JSON string from stdin. */
 function parseSolution(text: string, n: number): string {
   if (text.trim() === '') throw new RngbiasInputError('empty input: expected a JSON string of digits 1-6 on stdin');
@@ -172,7 +182,7 @@ export const rngbiasCommand: Command = {
     const { values } = parseCommandArgs(argv, options);
     try {
       const config = await resolveRngbiasConfig(values as Record<string, string | undefined>, io);
-      const x = parseSolution(await readAll(io.stdin), config.n);
+      const x = parseSolution(await readInput(io), config.n);
       const evaluation = new DiceEvaluator(config).evaluate(x);
       writeLine(io.stdout, JSON.stringify({ objective: collapse(evaluation.objectives), constraint: collapse(evaluation.constraints), error: null }));
       return 0;

@@ -9,10 +9,11 @@ export interface CliRun {
 }
 
 /**
+ * `stdin`: a string, or a stream of its own (a test of the input limits streams far more than it holds).
  * `stderrIsTTY` makes commands draw their progress line; `stderrSoFar` (filled while the command
  * runs) lets a test wait for it.
  */
-export async function runCli(argv: string[], options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
+export async function runCli(argv: string[], options: { stdin?: string | Readable; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
@@ -23,7 +24,7 @@ export async function runCli(argv: string[], options: { stdin?: string; env?: No
     if (options.stderrSoFar) options.stderrSoFar.text += c.toString('utf8');
   });
   const code = await main(argv, {
-    stdin: Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
+    stdin: options.stdin instanceof Readable ? options.stdin : Readable.from(options.stdin === undefined ? [] : [Buffer.from(options.stdin)]),
     stdout,
     stderr,
     env: options.env ?? {},
