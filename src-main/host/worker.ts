@@ -14,6 +14,7 @@
 import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
 import { RunController } from '../../src-shared/runtime/control.ts';
 import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
+import { launchProgram } from './program-process.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
 import type { AnyRunSnapshot, RunRequest } from './run.ts';
 
@@ -79,7 +80,7 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
   const onSnapshot = (snapshot: AnyRunSnapshot) => transport.send({ type: 'snapshot', runId, snapshot });
   try {
     transport.send({ type: 'started', runId });
-    const result = await executeRun(request, { onSnapshot, control });
+    const result = await executeRun(request, { onSnapshot, control, environment: { launchProgram } });
     // A run that ended by itself before a cancel arrived is done, not cancelled.
     transport.send(result.stopReason === 'cancelled' ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
   } catch (e) {

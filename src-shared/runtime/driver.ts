@@ -38,8 +38,12 @@ export interface Steppable<Snapshot, Result> {
    * takes about one time slice (for runs whose results do not depend on how they are cut).
    */
   readonly maxStep?: number;
-  /** Does at most `limit` (>= 1) units of work. */
-  step(limit: number): void;
+  /**
+   * Does at most `limit` (>= 1) units of work. A run whose work waits on something outside
+   * (a solver program answering through a pipe) returns a promise: `drive` awaits it, and
+   * `driveSync` refuses such a run.
+   */
+  step(limit: number): void | Promise<void>;
   /** Whether the run has reached the termination's target (single objective). */
   targetReached?(target: number): boolean;
   /** Work count at the last improvement, for the stall rule (0 before any). */
@@ -48,6 +52,12 @@ export interface Steppable<Snapshot, Result> {
   finished(): boolean;
   /** The run's own progress estimate, 0..1 (merged with the budget's). */
   progress?(): number;
+  /**
+   * Releases what the run holds outside this process (a solver program) once the loop is over:
+   * with the stop reason before `result` (so the result can say how it ended), or with null
+   * when a step failed. Only `drive` calls it; a run that has it is driven by `drive`.
+   */
+  close?(stopReason: StopReason | null): Promise<void>;
   snapshot(progress: RunProgress): Snapshot;
   result(end: RunEnd): Result;
 }
@@ -88,16 +98,17 @@ class Loop<S, R> {
     return this.stopReason !== null;
   }
 
-  /** One step, sized by the run's maxStep or adaptively by time; never past the budget. */
-  step(): void {
+  /**
+   * One step, sized by the run's maxStep or adaptively by time; never past the budget. Returns
+   * the run's promise when its step waits on something outside (then it must have a maxStep).
+   */
+  step(): void | Promise<void> {
     const { run } = this;
     const remaining = this.termination.maxEvaluations === undefined ? Infinity : this.termination.maxEvaluations - run.work;
-    if (run.maxStep !== undefined) {
-      run.step(Math.min(run.maxStep, remaining));
-      return;
-    }
+    if (run.maxStep !== undefined) return run.step(Math.min(run.maxStep, remaining));
     const t0 = this.clock.now();
-    run.step(Math.min(this.batch, remaining));
+    const pending = run.step(Math.min(this.batch, remaining));
+    if (pending) throw new Error('a run whose steps wait (return a promise) must have a maxStep');
     const took = this.clock.now() - t0;
     if (took < this.slice / 2) this.batch = Math.min(this.batch * 2, 1 << 30);
     else if (took > this.slice * 2) this.batch = Math.max(1, this.batch >> 1);
@@ -121,7 +132,7 @@ class Loop<S, R> {
  */
 export function driveSync<S, R>(run: Steppable<S, R>, termination: Termination, options: { clock?: RunClock; requireBudget?: boolean } = {}): R {
   const loop = new Loop(run, validateTermination({ ...termination }, options.requireBudget ?? true), options.clock ?? new RunClock(), 20);
-  while (!loop.check()) loop.step();
+  while (!loop.check()) if (loop.step()) throw new Error('this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()');
   return loop.result();
 }
 
@@ -144,11 +155,12 @@ export async function drive<S, R>(run: Steppable<S, R>, termination: Termination
   let lastSnapshotSeconds = -Infinity;
   // Termination is checked before the first step and right after every step, so a run that
   // has just used its budget (or time) ends there, whatever message arrives next.
-  if (!loop.check())
+  const loopUntilStopped = async (): Promise<void> => {
+    if (loop.check()) return;
     for (;;) {
       if (control?.cancelled) {
         loop.stopReason = 'cancelled';
-        break;
+        return;
       }
       if (control?.paused) {
         onSnapshot?.(run.snapshot(loop.progress(true)));
@@ -158,7 +170,12 @@ export async function drive<S, R>(run: Steppable<S, R>, termination: Termination
         sliceStart = clock.now();
         continue;
       }
-      loop.step();
+      const pending = loop.step();
+      if (pending) {
+        await pending;
+        // Time spent waiting for the outside is not work that starves the host.
+        sliceStart = clock.now();
+      }
       if (loop.check()) break;
       if (onSnapshot && (clock.seconds() - lastSnapshotSeconds) * 1000 >= interval) {
         const progress = loop.progress(false);
@@ -170,6 +187,20 @@ export async function drive<S, R>(run: Steppable<S, R>, termination: Termination
         sliceStart = clock.now();
       }
     }
+  };
+  // Closing (ending a solver program politely) is not the run's time: the clock stops meanwhile.
+  try {
+    await loopUntilStopped();
+  } catch (e) {
+    clock.pause();
+    await run.close?.(null);
+    throw e;
+  }
+  if (run.close) {
+    clock.pause();
+    await run.close(loop.stopReason ?? 'cancelled');
+    clock.resume();
+  }
   onSnapshot?.(run.snapshot(loop.progress(false)));
   return loop.result();
 }

@@ -18,7 +18,7 @@ import { BestKeeper, RunFront, type Kept } from './front.ts';
 import { resolveParams } from './params.ts';
 import { asDiceProblem } from './problem.ts';
 import { checkSolverFits, findSolver, SolverError } from './registry.ts';
-import type { Evaluated, ParamValue, Problem, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, StopReason, Termination, TracePoint } from './types.ts';
+import type { Ask, Evaluated, ParamValue, Problem, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, StopReason, Termination, TracePoint } from './types.ts';
 import { formatSequence } from '../problems/dice/sequence.ts';
 
 export { RunController } from '../runtime/control.ts';
@@ -63,6 +63,27 @@ function compareVectors(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * A solver as a run drives it: a registered one, whose ask is synchronous, or one whose ask
+ * waits on something outside (a solver program: src-shared/solvers/program/), which makes
+ * the run's steps asynchronous. Everything else (counting, best, front, trace) is the same.
+ */
+export interface RunnableSolver extends Omit<Solver, 'ask'> {
+  ask(limit: number): Ask | Promise<Ask>;
+  /** Why the solver finished (done() true), for the result's message; default "the solver finished". */
+  finishedWhy?(): string;
+  /** Fields the result carries besides the common ones (a program's command and log). */
+  resultExtras?(): Partial<SolverResult>;
+  /** Releases what the solver holds outside (a program) when the run ends (null: it failed). */
+  finish?(stopReason: StopReason | null): Promise<void>;
+}
+
+/** A solver given directly instead of by registry name. */
+export interface GivenSolver {
+  info: SolverInfo;
+  solver: RunnableSolver;
+}
+
 /** One solver run, advanced step by step by the driver. */
 export class SolverRun implements Steppable<Snapshot, SolverResult> {
   readonly info: SolverInfo;
@@ -72,7 +93,8 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   readonly clock: RunClock;
   evaluations = 0;
   lastImprovementAt = 0;
-  private readonly solver: Solver;
+  readonly solverName: string;
+  private readonly solver: RunnableSolver;
   private readonly single: boolean;
   private readonly bestKeeper = new BestKeeper();
   private readonly front = new RunFront();
@@ -83,13 +105,14 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
 
   constructor(
     readonly problem: Problem,
-    readonly solverName: string,
+    solver: string | GivenSolver,
     rawParams: Readonly<Record<string, unknown>>,
     readonly seed: number,
     termination: Termination,
     private readonly options: RunOptions & { runClock?: RunClock } = {},
   ) {
-    this.info = findSolver(solverName);
+    this.info = typeof solver === 'string' ? findSolver(solver) : solver.info;
+    this.solverName = this.info.name;
     checkSolverFits(this.info, problem);
     this.single = problem.objectiveCount === 1;
     if (!Number.isSafeInteger(seed)) throw new SolverError(`seed must be an integer, got ${seed}`);
@@ -99,7 +122,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     this.maxStep = Math.max(1, Math.floor(options.maxStepEvaluations ?? 1000));
     this.traceLimit = Math.max(2, Math.floor(options.traceLimit ?? 200));
     this.clock = options.runClock ?? new RunClock(options.clock);
-    this.solver = this.info.create();
+    this.solver = typeof solver === 'string' ? this.info.create() : solver.solver;
     this.solver.setup(problem, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
   }
 
@@ -112,9 +135,14 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     return this.single ? this.bestKeeper.consider(e, at) : this.front.consider(e, at);
   }
 
-  /** One ask/evaluate/tell step spending at most `limit` evaluations. */
-  step(limit: number): void {
+  /** One ask/evaluate/tell step spending at most `limit` evaluations (waiting when the ask does). */
+  step(limit: number): void | Promise<void> {
     const ask = this.solver.ask(limit);
+    if (ask instanceof Promise) return ask.then((a) => this.evaluateAsk(a, limit));
+    this.evaluateAsk(ask, limit);
+  }
+
+  private evaluateAsk(ask: Ask, limit: number): void {
     const internal = ask.internal?.evaluations ?? 0;
     const spent = internal + ask.candidates.length;
     if (!Number.isInteger(internal) || internal < 0 || spent > limit) {
@@ -153,6 +181,10 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
 
   finished(): boolean {
     return this.solver.done?.() ?? false;
+  }
+
+  async close(stopReason: StopReason | null): Promise<void> {
+    await this.solver.finish?.(stopReason);
   }
 
   /** The indicator of the current feasible front if the schedule asks for it now (`final`: the last point). */
@@ -244,6 +276,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
       firstFeasibleAt: this.firstFeasibleAt,
       front,
       trace: this.trace.slice(),
+      ...this.solver.resultExtras?.(),
     };
   }
 
@@ -253,7 +286,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
       time: `after ${this.evaluations} evaluations (time limit)`,
       target: `after ${this.evaluations} evaluations (target reached)`,
       stall: `after ${this.evaluations} evaluations (no improvement for ${this.termination.stallEvaluations})`,
-      solver: `after ${this.evaluations} evaluations (the solver finished)`,
+      solver: `after ${this.evaluations} evaluations (${this.solver.finishedWhy?.() ?? 'the solver finished'})`,
       cancelled: `after ${this.evaluations} evaluations (cancelled)`,
     };
     if (!success) {

@@ -204,4 +204,19 @@ export interface SolverResult {
   front: SolutionRecord[];
   /** Sampled convergence trace (every improvement, thinned to a bounded length, last point kept). */
   trace: TracePoint[];
+  /** A solver program's run only: what ran and how it ended (docs/external-solvers.md). */
+  program?: ProgramRecord;
+  /** A solver program's run only: its stderr and {"log"} messages, bounded (start and end kept). */
+  log?: string;
+}
+
+/** What the result of a solver program's run says about the program. */
+export interface ProgramRecord {
+  command: string[];
+  cwd: string | null;
+  blind: boolean;
+  /** sha256 of the arguments that are files in the project's folder, as stored with the spec. */
+  hashes: Record<string, string> | null;
+  /** How the process ended: its exit code or signal, and whether Saikoro had to end it. */
+  exit: { code: number | null; signal: string | null; how: 'exited' | 'terminated' | 'killed' } | null;
 }

@@ -1,6 +1,7 @@
 /** What every kind of run shares: the request's delivery options and what a kind builds. */
 import type { Steppable } from '../driver.ts';
 import type { Termination } from '../termination.ts';
+import type { ProgramLauncher } from '../../solvers/program/solver.ts';
 
 export interface RunRequestBase {
   /** Minimum milliseconds between snapshots; 200 (about 5 per second) by default. */
@@ -17,4 +18,13 @@ export interface KindRun<Snapshot, Result> {
   requireBudget: boolean;
   /** Checks the result before it is reported (throws: the run fails with the message). */
   check?(result: Result): void;
+}
+
+/**
+ * What the process that executes runs offers them beyond src-shared: under Node, starting a
+ * solver program (src-main/host/program-process.ts). A run that needs what is missing fails
+ * with a message that says so.
+ */
+export interface RunEnvironment {
+  launchProgram?: ProgramLauncher;
 }

@@ -9,15 +9,23 @@ import type { DiceConfig } from '../../problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../metrics/hv-reference.ts';
 import { createDiceProblem } from '../../solvers/problem.ts';
 import { SolverRun, type RunOptions } from '../../solvers/run.ts';
+import type { ProgramSpec } from '../../solvers/program/protocol.ts';
+import { givenProgramSolver } from '../../solvers/program/solver.ts';
 import type { ParamValue, Snapshot, SolverResult } from '../../solvers/types.ts';
 import type { RunClock } from '../control.ts';
 import type { Termination } from '../termination.ts';
-import type { KindRun, RunRequestBase } from './base.ts';
+import type { KindRun, RunEnvironment, RunRequestBase } from './base.ts';
 
 export interface DiceRunRequest extends RunRequestBase {
   kind: 'dice';
-  /** A solver name from the solver registry (src-shared/solvers/registry.ts). */
+  /** A solver name from the solver registry (src-shared/solvers/registry.ts), or the program's name. */
   solver: string;
+  /**
+   * The solver is this program, speaking the external-solver protocol
+   * (src-shared/solvers/program/, docs/external-solvers.md); `solver` is its name and `params`
+   * is empty. Its `cwd` is absolute here.
+   */
+  program?: ProgramSpec;
   /** Solver parameters; missing ones take their defaults, bad ones fail the run with the reason. */
   params: Record<string, ParamValue>;
   seed: number;
@@ -50,10 +58,19 @@ export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormal
   return options;
 }
 
+function createSolverRun(request: DiceRunRequest, solver: string | ReturnType<typeof givenProgramSolver>, clock: RunClock): SolverRun {
+  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), runClock: clock });
+}
+
 export const diceRunKind = {
   name: 'dice',
-  create(request: DiceRunRequest, clock: RunClock): KindRun<Snapshot, SolverResult> {
-    const run = new SolverRun(createDiceProblem(request.config), request.solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), runClock: clock });
+  create(request: DiceRunRequest, clock: RunClock, environment: RunEnvironment = {}): KindRun<Snapshot, SolverResult> {
+    let solver: Parameters<typeof createSolverRun>[1] = request.solver;
+    if (request.program !== undefined) {
+      if (!environment.launchProgram) throw new Error(`solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`);
+      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config);
+    }
+    const run = createSolverRun(request, solver, clock);
     return { run, termination: run.termination, requireBudget: true };
   },
 } as const;

@@ -11,13 +11,13 @@
 import type { Snapshot, SolverResult } from '../../solvers/types.ts';
 import { RunClock, type RunControl } from '../control.ts';
 import { drive, driveSync } from '../driver.ts';
-import type { KindRun } from './base.ts';
+import type { KindRun, RunEnvironment } from './base.ts';
 import { diceRunKind, type DiceRunRequest } from './dice.ts';
 import { nqueensRunKind, type NqueensResult, type NqueensRunRequest, type NqueensSnapshot } from './nqueens.ts';
 
 export type { DiceRunRequest } from './dice.ts';
 export type { NqueensMethod, NqueensResult, NqueensRunRequest, NqueensSnapshot } from './nqueens.ts';
-export type { RunRequestBase } from './base.ts';
+export type { RunEnvironment, RunRequestBase } from './base.ts';
 
 /** Request, snapshot and result of each kind. */
 export interface RunKindTypes {
@@ -34,7 +34,7 @@ export type AnyRunResult = RunKindTypes[RunKindName]['result'];
 
 interface RunKind<K extends RunKindName> {
   readonly name: K;
-  create(request: RunKindTypes[K]['request'], clock: RunClock): KindRun<RunKindTypes[K]['snapshot'], RunKindTypes[K]['result']>;
+  create(request: RunKindTypes[K]['request'], clock: RunClock, environment?: RunEnvironment): KindRun<RunKindTypes[K]['snapshot'], RunKindTypes[K]['result']>;
 }
 
 const RUN_KINDS: { [K in RunKindName]: RunKind<K> } = {
@@ -48,11 +48,11 @@ export function isRunKindName(name: unknown): name is RunKindName {
   return typeof name === 'string' && Object.hasOwn(RUN_KINDS, name);
 }
 
-function build<R extends RunRequest>(request: R, clock: RunClock): KindRun<SnapshotOf<R>, ResultOf<R>> {
+function build<R extends RunRequest>(request: R, clock: RunClock, environment: RunEnvironment = {}): KindRun<SnapshotOf<R>, ResultOf<R>> {
   if (typeof request !== 'object' || request === null) throw new Error('a run request must be an object');
   if (!isRunKindName(request.kind)) throw new Error(`unknown kind of run ${JSON.stringify(request.kind)} (known: ${RUN_KIND_NAMES.join(', ')})`);
   const kind = RUN_KINDS[request.kind] as unknown as RunKind<R['kind']>;
-  return kind.create(request as never, clock) as unknown as KindRun<SnapshotOf<R>, ResultOf<R>>;
+  return kind.create(request as never, clock, environment) as unknown as KindRun<SnapshotOf<R>, ResultOf<R>>;
 }
 
 export interface ExecuteOptions<S> {
@@ -62,12 +62,14 @@ export interface ExecuteOptions<S> {
   clock?: () => number;
   yieldToHost?: () => Promise<void>;
   sliceMilliseconds?: number;
+  /** What this process offers runs beyond src-shared (starting solver programs). */
+  environment?: RunEnvironment;
 }
 
 /** Runs a request of any kind to its end (or a cancel) and returns its checked result. */
 export async function executeRun<R extends RunRequest>(request: R, options: ExecuteOptions<SnapshotOf<R>> = {}): Promise<ResultOf<R>> {
   const clock = new RunClock(options.clock);
-  const built = build(request, clock);
+  const built = build(request, clock, options.environment);
   const result = await drive(built.run, built.termination, {
     onSnapshot: options.onSnapshot,
     control: options.control,
