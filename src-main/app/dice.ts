@@ -15,6 +15,8 @@ import { createDiceProblem, type DiceProblem } from '../../src-shared/solvers/pr
 import { checkSolverFits, checkSolverSetup, defaultSolverFor, findSolver } from '../../src-shared/solvers/registry.ts';
 import { effectiveBudget, stoppingPolicy } from '../../src-shared/solvers/stopping.ts';
 import type { ParamValue, SolverInfo } from '../../src-shared/solvers/types.ts';
+import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
+import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
 
 /** The named solver, or the strongest for the problem's track; throws SolverError when it does not fit. */
 export function chooseSolver(problem: DiceProblem, name?: string): SolverInfo {
@@ -93,8 +95,10 @@ export function hvNormalisationForAsync(config: DiceConfig): Promise<HvNormalisa
 
 export interface DiceRunInput {
   config: DiceConfig;
-  /** A solver name; the strongest for the track when left out. */
+  /** A solver name; the strongest for the track when left out. With `program`: the program's name. */
   solver?: string;
+  /** The solver is this program (its cwd absolute); `solver` names it and `params` must be empty. */
+  program?: ProgramSpec;
   params?: Readonly<Record<string, unknown>>;
   seed: number;
   evaluations: number;
@@ -113,8 +117,8 @@ export interface DiceRunPlan {
   problem: DiceProblem;
 }
 
-export function describeDiceRun(info: SolverInfo, config: DiceConfig, track: string | null, seed: number): string {
-  return `${info.name} on ${track ? track.toUpperCase().replace(/^MO(\d)$/, 'M = $1') : `${config.objectives.length} custom objectives`}, N = ${config.n.toLocaleString('en-US')}, seed ${seed}`;
+export function describeDiceRun(info: SolverInfo, config: DiceConfig, track: string | null, seed: number, program?: ProgramSpec): string {
+  return `${info.name}${program ? ` (program: ${formatCommand(program.command)})` : ''} on ${track ? track.toUpperCase().replace(/^MO(\d)$/, 'M = $1') : `${config.objectives.length} custom objectives`}, N = ${config.n.toLocaleString('en-US')}, seed ${seed}`;
 }
 
 /**
@@ -125,8 +129,10 @@ export function describeDiceRun(info: SolverInfo, config: DiceConfig, track: str
 export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNormalisation | null } = {}): DiceRunPlan {
   if (!Number.isSafeInteger(input.seed)) throw new RangeError(`seed must be an integer, got ${JSON.stringify(input.seed)}`);
   const problem = createDiceProblem(input.config);
-  const info = chooseSolver(problem, input.solver);
-  const { params, shown } = solverParams(info, problem, input.params ?? {});
+  const program = input.program;
+  if (program && Object.keys(input.params ?? {}).length) throw new RangeError('a program solver takes no parameters: give its options in its command');
+  const info = program ? programSolverInfo(input.solver ?? 'program', () => { throw new Error('a program solver is started by its run'); }) : chooseSolver(problem, input.solver);
+  const { params, shown } = program ? { params: {}, shown: {} } : solverParams(info, problem, input.params ?? {});
   const m = problem.objectiveCount;
   const termination = stoppingPolicy({ evaluations: input.evaluations, wholeBudget: input.wholeBudget }, m);
   const hvNormalisation = m < 2 ? null : given.hvNormalisation !== undefined && given.hvNormalisation !== null ? given.hvNormalisation : hvNormalisationFor(input.config);
@@ -137,13 +143,15 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
     seed: input.seed,
     config: input.config,
     termination,
+    ...(program ? { program } : {}),
     ...(hvNormalisation ? { hvNormalisation } : {}),
     ...(input.memoryLimitMb !== undefined ? { memoryLimitMb: input.memoryLimitMb } : {}),
   };
   const started: DiceRunPlan['started'] = {
     kind: 'dice',
-    title: describeDiceRun(info, input.config, problem.track, input.seed),
+    title: describeDiceRun(info, input.config, problem.track, input.seed, program),
     solver: info.name,
+    ...(program ? { program } : {}),
     params: shown,
     seed: input.seed,
     n: input.config.n,

@@ -12,6 +12,7 @@ import type { HvNormalisation } from '../metrics/hv-reference.ts';
 import type { NqueensRequestFields } from '../problems/nqueens/request.ts';
 import type { ParamValue, Snapshot, SolverResult, StopReason } from '../solvers/types.ts';
 import type { NqueensSnapshot, RunKindName } from './kinds/index.ts';
+import type { ProgramSpec } from '../solvers/program/protocol.ts';
 import type { ProgressPoint } from './progress.ts';
 
 export type { ProgressPoint } from './progress.ts';
@@ -59,7 +60,10 @@ interface StartedBase {
 /** What a dice run runs, every default filled in. */
 export interface DiceRunStarted extends StartedBase {
   kind: 'dice';
+  /** A registered solver's name, or a solver program's name (then `program` says what runs). */
   solver: string;
+  /** The solver program (docs/external-solvers.md), when the solver is one; `params` is then empty. */
+  program?: ProgramSpec;
   /** Every parameter, defaults filled in, and sizes derived at setup shown as used (NSGA-III's population). */
   params: Record<string, ParamValue>;
   seed: number;

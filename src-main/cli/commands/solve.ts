@@ -14,11 +14,18 @@ import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
 import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { planDiceRun, type DiceRunPlan } from '../../app/dice.ts';
+import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
+import { checkProgramSpec, DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
 
 const USAGE = `Usage: saikoro solve --track so|mo2|mo3|mo5|mo7 --n N [--config FILE] [--solver NAME]
                      [--param NAME=VALUE ...] --evals E [--whole-budget] --seed S [--out FILE] [--json]
+       saikoro solve ... --command "PROGRAM ARGS..." [--name NAME] [--blind] [--env K=V ...]
+                     [--cwd DIR] [--grace S] [--timeout S]
 
-Runs one solver on the dice problem in a worker process and prints the result.
+Runs one solver on the dice problem in a worker process and prints the result. The solver is a
+built-in one (--solver) or any program speaking the external-solver protocol (--command; see
+docs/external-solvers.md): Saikoro starts it, evaluates what it asks for, counts the budget
+and keeps the best solution or the front itself.
 
 Options:
   --track T       objective grouping: so (one objective), mo2, mo3, mo5, mo7 (M objectives)
@@ -33,6 +40,16 @@ Options:
                   inside every band), as runs in the app and in experiments do
   --whole-budget  single objective: use the whole budget, do not stop at f = 0
   --seed S        seed of the run's random generator; the same seed gives the same result
+  --command CMD   run this program as the solver. CMD is split into words as a shell would
+                  ('...', "...", backslash), but no shell runs: no variables, globs or pipes
+  --name NAME     the program solver's name in the output (default: its script's file name)
+  --blind         do not tell the program the bands, weights, groupings and percent points
+                  (the problem's "config" and "track"): it sees the problem only by evaluating
+  --env K=V       an environment variable for the program; repeat for several
+  --cwd DIR       the program's working directory (default: the current one)
+  --grace S       seconds the program gets to exit after its stdin closes, and again after
+                  SIGTERM, before SIGKILL (default ${DEFAULT_GRACE_SECONDS})
+  --timeout S     fail the run when the program sends no request for S seconds (default ${DEFAULT_TIMEOUT_SECONDS})
   --memory-limit MB
                   stop the worker and fail the run above MB of memory (default: none)
   --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON).
@@ -51,6 +68,7 @@ what it found so far (exit status 130).
 
 Examples:
   saikoro solve --track so --n 50 --evals 20000 --seed 1
+  saikoro solve --track so --n 840 --evals 20000 --seed 1 --command "python3 examples/solvers/deap_ga.py"
   saikoro solve --track mo2 --n 840 --solver nsga2 --param populationSize=200 --evals 100000 --seed 3 --json`;
 
 const CONFIG_FIELDS = ['n', 'alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds'] as const;
@@ -196,9 +214,9 @@ function abbreviate(x: string, width = 72): string {
   return x.length <= width ? x : `${x.slice(0, width - 12)}... (${x.length} digits)`;
 }
 
-function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<string, ParamValue>): string[] {
+function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<string, ParamValue>, program?: ProgramSpec): string[] {
   const lines = [
-    `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${formatParams(params)}` : ''}`,
+    program ? `solver       ${info.name} (program: ${formatCommand(program.command)}${program.blind ? ', blind' : ''})` : `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${formatParams(params)}` : ''}`,
     `problem      track ${printed.track}, N = ${printed.n}, seed ${printed.seed}`,
     `evaluations  ${printed.evaluations.toLocaleString('en-US')} in ${printed.seconds.toFixed(2)} s`,
     `result       ${printed.success ? 'success' : 'no success'}: ${printed.message}`,
@@ -254,6 +272,50 @@ export function outFileNormalisation(norm: HvNormalisation | null): OutFileNorma
   return { indicator, ideal: norm.ideal, nadir: norm.nadir, reference: norm.reference, method: norm.method };
 }
 
+/** The program solver of --command and its options, checked as a spec entry is; null without --command. */
+function programOption(values: Record<string, string | string[] | boolean | undefined>, cwd: string): { name: string; spec: ProgramSpec } | null {
+  const command = values.command as string | undefined;
+  if (command === undefined) {
+    for (const option of ['name', 'blind', 'env', 'cwd', 'grace', 'timeout']) if (values[option] !== undefined) throw new UsageError(`--${option} applies to a program solver: give --command too`);
+    return null;
+  }
+  if (values.solver !== undefined) throw new UsageError('--solver and --command both name the solver: give one of them');
+  if (values.param !== undefined) throw new UsageError('--param sets a built-in solver\'s parameters; a program takes its options in --command');
+  let argv: string[];
+  try {
+    argv = splitCommandLine(command);
+  } catch (e) {
+    if (e instanceof CommandLineError) throw new UsageError(`--command: ${e.message}`);
+    throw e;
+  }
+  const env: Record<string, string> = {};
+  for (const pair of (values.env as string[] | undefined) ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--env: expected NAME=VALUE, got ${JSON.stringify(pair)}`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const seconds = (option: 'grace' | 'timeout') => (values[option] === undefined ? undefined : numberOption(option, values[option] as string, 0, { min: 0.001, max: 86_400 }));
+  const name = (values.name as string | undefined) ?? defaultProgramName(argv);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new UsageError(`--name: must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
+  try {
+    const spec = checkProgramSpec(
+      {
+        command: argv,
+        cwd: resolve(cwd, (values.cwd as string | undefined) ?? '.'),
+        ...(Object.keys(env).length ? { env } : {}),
+        ...(values.blind ? { blind: true } : {}),
+        grace: seconds('grace'),
+        timeout: seconds('timeout'),
+      },
+      '',
+    );
+    return { name, spec };
+  } catch (e) {
+    if (e instanceof ProgramSpecError) throw new UsageError(`--${e.field.replace(/\[.*$/, '').replace(/\..*$/, '')}: ${e.rule}`);
+    throw e;
+  }
+}
+
 export interface SolveDependencies {
   /** How the worker is started (tests may pass their own). */
   spawn?: WorkerSpawner;
@@ -277,7 +339,15 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         'memory-limit': { type: 'string' },
         'whole-budget': { type: 'boolean' },
         json: { type: 'boolean' },
+        command: { type: 'string' },
+        name: { type: 'string' },
+        blind: { type: 'boolean' },
+        env: { type: 'string', multiple: true },
+        cwd: { type: 'string' },
+        grace: { type: 'string' },
+        timeout: { type: 'string' },
       });
+      const program = programOption(values, io.cwd);
       if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
         throw new UsageError(`--track: expected one of ${TRACK_NAMES.join(', ')}, got "${values.track}"`);
       const track = values.track as TrackName | undefined;
@@ -294,7 +364,16 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
 
       let plan: DiceRunPlan;
       try {
-        plan = planDiceRun({ config, solver: values.solver, params: parseParamPairs(values.param ?? []), seed, evaluations: evals, wholeBudget: values['whole-budget'] ?? false, memoryLimitMb });
+        plan = planDiceRun({
+          config,
+          solver: program ? program.name : values.solver,
+          ...(program ? { program: program.spec } : {}),
+          params: parseParamPairs(values.param ?? []),
+          seed,
+          evaluations: evals,
+          wholeBudget: values['whole-budget'] ?? false,
+          memoryLimitMb,
+        });
       } catch (e) {
         if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver').replace(/this problem has/, `track ${trackOf(config.objectives) ?? 'custom'} has`));
         throw e;
@@ -329,7 +408,8 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       }
       const printed = printedResult(outcome.result, config, seed);
       if (values.out !== undefined) {
-        const record = { ...printed, params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
+        const { program: ran, log } = outcome.result;
+        const record = { ...printed, ...(ran ? { program: ran, log } : {}), params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
         try {
           await writeFile(resolve(io.cwd, values.out), JSON.stringify(record, null, 2) + '\n');
         } catch (e) {
@@ -337,7 +417,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         }
       }
       if (values.json) writeLine(io.stdout, JSON.stringify(printed));
-      else for (const line of humanReport(printed, info, params)) writeLine(io.stdout, line);
+      else for (const line of humanReport(printed, info, params, program?.spec)) writeLine(io.stdout, line);
       return interrupted ? 130 : 0;
     },
   };
