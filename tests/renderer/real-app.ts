@@ -1,13 +1,16 @@
 // The real main side in-process for renderer tests: the API implementation with a solver host
 // (worker processes), runs and a project service on a temporary workspace, behind the same
-// bridge the desktop preload gives (envelopes unwrapped, events forwarded). No mocks: views are
-// tested against what the app really answers.
+// bridge the desktop preload gives (envelopes unwrapped, events forwarded), and what its IPC
+// does to a call: the arguments structured-cloned, then checked as the main process checks them
+// (checkCallArguments), so every call a view makes is proven to pass the desktop's IPC layer.
+// No mocks: views are tested against what the app really answers.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
+import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
+import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
 import { ApiEventHub } from '../../src-main/api/events.ts';
 import { RunService } from '../../src-main/api/runs.ts';
 import { ProjectService, type PdfPrinter } from '../../src-main/api/projects.ts';
@@ -35,7 +38,17 @@ export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter }
   const projects = new ProjectService(runs, events, workspacePaths(workspace), host.parallelism, options.printPdf ?? null);
   const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects });
   const bridge: Record<string, unknown> = {};
-  for (const name of API_CALL_NAMES) bridge[name] = (...args: unknown[]) => dispatchCall(impl, name, args);
+  for (const name of API_CALL_NAMES)
+    bridge[name] = async (...args: unknown[]) => {
+      // ipcRenderer.invoke clones the arguments (a reactive proxy it cannot clone is an error there too).
+      const sent = structuredClone(args);
+      try {
+        checkCallArguments(name, sent);
+      } catch (e) {
+        return { ok: false, error: toWireError(e) };
+      }
+      return dispatchCall(impl, name, sent);
+    };
   for (const name of API_EVENT_NAMES)
     bridge[name] = (listener: (payload: unknown) => void) =>
       events.attach((m) => {
