@@ -12,13 +12,13 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The longest URL Chromium loads (url::kMaxURLChars, 2 MB). */
 export const CHROMIUM_MAX_URL_LENGTH = 2 * 1024 * 1024;
 
 export class PrintFiles {
-  /** The file URLs of the prints going on now. */
+  /** The files of the prints going on now. */
   private readonly active = new Set<string>();
 
   constructor(private readonly tmpRoot: string = os.tmpdir()) {}
@@ -26,24 +26,36 @@ export class PrintFiles {
   /** Writes `html` to a temporary file, runs `printer` on its URL, and removes the file after. */
   async print<T>(html: string, printer: (fileUrl: string) => Promise<T>): Promise<T> {
     const dir = await fs.mkdtemp(path.join(this.tmpRoot, 'saikoro-print-'));
-    const url = pathToFileURL(path.join(dir, 'report.html')).href;
+    const file = path.join(dir, 'report.html');
     try {
-      await fs.writeFile(path.join(dir, 'report.html'), html, { encoding: 'utf8', mode: 0o600 });
-      this.active.add(url);
-      return await printer(url);
+      await fs.writeFile(file, html, { encoding: 'utf8', mode: 0o600 });
+      this.active.add(file);
+      return await printer(pathToFileURL(file).href);
     } finally {
-      this.active.delete(url);
+      this.active.delete(file);
       await fs.rm(dir, { recursive: true, force: true });
     }
   }
 
   /** Whether the print windows may load `url`: a page being printed, or a data: URL (an image of the report). */
   requestAllowed(url: string): boolean {
-    return url.startsWith('data:') || this.active.has(url.split('#')[0]);
+    return url.startsWith('data:') || this.isActiveFile(url);
   }
 
   /** Whether a print window may navigate to `url`: only to a page being printed, in its top frame (a report has no frames). */
   navigationAllowed(url: string | undefined, isMainFrame: boolean): boolean {
-    return isMainFrame && url !== undefined && this.active.has(url.split('#')[0]);
+    return isMainFrame && url !== undefined && this.isActiveFile(url);
+  }
+
+  /** Whether a URL names the file of a print going on, however Chromium spells it (percent-encoding, localhost, a #fragment). */
+  private isActiveFile(url: string): boolean {
+    if (!url.startsWith('file:')) return false;
+    try {
+      const u = new URL(url);
+      if (u.search !== '') return false;
+      return this.active.has(fileURLToPath(u));
+    } catch {
+      return false;
+    }
   }
 }

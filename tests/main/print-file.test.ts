@@ -100,6 +100,13 @@ describe('printing a report page from a temporary file', () => {
       expect(files.navigationAllowed('file:///etc/passwd', true)).toBe(false);
       expect(files.navigationAllowed('about:srcdoc', false)).toBe(false);
       expect(files.navigationAllowed('data:text/html,x', true)).toBe(false);
+      // The same file however it is spelt; another file, a query or an encoded slash is not it.
+      const file = fileURLToPath(url);
+      expect(files.navigationAllowed(`file://localhost${file}`, true)).toBe(true);
+      expect(files.requestAllowed(url.replace('report', '%72eport'))).toBe(true);
+      expect(files.requestAllowed(`${url}?x=1`)).toBe(false);
+      expect(files.requestAllowed(url.replace('/report.html', '%2Freport.html'))).toBe(false);
+      expect(files.requestAllowed(url.replace('/report.html', '/../report.html'))).toBe(false);
       return Buffer.alloc(0);
     });
   });
