@@ -226,15 +226,24 @@ function guardNavigation(win: BrowserWindow, allowed: (url: string | undefined, 
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
+/** Whether a question about a link is on screen (links opened meanwhile are dropped, not queued). */
+let askingAboutLink = false;
+
 /** A link the page opened in a new window: see externalLinkAction (src-main/window-policy.ts). */
 async function openLink(url: string): Promise<void> {
   const action = externalLinkAction(url);
   if (action === 'deny') return;
   if (action === 'ask') {
-    const question = externalLinkQuestion(url);
-    const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
-    const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
-    if (answer.response !== question.openId) return;
+    if (askingAboutLink) return;
+    askingAboutLink = true;
+    try {
+      const question = externalLinkQuestion(url);
+      const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
+      const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+      if (answer.response !== question.openId) return;
+    } finally {
+      askingAboutLink = false;
+    }
   }
   await shell.openExternal(url);
 }
