@@ -12,9 +12,9 @@ export interface CliIo {
   stderrIsTTY: boolean;
 }
 
+/** A subcommand's code, loaded when it runs; its name and summary are in commands/registry.ts. */
 export interface Command {
   name: string;
-  summary: string;
   usage: string;
   /** Returns the exit status: 0 success, 1 bad input, 2 usage error. */
   run(argv: string[], io: CliIo): Promise<number>;

@@ -1,7 +1,5 @@
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo, type Command } from './command.ts';
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo } from './command.ts';
 import { commands } from './commands/registry.ts';
-import { projectInputError } from './commands/project.ts';
-import { ProjectError } from '../project/store.ts';
 
 export function defaultIo(): CliIo {
   return {
@@ -34,11 +32,12 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stdout.write(topUsage() + '\n');
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const command: Command | undefined = commands.find((c) => c.name === name);
-  if (!command) {
+  const entry = commands.find((c) => c.name === name);
+  if (!entry) {
     io.stderr.write(`saikoro: unknown command "${name}"\n\n${topUsage()}\n`);
     return EXIT_USAGE;
   }
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(command.usage.trimEnd() + '\n');
     return EXIT_OK;
@@ -51,7 +50,13 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       return EXIT_USAGE;
     }
     // A project file that is refused, damaged, read-only or full, wherever the command met it.
-    const input = e instanceof ProjectError ? projectInputError(e, io) : e;
+    // Recognised by name first, so a command that never opened a project never loads the store.
+    let input = e;
+    if (e instanceof Error && e.name === 'ProjectError') {
+      const { ProjectError } = await import('../project/store.ts');
+      const { projectInputError } = await import('./commands/project.ts');
+      if (e instanceof ProjectError) input = projectInputError(e, io);
+    }
     if (input instanceof InputError) {
       io.stderr.write(`saikoro ${name}: ${input.message}\n`);
       return EXIT_BAD_INPUT;

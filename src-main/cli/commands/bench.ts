@@ -5,7 +5,6 @@ import { renderTable } from '../../bench/suite.ts';
 
 export const benchCommand: Command = {
   name: 'bench',
-  summary: 'Measure speed: evaluator, quantiles, hypervolume, labs, solvers',
   get usage() {
     return [
       'Usage: saikoro bench [SUITE ...] [--json] [--quick] [--points N]',

@@ -74,7 +74,6 @@ function render(c: Comparison): string[] {
 
 export const compareCommand: Command = {
   name: 'compare',
-  summary: 'Compare the solvers of an experiment: summaries, Mann-Whitney + A12, Friedman + Holm',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { metric: { type: 'string' }, json: { type: 'boolean' } }, true);

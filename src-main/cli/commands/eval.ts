@@ -85,7 +85,6 @@ function write(stream: Writable, text: string): Promise<void> | undefined {
 
 export const evalCommand: Command = {
   name: 'eval',
-  summary: 'Evaluate dice sequences in batches (JSON lines in, JSON lines out)',
   usage: USAGE,
   async run(argv, io) {
     parseCommandArgs(argv, { json: { type: 'boolean' } });

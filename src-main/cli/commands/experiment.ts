@@ -197,7 +197,6 @@ async function runAction(file: string, names: string[], values: Record<string, s
 
 export const experimentCommand: Command = {
   name: 'experiment',
-  summary: 'Add, run (resumable, sharded), inspect and verify experiments in a project',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(

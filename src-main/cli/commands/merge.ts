@@ -8,7 +8,6 @@ const LISTED = 20;
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: 'Fold results files (e.g. experiment shards) into a project without duplicates',
   usage: [
     'Usage: saikoro merge PROJECT RESULTS... [--json]',
     '',

@@ -44,7 +44,6 @@ export interface MinimaxJson {
 
 export const minimaxCommand: Command = {
   name: 'minimax',
-  summary: "Game-tree lab: the notes' estimate-my-turn / estimate-his-turn on a tree or nim(N)",
   usage: [
     'Usage: saikoro minimax (--file TREE | --nim N [--rule last-wins|last-loses])',
     '                       [--eval constant:V | --eval table:FILE | --eval nim:RULE]',

@@ -151,7 +151,6 @@ export interface NqueensDependencies {
 export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
   return {
     name: 'nqueens',
-    summary: 'N-Queens: the hill-climbing neural network or min-conflicts',
     usage,
     async run(argv, io) {
       const string = { type: 'string' } as const;

@@ -53,7 +53,6 @@ const usage = [
 
 export const projectCommand: Command = {
   name: 'project',
-  summary: 'Create a project file, show what it holds, add notes',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, experiment: { type: 'string' } }, true);

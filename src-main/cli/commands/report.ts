@@ -69,7 +69,6 @@ function write(target: string, shown: string, content: string | Buffer): void {
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'Write a report of an experiment: HTML, CSV, JSON, LaTeX or PDF',
   usage,
   async run(argv, io) {
     const { values, positionals } = parseCommandArgs(

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError, parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
-import { parseYamlSafe, YamlInputError } from '../yaml.ts';
 import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
 import { checkValueDepth, describeValue, JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
@@ -94,6 +93,8 @@ async function readConfigFile(path: string, explicit: boolean): Promise<Record<s
     if (!explicit && (e as NodeJS.ErrnoException).code === 'ENOENT') return {};
     throw new RngbiasInputError(`cannot read config file ${path}: ${(e as Error).message}`);
   }
+  // YAML loads only when there is a config file: a harness calls rngbias once per solution.
+  const { parseYamlSafe, YamlInputError } = await import('../yaml.ts');
   let parsed: unknown;
   try {
     parsed = parseYamlSafe(text);
@@ -172,7 +173,6 @@ function collapse(values: number[]): number | number[] | null {
 
 export const rngbiasCommand: Command = {
   name: 'rngbias',
-  summary: 'Drop-in for the EC-Comp 2020 reference evaluator (one sequence on stdin)',
   usage: USAGE,
   async run(argv, io) {
     const options = Object.fromEntries([

@@ -39,7 +39,6 @@ function openInBrowser(url: string): void {
 
 export const serveCommand: Command = {
   name: 'serve',
-  summary: 'serve the UI to a browser on a local web server',
   usage,
   async run(argv: string[], io: CliIo): Promise<number> {
     const { values } = parseCommandArgs(argv, {

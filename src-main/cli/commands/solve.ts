@@ -324,7 +324,6 @@ export interface SolveDependencies {
 export function createSolveCommand(deps: SolveDependencies = {}): Command {
   return {
     name: 'solve',
-    summary: 'Run a solver on the dice problem (single or multi-objective)',
     usage: USAGE,
     async run(argv, io) {
       const { values } = parseCommandArgs(argv, {

@@ -34,7 +34,6 @@ function range(p: SolverDescriptor['params'][number]): string {
 
 export const solversCommand: Command = {
   name: 'solvers',
-  summary: 'List the solvers and their parameters',
   usage: USAGE,
   async run(argv, io) {
     const { values } = parseCommandArgs(argv, { track: { type: 'string' }, json: { type: 'boolean' } });
