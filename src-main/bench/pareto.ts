@@ -18,7 +18,7 @@ import { median } from '../../src-shared/stats/summary.ts';
 import { syntheticFront } from '../../src-shared/charts/synthetic-front.ts';
 import { Random } from '../../src-shared/random.ts';
 import { startAppServer } from '../server/app-server.ts';
-import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from '../server/renderer-build.ts';
+import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from '../server/renderer-dir.ts';
 import { CHROMIUM_ARGS, isExecutableFile, SYSTEM_CHROMIUM } from '../chromium.ts';
 import type { PlotProbe as Plot } from '../../src-shared/charts/plot-probe.ts';
 import type { BenchContext, BenchSuite, BenchTable } from './suite.ts';

@@ -9,7 +9,7 @@ import { workspacePaths } from '../app/project-paths.ts';
 import { renderPdf } from '../report/pdf.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-build.ts';
+import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-dir.ts';
 import { newToken, startWebServer, type WebServer } from './web-server.ts';
 
 export interface AppServerOptions {
@@ -21,7 +21,7 @@ export interface AppServerOptions {
   build?: 'when-stale' | 'always' | 'never';
   /** Called before a (slow) renderer build starts. */
   onBuild?: (rendererDir: string) => void;
-  /** How solver workers start (default: Node child processes through tsx). */
+  /** How solver workers start (default: Node child processes, nodeSpawner). */
   spawn?: WorkerSpawner;
   /** Parallel solver runs (default: one per core). */
   parallelism?: number;

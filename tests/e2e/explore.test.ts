@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
-import { PROJECT_ROOT } from '../../src-main/server/renderer-build.ts';
+import { PROJECT_ROOT } from '../../src-main/server/renderer-dir.ts';
 import type { ExperimentRunResult } from '../../src-shared/api.ts';
 import type { SolutionRecord } from '../../src-shared/solvers/types.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PROJECT_ROOT } from '../../../src-main/server/renderer-build.ts';
+import { PROJECT_ROOT } from '../../../src-main/server/renderer-dir.ts';
 import { requireChromium } from '../../e2e/chromium.ts';
 import { runCli } from '../cli/io.ts';
 
