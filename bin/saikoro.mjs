@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so `npx saikoro` works straight after `npm ci`
-// with no build step.
-import { register } from 'tsx/esm/api';
+// Runs the built CLI (out/cli, JavaScript built from src-main by scripts/build-cli.mjs). In a
+// checkout, where the sources sit beside it, it first checks that the build matches them and
+// rebuilds it when it does not (after `git pull`, or an edit), so it never runs old code. An
+// installed package has no sources: it runs the build it was packed with.
+import { existsSync } from 'node:fs';
 
 // A reader that stops early (`saikoro solvers | head`) closes the pipe: end quietly, as Unix
 // tools do, instead of crashing on EPIPE.
@@ -12,6 +14,18 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-register();
-const { main } = await import('../src-main/cli/index.ts');
+const built = new URL('../out/cli/index.js', import.meta.url);
+if (existsSync(new URL('../src-main/cli/index.ts', import.meta.url)) && existsSync(new URL('../scripts/build-cli.mjs', import.meta.url))) {
+  const { ensureCliBuilt } = await import('../scripts/build-cli.mjs');
+  try {
+    await ensureCliBuilt({ onBuild: (why) => process.stderr.write(`saikoro: the build in out/cli is ${why}; building it from the sources...\n`) });
+  } catch (e) {
+    process.stderr.write(`saikoro: cannot build out/cli from the sources (${e.message}); run \`npm ci\` or \`npm run build\`\n`);
+    process.exit(1);
+  }
+} else if (!existsSync(built)) {
+  process.stderr.write(`saikoro: the built CLI is missing (${new URL(built).pathname}); reinstall saikoro\n`);
+  process.exit(1);
+}
+const { main } = await import(built.href);
 process.exitCode = await main(process.argv.slice(2));

@@ -1,6 +1,7 @@
 /**
  * How the host starts a worker process. The host takes a WorkerSpawner as a parameter: under
- * Node (CLI, web server, tests) it is `nodeSpawner`, which forks `worker.ts` through tsx; in the
+ * Node (CLI, web server, tests) it is `nodeSpawner`, which forks the worker (worker.ts through
+ * tsx from source, worker.js from the build); in the
  * desktop app it is the Electron utility-process spawner in src-main/electron/solver-spawner.ts.
  */
 import { fork, type ChildProcess } from 'node:child_process';
@@ -38,11 +39,20 @@ export interface WorkerChannel extends Disposable {
 
 export type WorkerSpawner = (options: SpawnOptions) => WorkerChannel;
 
-/** The worker entry as TypeScript source, beside this file. */
+/**
+ * True when this module runs as TypeScript source (vitest, `npm run dev`), false when it runs
+ * from the build (out/cli, out/main).
+ */
+const RUNNING_SOURCE = /\.[cm]?ts$/.test(fileURLToPath(import.meta.url));
+
+/**
+ * The worker entry beside this module: worker.ts when running from source, else the built
+ * worker.js (the CLI's bundle in out/cli and the desktop's in out/main each have one).
+ */
 // Not `new URL('./worker.ts', import.meta.url)`: Vite rewrites that pattern into a page-relative
 // asset URL when it transforms this file for a DOM test environment (the renderer tests run the
 // real main side in-process).
-export const WORKER_SOURCE = join(dirname(fileURLToPath(import.meta.url)), 'worker.ts');
+export const WORKER_ENTRY = join(dirname(fileURLToPath(import.meta.url)), RUNNING_SOURCE ? 'worker.ts' : 'worker.js');
 
 /** tsx's loader as a file URL, so `--import` works whatever the current directory is. */
 function tsxLoader(): string {
@@ -50,16 +60,18 @@ function tsxLoader(): string {
 }
 
 /**
- * Forks worker.ts under plain Node with tsx's loader (`--import <tsx>`), structured-clone
- * serialization, its own process group, and the worker's output captured (not forwarded) for
- * failure reasons.
+ * Forks the worker under plain Node (worker.ts through tsx's loader when running from source,
+ * the built worker.js otherwise), with structured-clone serialization, its own process group,
+ * and the worker's output captured (not forwarded) for failure reasons.
  */
 export function nodeSpawner(overrides: { workerPath?: string; env?: NodeJS.ProcessEnv } = {}): WorkerSpawner {
-  const loader = tsxLoader();
+  const workerPath = overrides.workerPath ?? WORKER_ENTRY;
+  // From source the worker is TypeScript (or imports it): tsx, a development dependency, loads it.
+  const loader = RUNNING_SOURCE ? tsxLoader() : null;
   return (options) => {
-    const execArgv = ['--import', loader];
+    const execArgv = loader ? ['--import', loader] : [];
     if (options.memoryLimitMb !== null) execArgv.push(`--max-old-space-size=${Math.max(1, Math.round(options.memoryLimitMb))}`);
-    const child = fork(overrides.workerPath ?? WORKER_SOURCE, [], {
+    const child = fork(workerPath, [], {
       execArgv,
       serialization: 'advanced',
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],

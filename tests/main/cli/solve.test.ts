@@ -301,11 +301,11 @@ describe('saikoro solve in a terminal', () => {
 /** One word for sh -c. */
 const shellQuote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 
-/** The pid of the child of `pid` that runs the worker entry, if any (Linux /proc). */
+/** The pid of the child of `pid` that runs the worker entry (worker.ts from source, worker.js built), if any (Linux /proc). */
 function workerPid(pid: number): number | null {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    const worker = children.find((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').includes('worker.ts'));
+    const worker = children.find((c) => readFileSync(`/proc/${c}/cmdline`, 'utf8').match(/worker\.[jt]s\0/));
     return worker === undefined ? null : Number(worker);
   } catch {
     return null;
