@@ -36,6 +36,21 @@ function isFinished(status: RunInfo['status']): boolean {
   return status === 'done' || status === 'failed' || status === 'cancelled';
 }
 
+/**
+ * Whether the main side's answer `info` is older than what this store already has: listRuns is
+ * answered when it was asked, and snapshots sent after it can arrive before its answer. A
+ * run's snapshots only move forward (running seconds, then progress), so the one further on is
+ * newer; on a tie the main side's answer wins (a pause it has seen).
+ */
+export function isOlder(info: RunInfo, local: LiveRun): boolean {
+  if (isFinished(info.status)) return false;
+  const mine = local.snapshot;
+  if (!mine) return false;
+  const theirs = info.snapshot;
+  if (!theirs) return true;
+  return theirs.seconds < mine.seconds || (theirs.seconds === mine.seconds && theirs.progress < mine.progress);
+}
+
 /** A LiveRun from the API's RunInfo: the history so far, or the final trace of a finished dice run. */
 export function liveFromInfo(info: RunInfo): LiveRun {
   const points = info.kind === 'dice' && info.result ? tracePoints(info.result) : info.history;
@@ -98,6 +113,11 @@ export const useRunsStore = defineStore('runs', () => {
     }
   }
 
+  /** Makes sure a run is known (the monitor asks for the runs the file lists as in flight). */
+  function track(runId: string): void {
+    if (!runs.value.has(runId)) void fetchUnknown(runId);
+  }
+
   function keep(runId: string, event: { snapshot?: RunSnapshotEvent; finished?: RunFinishedEvent }): void {
     early.set(runId, { ...early.get(runId), ...event });
     void fetchUnknown(runId);
@@ -110,8 +130,8 @@ export const useRunsStore = defineStore('runs', () => {
       const next = new Map(runs.value);
       for (const info of list) {
         const local = next.get(info.runId);
-        // A finished run is final; otherwise the main side's state is the latest.
-        if (local && isFinished(local.status)) continue;
+        // A finished run is final; an answer older than the events seen since is stale.
+        if (local && (isFinished(local.status) || isOlder(info, local))) continue;
         next.set(info.runId, adopt(liveFromInfo(info)));
       }
       runs.value = next;
@@ -169,5 +189,5 @@ export const useRunsStore = defineStore('runs', () => {
   onScopeDispose(() => disposers.forEach((d) => d()));
   void sync();
 
-  return { runs, syncError, start, sync, pause, cancel, get, ofKind };
+  return { runs, syncError, start, sync, track, pause, cancel, get, ofKind };
 });

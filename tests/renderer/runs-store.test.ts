@@ -105,6 +105,25 @@ describe('the run store', () => {
     expect(reloaded.get(a.runId)).toMatchObject({ status: 'paused', snapshot: { evaluations: 2500, paused: true } });
   });
 
+  it('a listRuns answer older than the snapshots that overtook it does not replace them', async () => {
+    const runs = newStore();
+    await settle();
+    const a = await runs.start(request);
+    env.snapshot(snap(a.runId, 1000, 30));
+    await settle();
+    // listRuns is answered as the main side stood when asked; two snapshots overtake its answer.
+    const syncing = runs.sync();
+    env.snapshot(snap(a.runId, 2000, 20));
+    env.snapshot(snap(a.runId, 3000, 15));
+    await syncing;
+    expect(runs.get(a.runId)).toMatchObject({ status: 'running', snapshot: { evaluations: 3000 } });
+    expect(runs.get(a.runId)!.points.map((p) => p.value)).toEqual([30, 20, 15]);
+    // An answer that is newer (events lost while the socket was down) still wins.
+    env.infos.get(a.runId)!.snapshot = snap(a.runId, 4000, 12).snapshot as never;
+    await runs.sync();
+    expect(runs.get(a.runId)!.snapshot).toMatchObject({ evaluations: 4000 });
+  });
+
   it('a refused start answers the error and keeps nothing', async () => {
     const runs = newStore();
     await settle();
