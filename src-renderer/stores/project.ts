@@ -62,7 +62,7 @@ export const useProjectStore = defineStore('project', () => {
     // Events newer than the summary stay.
     for (const [name, s] of sessions.value) {
       const known = map.get(name);
-      if (next && (!known || s.startedAt > known.startedAt || (s.startedAt === known.startedAt && progressOf(s) >= progressOf(known)))) map.set(name, s);
+      if (next && (!known || !isBehind(s, known))) map.set(name, s);
     }
     sessions.value = map;
     loaded.value = true;
@@ -129,7 +129,10 @@ export const useProjectStore = defineStore('project', () => {
     }
   }
 
+  /** Takes a session's state unless it is behind the one known (an answer its own events overtook). */
   function applySession(s: ExperimentSession): void {
+    const known = sessions.value.get(s.experiment);
+    if (known && isBehind(s, known)) return;
     const next = new Map(sessions.value);
     next.set(s.experiment, s);
     sessions.value = next;
@@ -170,6 +173,15 @@ export const useProjectStore = defineStore('project', () => {
   };
 });
 
-function progressOf(s: ExperimentSession): number {
-  return s.finished + s.progress;
+const STAGE: Record<ExperimentSession['status'], number> = { queued: 0, running: 1, stopping: 2, done: 3, cancelled: 3, failed: 3 };
+
+/**
+ * Whether `s` is an older state of the session `known` is (a session only moves forward:
+ * queued, running, stopping, ended; runs finished; progress), or of an older session. The
+ * answer to runExperiment ("queued") can arrive after the event that says it runs.
+ */
+export function isBehind(s: ExperimentSession, known: ExperimentSession): boolean {
+  if (s.startedAt !== known.startedAt) return s.startedAt < known.startedAt;
+  if (STAGE[s.status] !== STAGE[known.status]) return STAGE[s.status] < STAGE[known.status];
+  return s.finished + s.progress < known.finished + known.progress;
 }
