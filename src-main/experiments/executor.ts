@@ -62,6 +62,8 @@ export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; mem
       for (const l of listeners) l.dispose();
       const finishedAt = new Date();
       if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt, finishedAt };
+      // Stopped on request (the executor disposed, as a second Ctrl-C does): no result, not a failure.
+      if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt, finishedAt };
       return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt, finishedAt };
     },
     dispose: () => host.dispose(),
