@@ -391,12 +391,14 @@ export class ProjectService implements Disposable {
         onTick: (t) => {
           session.info.progress = t.overall;
           session.info.running = [...session.inFlight.values()];
+          // Re-estimated as the runs in flight move, so the countdown does not run out before they end.
+          if (t.etaMs !== null) session.info.etaMs = t.etaMs;
           this.emitSession(session, false);
         },
         onProgress: (e) => {
           session.info.finished = e.finished;
           if (e.status === 'failed') session.info.failed++;
-          session.info.etaMs = e.etaMs;
+          session.info.etaMs = Math.max(session.info.etaMs ?? 0, e.etaMs);
           this.changed('runs-stored', session.info.experiment);
           this.emitSession(session, true);
         },

@@ -72,9 +72,24 @@ export interface RunExperimentOptions {
   alsoDoneIn?: Project[];
   onProgress?: (event: ProgressEvent) => void;
   /** Live state while runs are in flight: each run's progress (0..1) and the session's overall. */
-  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number }) => void;
+  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number; etaMs: number | null }) => void;
   /** Checked before each run starts; true stops the session after the runs in flight. */
   shouldStop?: () => boolean;
+  /** The clock of the ETA (ms); Date.now by default. */
+  now?: () => number;
+}
+
+/**
+ * Milliseconds left in a session, null until a run has finished (no rate to go by): the larger
+ * of the whole session's rate (elapsed time over the share done, runs in flight counted by
+ * their progress) and the slowest run in flight's own rate. The second is what is left at the
+ * end, when fewer runs than jobs remain and the session's rate no longer applies.
+ */
+export function estimateLeftMs(state: { elapsedMs: number; overall: number; finished: number; running: readonly { fraction: number; elapsedMs: number }[] }): number | null {
+  if (state.finished === 0 || state.overall <= 0) return null;
+  let left = (state.elapsedMs * (1 - Math.min(1, state.overall))) / state.overall;
+  for (const r of state.running) if (r.fraction > 0) left = Math.max(left, (r.elapsedMs * (1 - Math.min(1, r.fraction))) / r.fraction);
+  return left;
 }
 
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
@@ -85,17 +100,22 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
   let next = 0;
   let elapsedTotal = 0;
   const jobs = Math.max(1, options.jobs);
-  const running = new Map<string, { run: RunSpec; fraction: number }>();
+  const now = options.now ?? Date.now;
+  const began = now();
+  const running = new Map<string, { run: RunSpec; fraction: number; startedAt: number }>();
   const tick = () => {
     if (!options.onTick) return;
     const finished = summary.done + summary.failed;
     const partial = [...running.values()].reduce((s, r) => s + r.fraction, 0);
-    options.onTick({ running: [...running.values()], overall: todo.length ? (finished + partial) / todo.length : 1, finished, todo: todo.length });
+    const overall = todo.length ? (finished + partial) / todo.length : 1;
+    const at = now();
+    const etaMs = estimateLeftMs({ elapsedMs: at - began, overall, finished, running: [...running.values()].map((r) => ({ fraction: r.fraction, elapsedMs: at - r.startedAt })) });
+    options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs });
   };
   const worker = async () => {
     while (next < todo.length && !options.shouldStop?.()) {
       const run = todo[next++];
-      running.set(run.id, { run, fraction: 0 });
+      running.set(run.id, { run, fraction: 0, startedAt: now() });
       tick();
       const outcome = await options.executor.execute(run, (fraction) => {
         const entry = running.get(run.id);

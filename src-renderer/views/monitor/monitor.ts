@@ -32,15 +32,37 @@ export interface MonitorRow {
 
 const UNFINISHED = new Set(['queued', 'running', 'paused']);
 
-/** The app runs of an experiment that are still going, by content id. */
-export function liveRunsOf(experiment: string, runs: Iterable<LiveRun>): Map<string, LiveRun> {
+/**
+ * The app runs of an experiment, by content id: the newest of each grid run (a retry is a new
+ * run). Those still going, and those of the experiment's session (begun at `sessionStart`) that
+ * have ended, since the file may not say yet how they ended; runs of an earlier session, or of
+ * another project's experiment of the same name, are the file's to tell.
+ */
+export function liveRunsOf(experiment: string, runs: Iterable<LiveRun>, sessionStart: string | null = null): Map<string, LiveRun> {
   const out = new Map<string, LiveRun>();
   for (const run of runs) {
-    if (run.kind !== 'dice' || !UNFINISHED.has(run.status)) continue;
+    if (run.kind !== 'dice') continue;
     const tag = run.started.experiment;
-    if (tag && tag.name === experiment) out.set(tag.id, run);
+    if (!tag || tag.name !== experiment) continue;
+    if (!UNFINISHED.has(run.status) && (sessionStart === null || run.started.createdAt < sessionStart)) continue;
+    const seen = out.get(tag.id);
+    if (!seen || newer(run, seen)) out.set(tag.id, run);
   }
   return out;
+}
+
+function newer(a: LiveRun, b: LiveRun): boolean {
+  if (a.started.createdAt !== b.started.createdAt) return a.started.createdAt > b.started.createdAt;
+  return UNFINISHED.has(a.status) && !UNFINISHED.has(b.status);
+}
+
+/**
+ * Whether the file's row tells more than the app's run of it: the file has stored how the run
+ * ended (done or failed after the run began). Otherwise the row was read while the run went
+ * (or before it began), and the app's run is the later word.
+ */
+function fileKnowsEnd(row: ExperimentRunRow, run: LiveRun): boolean {
+  return (row.status === 'done' || row.status === 'failed') && row.finishedAt !== null && row.finishedAt >= run.started.createdAt;
 }
 
 /** A done run's result in a few words: f for one objective, HV and front size for several. */
@@ -58,7 +80,7 @@ export function resultText(row: ExperimentRunRow): string | null {
 export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap<string, LiveRun>): MonitorRow[] {
   return rows.map((row) => {
     const run = live.get(row.id);
-    if (run) {
+    if (run && UNFINISHED.has(run.status)) {
       const snapshot = run.snapshot as Snapshot | null;
       return {
         id: row.id,
@@ -75,7 +97,8 @@ export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap
         finishedAt: null,
       };
     }
-    // Listed as running but not (or no longer) live here: it is between the file and the event.
+    if (run && !fileKnowsEnd(row, run)) return endedRow(row, run);
+    // Listed as running but not live here (the app has not heard of it yet): in flight, progress unknown.
     const state: RowState = row.status === 'running' ? 'running' : row.status;
     return {
       id: row.id,
@@ -92,6 +115,27 @@ export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap
       finishedAt: row.finishedAt,
     };
   });
+}
+
+/**
+ * A grid run the app saw end before the file was read again: done or failed as it ended; a
+ * cancelled run is not stored, so it is what the file had before (failed with its reason, or
+ * missing). A done run's result line waits for the file (its indicators are computed there).
+ */
+function endedRow(row: ExperimentRunRow, run: LiveRun): MonitorRow {
+  const snapshot = run.snapshot as Snapshot | null;
+  const result = run.result as { evaluations?: number; seconds?: number } | null;
+  const base = { id: row.id, instance: row.instance, label: row.label, seed: row.seed, runId: null, progress: null, result: null, finishedAt: null };
+  if (run.status === 'cancelled') {
+    const failedBefore = row.finishedAt !== null && row.status !== 'done';
+    return failedBefore
+      ? { ...base, state: 'failed', evaluations: row.evaluations, seconds: row.elapsedMs === null ? null : row.elapsedMs / 1000, error: row.error ?? 'failed (no reason stored)', finishedAt: row.finishedAt }
+      : { ...base, state: 'missing', evaluations: null, seconds: null, error: null };
+  }
+  const evaluations = result?.evaluations ?? snapshot?.evaluations ?? null;
+  const seconds = result?.seconds ?? snapshot?.seconds ?? null;
+  if (run.status === 'done') return { ...base, state: 'done', evaluations, seconds, error: null };
+  return { ...base, state: 'failed', evaluations, seconds, error: run.reason ?? 'failed (no reason given)', finishedAt: run.started.createdAt };
 }
 
 export const STATE_ORDER: readonly RowState[] = ['running', 'paused', 'queued', 'failed', 'missing', 'done'];
@@ -147,7 +191,15 @@ export function etaText(s: ExperimentSession, etaAt: number, now: number): strin
   if (s.status === 'stopping') return 'stopping: cancelling the runs in flight';
   if (!isActive(s)) return sessionEnd(s);
   if (s.etaMs === null) return 'time left: known once a run has finished';
-  return `about ${formatDuration(Math.max(0, s.etaMs - Math.max(0, now - etaAt)))} left`;
+  const left = s.etaMs - Math.max(0, now - etaAt);
+  // Counted past the estimate (the main side re-estimates as the runs move; none came yet).
+  if (left < 1000) return 'finishing the runs in flight';
+  return `about ${formatTimeLeft(left)} left`;
+}
+
+/** A time left in whole seconds, rounded up (an estimate has no tenths): 2_100 -> "3 s". */
+export function formatTimeLeft(ms: number): string {
+  return formatDuration(ms < 59_500 ? Math.ceil(ms / 1000) * 1000 : ms).replace(/\.0 s$/, ' s');
 }
 
 /** How an ended session ended, in words. */

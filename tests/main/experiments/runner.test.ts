@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 import type { Executor } from '../../../src-main/experiments/executor.ts';
-import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
+import { estimateLeftMs, experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
 
 let dir: string;
@@ -86,5 +86,20 @@ describe('runExperiment', () => {
     expect(stopped).toMatchObject({ total: 6, done: 2, remaining: 4 });
     expect(other.runs()).toHaveLength(2);
     other.close();
+  });
+});
+
+describe('estimateLeftMs', () => {
+  it('is unknown before a run has finished', () => {
+    expect(estimateLeftMs({ elapsedMs: 5000, overall: 0.3, finished: 0, running: [{ fraction: 0.6, elapsedMs: 5000 }] })).toBeNull();
+  });
+  it('goes by the session rate while every job is busy', () => {
+    // 4 of 10 runs in 8 s, two in flight at half: 5/10 done in 8 s, so 8 s more.
+    expect(estimateLeftMs({ elapsedMs: 8000, overall: 0.5, finished: 4, running: [{ fraction: 0.5, elapsedMs: 1000 }, { fraction: 0.5, elapsedMs: 1000 }] })).toBeCloseTo(8000, 9);
+  });
+  it('at the end goes by the last run in flight (it said 0 s with 3 s to go)', () => {
+    // 9 of 10 done in 4.5 s with 2 jobs; the last run is a slow one, a quarter through after 1 s.
+    // The mean run time (1 s) times one run over two jobs says 0.5 s; it has 3 s to go.
+    expect(estimateLeftMs({ elapsedMs: 4500, overall: 0.925, finished: 9, running: [{ fraction: 0.25, elapsedMs: 1000 }] })).toBeCloseTo(3000, 9);
   });
 });

@@ -25,8 +25,17 @@ const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunR
   ...fields,
 });
 
-const live = (runId: string, experiment: string | null, id: string, status: LiveRun['status'], snapshot: object | null = null) =>
-  ({ runId, kind: 'dice', status, snapshot, started: { kind: 'dice', experiment: experiment ? { name: experiment, id, instance: 'i', label: 'nsga2' } : null } }) as unknown as LiveRun;
+const live = (runId: string, experiment: string | null, id: string, status: LiveRun['status'], snapshot: object | null = null, fields: Partial<LiveRun> = {}) =>
+  ({
+    runId,
+    kind: 'dice',
+    status,
+    snapshot,
+    result: null,
+    reason: null,
+    started: { kind: 'dice', createdAt: '2025-01-01T00:00:10.000Z', experiment: experiment ? { name: experiment, id, instance: 'i', label: 'nsga2' } : null },
+    ...fields,
+  }) as unknown as LiveRun;
 
 const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
   experiment: 'e',
@@ -47,7 +56,7 @@ const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
 describe('monitorRows', () => {
   it('lays the live runs of the experiment over the file’s rows: a retried failed run shows as running with its progress', () => {
     const rows = [row('a', { status: 'done', evaluations: 600, elapsedMs: 1500, hv: 0.81234, frontSize: 7 }), row('b', { status: 'failed', error: 'worker crashed (exit code 134)' }), row('c'), row('d')];
-    const runs = [live('run-1', 'e', 'b', 'running', { progress: 0.5, evaluations: 300, seconds: 0.4 }), live('run-2', 'e', 'c', 'paused', { progress: 0.2, evaluations: 120, seconds: 0.1 }), live('run-3', 'other', 'd', 'running'), live('run-4', 'e', 'd', 'done'), live('run-5', null, 'd', 'running')];
+    const runs = [live('run-1', 'e', 'b', 'running', { progress: 0.5, evaluations: 300, seconds: 0.4 }), live('run-2', 'e', 'c', 'paused', { progress: 0.2, evaluations: 120, seconds: 0.1 }), live('run-3', 'other', 'd', 'running'), live('run-5', null, 'd', 'running')];
     const byId = liveRunsOf('e', runs);
     expect([...byId.keys()]).toEqual(['b', 'c']);
     const out = monitorRows(rows, byId);
@@ -58,6 +67,39 @@ describe('monitorRows', () => {
       ['missing', null, null, null, null, null, null],
     ]);
     expect(countStates(out)).toEqual({ running: 1, paused: 1, queued: 0, failed: 0, missing: 1, done: 1 });
+  });
+  it('a run the app saw end shows how it ended, not the "running 0%" the file said while it went', () => {
+    // The file was read while these four went; then each ended.
+    const inFlight = (id: string, fields: Partial<ExperimentRunRow> = {}) => row(id, { status: 'running', runId: `run-${id}`, ...fields });
+    const rows = [inFlight('a'), inFlight('b'), inFlight('c'), inFlight('d', { finishedAt: '2025-01-01T00:00:00.000Z', error: 'timed out', elapsedMs: 2000, evaluations: 50 })];
+    const runs = [
+      live('run-a', 'e', 'a', 'done', { progress: 0.98, evaluations: 590, seconds: 0.7 }, { result: { evaluations: 600, seconds: 0.75 } } as Partial<LiveRun>),
+      live('run-b', 'e', 'b', 'cancelled', { progress: 0.3, evaluations: 180, seconds: 0.2 }),
+      live('run-c', 'e', 'c', 'failed', null, { reason: 'worker crashed (exit code 134)' }),
+      live('run-d', 'e', 'd', 'cancelled', { progress: 0.1, evaluations: 60, seconds: 0.1 }),
+    ];
+    // Runs of the session that began at 00:00:05 (those of an earlier one are the file's to tell).
+    const out = monitorRows(rows, liveRunsOf('e', runs, '2025-01-01T00:00:05.000Z'));
+    expect(monitorRows(rows, liveRunsOf('e', runs, '2025-01-01T00:00:20.000Z')).map((r) => r.state)).toEqual(['running', 'running', 'running', 'running']);
+    expect(out.map((r) => [r.state, r.runId, r.progress, r.evaluations, r.seconds, r.error])).toEqual([
+      ['done', null, null, 600, 0.75, null],
+      // Cancelled: not stored, so missing again (no Pause, no Cancel) ...
+      ['missing', null, null, null, null, null],
+      ['failed', null, null, null, null, 'worker crashed (exit code 134)'],
+      // ... or failed as the file had it, when the cancelled run was a retry.
+      ['failed', null, null, 50, 2, 'timed out'],
+    ]);
+    // Once the file has stored the end, the file's row is shown (with its result line).
+    const stored = monitorRows([row('a', { status: 'done', evaluations: 600, elapsedMs: 750, hv: 0.5, frontSize: 3, finishedAt: '2025-01-01T00:00:11.000Z' })], liveRunsOf('e', runs, '2025-01-01T00:00:05.000Z'));
+    expect(stored[0]).toMatchObject({ state: 'done', result: 'HV 0.5000 · 3 on the front' });
+  });
+  it('the newest app run of a grid run counts (a retry after a cancelled run)', () => {
+    const old = live('run-1', 'e', 'a', 'cancelled', null, { started: { kind: 'dice', createdAt: '2025-01-01T00:00:10.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } } } as Partial<LiveRun>);
+    const retry = live('run-2', 'e', 'a', 'running', { progress: 0.4, evaluations: 240, seconds: 0.3 }, { started: { kind: 'dice', createdAt: '2025-01-01T00:01:00.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } } } as Partial<LiveRun>);
+    const since = '2025-01-01T00:00:00.000Z';
+    expect(liveRunsOf('e', [retry, old], since).get('a')!.runId).toBe('run-2');
+    expect(liveRunsOf('e', [old, retry], since).get('a')!.runId).toBe('run-2');
+    expect(monitorRows([row('a', { status: 'running', runId: 'run-2' })], liveRunsOf('e', [old, retry], since))[0]).toMatchObject({ state: 'running', progress: 0.4 });
   });
   it('a failed row keeps its reason; one objective reads f or "no feasible solution"', () => {
     const out = monitorRows([row('a', { status: 'failed', error: 'out of memory' }), row('b', { status: 'failed', error: 'out of memory' }), row('c', { status: 'failed', error: 'timed out' }), row('d', { status: 'done', best: 12, feasible: true })], new Map());
@@ -79,7 +121,11 @@ describe('sessions', () => {
     const s = session({});
     expect(etaText(s, 1_000_000, 1_000_000)).toBe('about 1 min 0 s left');
     expect(etaText(s, 1_000_000, 1_030_000)).toBe('about 30 s left');
-    expect(etaText(s, 1_000_000, 2_000_000)).toBe('about 0.0 s left');
+    // Never "about 0.0 s left" while runs go: past the estimate, it says what is happening.
+    expect(etaText(s, 1_000_000, 1_057_900)).toBe('about 3 s left');
+    expect(etaText(s, 1_000_000, 1_059_500)).toBe('finishing the runs in flight');
+    expect(etaText(s, 1_000_000, 2_000_000)).toBe('finishing the runs in flight');
+    expect(etaText(session({ etaMs: 3_400 }), 0, 0)).toBe('about 4 s left');
     expect(etaText(session({ etaMs: null }), 0, 0)).toBe('time left: known once a run has finished');
     expect(etaText(session({ status: 'queued' }), 0, 0)).toBe('waiting for the session before it');
   });

@@ -61,6 +61,24 @@ const click = (el: HTMLElement | null) => {
   el.click();
 };
 
+/**
+ * Records every state each row shows, as it is drawn (a MutationObserver sees each render), for
+ * the rows' histories: "missing", "running 42%", "done"...
+ */
+function recordRows() {
+  const seen = new Map<string, string[]>();
+  const observer = new MutationObserver(() => {
+    for (const r of rows()) {
+      const shown = `${r.dataset.state} ${text('run-progress', r) ?? ''}`.trim();
+      const list = seen.get(r.dataset.testid!.slice('run-'.length)) ?? [];
+      if (list.at(-1) !== shown) list.push(shown);
+      seen.set(r.dataset.testid!.slice('run-'.length), list);
+    }
+  });
+  observer.observe(q('monitor-runs')!, { subtree: true, childList: true, characterData: true, attributes: true });
+  return () => (observer.disconnect(), seen);
+}
+
 async function openProject(file: string, specs: object[]) {
   await env.api.createProject(file);
   for (const spec of specs) await env.api.addExperiment(spec);
@@ -128,6 +146,7 @@ describe('run monitor', () => {
     await waitFor('three rows', () => states().length === 3);
     (q('monitor-jobs') as HTMLSelectElement).value = '1';
     q('monitor-jobs')!.dispatchEvent(new Event('change'));
+    const history = recordRows();
     click(q('monitor-run'));
     // The first run, going: its own progress bar, then Pause holds it.
     const going = await waitFor('a running row with progress', () => rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && text('run-progress', r) !== null), { withinMs: 30_000 });
@@ -136,8 +155,23 @@ describe('run monitor', () => {
     await waitFor('the row paused', () => rowOf(id)?.dataset.state === 'paused');
     expect(text('run-pause', rowOf(id)!)).toBe('Resume');
     click(q('run-cancel', rowOf(id)!));
+    // Cancelled, it is missing again at once (it said "running 0%" with Pause and Cancel until the session ended).
+    await waitFor('the cancelled row missing', () => rowOf(id)?.dataset.state === 'missing', { withinMs: 30_000 });
+    expect(text('session-status', q('session-slow'))).toBe('running');
+    expect([q('run-pause', rowOf(id)!), q('run-cancel', rowOf(id)!), q('run-progress', rowOf(id)!)]).toEqual([null, null, null]);
     await waitFor('the session to finish', () => text('session-status', q('session-slow')) === 'done', { withinMs: 60_000 });
     await waitFor('two done, the cancelled one missing', () => rowOf(id)?.dataset.state === 'missing' && states().filter((s) => s === 'done').length === 2);
+    // A run that went and then ended never showed "running 0%" again on its way to done (it did for half a second).
+    const seen = history();
+    const finished = [...seen].filter(([other]) => other !== id);
+    expect(finished).toHaveLength(2);
+    for (const [, shown] of finished) {
+      const going = shown.findIndex((s) => /^running [1-9]/.test(s));
+      expect(going, shown.join(' → ')).toBeGreaterThanOrEqual(0);
+      expect(shown.slice(going).filter((s) => s === 'running 0%'), shown.join(' → ')).toEqual([]);
+      expect(shown.at(-1)).toBe('done');
+    }
+    expect(seen.get(id)!.at(-1)).toBe('missing');
     expect(text('session-counts', q('session-slow')!)).toBe('2 of 3 runs');
     expect(text('session-eta', q('session-slow')!)).toBe('ended with 1 run not run (cancelled)');
     expect(text('monitor-run')).toBe('Run 1 missing and failed');
