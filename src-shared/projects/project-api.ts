@@ -37,7 +37,7 @@ export interface ExperimentSession {
   running: string[];
   /** 0..1 over the session's runs, the runs in flight counted by their own progress. */
   progress: number;
-  /** Estimated milliseconds left (mean run time so far × runs left / jobs), null before the first run ends. */
+  /** Estimated milliseconds left (estimateLeftMs in src-main/experiments/runner.ts, re-made as the runs in flight move), null before the first run ends. */
   etaMs: number | null;
   startedAt: string;
   finishedAt: string | null;
