@@ -3,27 +3,29 @@
  * them). The look is the theme's (charts/theme.ts); colours that mean something (a solver's
  * series, infeasible points, the selection) come from the palette argument.
  *
- * At 100,000 points the scatter series run in ECharts' large mode (one path of 3-pixel
- * squares, drawn with fillRect), from Float32Array data, without progressive rendering (one
- * frame draws them all), and dataZoom leaves the data unfiltered (points outside are clipped),
- * so a redraw does no per-point work besides placing the points. In the scatter and the matrix
- * the selection is not a series: the view draws it on a layer of its own (useChartLayer), so a
- * new selection never redraws the 100,000 points (the 3-D view too). The parallel coordinates,
- * which draw fewer lines, have a selection series that the view updates in place.
+ * Above LARGE_THRESHOLD points the scatter and the matrix do not give ECharts their points: their
+ * series carry no data (ECharts keeps the legend, axes, grid, tooltip and zoom) and the view
+ * draws the points itself, as pixels on a layer of its own (point-layer.ts), so a change of axis,
+ * a zoom or a pan only maps the typed arrays to pixels again. Below it, ECharts draws them, round
+ * and outlined, as vectors in the SVG export too. In the scatter and the matrix the selection is
+ * not a series either: the view draws it on another layer (useChartLayer), so a new selection
+ * never redraws the points (the 3-D view too). The 3-D view runs ECharts' large mode (one path of
+ * 3-pixel squares); the parallel coordinates, which draw fewer lines, have a selection series
+ * that the view updates in place.
  */
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import type { AttainmentSurface, Point2 } from '../../../src-shared/metrics/attainment.ts';
-import { paddedBounds } from '../../../src-shared/charts/axes.ts';
+import { paddedBounds, type AxisBounds } from '../../../src-shared/charts/axes.ts';
 import { formatNumber } from '../dice/labels.ts';
 import type { ExplorerData, ReferencePoints } from './front-data.ts';
 import { runLabel } from './front-data.ts';
 import { projectPairs, strideSample, type SeriesGroup } from './groups.ts';
 
-/** Above this many points a series is drawn in large mode (small squares, no outline). */
+/** Above this many points a series is drawn in large mode (small squares, no outline): by the view's point layer in the scatter and the matrix. */
 export const LARGE_THRESHOLD = 2000;
-/** The matrix draws at most this many points in all its panels together; selections still count every point. */
-export const MATRIX_POINT_BUDGET = 240_000;
+/** Whether the scatter and the matrix draw `total` points on the view's point layer (point-layer.ts) rather than through ECharts. */
+export const drawsOnPointLayer = (total: number) => total > LARGE_THRESHOLD;
 /** Parallel coordinates draw at most this many lines; selections still count every point. */
 export const PARALLEL_LINE_LIMIT = 4000;
 /** While the 3-D view turns it draws at most this many points (all of them once it stops). */
@@ -107,6 +109,14 @@ export interface ScatterInput {
   palette?: ChartPalette;
   /** What the axes span (default 'box'). */
   extent?: ScatterExtent;
+  /** The zoom to start from (kept across new options on the same axes), percent of each axis. */
+  zoom?: ZoomWindow | null;
+}
+
+/** The part of each axis a zoom shows, in percent of the axis: [start, end]. */
+export interface ZoomWindow {
+  x: [number, number];
+  y: [number, number];
 }
 
 export const REFERENCE_SERIES = 'reference points';
@@ -140,14 +150,24 @@ function shownRange(data: ExplorerData, groups: readonly SeriesGroup[], hidden: 
  * markers, zoom on both axes (the wheel, the sliders below and right) and, when `pan`, dragging
  * pans (otherwise the view's rectangle brush has the drag).
  */
-export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box' }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup } {
+export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box', zoom = null }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup; layer: boolean } {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
-  const series: Record<string, unknown>[] = groups.map((g) => pointSeries(data, g, g.indices, palette, projectPairs(data, g.indices, xi, yi), total));
-  const seriesPoints: (Int32Array | null)[] = groups.map((g) => g.indices);
-  const xRange = extent === 'front' ? shownRange(data, groups, hidden, xi) : null;
-  const yRange = extent === 'front' ? shownRange(data, groups, hidden, yi) : null;
-  const xBounds = xRange && yRange ? paddedBounds(xRange[0], xRange[1]) : null;
-  const yBounds = xRange && yRange ? paddedBounds(yRange[0], yRange[1]) : null;
+  const layer = drawsOnPointLayer(total);
+  const empty = new Float32Array(0);
+  const series: Record<string, unknown>[] = groups.map((g) => pointSeries(data, g, g.indices, palette, layer ? empty : projectPairs(data, g.indices, xi, yi), total));
+  const seriesPoints: (Int32Array | null)[] = groups.map((g) => (layer ? null : g.indices));
+  // The axes' ends: fitted to the points shown ('front'), or to them and the reference markers
+  // ('box'), always given when the points are on the layer (ECharts does not see them).
+  let xRange = shownRange(data, groups, hidden, xi);
+  let yRange = shownRange(data, groups, hidden, yi);
+  if (extent === 'box' && references && xRange && yRange) {
+    const widen = (r: [number, number], k: number): [number, number] => [Math.min(r[0], references.ideal[k], references.nadir[k], references.reference[k]), Math.max(r[1], references.ideal[k], references.nadir[k], references.reference[k])];
+    xRange = widen(xRange, xi);
+    yRange = widen(yRange, yi);
+  }
+  const fitted = extent === 'front' || layer;
+  const xBounds = fitted && xRange && yRange ? paddedBounds(xRange[0], xRange[1]) : null;
+  const yBounds = fitted && xRange && yRange ? paddedBounds(yRange[0], yRange[1]) : null;
   const inside = (p: number[]) => !xBounds || !yBounds || (p[xi] >= xBounds.min && p[xi] <= xBounds.max && p[yi] >= yBounds.min && p[yi] <= yBounds.max);
   if (references) {
     // Labels towards the inside: the ideal sits at the lower left, nadir and reference at the upper right.
@@ -174,26 +194,37 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
   }
   const legendSelected = Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)]));
   const lookup: PointLookup = { seriesPoints };
+  const [xs, xe] = zoom?.x ?? [0, 100];
+  const [ys, ye] = zoom?.y ?? [0, 100];
   return {
     lookup,
+    layer,
     option: {
       // The reference markers stay out of the legend (the view explains them): it fits one line.
       legend: { data: groups.map((g) => g.name), selected: legendSelected, type: 'scroll', left: 8, right: 36 },
       grid: { right: 44, bottom: 40 },
-      tooltip: pointTooltipOption(data, lookup),
+      // On the layer, the view finds the point under the mouse and shows the tooltip itself.
+      tooltip: { ...pointTooltipOption(data, lookup), ...(layer ? { triggerOn: 'none' } : {}) },
       // Ends only: a fixed interval would stay as it is when the view zooms in.
-      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
-      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
+      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, axisLabel: fittedLabels, ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
+      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, axisLabel: fittedLabels, ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
       dataZoom: [
-        { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },
-        { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan },
-        { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 16, bottom: 6, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v) },
-        { type: 'slider', yAxisIndex: 0, filterMode: 'none', width: 16, right: 8, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v) },
+        { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: xs, end: xe },
+        { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: ys, end: ye },
+        { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 16, bottom: 6, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v), start: xs, end: xe },
+        { type: 'slider', yAxisIndex: 0, filterMode: 'none', width: 16, right: 8, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v), start: ys, end: ye },
       ],
       series,
     },
   };
 }
+
+/**
+ * Labels of an axis that fits its data: a zoomed or panned axis ends on odd values, which
+ * ECharts labels too, next to the round ticks ("186" under "200"); such an end label is left
+ * out when it would touch its neighbour, and so is any label that would overlap another.
+ */
+const fittedLabels = { hideOverlap: true, formatter: (v: number) => formatNumber(v) };
 
 /** The grid id of the matrix panel of objectives xi (horizontal) and yi (vertical). */
 export const matrixGridId = (xi: number, yi: number) => `m-${xi}-${yi}`;
@@ -208,26 +239,28 @@ export interface MatrixInput {
 export interface MatrixLayout {
   /** Per panel, in the order of the option's grids. */
   panels: { xi: number; yi: number }[];
-  /** Points drawn per panel, and how many there are. */
-  drawn: number;
+  /** Points shown (every panel draws all of them). */
   total: number;
 }
 
 /**
  * The scatter-plot matrix of M objectives: the lower triangle, f_j against f_i for i < j, with
  * the objectives named along the left column and the bottom row (the view's rectangle brush
- * works in any panel). Every panel draws the same points: all of them, or a stride sample when
- * M(M-1)/2 panels of them exceed the budget.
+ * works in any panel). Every panel draws every point shown: through ECharts, or on the view's
+ * point layer above LARGE_THRESHOLD points (then the axes are fitted here, as in the scatter).
  */
-export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: MatrixInput): { option: EChartsCoreOption; lookup: PointLookup; layout: MatrixLayout } {
+export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: MatrixInput): { option: EChartsCoreOption; lookup: PointLookup; layout: MatrixLayout; layer: boolean } {
   const m = data.objectiveCount;
   const size = m - 1;
   const panels: { xi: number; yi: number }[] = [];
   for (let yi = 1; yi < m; yi++) for (let xi = 0; xi < yi; xi++) panels.push({ xi, yi });
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
-  const perPanel = Math.max(1, Math.floor(MATRIX_POINT_BUDGET / panels.length));
-  const shown = groups.map((g) => strideSample(g.indices, Math.max(1, Math.round((perPanel * g.indices.length) / Math.max(1, total)))));
-  const drawn = shown.reduce((s, g) => s + g.length, 0);
+  const layer = drawsOnPointLayer(total);
+  // On the layer the axes are fitted here (ECharts sees no points); each objective's range once.
+  const bounds = Array.from({ length: m }, (_, k) => {
+    const r = layer ? shownRange(data, groups, hidden, k) : null;
+    return r ? paddedBounds(r[0], r[1]) : null;
+  });
   // Percent boxes: room on the left and at the bottom for the outer axes' labels and names.
   const left = 13;
   const bottom = 11;
@@ -249,24 +282,28 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
     const outerY = col === 0;
     // Short names (f1, f2, ...): the panels are small; the scatter's pickers give the groups.
     // No label at an x axis's right end, where it would run into the next panel's first.
-    xAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerX ? `f${xi + 1}` : '', nameGap: 22, axisLabel: { show: outerX, hideOverlap: true, showMaxLabel: false, fontSize: 10 }, splitNumber: 3 });
-    yAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerY ? `f${yi + 1}` : '', nameGap: 26, axisLabel: { show: outerY, hideOverlap: true, fontSize: 10 }, splitNumber: 3 });
-    groups.forEach((g, gi) => {
-      const s = pointSeries(data, g, shown[gi], palette, projectPairs(data, shown[gi], xi, yi), drawn * panels.length);
-      series.push({ ...s, id: `points-${g.name}-${p}`, xAxisIndex: p, yAxisIndex: p, symbolSize: g.feasible ? (drawn > LARGE_THRESHOLD ? 2 : 5) : drawn > LARGE_THRESHOLD ? 5 : 7 });
-      seriesPoints.push(shown[gi]);
+    const ends = (b: AxisBounds | null) => (b ? { min: b.min, max: b.max } : {});
+    xAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerX ? `f${xi + 1}` : '', nameGap: 22, axisLabel: { show: outerX, hideOverlap: true, showMaxLabel: false, fontSize: 10, formatter: (v: number) => formatNumber(v) }, splitNumber: 3, ...ends(bounds[xi]) });
+    yAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerY ? `f${yi + 1}` : '', nameGap: 26, axisLabel: { show: outerY, hideOverlap: true, fontSize: 10, formatter: (v: number) => formatNumber(v) }, splitNumber: 3, ...ends(bounds[yi]) });
+    // On the layer: one series per group, without data, in the first panel (the legend's).
+    if (layer && p > 0) return;
+    groups.forEach((g) => {
+      const s = pointSeries(data, g, g.indices, palette, layer ? new Float32Array(0) : projectPairs(data, g.indices, xi, yi), total);
+      series.push({ ...s, id: `points-${g.name}-${p}`, xAxisIndex: p, yAxisIndex: p, symbolSize: g.feasible ? 5 : 7 });
+      seriesPoints.push(layer ? null : g.indices);
     });
   });
   const lookup: PointLookup = { seriesPoints };
   return {
     lookup,
-    layout: { panels, drawn, total },
+    layer,
+    layout: { panels, total },
     option: {
       legend: { selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])), type: 'scroll', left: 8, right: 40 },
       grid: grids,
       xAxis: xAxes,
       yAxis: yAxes,
-      tooltip: pointTooltipOption(data, lookup),
+      tooltip: { ...pointTooltipOption(data, lookup), ...(layer ? { triggerOn: 'none' } : {}) },
       series,
     },
   };

@@ -7,13 +7,15 @@
  * own: redrawing it repaints that layer only, never the 100,000 points below, and the chart's
  * PNG export (getDataURL) includes it; the SVG export, drawn again from the option, gets it as
  * an image (composables/chartOverlays.ts). ECharts 6 gives each large series a zlevel of its
- * own (1, 2, ...) and the components the next one, so the layer takes a zlevel far above
- * those. It is redrawn when its inputs change and after the chart draws with a new layout
- * (zoom, pan, new axes, resize).
+ * own (1, 2, ...) and the components the next one, so the layers take zlevels far above
+ * those (the points' layer below the selection's). A layer is redrawn when its inputs change,
+ * and when the chart's layout moved (zoom, pan, new axes, resize): from ECharts' 'afterupdate'
+ * step, after the axes are laid out and before the frame is painted, so the layer moves in the
+ * same frame as the axes.
  */
 import type { PlotProbe } from '../../../src-shared/charts/plot-probe.ts';
 import { computed, onScopeDispose, useTemplateRef, watch, type ComputedRef, type Ref, type WatchSource } from 'vue';
-import { graphic } from 'echarts/core';
+import { graphic, registerUpdateLifecycle } from 'echarts/core';
 import type { ECharts } from '../../charts/echarts.ts';
 import type EChart from '../../components/EChart.vue';
 import { addChartOverlay } from '../../composables/chartOverlays.ts';
@@ -74,7 +76,28 @@ export interface ChartLayer {
 }
 
 /** Above every zlevel ECharts allocates (one per large series and one for the components), below zrender's hover layer (100000). */
-const LAYER_ZLEVEL = 9000;
+export const LAYER_ZLEVEL = 9000;
+/** The explorer's point layer: under the selection's layer (LAYER_ZLEVEL), over ECharts' own. */
+export const POINT_LAYER_ZLEVEL = 8000;
+
+/** Hooks run after each update of a chart (keyed by its zrender instance), before it is painted. */
+const updateHooks = new WeakMap<object, Set<() => void>>();
+let lifecycleRegistered = false;
+
+/** Runs `hook` after every update of `chart` (its layout is then current), before the frame is painted; returns the function that stops it. */
+function onChartUpdate(chart: ECharts, hook: () => void): () => void {
+  if (!lifecycleRegistered) {
+    registerUpdateLifecycle('afterupdate', (_model: unknown, api: { getZr(): object }) => {
+      for (const h of updateHooks.get(api.getZr()) ?? []) h();
+    });
+    lifecycleRegistered = true;
+  }
+  const zr = chart.getZr();
+  let hooks = updateHooks.get(zr);
+  if (!hooks) updateHooks.set(zr, (hooks = new Set()));
+  hooks.add(hook);
+  return () => hooks.delete(hook);
+}
 
 /** A key that changes when the chart's size or any grid's layout does. */
 function layoutKey(c: ECharts): string {
@@ -87,13 +110,14 @@ function layoutKey(c: ECharts): string {
   return parts.join('|');
 }
 
-/** A layer over the chart, painted by `paint` in CSS-pixel coordinates, redrawn when `inputs` change. */
-export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx: CanvasRenderingContext2D, chart: ECharts) => void, inputs: WatchSource[]): ChartLayer {
+/** A layer over the chart at `zlevel`, painted by `paint` in CSS-pixel coordinates, redrawn when `inputs` change. */
+export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx: CanvasRenderingContext2D, chart: ECharts) => void, inputs: WatchSource[], { zlevel = LAYER_ZLEVEL }: { zlevel?: number } = {}): ChartLayer {
   const canvas = document.createElement('canvas');
   let image: InstanceType<typeof graphic.Image> | null = null;
   let owner: ECharts | null = null;
   let drawnLayout = '';
   let removeOverlay: (() => void) | null = null;
+  let removeHook: (() => void) | null = null;
 
   /** The layer for the chart's SVG export: a PNG, or null while nothing is drawn on it. */
   function overlay(): string | null {
@@ -108,13 +132,18 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
     const c = chart.value;
     if (!c || c.isDisposed()) return;
     if (owner !== c || !image) {
-      image = new graphic.Image({ style: { image: canvas, x: 0, y: 0, width: 1, height: 1 }, silent: true, zlevel: LAYER_ZLEVEL });
+      image = new graphic.Image({ style: { image: canvas, x: 0, y: 0, width: 1, height: 1 }, silent: true, zlevel });
       c.getZr().add(image);
       removeOverlay?.();
       removeOverlay = addChartOverlay(c, overlay);
+      removeHook?.();
+      removeHook = onChartUpdate(c, () => {
+        if (owner === c && !c.isDisposed() && layoutKey(c) !== drawnLayout) redraw();
+      });
       owner = c;
     }
     drawnLayout = layoutKey(c);
+    paintedInputs = read();
     const width = c.getWidth();
     const height = c.getHeight();
     const dpr = window.devicePixelRatio || 1;
@@ -134,18 +163,27 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
     image.markRedraw();
   }
 
-  // After the chart's own frames, again only if the layout moved: the layer's own repaint ends
-  // in a 'finished' too.
-  useChartEvents(chart, {
-    finished: () => {
-      const c = chart.value;
-      if (c && owner === c && layoutKey(c) !== drawnLayout) redraw();
+  // A new chart gets the layer (and the hook) at once, so its first setOption paints it too.
+  watch(
+    chart,
+    (c) => {
+      if (c && !c.isDisposed() && owner !== c) redraw();
     },
-  });
-  watch([chart, ...inputs], () => redraw(), { flush: 'post' });
+    { flush: 'sync' },
+  );
+  // Once per change of the inputs: a change the chart's own update already painted (a new option
+  // with new axes is laid out, and so drawn, before this runs) is not painted again.
+  const read = () => inputs.map((src) => (typeof src === 'function' ? src() : src.value));
+  let paintedInputs: unknown[] = [];
+  watch([chart, ...inputs], () => {
+    const c = chart.value;
+    if (c && owner === c && layoutKey(c) === drawnLayout && read().every((v, k) => v === paintedInputs[k])) return;
+    redraw();
+  }, { flush: 'post' });
   onScopeDispose(() => {
     if (image && owner && !owner.isDisposed()) owner.getZr().remove(image);
     removeOverlay?.();
+    removeHook?.();
   });
   return { redraw };
 }

@@ -31,6 +31,8 @@ export interface RectBrushOptions {
   onBrush(rect: BrushRect): void;
   /** A click on nothing: clear. */
   onClear(): void;
+  /** Whether a point the view draws itself (the point layer, not an element of ECharts') is at (x, y): a click there is no click on nothing. */
+  hitsPoint?: (x: number, y: number) => boolean;
 }
 
 function gridAt(c: ECharts, count: number, x: number, y: number): { index: number; t: GridTransform } | null {
@@ -49,7 +51,7 @@ interface ZrEvent {
   target?: unknown;
 }
 
-export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: RectBrushOptions): { rect: Readonly<Ref<BrushRect | null>>; clear(): void } {
+export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: RectBrushOptions): { rect: Readonly<Ref<BrushRect | null>>; clear(): void; dragging(): boolean } {
   /** The rectangle shown: while dragging and after, until cleared. */
   const rect = shallowRef<BrushRect | null>(null);
   let drag: { index: number; t: GridTransform; x: number; y: number; moved: boolean } | null = null;
@@ -73,7 +75,7 @@ export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: Rect
     if (e) update(e);
     drag = null;
     if (ended.moved && rect.value) options.onBrush(rect.value);
-    else if (e && !e.target) {
+    else if (e && !e.target && !options.hitsPoint?.(e.offsetX, e.offsetY)) {
       rect.value = null;
       options.onClear();
     }
@@ -105,6 +107,7 @@ export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: Rect
   });
   return {
     rect,
+    dragging: () => drag?.moved === true,
     clear() {
       drag = null;
       rect.value = null;

@@ -1,7 +1,8 @@
 // The explorer's option builders carry the data: every shown point once, at its objective values,
 // in the series of its solver (or run), infeasible points apart; the tooltip lookup leads back to
-// the point; the reference points are ideal + 1.1 (nadir - ideal); the matrix, the parallel
-// coordinates and the 3-D scatter stay within their drawing budgets; attainment surfaces are the
+// the point (above LARGE_THRESHOLD points the scatter and the matrix give ECharts none: the point
+// layer draws them, point-layer.test.ts); the reference points are ideal + 1.1 (nadir - ideal);
+// the parallel coordinates and the 3-D scatter stay within their drawing budgets; attainment surfaces are the
 // step lines of attainment.ts's surfaces, the median at level ceil(n/2).
 import { describe, expect, it } from 'vitest';
 import { attainmentSummary } from '../../../src-shared/metrics/attainment.ts';
@@ -12,7 +13,6 @@ import {
   attainmentOption,
   boundsOf,
   LARGE_THRESHOLD,
-  MATRIX_POINT_BUDGET,
   matrixOption,
   PARALLEL_LINE_LIMIT,
   parallelOption,
@@ -73,10 +73,15 @@ describe('groupPoints', () => {
 describe('scatterOption', () => {
   const data = smallFront(3000, 3, 4);
   const { groups } = groupPoints(data, allPoints(data), 'solver');
+  const few = smallFront(LARGE_THRESHOLD - 100, 3, 4);
+  const fewGroups = groupPoints(few, allPoints(few), 'solver').groups;
 
-  it('draws every point at its objectives xi, yi, in its series; the lookup leads back to it', () => {
-    const { option, lookup } = scatterOption({ data, groups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE });
+  it('up to LARGE_THRESHOLD points, draws every point at its objectives xi, yi, in its series; the lookup leads back to it', () => {
+    const { option, lookup, layer } = scatterOption({ data: few, groups: fewGroups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE });
+    expect(layer).toBe(false);
     const series = option.series as Series[];
+    const groups = fewGroups;
+    const data = few;
     expect(series.length).toBe(groups.length);
     let total = 0;
     series.forEach((s, k) => {
@@ -91,13 +96,36 @@ describe('scatterOption', () => {
       total += pairs.length / 2;
     });
     expect(total).toBe(data.count);
-    expect(data.count).toBeGreaterThan(LARGE_THRESHOLD);
-    expect(series.every((s) => s.large)).toBe(true);
+    expect(series.every((s) => !s.large)).toBe(true);
     const infeasible = series.find((s) => s.name === INFEASIBLE_SERIES)!;
     expect(infeasible.symbol).toBe('triangle');
     expect(infeasible.itemStyle?.color).toBe(LIGHT_PALETTE.bad);
     expect((option.xAxis as { name: string }).name).toBe('f3');
     expect(pointTooltip(data, pointAt(lookup, 0, 0)!)).toContain(`f3: <b>`);
+  });
+
+  it('above LARGE_THRESHOLD, gives ECharts no points (the point layer draws them): the series keep names and colours for the legend, the axes their ends', () => {
+    const { option, lookup, layer } = scatterOption({ data, groups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE, extent: 'front' });
+    expect(data.count).toBeGreaterThan(LARGE_THRESHOLD);
+    expect(layer).toBe(true);
+    const series = option.series as Series[];
+    expect(series.map((s) => s.name)).toEqual(groups.map((g) => g.name));
+    expect(series.every((s) => s.data.length === 0)).toBe(true);
+    expect(series.find((s) => s.name === INFEASIBLE_SERIES)!.itemStyle?.color).toBe(LIGHT_PALETTE.bad);
+    expect(groups.every((_, k) => pointAt(lookup, k, 0) === null)).toBe(true);
+    // The view shows the tooltip of the point it finds under the mouse.
+    expect((option.tooltip as { triggerOn?: string }).triggerOn).toBe('none');
+    const x = option.xAxis as { min: number; max: number };
+    const lo = Math.min(...Array.from({ length: data.count }, (_, i) => objectivesOf(data, i)[2]));
+    const hi = Math.max(...Array.from({ length: data.count }, (_, i) => objectivesOf(data, i)[2]));
+    expect([x.min, x.max]).toEqual([paddedBounds(lo, hi).min, paddedBounds(lo, hi).max]);
+  });
+
+  it('starts from the zoom it is given (kept across Select and Pan), zoomed out by default', () => {
+    const zooms = (zoom: { x: [number, number]; y: [number, number] } | null) =>
+      (scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, zoom }).option.dataZoom as { xAxisIndex?: number; start: number; end: number }[]).map((z) => [z.xAxisIndex === 0 ? 'x' : 'y', z.start, z.end]);
+    expect(zooms({ x: [20, 45], y: [5, 60] })).toEqual([['x', 20, 45], ['y', 5, 60], ['x', 20, 45], ['y', 5, 60]]);
+    expect(zooms(null)).toEqual([['x', 0, 100], ['y', 0, 100], ['x', 0, 100], ['y', 0, 100]]);
   });
 
   it('marks ideal, nadir and the HV reference point, ideal + 1.1 (nadir - ideal), on the axes shown', () => {
@@ -142,8 +170,11 @@ describe('scatterOption', () => {
     expect(front.x[0]!).toBeLessThanOrEqual(x0);
     expect(front.x[1]!).toBeGreaterThanOrEqual(x1);
     expect(front.markers).toEqual(['ideal']);
-    // 'box' leaves the axes to ECharts (points and markers), as before.
-    expect(axes('box')).toEqual({ x: [undefined, undefined], y: [undefined, undefined], markers: ['ideal', 'nadir', 'HV reference'] });
+    // 'box' takes in the markers too: ECharts does not see the points (they are on the layer), so the ends are given.
+    expect(axes('box')).toEqual({ x: ends(paddedBounds(x0, refs.reference[0])), y: ends(paddedBounds(y0, refs.reference[1])), markers: ['ideal', 'nadir', 'HV reference'] });
+    // Below the threshold 'box' leaves the axes to ECharts, which sees points and markers.
+    const fewBox = scatterOption({ data: few, groups: fewGroups, hidden: new Set(), xi: 0, yi: 1, references: refs, extent: 'box' }).option;
+    expect([(fewBox.xAxis as { min?: number }).min, (fewBox.yAxis as { max?: number }).max]).toEqual([undefined, undefined]);
     // A hidden series no longer counts.
     const hidden = groups[0].name;
     expect(axes('front', new Set([hidden])).x).toEqual(ends(paddedBounds(...(range(0, hidden) as [number, number]))));
@@ -162,13 +193,13 @@ describe('scatterOption', () => {
 });
 
 describe('matrixOption, parallelOption, scatter3DOption', () => {
-  it('the matrix has a panel per pair i < j, each with the same points, within the budget', () => {
-    const data = smallFront(200_000, 5, 9);
+  it('the matrix has a panel per pair i < j, each with every point: through ECharts up to LARGE_THRESHOLD points', () => {
+    const data = smallFront(1500, 5, 9);
     const { groups } = groupPoints(data, allPoints(data), 'solver');
-    const { option, layout, lookup } = matrixOption({ data, groups, hidden: new Set() });
+    const { option, layout, lookup, layer } = matrixOption({ data, groups, hidden: new Set() });
+    expect(layer).toBe(false);
     expect(layout.panels.length).toBe(10);
     expect((option.grid as unknown[]).length).toBe(10);
-    expect(layout.drawn * layout.panels.length).toBeLessThanOrEqual(MATRIX_POINT_BUDGET * 1.01);
     expect(layout.total).toBe(data.count);
     const series = option.series as Series[];
     expect(series.length).toBe(10 * groups.length);
@@ -176,9 +207,33 @@ describe('matrixOption, parallelOption, scatter3DOption', () => {
     const { xi, yi } = layout.panels[3];
     const s = series[3 * groups.length];
     const pairs = s.data as Float32Array;
+    expect(pairs.length).toBe(groups[0].indices.length * 2);
     const i = pointAt(lookup, 3 * groups.length, 5)!;
     expect(pairs[10]).toBeCloseTo(objectivesOf(data, i)[xi], 3);
     expect(pairs[11]).toBeCloseTo(objectivesOf(data, i)[yi], 3);
+  });
+
+  it('above LARGE_THRESHOLD the matrix gives ECharts no points: one empty series per group (the legend), each objective on the same fitted ends in every panel', () => {
+    const data = smallFront(200_000, 5, 9);
+    const { groups } = groupPoints(data, allPoints(data), 'solver');
+    const { option, layout, layer } = matrixOption({ data, groups, hidden: new Set() });
+    expect(layer).toBe(true);
+    expect(layout.panels.length).toBe(10);
+    const series = option.series as Series[];
+    expect(series.map((s) => s.name)).toEqual(groups.map((g) => g.name));
+    expect(series.every((s) => s.data.length === 0)).toBe(true);
+    const xAxes = option.xAxis as { min: number; max: number }[];
+    const yAxes = option.yAxis as { min: number; max: number }[];
+    for (let k = 0; k < 5; k++) {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = 0; i < data.count; i++) (lo = Math.min(lo, data.objectives[i * 5 + k])), (hi = Math.max(hi, data.objectives[i * 5 + k]));
+      const b = paddedBounds(lo, hi);
+      layout.panels.forEach(({ xi, yi }, p) => {
+        if (xi === k) expect([xAxes[p].min, xAxes[p].max]).toEqual([b.min, b.max]);
+        if (yi === k) expect([yAxes[p].min, yAxes[p].max]).toEqual([b.min, b.max]);
+      });
+    }
   });
 
   it('parallel coordinates: an axis per objective, at most the line limit, the selection apart', () => {
