@@ -7,7 +7,8 @@
  * fresh folder of its own (mkdtemp, readable by the user only), hands the file's URL to the
  * printer, and removes the folder when the printer is done, whether it succeeded or not.
  * While a print goes on, its hidden window may load that file and data: URLs (the report's
- * images) and nothing else, and may navigate nowhere else.
+ * images) and nothing else, and may navigate nowhere else. A print cut short by a crash
+ * leaves its folder behind: the next start removes such folders (removeStale).
  */
 import fs from 'node:fs/promises';
 import os from 'node:os';
@@ -17,6 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 /** The longest URL Chromium loads (url::kMaxURLChars, 2 MB). */
 export const CHROMIUM_MAX_URL_LENGTH = 2 * 1024 * 1024;
 
+const FOLDER_PREFIX = 'saikoro-print-';
+
 export class PrintFiles {
   /** The files of the prints going on now. */
   private readonly active = new Set<string>();
@@ -25,7 +28,7 @@ export class PrintFiles {
 
   /** Writes `html` to a temporary file, runs `printer` on its URL, and removes the file after. */
   async print<T>(html: string, printer: (fileUrl: string) => Promise<T>): Promise<T> {
-    const dir = await fs.mkdtemp(path.join(this.tmpRoot, 'saikoro-print-'));
+    const dir = await fs.mkdtemp(path.join(this.tmpRoot, FOLDER_PREFIX));
     const file = path.join(dir, 'report.html');
     try {
       await fs.writeFile(file, html, { encoding: 'utf8', mode: 0o600 });
@@ -35,6 +38,33 @@ export class PrintFiles {
       this.active.delete(file);
       await fs.rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Removes print folders older than `maxAgeMs` that this user owns (left by a print the app
+   * did not live to finish; a print takes seconds); answers how many.
+   */
+  async removeStale(maxAgeMs = 60 * 60 * 1000, now = Date.now()): Promise<number> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.tmpRoot);
+    } catch {
+      return 0;
+    }
+    let removed = 0;
+    for (const name of names) {
+      if (!name.startsWith(FOLDER_PREFIX)) continue;
+      const dir = path.join(this.tmpRoot, name);
+      try {
+        const stat = await fs.lstat(dir);
+        if (!stat.isDirectory() || (process.getuid && stat.uid !== process.getuid()) || now - stat.mtimeMs < maxAgeMs) continue;
+        await fs.rm(dir, { recursive: true, force: true });
+        removed++;
+      } catch {
+        // gone meanwhile, or not ours to remove
+      }
+    }
+    return removed;
   }
 
   /** Whether the print windows may load `url`: a page being printed, or a data: URL (an image of the report). */

@@ -308,6 +308,8 @@ app.whenReady().then(() => {
   // The app needs no permission (camera, notifications, clipboard reads, ...): deny them all.
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionGranted(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission));
+  // Print folders a crash left behind (a report in each).
+  void printFiles.removeStale();
   createServices();
   registerIpc();
   Menu.setApplicationMenu(buildMenu());

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CHROMIUM_MAX_URL_LENGTH, PrintFiles } from '../../src-main/print-file.ts';
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-print-test-'));
@@ -109,5 +109,30 @@ describe('printing a report page from a temporary file', () => {
       expect(files.requestAllowed(url.replace('/report.html', '/../report.html'))).toBe(false);
       return Buffer.alloc(0);
     });
+  });
+
+  it('the next start removes print folders a crash left behind, and only those', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-stale-test-'));
+    onTestFinished(() => fs.rmSync(root, { recursive: true, force: true }));
+    const old = Date.now() / 1000 - 2 * 3600;
+    const mk = (name: string, age: number | null) => {
+      const dir = path.join(root, name);
+      fs.mkdirSync(dir);
+      fs.writeFileSync(path.join(dir, 'report.html'), '<p>left behind</p>');
+      if (age !== null) fs.utimesSync(dir, age, age);
+      return dir;
+    };
+    const left = mk('saikoro-print-AbC123', old);
+    const fresh = mk('saikoro-print-XyZ789', null);
+    const other = mk('someone-else-Q1', old);
+    fs.writeFileSync(path.join(root, 'saikoro-print-file'), 'a file, not a folder');
+    fs.utimesSync(path.join(root, 'saikoro-print-file'), old, old);
+    const files = new PrintFiles(root);
+    expect(await files.removeStale()).toBe(1);
+    expect(fs.existsSync(left)).toBe(false);
+    expect(fs.existsSync(fresh)).toBe(true);
+    expect(fs.existsSync(other)).toBe(true);
+    expect(fs.existsSync(path.join(root, 'saikoro-print-file'))).toBe(true);
+    expect(await new PrintFiles(path.join(root, 'absent')).removeStale()).toBe(0);
   });
 });
