@@ -122,10 +122,11 @@ export function acceptsJsonMediaType(contentType: string | undefined): boolean {
 /** The Host names a server started on `host` answers to: loopback, that address, and for a wildcard the machine's names. */
 export function allowedHostNames(host: string): Set<string> {
   const names = new Set(LOOPBACK_NAMES);
-  names.add(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
+  // Lower case, as parseHostHeader gives a Host's name (host names are case-insensitive).
+  names.add((host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase());
   if (host === '0.0.0.0' || host === '::' || host === '[::]') {
-    names.add(os.hostname());
-    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) names.add(a.family === 'IPv6' ? `[${a.address}]` : a.address);
+    names.add(os.hostname().toLowerCase());
+    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) names.add((a.family === 'IPv6' ? `[${a.address}]` : a.address).toLowerCase());
   }
   return names;
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { acceptsJsonMediaType, parseHostHeader, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
+import { acceptsJsonMediaType, allowedHostNames, parseHostHeader, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
 import { pathRedactor, workspacePaths } from '../../../src-main/app/project-paths.ts';
 
@@ -78,6 +78,12 @@ describe('Host: the server answers to its own names on its own port only', () =>
     expect(parseHostHeader('[::1]:8080')).toEqual({ name: '[::1]', port: 8080 });
     expect(parseHostHeader('[::1]')).toEqual({ name: '[::1]', port: 80 });
     for (const bad of [undefined, '', 'localhost:', 'localhost:x', 'localhost:5178x', 'localhost:99999', 'a:1:2', '[::1', '[::1]x', 'local host:1', 'user@localhost:1']) expect(parseHostHeader(bad), String(bad)).toBeNull();
+  });
+
+  it('the names it answers to are lower case, as a parsed Host is (a machine named DESKTOP-A1 is reached as desktop-a1 too)', () => {
+    expect(allowedHostNames('My-Box.Example').has('my-box.example')).toBe(true);
+    expect(allowedHostNames('FE80::1').has('[fe80::1]')).toBe(true);
+    for (const name of allowedHostNames('0.0.0.0')) expect(name).toBe(name.toLowerCase());
   });
 
   it('refuses the right name on another port, no port (80), and a malformed Host; the page, the API and the socket alike', async () => {
