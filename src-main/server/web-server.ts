@@ -163,7 +163,7 @@ token is new at every start. Scripts send <code>Authorization: Bearer &lt;token&
  * only accepts requests whose Host names it (loopback, the --host address) and its port (against
  * DNS rebinding), API calls whose content type is application/json and, when present, a
  * same-origin Origin (against cross-site requests from other pages in the user's browser).
- * With `redact`, no answer names the server's folders.
+ * With `redact`, no answer or event names the workspace's absolute path.
  */
 export async function startWebServer(opts: WebServerOptions): Promise<WebServer> {
   const host = opts.host ?? '127.0.0.1';
