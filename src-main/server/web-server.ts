@@ -27,7 +27,7 @@ export interface WebServerOptions {
   /**
    * Applied to the JSON text of every call's answer and every event before it leaves: the
    * workspace's absolute paths made relative (ProjectPaths.redact), so that no message gives
-   * the client the server's folders. None by default.
+   * the client the workspace's absolute path. None by default.
    */
   redact?: (text: string) => string;
 }
