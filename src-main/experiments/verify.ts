@@ -3,6 +3,7 @@
  * times (result.seconds and each trace point's seconds) must be identical.
  */
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
+import { describeValue } from '../../src-shared/json.ts';
 import { runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import type { RunRecord } from '../project/store.ts';
@@ -27,6 +28,8 @@ export function reproducible(result: SolverResult): unknown {
 }
 
 function firstDifference(a: unknown, b: unknown, path = 'result'): string | null {
+  // A key only one side has (a stored result from another version, or a damaged one).
+  if (a === undefined || b === undefined) return a === b ? null : `${path}: stored ${a === undefined ? 'nothing' : describeValue(a, 80)}, re-run ${b === undefined ? 'nothing' : describeValue(b, 80)}`;
   if (canonicalJson(a) === canonicalJson(b)) return null;
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);

@@ -11,6 +11,7 @@ import { SpecError, validateSpec, type BudgetSpec, type ExperimentSpec } from '.
 import { describeValue, JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
+import { objectiveCeiling } from '../../src-shared/problems/dice/objective-range.ts';
 
 /** A stored value that breaks a rule; `field` is the column or the path inside it. */
 export class RecordError extends FieldError {
@@ -48,7 +49,7 @@ export function finite(field: string, v: unknown): number {
   return v;
 }
 
-function safeInteger(field: string, v: unknown): number {
+export function safeInteger(field: string, v: unknown): number {
   if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new RecordError(field, `must be an integer, got ${describeValue(v)}`);
   return v;
 }
@@ -94,34 +95,68 @@ export function spec(field: string, v: unknown): ExperimentSpec {
   return v as ExperimentSpec;
 }
 
-function numberList(field: string, v: unknown, length: number, what: string): void {
+function numberList(field: string, v: unknown, length: number, what: string): number[] {
   if (!Array.isArray(v)) throw new RecordError(field, `must be a list of ${length} numbers`);
   if (v.length !== length) throw new RecordError(field, `has ${v.length} ${what}, expected ${length} (the run's config)`);
   v.forEach((x, i) => finite(`${field}[${i}]`, x));
+  return v as number[];
 }
 
+function atLeastZero(field: string, v: number): void {
+  if (v < 0) throw new RecordError(field, `must be at least 0, got ${v}`);
+}
+
+/** A sequence of N die faces, written as the digits 1-6. */
+function sequence(field: string, v: unknown, n: number): void {
+  if (typeof v !== 'string' || v.length !== n) throw new RecordError(field, `must be a sequence of N = ${n} faces, got ${typeof v === 'string' ? `${v.length} characters` : describeValue(v)}`);
+  const bad = /[^1-6]/.exec(v);
+  if (bad) throw new RecordError(field, `character ${JSON.stringify(bad[0])} at position ${bad.index + 1} is not a die face 1-6`);
+}
+
+/**
+ * A stored solution: its sequence, and objectives, constraint values and violation in the
+ * ranges the evaluator gives (all at least 0; objectives at most objectiveCeiling), with
+ * `feasible` saying what the violation says. Whether the numbers are the sequence's own is
+ * merge's check (result-audit.ts): it costs an evaluation.
+ */
 function solution(field: string, v: unknown, cfg: DiceConfig): SolutionRecord {
   if (!isRecord(v)) throw new RecordError(field, 'must be a solution {x, objectives, constraints, feasible, violation}');
-  if (typeof v.x !== 'string' || v.x.length !== cfg.n) throw new RecordError(`${field}.x`, `must be a sequence of N = ${cfg.n} faces, got ${typeof v.x === 'string' ? `${v.x.length} characters` : describeValue(v.x)}`);
-  numberList(`${field}.objectives`, v.objectives, cfg.objectives.length, 'objectives');
-  numberList(`${field}.constraints`, v.constraints, cfg.constraints.length, 'constraint values');
+  sequence(`${field}.x`, v.x, cfg.n);
+  numberList(`${field}.objectives`, v.objectives, cfg.objectives.length, 'objectives').forEach((f, m) => {
+    atLeastZero(`${field}.objectives[${m}]`, f);
+    const ceiling = objectiveCeiling(cfg, m);
+    if (f > ceiling) throw new RecordError(`${field}.objectives[${m}]`, `is ${f}, above the largest value objective ${m + 1} can take at N = ${cfg.n} (${ceiling})`);
+  });
+  numberList(`${field}.constraints`, v.constraints, cfg.constraints.length, 'constraint values').forEach((g, l) => atLeastZero(`${field}.constraints[${l}]`, g));
   if (typeof v.feasible !== 'boolean') throw new RecordError(`${field}.feasible`, `must be true or false, got ${describeValue(v.feasible)}`);
-  finite(`${field}.violation`, v.violation);
+  atLeastZero(`${field}.violation`, finite(`${field}.violation`, v.violation));
+  if (v.feasible !== (v.violation === 0)) throw new RecordError(`${field}.feasible`, `is ${v.feasible}, but the violation is ${v.violation}`);
   return v as unknown as SolutionRecord;
 }
 
-function countOrNull(field: string, v: unknown): void {
-  if (v !== undefined && v !== null) finite(field, v);
+/** An evaluation count: a whole number, at least 0. */
+export function count(field: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new RecordError(field, `must be a count (an integer of at least 0), got ${describeValue(v)}`);
+  return v;
+}
+
+/** An evaluation index of the run (1 to its evaluation count), or null; the key must be there. */
+function indexOrNull(field: string, v: unknown, evaluations: number): void {
+  if (v === undefined) throw new RecordError(field, 'is missing');
+  if (v === null) return;
+  if (count(field, v) > evaluations) throw new RecordError(field, `is ${v}, after the run's last evaluation (${evaluations})`);
 }
 
 /**
  * A stored solver result for a run of `cfg`: the fields that comparisons, verification and the
- * app read, with every solution's objective and constraint counts equal to the config's.
+ * app read, with every solution's objective and constraint counts equal to the config's, every
+ * value in its range and every evaluation count within the run's.
  */
 export function solverResult(field: string, v: unknown, cfg: DiceConfig): SolverResult {
   if (!isRecord(v)) throw new RecordError(field, `must be a solver result object, got ${describeValue(v)}`);
   text(`${field}.solver`, v.solver);
-  finite(`${field}.evaluations`, v.evaluations);
+  safeInteger(`${field}.seed`, v.seed);
+  const evaluations = count(`${field}.evaluations`, v.evaluations);
   if (v.seconds !== undefined) finite(`${field}.seconds`, v.seconds);
   if (v.best === undefined) throw new RecordError(`${field}.best`, 'is missing');
   if (v.best !== null) solution(`${field}.best`, v.best, cfg);
@@ -130,16 +165,19 @@ export function solverResult(field: string, v: unknown, cfg: DiceConfig): Solver
   if (!Array.isArray(v.trace)) throw new RecordError(`${field}.trace`, `must be a list of trace points, got ${describeValue(v.trace)}`);
   v.trace.forEach((t, i) => {
     if (!isRecord(t)) throw new RecordError(`${field}.trace[${i}]`, 'must be a trace point object');
-    finite(`${field}.trace[${i}].evaluations`, t.evaluations);
+    if (count(`${field}.trace[${i}].evaluations`, t.evaluations) > evaluations) throw new RecordError(`${field}.trace[${i}].evaluations`, `is ${t.evaluations}, after the run's last evaluation (${evaluations})`);
   });
-  countOrNull(`${field}.firstFeasibleAt`, v.firstFeasibleAt);
-  countOrNull(`${field}.bestFoundAt`, v.bestFoundAt);
+  indexOrNull(`${field}.firstFeasibleAt`, v.firstFeasibleAt, evaluations);
+  indexOrNull(`${field}.bestFoundAt`, v.bestFoundAt, evaluations);
   return v as unknown as SolverResult;
 }
 
 /** The checks of a run about to be stored: its config, and its result against that config. */
-export function solverResultOf(run: { status: string; config: unknown; result: unknown }): void {
+export function solverResultOf(run: { status: string; config: unknown; result: unknown; seed?: unknown; evaluations?: unknown }): void {
   const cfg = config('config', run.config);
-  if (run.result !== null) solverResult('result', run.result, cfg);
-  else if (run.status === 'done') throw new RecordError('result', 'is missing for a done run');
+  if (run.seed !== undefined) safeInteger('seed', run.seed);
+  if (run.result !== null) {
+    const result = solverResult('result', run.result, cfg);
+    if (run.evaluations !== undefined && run.evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${describeValue(run.evaluations)}, its result ${result.evaluations}`);
+  } else if (run.status === 'done') throw new RecordError('result', 'is missing for a done run');
 }

@@ -850,8 +850,10 @@ function toRunRecord(r: Row): RunRecord {
   const statusValue = check.status('status', r.status);
   const result = r.result_json === null || r.result_json === undefined ? null : check.solverResult('result_json', check.jsonColumn('result_json', r.result_json), config);
   if (statusValue === 'done' && result === null) throw new RecordError('result_json', 'is missing for a done run');
-  const seed = r.seed;
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed)) throw new RecordError('seed', `must be an integer, got ${JSON.stringify(seed)}`);
+  // SQLite hands an integer beyond 2^53 back as a BigInt: safeInteger refuses it by name.
+  const seed = check.safeInteger('seed', r.seed);
+  const evaluations = r.evaluations === null ? null : check.count('evaluations', r.evaluations);
+  if (result !== null && evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
   return {
     id: check.text('id', r.id),
     instance: check.text('instance', r.instance),
@@ -869,7 +871,7 @@ function toRunRecord(r: Row): RunRecord {
     startedAt: check.text('started_at', r.started_at),
     finishedAt: check.text('finished_at', r.finished_at),
     elapsedMs: check.finite('elapsed_ms', r.elapsed_ms),
-    evaluations: r.evaluations === null ? null : check.finite('evaluations', r.evaluations),
+    evaluations,
   };
 }
 

@@ -40,7 +40,7 @@ function fakeExecutor(log: { inFlight: number; maxInFlight: number }): Executor 
       const now = new Date();
       if (run.seed === 3) return { status: 'failed', result: null, error: 'boom', startedAt: new Date(now.getTime() - 2000), finishedAt: now };
       // The fields the store checks (project/records.ts); nothing found, so no solutions.
-      const result = { solver: run.solver, seed: run.seed, seconds: 2, evaluations: 10, best: null, front: [], trace: [] } as unknown as SolverResult;
+      const result = { solver: run.solver, seed: run.seed, seconds: 2, evaluations: 10, best: null, bestFoundAt: null, firstFeasibleAt: null, front: [], trace: [] } as unknown as SolverResult;
       return { status: 'done', result, error: null, startedAt: now, finishedAt: now };
     },
     dispose() {},

@@ -1,0 +1,64 @@
+/**
+ * Does a stored result agree with itself? What a run claims (its best solution, its front, its
+ * evaluation count) is checked against what can be recomputed from the stored sequences alone:
+ * every solution is evaluated again and must have the objectives, constraint values, violation
+ * and feasibility stored with it; a front holds feasible solutions none of which dominates
+ * another; no run spends more evaluations than its budget. Merge uses it on every imported run
+ * (a forged result would otherwise be kept for good: a done run is never replaced). The stored
+ * sequences are all that matters, so it holds for any solver, built in or external.
+ *
+ * The field ranges (counts at least 0, objectives in their range, a sequence of faces 1-6) are
+ * the store's read checks (src-main/project/records.ts) and come first.
+ */
+import type { DiceConfig } from '../problems/dice/config.ts';
+import { DiceEvaluator } from '../problems/dice/evaluate.ts';
+import { dominates } from '../metrics/dominance.ts';
+import { constraintScales, totalViolation } from '../solvers/constraints.ts';
+import type { SolutionRecord, SolverResult } from '../solvers/types.ts';
+import type { BudgetSpec } from './spec.ts';
+
+/**
+ * Stored and recomputed numbers may differ by a rounding (an evaluator since made faster sums
+ * in another order); a forgery differs by far more.
+ */
+function same(stored: number, computed: number): boolean {
+  return Math.abs(stored - computed) <= 1e-9 * Math.max(1, Math.abs(stored), Math.abs(computed));
+}
+
+function solutionProblem(field: string, s: SolutionRecord, evaluator: DiceEvaluator, scales: Float64Array): string | null {
+  const real = evaluator.evaluate(s.x);
+  for (let m = 0; m < real.objectives.length; m++)
+    if (!same(s.objectives[m], real.objectives[m])) return `${field}.objectives[${m}]: stored ${s.objectives[m]}, the sequence evaluates to ${real.objectives[m]}`;
+  for (let l = 0; l < real.constraints.length; l++)
+    if (!same(s.constraints[l], real.constraints[l])) return `${field}.constraints[${l}]: stored ${s.constraints[l]}, the sequence evaluates to ${real.constraints[l]}`;
+  const violation = totalViolation(real.constraints, scales);
+  if (!same(s.violation, violation)) return `${field}.violation: stored ${s.violation}, the sequence evaluates to ${violation}`;
+  if (s.feasible !== real.feasible) return `${field}.feasible: stored ${s.feasible}, the sequence is ${real.feasible ? 'feasible' : 'infeasible'}`;
+  return null;
+}
+
+/**
+ * Why a result of a run of `config` with `budget` contradicts itself, or null when it does
+ * not. Expects a result that passed the store's read checks.
+ */
+export function resultProblem(config: DiceConfig, budget: BudgetSpec, result: SolverResult): string | null {
+  if (result.evaluations > budget.evaluations) return `result.evaluations: ${result.evaluations} is more than the budget of ${budget.evaluations}`;
+  if (result.n !== undefined && result.n !== config.n) return `result.n: is ${result.n}, not the config's N = ${config.n}`;
+  if (result.objectiveCount !== undefined && result.objectiveCount !== config.objectives.length)
+    return `result.objectiveCount: is ${result.objectiveCount}, not the config's ${config.objectives.length}`;
+  const evaluator = new DiceEvaluator(config);
+  const scales = constraintScales(config.n, config.constraints);
+  if (result.best) {
+    const problem = solutionProblem('result.best', result.best, evaluator, scales);
+    if (problem) return problem;
+  }
+  for (let i = 0; i < result.front.length; i++) {
+    const problem = solutionProblem(`result.front[${i}]`, result.front[i], evaluator, scales);
+    if (problem) return problem;
+    if (!result.front[i].feasible) return `result.front[${i}]: is infeasible, and a front holds feasible solutions only`;
+  }
+  for (let i = 0; i < result.front.length; i++)
+    for (let j = 0; j < result.front.length; j++)
+      if (i !== j && dominates(result.front[j].objectives, result.front[i].objectives)) return `result.front[${i}]: is dominated by result.front[${j}], so it is not on a front`;
+  return null;
+}
