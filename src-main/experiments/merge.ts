@@ -75,8 +75,8 @@ function importProblem(run: RunRecord, grid: Map<string, RunSpec>): string | nul
   return run.result && resultProblem(run.config, run.budget, run.result);
 }
 
-export function mergeInto(target: Project, file: string): MergeSummary {
-  const source = Project.open(file, { readOnly: true });
+export function mergeInto(target: Project, file: string, options: { onRecovery?: (message: string) => void } = {}): MergeSummary {
+  const source = Project.open(file, { readOnly: true, onRecovery: options.onRecovery });
   try {
     const experiments = source.experiments();
     const summary: MergeSummary = { file, experimentsAdded: 0, runsAdded: 0, runsSkipped: 0, refused: [], experiments: experiments.map((e) => e.name) };

@@ -7,10 +7,39 @@
  * `FILE.open.<host>.<pid>` for as long as it is open. At open, a FILE.lock with no live
  * marker beside it (other than our own) belongs to a dead process and is removed; SQLite then
  * finds the hot journal and rolls the interrupted transaction back.
+ *
+ * Nothing else is deleted: a stale lock directory with something in it is kept aside under a
+ * new name (keep-aside.ts) and reported; a file named like a marker that is not an empty file
+ * is not a marker and is left alone; a FILE.lock that is not a directory is not a lock at all
+ * (every open would wait for it in vain) and is refused at once with its name (NotALockError).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { keepAside } from './keep-aside.ts';
+
+/** FILE.lock exists but is not a directory, so it is not SQLite's lock: nobody could ever take the lock. */
+export class NotALockError extends Error {
+  constructor(
+    readonly file: string,
+    readonly what: string,
+  ) {
+    super(`${path.basename(file)}.lock is ${what}, not a lock (SQLite locks the project by creating a directory of that name); move it away, then try again`);
+    this.name = 'NotALockError';
+  }
+}
+
+/** Throws NotALockError when FILE.lock exists and is not a directory. */
+export function checkLockKind(file: string): void {
+  let stat: fs.Stats | undefined;
+  try {
+    stat = fs.lstatSync(`${file}.lock`, { throwIfNoEntry: false });
+  } catch {
+    return;
+  }
+  if (!stat || stat.isDirectory()) return;
+  throw new NotALockError(file, stat.isSymbolicLink() ? 'a symbolic link' : stat.isFile() ? 'a file' : 'not a directory');
+}
 
 function markerPrefix(file: string): string {
   return `${path.basename(file)}.open.`;
@@ -43,6 +72,13 @@ function markers(file: string): Marker[] {
   const out: Marker[] = [];
   for (const name of names) {
     if (!name.startsWith(prefix)) continue;
+    // A marker is an empty regular file; anything else under such a name is not ours.
+    try {
+      const stat = fs.lstatSync(path.join(dir, name));
+      if (!stat.isFile() || stat.size !== 0) continue;
+    } catch {
+      continue;
+    }
     const rest = name.slice(prefix.length);
     const dot = rest.lastIndexOf('.');
     const pid = Number(rest.slice(dot + 1));
@@ -68,12 +104,34 @@ function cleanMarkers(file: string): boolean {
   return liveOther;
 }
 
-function removeLockDir(file: string): void {
+/** Reports what recovery did beside the file (a sidecar kept aside). */
+export type RecoveryNotice = (message: string) => void;
+
+/**
+ * Clears a stale lock directory: an empty one (what a killed writer leaves) is removed, one
+ * with anything in it is kept aside and reported.
+ */
+function removeLockDir(file: string, notice: RecoveryNotice): void {
   try {
     fs.rmdirSync(`${file}.lock`);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') {
+      const entries = fs.readdirSync(`${file}.lock`).length;
+      const aside = keepAside(`${file}.lock`);
+      notice(`${file}.lock: a lock directory left by a process that has ended, with ${entries} file(s) in it; kept aside as ${aside}`);
+      return;
+    }
     if (code !== 'ENOENT' && code !== 'ENOTDIR') throw e;
+  }
+}
+
+/** The lock taken by withFileLock is our own, made a moment ago: it is empty. */
+function releaseLockDir(file: string): void {
+  try {
+    fs.rmdirSync(`${file}.lock`);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }
 
@@ -93,7 +151,7 @@ function withFileLock(file: string, fn: () => void): boolean {
   try {
     fn();
   } finally {
-    removeLockDir(file);
+    releaseLockDir(file);
   }
   return true;
 }
@@ -114,9 +172,10 @@ function exists(p: string): boolean {
  * The lock is only taken when there is a journal to play back: an ordinary open takes no
  * lock of its own here (the store opens a file in a read-only place without calling this).
  */
-export function recoverAtOpen(file: string, recover: () => void): void {
+export function recoverAtOpen(file: string, recover: () => void, notice: RecoveryNotice = () => {}): void {
+  checkLockKind(file);
   const liveOther = cleanMarkers(file);
-  if (!liveOther && exists(`${file}.lock`)) removeLockDir(file);
+  if (!liveOther && exists(`${file}.lock`)) removeLockDir(file, notice);
   if (exists(`${file}-journal`)) withFileLock(file, recover);
 }
 
@@ -145,7 +204,7 @@ export function setStuckLockMs(ms: number): number {
  * that died inside a transaction while others had the file open (our transactions last
  * milliseconds). It is removed and the journal rolled back, under our own lock.
  */
-export function stuckLockBreaker(file: string, recover: () => void): (waitedMs: number) => void {
+export function stuckLockBreaker(file: string, recover: () => void, notice: RecoveryNotice = () => {}): (waitedMs: number) => void {
   let seen: string | null = null;
   let since = 0;
   return (waitedMs) => {
@@ -157,7 +216,7 @@ export function stuckLockBreaker(file: string, recover: () => void): (waitedMs: 
     }
     if (waitedMs - since < stuckLockMs) return;
     if (lockIdentity(file) !== identity) return;
-    removeLockDir(file);
+    removeLockDir(file, notice);
     withFileLock(file, recover);
     seen = null;
   };

@@ -36,7 +36,8 @@ import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
 import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { appVersion } from './app-version.ts';
 import { rollbackHotJournal } from './journal.ts';
-import { announceOpen, recoverAtOpen, stuckLockBreaker } from './lock.ts';
+import { KEPT_SUFFIX_BYTES } from './keep-aside.ts';
+import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
 import * as check from './records.ts';
 import { RecordError } from './records.ts';
 import { APPLICATION_ID, CURRENT_SCHEMA, MIGRATIONS, SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from './schema.ts';
@@ -149,10 +150,10 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
 
 /**
  * Longest file name (in bytes) a project may have: SQLite and the store put files beside it
- * whose names add up to `.open.<host>.<pid>` to it, and a name longer than the file system's
+ * whose names add up to `.open.<host>.<pid>` (or `-journal.kept-<time>`) to it, and a name longer than the file system's
  * 255 bytes fails at the first write.
  */
-export const MAX_FILE_NAME_BYTES = 255 - Math.max('-journal'.length, `.open.${os.hostname()}.${2 ** 22}`.length);
+export const MAX_FILE_NAME_BYTES = 255 - Math.max('-journal'.length + KEPT_SUFFIX_BYTES, `.open.${os.hostname()}.${2 ** 22}`.length);
 
 interface Header {
   applicationId: number;
@@ -259,8 +260,9 @@ export function readHeader(file: string): Header {
 }
 
 /** Called only while holding the file's lock, so any journal present is a dead writer's. */
-function rollbackIfHot(file: string): void {
-  rollbackHotJournal(file);
+function rollbackIfHot(file: string, notice: RecoveryNotice): void {
+  const kept = rollbackHotJournal(file)?.keptAside;
+  if (kept) notice(`${file}-journal: ${kept.reason}; kept aside as ${kept.as}`);
 }
 
 /** Whether a journal with content is beside the file (an interrupted transaction). */
@@ -337,6 +339,12 @@ function schemaColumns(version: number): Map<string, string[]> {
 export interface OpenOptions {
   /** Open for reading only: no migration, no writes (an older schema is refused). */
   readOnly?: boolean;
+  /**
+   * Told what recovery did beside the file, in a sentence naming the file: a journal or a
+   * stale lock directory it kept aside under a new name (at open, or when a stuck lock is
+   * broken later). Nothing is reported for an ordinary recovery.
+   */
+  onRecovery?: RecoveryNotice;
 }
 
 /** Where a file lives, for writing: can its folder and the file itself be written? */
@@ -383,8 +391,9 @@ export class Project {
     private readonly dbPath: string = path,
     /** Why a read-only project is read-only, when the caller did not ask for it. */
     private readonly readOnlyReason: string | null = null,
+    notice: RecoveryNotice = () => {},
   ) {
-    this.onWait = dbPath === path ? stuckLockBreaker(path, () => rollbackIfHot(path)) : () => {};
+    this.onWait = dbPath === path ? stuckLockBreaker(path, () => rollbackIfHot(path, notice), notice) : () => {};
   }
 
   /** Creates a new, empty project; refuses to overwrite an existing file (or a link, even a dangling one). */
@@ -447,12 +456,14 @@ export class Project {
     }
     let release: () => void;
     let dbPath = file;
+    const notice = options.onRecovery ?? (() => {});
     if (place.folder) {
       // See journal.ts and lock.ts: SQLite on this VFS would neither clear a dead process's
       // lock nor roll its interrupted transaction back.
       try {
-        recoverAtOpen(file, () => rollbackIfHot(file));
+        recoverAtOpen(file, () => rollbackIfHot(file, notice), notice);
       } catch (e) {
+        if (e instanceof NotALockError) throw new ProjectError(`${file}: ${e.message}`, file);
         throw new ProjectError(`${file}: could not roll back an interrupted transaction (${errnoCode(e) ?? (e as Error).message}); the file was left as it is`, file);
       }
       // The header may have been restored to an older state: check it again.
@@ -465,7 +476,7 @@ export class Project {
       dbPath = link.path;
       release = link.dispose;
     }
-    const onWait = dbPath === file ? stuckLockBreaker(file, () => rollbackIfHot(file)) : undefined;
+    const onWait = dbPath === file ? stuckLockBreaker(file, () => rollbackIfHot(file, notice), notice) : undefined;
     const retry = <T>(fn: () => T): T => withBusyRetry(fn, undefined, onWait);
     try {
       let checked: Database;
@@ -481,7 +492,7 @@ export class Project {
         if (readOnly) {
           retry(() => checked.exec('PRAGMA foreign_keys = ON;'));
           keep = true;
-          return new Project(file, checked, true, release, dbPath, asked ? null : readOnlyReason);
+          return new Project(file, checked, true, release, dbPath, asked ? null : readOnlyReason, notice);
         }
       } catch (e) {
         throw e instanceof ProjectError ? e : sqliteMessage(file, e);
@@ -504,7 +515,7 @@ export class Project {
         if (e instanceof ProjectError) throw e;
         throw isSqliteError(e) && /I\/O error|full/i.test(e.message) ? writeFailure(file, e) : sqliteMessage(file, e);
       }
-      return new Project(file, db, false, release);
+      return new Project(file, db, false, release, file, null, notice);
     } catch (e) {
       release();
       throw e;

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { experimentProgress, mergeInto, type MergeSummary } from '../../experiments/merge.ts';
-import { openProject } from './project.ts';
+import { openProject, recoveryNotice } from './project.ts';
 
 /** Runs listed by name on stdout before "... and N more" (--json lists them all). */
 const LISTED = 20;
@@ -36,7 +36,7 @@ export const mergeCommand: Command = {
       for (const source of sources) {
         if (path.resolve(io.cwd, source) === project.path) throw new InputError(`${source}: is the project itself`);
         // A refused or damaged RESULTS file is reported by main() with its name (exit 1).
-        const summary = { ...mergeInto(project, path.resolve(io.cwd, source)), file: source };
+        const summary = { ...mergeInto(project, path.resolve(io.cwd, source), { onRecovery: recoveryNotice(io) }), file: source };
         summaries.push(summary);
         for (const r of summary.refused)
           writeLine(io.stderr, `${source}: refused run ${r.id}${r.instance !== null ? ` (${r.instance} ${r.label} seed ${r.seed})` : ''}: ${r.reason}`);

@@ -18,10 +18,15 @@ export function projectInputError(e: ProjectError, io: CliIo, given?: string): I
   return new InputError(message);
 }
 
+/** What recovery kept aside beside a project, on stderr (paths relative to the working folder). */
+export function recoveryNotice(io: CliIo): (message: string) => void {
+  return (message) => writeLine(io.stderr, `saikoro: ${message.replaceAll(io.cwd.endsWith(path.sep) ? io.cwd : io.cwd + path.sep, '')}`);
+}
+
 /** Opens a project for a command, turning refusals into InputError (exit 1). */
 export function openProject(file: string, io: CliIo, options: OpenOptions = {}): Project {
   try {
-    return Project.open(path.resolve(io.cwd, file), options);
+    return Project.open(path.resolve(io.cwd, file), { onRecovery: recoveryNotice(io), ...options });
   } catch (e) {
     if (e instanceof ProjectError) throw projectInputError(e, io, file);
     throw e;
