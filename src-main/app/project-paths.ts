@@ -89,12 +89,13 @@ function realExisting(target: string): string {
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
- * Replaces each root's absolute path in a text: `ROOT/rest` by `rest`, ROOT alone by `.`
+ * Replaces each root's absolute path in a text: `ROOT/rest` by `rest`, ROOT alone by `.`, or
+ * with a `label`, by `LABEL/rest` and `LABEL`
  * (a folder whose name only starts with ROOT's, `ROOT-old`, is another folder and stays).
  * Works on JSON text as well: JSON escapes character by character, so a string holding ROOT
  * holds ROOT's escaped form in the JSON text, and that form is replaced too.
  */
-export function pathRedactor(roots: readonly string[]): (text: string) => string {
+export function pathRedactor(roots: readonly string[], label?: string): (text: string) => string {
   const forms = new Set<string>();
   for (const root of roots) {
     const trimmed = root.length > 1 ? root.replace(/[/\\]+$/, '') : root;
@@ -106,7 +107,9 @@ export function pathRedactor(roots: readonly string[]): (text: string) => string
   // ROOT then a separator (its escaped form in JSON: \\), or ROOT ending a name: not followed
   // by a name character, nor by a dot that goes on into a name.
   const pattern = new RegExp(`(?:${alternatives})(?:(/|\\\\\\\\|\\\\)|(?=$|[^\\w.-]|\\.(?![\\w.-])))`, 'g');
-  return (text) => (text.length === 0 ? text : text.replace(pattern, (_m, separator: string | undefined) => (separator ? '' : '.')));
+  const inside = label === undefined ? '' : `${label}/`;
+  const alone = label ?? '.';
+  return (text) => (text.length === 0 ? text : text.replace(pattern, (_m, separator: string | undefined) => (separator ? inside : alone)));
 }
 
 export function workspacePaths(workspace: string): ProjectPaths {

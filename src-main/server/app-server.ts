@@ -5,11 +5,11 @@ import { packageAppInfo } from '../api/app-info.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
 import { ProjectService } from '../api/projects.ts';
-import { workspacePaths } from '../app/project-paths.ts';
+import { pathRedactor, workspacePaths } from '../app/project-paths.ts';
 import { renderPdf } from '../report/pdf.ts';
 import { SolverHost } from '../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { DEFAULT_RENDERER_OUT, ensureRendererBuilt } from './renderer-dir.ts';
+import { DEFAULT_RENDERER_OUT, ensureRendererBuilt, PROJECT_ROOT } from './renderer-dir.ts';
 import { newToken, startWebServer, type WebServer } from './web-server.ts';
 
 export interface AppServerOptions {
@@ -55,10 +55,14 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const runs = new RunService(host, events);
   // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
   const paths = workspacePaths(opts.workspace ?? process.cwd());
+  // What the client reads names no absolute path of the server's: files in the workspace
+  // relative to it, the app's own files (a crashed worker's last line) under <saikoro>/.
+  const appFolder = pathRedactor([PROJECT_ROOT], '<saikoro>');
+  const redact = (text: string) => appFolder(paths.redact(text));
   const projects = new ProjectService(runs, events, paths, host.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact: paths.redact });
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
   } catch (e) {
     projects.dispose();
     host.dispose();

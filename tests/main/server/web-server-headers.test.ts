@@ -12,6 +12,7 @@ import { createApi } from '../../../src-main/api/implementation.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { acceptsJsonMediaType, allowedHostNames, parseHostHeader, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
+import { PROJECT_ROOT } from '../../../src-main/server/renderer-dir.ts';
 import { pathRedactor, workspacePaths } from '../../../src-main/app/project-paths.ts';
 
 const TOKEN = 'k1P9wVq0S3cR7mJ2xL8bZ5nT4hY6dF0gA1eU3oI9rW2';
@@ -182,6 +183,20 @@ describe('answers name files relative to the workspace, never by their absolute 
     ws.close();
     expect(text).not.toContain(root);
     expect(JSON.parse(text).payload.error).toBe('study/p.saikoro: database is locked (in .)');
+  });
+
+  it("the app's own install folder (in a crashed worker's last line, say) is shown as <saikoro>", async () => {
+    const ws = new WebSocket(`ws://127.0.0.1:${app.port}/api/events`);
+    await new Promise((resolve, reject) => {
+      ws.once('open', resolve);
+      ws.once('error', reject);
+    });
+    const received = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
+    app.events.emit('onRunFinished', { runId: 'r1', kind: 'dice', status: 'failed', result: null, reason: `the worker crashed (exit code 1): at run (${PROJECT_ROOT}/src-shared/solvers/ga.ts:12:3)` } as never);
+    const text = await received;
+    ws.close();
+    expect(text).not.toContain(PROJECT_ROOT);
+    expect(JSON.parse(text).payload.reason).toBe('the worker crashed (exit code 1): at run (<saikoro>/src-shared/solvers/ga.ts:12:3)');
   });
 
   it('the workspace redactor: both spellings, the root alone as ".", a sibling folder untouched, JSON-escaped text too', () => {
