@@ -40,8 +40,25 @@ export function parseCommandArgs<T extends Options>(argv: string[], options: T, 
   }
 }
 
+/**
+ * Text made safe for a terminal: every control character but LF and tab shown instead of
+ * acted on, so text read from a file (a note holding ESC ] 0 ; ... BEL retitles the window,
+ * ESC [ 2 J clears it) cannot drive the terminal. C0 controls in caret notation as git shows
+ * them (ESC as ^[, BEL as ^G, CR as ^M), DEL as ^?, C1 controls (U+0080..U+009F: U+009B is a
+ * one-byte ESC [) as the JSON escape \u009b, so a JSON line stays valid and means the same.
+ */
+export function visibleControls(text: string): string {
+  return text.replace(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => {
+    const code = c.charCodeAt(0);
+    if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+    if (code === 0x7f) return '^?';
+    return `\\u00${code.toString(16)}`;
+  });
+}
+
+/** Writes a line of output (text or JSON) with its control characters made visible (visibleControls). */
 export function writeLine(stream: Writable, text: string): void {
-  stream.write(text + '\n');
+  stream.write(visibleControls(text) + '\n');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, type CliIo } from './command.ts';
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, visibleControls, type CliIo } from './command.ts';
 import { commands } from './commands/registry.ts';
 
 export function defaultIo(): CliIo {
@@ -34,7 +34,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   }
   const entry = commands.find((c) => c.name === name);
   if (!entry) {
-    io.stderr.write(`saikoro: unknown command "${name}"\n\n${topUsage()}\n`);
+    io.stderr.write(`saikoro: unknown command "${visibleControls(name)}"\n\n${topUsage()}\n`);
     return EXIT_USAGE;
   }
   const command = await entry.load();
@@ -46,7 +46,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`saikoro ${name}: ${e.message}\n\n${command.usage.trimEnd()}\n`);
+      io.stderr.write(`saikoro ${name}: ${visibleControls(e.message)}\n\n${command.usage.trimEnd()}\n`);
       return EXIT_USAGE;
     }
     // A project file that is refused, damaged, read-only or full, wherever the command met it.
@@ -58,7 +58,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
       if (e instanceof ProjectError) input = projectInputError(e, io);
     }
     if (input instanceof InputError) {
-      io.stderr.write(`saikoro ${name}: ${input.message}\n`);
+      io.stderr.write(`saikoro ${name}: ${visibleControls(input.message)}\n`);
       return EXIT_BAD_INPUT;
     }
     throw e;

@@ -8,8 +8,13 @@ import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOp
 import { formatCell, formatValue, metricTitle } from './format.ts';
 import type { InstanceReport, MetricTable, ReportData, SetupInstance } from './types.ts';
 
+/**
+ * Text for HTML: the five specials as entities, and every control character but tab and LF as a
+ * character reference (ESC as &#x1b;), so the page printed to a terminal (`report` without
+ * --out) cannot drive it, while a browser shows the same text.
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return text.replace(/[&<>"'\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? `&#x${c.charCodeAt(0).toString(16)};`);
 }
 
 const e = escapeHtml;

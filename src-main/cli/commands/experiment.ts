@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { InputError, numberOption, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
 import { SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { prepareSpec } from '../../app/experiments.ts';
@@ -166,7 +166,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
               lastDraw = now;
               const inFlight = t.running.map((r) => `${r.run.label}/${r.run.instance}/s${r.run.seed} ${Math.round(r.fraction * 100)}%`).join(', ');
               const text = `[${spec.name} ${t.finished}/${t.todo}, ${(t.overall * 100).toFixed(1)}%] ${inFlight}`;
-              io.stderr.write(`\r\x1b[K${text.slice(0, 160)}`);
+              io.stderr.write(`\r\x1b[K${visibleControls(text.slice(0, 160))}`);
               statusShown = true;
             }
           : undefined,
