@@ -4,3 +4,4 @@ export { a12, a12Magnitude, type EffectMagnitude } from './a12.ts';
 export { holmAdjust } from './holm.ts';
 export { friedman, friedmanPairwise, friedmanStatisticFromRanks, imanDavenport, type FriedmanResult, type PairwiseComparison } from './friedman.ts';
 export { rankWithTies } from './ranks.ts';
+export { cannotDiffer, floorSentence, runsNeeded, smallestHolmP, smallestRankSumP } from './attainable.ts';
