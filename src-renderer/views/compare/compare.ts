@@ -15,6 +15,7 @@ import type { Comparison, ExperimentRunResult, ExperimentSpec, MetricName } from
 import { METRICS, type InstanceComparison, type InstanceMetricValues, type PairTest, type RunMetricValue } from '../../../src-shared/experiments/compare.ts';
 import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { quantileOfSorted, type Summary } from '../../../src-shared/stats/summary.ts';
+import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import type { TracePoint } from '../../../src-shared/solvers/types.ts';
 
 export const METRIC_LABELS: Record<MetricName, string> = {
@@ -52,6 +53,8 @@ export interface BaselineCell {
   a12: number | null;
   /** Against the baseline: + better, − worse, = no significant difference; null for the baseline or without values. */
   mark: Mark | null;
+  /** The pair has too few runs for any outcome to be significant: its "=" says nothing (attainable.ts). */
+  cannotDiffer: boolean;
 }
 
 export interface BaselineRow {
@@ -77,9 +80,44 @@ export function baselineTable(c: Comparison, baseline: string): BaselineRow[] {
         const pair = s.label === baseline ? null : pairOf(inst, s.label, baseline);
         const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
         const mark: Mark | null = pair && a12 !== null ? (pair.pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '−') : '=') : null;
-        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair, a12, mark };
+        const base = pair ? inst.solvers.find((o) => o.label === baseline)! : null;
+        const few = pair !== null && !!s.summary && !!base?.summary && cannotDiffer(s.summary.n, base.summary.n, inst.pairs.length, SIGNIFICANCE);
+        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair, a12, mark, cannotDiffer: few };
       }),
     };
+  });
+}
+
+/**
+ * Why marks are "=" whatever the runs found, one sentence per case: with so few runs the
+ * rank-sum test's smallest p (2 / C(n1 + n2, n1), times the Holm family's size) is not below the
+ * significance level, and how many runs per solver would let a difference show (attainable.ts).
+ */
+export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], alpha = SIGNIFICANCE): string[] {
+  const groups = new Map<string, { instances: string[]; n1: number; n2: number; pairs: number }>();
+  c.instances.forEach((inst, k) => {
+    const flagged = rows[k].cells.filter((cell) => cell.cannotDiffer);
+    if (!flagged.length) return;
+    // The smallest sample sizes of the instance's flagged pairs say the most.
+    let n1 = Infinity;
+    let n2 = Infinity;
+    for (const cell of flagged) {
+      const a = cell.summary!.n;
+      const b = inst.solvers.find((s) => s.label === (cell.pair!.a === cell.label ? cell.pair!.b : cell.pair!.a))!.summary!.n;
+      if (Math.min(a, b) < Math.min(n1, n2) || (Math.min(a, b) === Math.min(n1, n2) && Math.max(a, b) < Math.max(n1, n2))) [n1, n2] = [Math.min(a, b), Math.max(a, b)];
+    }
+    const key = `${n1}|${n2}|${inst.pairs.length}|${flagged.length === rows[k].cells.filter((cell) => cell.pair).length}`;
+    const group = groups.get(key) ?? { instances: [], n1, n2, pairs: inst.pairs.length };
+    group.instances.push(inst.instance);
+    groups.set(key, group);
+  });
+  return [...groups.entries()].map(([key, g]) => {
+    const all = key.endsWith('true');
+    const where = g.instances.length === c.instances.length && c.instances.length > 1 ? 'on every instance' : `on ${g.instances.join(', ')}`;
+    return (
+      `${floorSentence(g.n1, g.n2, g.pairs, alpha, 'pairs')}, so ${all ? 'every mark' : 'the marks of those pairs'} ${where} ${all ? 'is' : 'are'} "=" whatever the runs found. ` +
+      `${runsNeeded(alpha, g.pairs)} runs per solver (seeds) can show a difference at ${alpha}.`
+    );
   });
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../../../src-shared/problems/dice/config.ts';
 import type { SolverDescriptor } from '../../../src-shared/api.ts';
 import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
+import { cannotDiffer, runsNeeded, smallestHolmP } from '../../../src-shared/stats/attainable.ts';
 
 export type Draft = Record<string, unknown>;
 type Segment = string | number;
@@ -426,7 +427,22 @@ function refine(field: string, rule: string, draft: Draft): string {
   return field;
 }
 
-function seedCountOf(seeds: unknown): number | null {
+/**
+ * A warning when the seeds cannot show a difference between the solvers: with that many runs
+ * each, the rank-sum test the Compare view marks +/−/= by (Holm over all k(k − 1)/2 pairs of an
+ * instance) cannot reach p < alpha whatever the runs find (src-shared/stats/attainable.ts).
+ */
+export function seedsWarning(solverCount: number | null, seedCount: number | null, alpha: number): string | null {
+  if (solverCount === null || seedCount === null || solverCount < 2 || seedCount < 1) return null;
+  const pairs = (solverCount * (solverCount - 1)) / 2;
+  if (!cannotDiffer(seedCount, seedCount, pairs, alpha)) return null;
+  const p = smallestHolmP(seedCount, seedCount, pairs);
+  const needed = runsNeeded(alpha, pairs);
+  const after = pairs > 1 ? ` after Holm over the ${pairs} pairs of ${solverCount} solvers` : '';
+  return `With ${seedCount} seed${seedCount === 1 ? '' : 's'}, the rank-sum test cannot show a difference between solvers at p < ${alpha}: its smallest p is ${Number(p.toPrecision(3))}${after}, so every +/−/= mark of the comparison will be "=". Use at least ${needed} seeds.`;
+}
+
+export function seedCountOf(seeds: unknown): number | null {
   if (Array.isArray(seeds)) return seeds.length;
   if (isRecord(seeds) && typeof seeds.count === 'number' && Number.isInteger(seeds.count) && seeds.count >= 0) return seeds.count;
   return null;

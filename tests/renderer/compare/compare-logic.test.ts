@@ -7,8 +7,11 @@ import type { Comparison, ExperimentRunResult } from '../../../src-shared/api.ts
 import type { InstanceComparison, PairTest } from '../../../src-shared/experiments/compare.ts';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { summarize } from '../../../src-shared/stats/summary.ts';
+import { a12 } from '../../../src-shared/stats/a12.ts';
+import { holmAdjust } from '../../../src-shared/stats/holm.ts';
+import { mannWhitney } from '../../../src-shared/stats/mann-whitney.ts';
 import type { TracePoint } from '../../../src-shared/solvers/types.ts';
-import { applicableMetrics, baselineTable, convergenceOf, formatP, formatStat, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
+import { applicableMetrics, baselineTable, unreachableNotes, convergenceOf, formatP, formatStat, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
 
 const pair = (a: string, b: string, p: number, pHolm: number, a12: number): PairTest => ({ a, b, u: 0, p, pHolm, method: 'exact', a12, magnitude: 'large' });
 const column = (label: string, values: number[] | null) => ({ label, runs: values?.length ?? 0, withoutValue: 0, missing: 0, summary: values ? summarize(values) : null });
@@ -59,6 +62,50 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
     const rows = baselineTable(comparison([inst, empty]), 'A');
     expect(rows[1].cells.map((c) => c.mark)).toEqual([null, null, '=', '+']);
     expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({ A: { '+': 0, '−': 0, '=': 0 }, B: { '+': 1, '−': 0, '=': 0 }, C: { '+': 0, '−': 0, '=': 2 }, D: { '+': 1, '−': 1, '=': 0 } });
+  });
+});
+
+describe('marks that cannot be + or −: too few runs for the rank-sum test', () => {
+  /** An instance as compareExperiment builds it: every pair tested by mannWhitney, Holm over all pairs. */
+  function tested(instance: string, samples: Record<string, number[]>): InstanceComparison {
+    const labels = Object.keys(samples);
+    const raw: Omit<PairTest, 'pHolm'>[] = [];
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const t = mannWhitney(samples[labels[i]], samples[labels[j]]);
+        raw.push({ a: labels[i], b: labels[j], u: t.u1, p: t.p, method: t.method, a12: a12(samples[labels[i]], samples[labels[j]]), magnitude: 'large' });
+      }
+    const holm = holmAdjust(raw.map((r) => r.p));
+    return { instance, objectives: 2, normalisation: null, solvers: labels.map((l) => column(l, samples[l])), pairs: raw.map((r, k) => ({ ...r, pHolm: holm[k] })) };
+  }
+
+  it('with 3 seeds every mark is "=" even for runs that never overlap, and the note says why and how many seeds can tell', () => {
+    const three = tested('mo2-n24', { A: [0.1, 0.2, 0.3], B: [0.4, 0.5, 0.6], C: [0.7, 0.8, 0.9] });
+    const c = comparison([three, { ...three, instance: 'mo3-n24' }]);
+    const rows = baselineTable(c, 'A');
+    expect(rows[0].cells.map((cell) => [cell.mark, cell.cannotDiffer])).toEqual([
+      [null, false],
+      ['=', true],
+      ['=', true],
+    ]);
+    expect(three.pairs.map((p) => p.pHolm)).toEqual([0.30000000000000004, 0.30000000000000004, 0.30000000000000004]);
+    expect(unreachableNotes(c, rows)).toEqual([
+      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.3 after Holm over 3 pairs), so every mark on every instance is "=" whatever the runs found. 5 runs per solver (seeds) can show a difference at 0.05.',
+    ]);
+  });
+  it('with 5 seeds the same separation is significant, and there is no note', () => {
+    const five = tested('so-n24', { A: [1, 2, 3, 4, 5], B: [6, 7, 8, 9, 10], C: [11, 12, 13, 14, 15] });
+    const rows = baselineTable(comparison([five]), 'A');
+    expect(rows[0].cells.map((cell) => [cell.mark, cell.cannotDiffer])).toEqual([
+      [null, false],
+      ['+', false],
+      ['+', false],
+    ]);
+    expect(unreachableNotes(comparison([five]), rows)).toEqual([]);
+  });
+  it('two solvers with 3 and 4 runs: one pair, smallest p 2/35', () => {
+    const c = comparison([tested('i', { A: [1, 2, 3], B: [4, 5, 6, 7] })]);
+    expect(unreachableNotes(c, baselineTable(c, 'A'))).toEqual(['With 3 and 4 runs, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.0571), so every mark on i is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.']);
   });
 });
 

@@ -117,6 +117,14 @@ describe('comparison view', () => {
       expect(textOf(q('stat-iqr', td))).toBe(formatStat(s.iqr));
       expect(textOf(q('stat-mark', td))).toBe(expectedMark(c, 0, inst.solvers[k].label, 'random'));
     });
+    // Three seeds: the rank-sum test's smallest p is 2 / C(6, 3) = 0.1, so the mark is "=" whatever
+    // the runs found; the view says so (it said nothing), and how many seeds can tell.
+    expect(textOf(q('stat-mark', cells[1]))).toBe('=');
+    expect(textOf(q('stat-few', cells[1]))).toBe('*');
+    expect(q('stat-few', cells[0])).toBeNull();
+    expect(all('[data-testid="compare-unreachable"]').map(textOf)).toEqual([
+      '* With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so every mark on mo2-n24 is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.',
+    ]);
     // Best per row: the higher median (HV).
     const best = inst.solvers[0].summary!.median >= inst.solvers[1].summary!.median ? 0 : 1;
     expect(cells.map((td) => td.classList.contains('best'))).toEqual([best === 0, best === 1]);

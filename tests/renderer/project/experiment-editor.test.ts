@@ -111,6 +111,11 @@ describe('experiment editor: the JSON, both ways', () => {
     await settle();
     await typeField('seeds.count', '5');
     expect(textOf('run-count')).toBe('2 instances × 3 solvers × 5 seeds = 30 runs');
+    // Five seeds can show a difference between three solvers (6/252 = 0.024 after Holm over 3 pairs); four cannot.
+    expect(byTestId('seeds-warning')).toBeNull();
+    await typeField('seeds.count', '4');
+    expect(textOf('seeds-warning')).toBe('With 4 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.0857 after Holm over the 3 pairs of 3 solvers, so every +/−/= mark of the comparison will be "=". Use at least 5 seeds.');
+    await typeField('seeds.count', '5');
     click(byTestId('seeds-list-mode'));
     await settle();
     expect(spec().seeds).toEqual([1, 2, 3, 4, 5]);
@@ -135,6 +140,8 @@ describe('experiment editor: saving', () => {
     await typeField('seeds.count', '3');
     await typeField('budget.evaluations', '500');
     expect(textOf('run-count')).toBe('1 instance × 2 solvers × 3 seeds = 6 runs');
+    // Two solvers, three seeds: 2 / C(6, 3) = 0.1 at best. A warning, not an error: it still saves.
+    expect(textOf('seeds-warning')).toBe('With 3 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.1, so every +/−/= mark of the comparison will be "=". Use at least 4 seeds.');
     click(byTestId('save'));
     await waitFor('the saved banner', () => byTestId('saved'));
     expect(text(q('[data-testid="saved"] > span'))).toBe('Added saved-one to editor-save: 6 runs, 6 to run.');
