@@ -15,6 +15,7 @@ import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/con
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
 import { holmAdjust } from '../../src-shared/stats/holm.ts';
+import { cannotDiffer, floorSentence, runsNeeded } from '../../src-shared/stats/attainable.ts';
 import { appVersion } from '../project/app-version.ts';
 import type { Project, RunRecord } from '../project/store.ts';
 import { attainmentData } from './attainment.ts';
@@ -29,6 +30,7 @@ import {
   type FrontData,
   type InstanceReport,
   type MetricTable,
+  type TableRow,
   type ReportData,
   type ReportRun,
   type ReportSetup,
@@ -247,6 +249,31 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
 }
 
 /**
+ * Why the marks of some instances are "=" whatever their runs found, or null: too few runs for
+ * the rank-sum test to reach p < SIGNIFICANCE after Holm over the comparisons with the baseline
+ * (src-shared/stats/attainable.ts), and how many runs per solver could.
+ */
+function fewRunsNote(rows: TableRow[], baseline: string): string | null {
+  const groups = new Map<string, { instances: string[]; n1: number; n2: number; comparisons: number }>();
+  for (const row of rows) {
+    const base = row.cells.find((c) => c.solver === baseline);
+    const others = row.cells.filter((c) => c.solver !== baseline && c.pHolm !== null);
+    if (!base || !others.length) continue;
+    if (!others.every((c) => cannotDiffer(c.n, base.n, others.length, SIGNIFICANCE))) continue;
+    const smallest = Math.min(...others.map((c) => c.n));
+    const [n1, n2] = [Math.min(smallest, base.n), Math.max(smallest, base.n)];
+    const key = `${n1}|${n2}|${others.length}`;
+    const group = groups.get(key) ?? { instances: [], n1, n2, comparisons: others.length };
+    group.instances.push(row.instance);
+    groups.set(key, group);
+  }
+  if (!groups.size) return null;
+  return [...groups.values()]
+    .map((g) => `${floorSentence(g.n1, g.n2, g.comparisons, SIGNIFICANCE, `comparisons with ${baseline}`)}, so every mark on ${g.instances.join(', ')} is = whatever the runs found; ${runsNeeded(SIGNIFICANCE, g.comparisons)} runs per solver can show a difference.`)
+    .join(' ');
+}
+
+/**
  * One table row per instance. The +/−/= marks compare each solver with the baseline: the
  * Mann-Whitney p of compare's pair, Holm-adjusted over the instance's k − 1 comparisons with
  * the baseline (a comparison with a control, as in Derrac et al. 2011; compare's own pHolm
@@ -295,6 +322,7 @@ export function metricTable(c: Comparison, baseline: string): MetricTable {
     higherIsBetter: c.higherIsBetter,
     aggregate: c.aggregate,
     rows,
+    fewRuns: fewRunsNote(rows, baseline),
     skipped: c.skipped.map((s) => ({ ...s })),
     friedman: f
       ? {

@@ -130,7 +130,7 @@ function resultsTable(table: MetricTable, data: ReportData): string {
   const comparison = data.comparisons.find((c) => c.metric === table.metric)!;
   const solvers = table.rows[0]?.cells.map((c) => c.solver) ?? [];
   const stat = table.aggregate === 'mean' ? 'mean (the share of runs that found a feasible solution)' : 'median (IQR)';
-  const caption = `${e(metricTitle(table.metric))}: ${stat} per solver and instance, ${table.higherIsBetter ? 'higher' : 'lower'} is better; <b>bold</b>: best of the row; +/${MINUS}/= against ${e(data.baseline)} (Mann-Whitney U, Holm-corrected over the instance's ${Math.max(solvers.length - 1, 1)} comparisons with ${e(data.baseline)}, α = ${data.significance}) with A12 = P(solver better than ${e(data.baseline)}).`;
+  const caption = `${e(metricTitle(table.metric))}: ${stat} per solver and instance, ${table.higherIsBetter ? 'higher' : 'lower'} is better; <b>bold</b>: best of the row; +/${MINUS}/= against ${e(data.baseline)} (Mann-Whitney U, Holm-corrected over the instance's ${Math.max(solvers.length - 1, 1)} comparisons with ${e(data.baseline)}, α = ${data.significance}) with A12 = P(solver better than ${e(data.baseline)}).${table.fewRuns ? ` <span class="few-runs">${e(table.fewRuns)}</span>` : ''}`;
   const body = table.rows.map((row) => {
     const cells = row.cells.map((c) => {
       const title = `n = ${c.n}${c.withoutValue ? `, ${c.withoutValue} without a value` : ''}${c.missing ? `, ${c.missing} not done` : ''}${c.p !== null ? `; p = ${formatValue(c.p)}, p (Holm) = ${formatValue(c.pHolm)}` : ''}`;
@@ -319,6 +319,7 @@ table.results td.best .v,tfoot td.best{font-weight:700}
 table.results td.best{background:var(--best)}
 .mark{display:inline-block;min-width:1.1em;text-align:center;font-weight:700;margin-left:4px}
 .mark.plus{color:var(--plus)}.mark.minus{color:var(--minus)}.mark.same{color:var(--muted)}.mark.base{font-weight:400;color:var(--muted);font-size:11px}
+.few-runs{display:block;margin-top:4px;color:#b45309}
 .a12,.n{display:block;font-size:11px;color:var(--muted)}
 table.pairs,table.setup{font-size:13px}
 table.setup td{max-width:420px;overflow-wrap:anywhere}

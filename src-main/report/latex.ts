@@ -63,7 +63,8 @@ function tableOf(table: MetricTable, data: ReportData): string {
     `${escapeLatex(data.experiment.name)}: ${escapeLatex(metricTitle(table.metric))}, ${stat}, ${table.higherIsBetter ? 'higher' : 'lower'} is better. ` +
     `Bold: best of the row. $^{+}$/$^{-}$/$^{=}$: better, worse, or not significantly different from ${escapeLatex(data.baseline)} ` +
     `(Mann-Whitney U, Holm-corrected over the comparisons with ${escapeLatex(data.baseline)}, $\\alpha = ${data.significance}$).` +
-    (table.friedman ? ' Last row: Friedman average ranks (1 = best).' : '');
+    (table.friedman ? ' Last row: Friedman average ranks (1 = best).' : '') +
+    (table.fewRuns ? ` ${escapeLatex(table.fewRuns)}` : '');
   const lines = [
     `% ${escapeLatex(data.experiment.name)}: ${escapeLatex(table.metric)} (Saikoro report; needs \\usepackage{booktabs})`,
     '\\begin{table}[htbp]',

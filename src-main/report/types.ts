@@ -98,6 +98,8 @@ export interface MetricTable {
   /** The statistic that ranks the solvers: the median, or the mean for feasibility. */
   aggregate: 'median' | 'mean';
   rows: TableRow[];
+  /** Why the marks of some instances are "=" whatever the runs found (too few runs for the test to reach the significance level), or null. */
+  fewRuns: string | null;
   /** Instances the metric does not apply to, with the reason. */
   skipped: { instance: string; reason: string }[];
   friedman: FriedmanRow | null;

@@ -1,5 +1,6 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
-import { CompareError, METRICS, usesNormalisation, type Comparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import { CompareError, METRICS, usesNormalisation, type Comparison, type InstanceComparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
 import { formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
@@ -42,6 +43,21 @@ function table(header: string[], rows: string[][]): string[] {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)];
 }
 
+/** The conventional significance level the note speaks of (compare itself prints p-values, not marks). */
+const ALPHA = 0.05;
+
+/**
+ * When no pair of the instance can reach p < 0.05 after Holm over its pairs, whatever the runs
+ * found (too few runs: src-shared/stats/attainable.ts), says so and how many runs could.
+ */
+function fewRunsNote(inst: InstanceComparison): string | null {
+  const n = new Map(inst.solvers.map((s) => [s.label, s.summary?.n ?? 0]));
+  const pairs = inst.pairs.map((p) => [n.get(p.a)!, n.get(p.b)!] as const);
+  if (!pairs.every(([a, b]) => cannotDiffer(a, b, inst.pairs.length, ALPHA))) return null;
+  const [a, b] = pairs.reduce((best, pair) => (Math.min(...pair) > Math.min(...best) || (Math.min(...pair) === Math.min(...best) && Math.max(...pair) > Math.max(...best)) ? pair : best));
+  return `${floorSentence(a, b, inst.pairs.length, ALPHA, 'pairs')}, so no pair can be significant; ${runsNeeded(ALPHA, inst.pairs.length)} runs per solver can be.`;
+}
+
 function render(c: Comparison): string[] {
   const out: string[] = [];
   out.push(`# ${c.experiment}: ${c.metric} (${c.higherIsBetter ? 'higher' : 'lower'} is better)`);
@@ -59,6 +75,8 @@ function render(c: Comparison): string[] {
     if (inst.pairs.length) {
       out.push('');
       out.push(...table(['A', 'B', 'U', 'p', 'p (Holm)', 'test', 'A12 (A better)', 'effect'], inst.pairs.map((p) => [p.a, p.b, String(p.u), fmtP(p.p), fmtP(p.pHolm), p.method, p.a12.toFixed(3), p.magnitude])));
+      const note = fewRunsNote(inst);
+      if (note) out.push(`note: ${note}`);
     }
   }
   out.push('');

@@ -31,9 +31,14 @@ beforeAll(async () => {
   const mo = { ...spec, name: 'mo', instances: [spec.instances[2]], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }] };
   fs.writeFileSync(path.join(cwd, 'so.json'), JSON.stringify({ ...spec, instances: spec.instances.slice(0, 2) }));
   fs.writeFileSync(path.join(cwd, 'mo.json'), JSON.stringify(mo));
+  // Three seeds, in a project of their own: too few for the rank-sum test to reach p < 0.05.
+  fs.writeFileSync(path.join(cwd, 'few.json'), JSON.stringify({ ...mo, name: 'few', seeds: { count: 3 } }));
   await runCli(['project', 'new', 'p.saikoro'], { cwd });
   await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'so.json'], { cwd });
   await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'mo.json'], { cwd });
+  await runCli(['project', 'new', 'few.saikoro'], { cwd });
+  await runCli(['experiment', 'add', 'few.saikoro', '--spec', 'few.json'], { cwd });
+  expect((await runCli(['experiment', 'run', 'few.saikoro', '--inline'], { cwd })).code).toBe(0);
   const r = await runCli(['experiment', 'run', 'p.saikoro', '--inline'], { cwd });
   expect(r.code).toBe(0);
   // The normalisation stored at `add` is a function of the config: adding again changes nothing.
@@ -81,6 +86,17 @@ describe('saikoro compare', () => {
     expect(hv.stdout).toMatch(/normalisation: ideal \(0, 0\), nadir \([\d.]+, [\d.]+\), reference \(1\.1, 1\.1\) \(/);
     expect(hv.stdout).toContain('Friedman: not computed (needs at least 2 instances with values for every solver, has 1)');
     expect((await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'igd+'], { cwd })).code).toBe(0);
+    // Four seeds can show a difference (2 / C(8, 4) = 0.029): no note.
+    expect(hv.stdout).not.toContain('note:');
+  });
+
+  it('says when too few runs make every pair unable to reach p < 0.05, and how many runs could', async () => {
+    const few = await runCli(['compare', 'few.saikoro', 'few', '--metric', 'hv'], { cwd });
+    expect(few.code).toBe(0);
+    const c = JSON.parse((await runCli(['compare', 'few.saikoro', 'few', '--metric', 'hv', '--json'], { cwd })).stdout);
+    // The exact test's smallest p with 3 and 3 runs is 2 / C(6, 3) = 0.1: the one pair's p is at least that.
+    expect(c.instances[0].pairs[0].p).toBeGreaterThanOrEqual(0.1);
+    expect(few.stdout).toContain('note: With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so no pair can be significant; 4 runs per solver can be.\n');
   });
 
   it('epsilon, spacing and feasibility: the stored fronts through the library indicators', async () => {

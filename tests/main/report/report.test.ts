@@ -9,7 +9,7 @@ import { csvField } from '../../../src-shared/base/csv.ts';
 import { formatCell, formatValue } from '../../../src-main/report/format.ts';
 import { renderHtml } from '../../../src-main/report/html.ts';
 import { renderJson } from '../../../src-main/report/json.ts';
-import { escapeLatex, latexValue } from '../../../src-main/report/latex.ts';
+import { escapeLatex, latexValue, renderLatex } from '../../../src-main/report/latex.ts';
 import type { ReportData } from '../../../src-main/report/types.ts';
 import type { Comparison } from '../../../src-shared/experiments/compare.ts';
 import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
@@ -143,6 +143,18 @@ describe('buildReport', () => {
       ['slow', '-', 0.04, 0.25, false],
     ]);
     expect(metricTable(comparison, 'fast').rows[0].cells.map((c) => c.vsBaseline)).toEqual(['-', null, '-']);
+    // Ten runs each can show a difference: no note.
+    expect(metricTable(comparison, 'base').fewRuns).toBeNull();
+  });
+
+  it('says when too few runs make every mark "=" (3 seeds: the smallest p is 0.1), and how many can tell', () => {
+    // The MO fixture: two solvers, three seeds each, on both instances.
+    const hv = data[MO].tables.find((t) => t.metric === 'hv')!;
+    expect(hv.rows.flatMap((r) => r.cells.map((c) => c.vsBaseline))).toEqual([null, '=', null, '=']);
+    expect(hv.fewRuns).toBe('With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so every mark on mo2-n12, mo3-n12 is = whatever the runs found; 4 runs per solver can show a difference.');
+    const html = renderHtml(data[MO]);
+    expect(html).toContain('<span class="few-runs">With 3 runs per solver, the rank-sum test cannot reach p &lt; 0.05 (its smallest p is 0.1)');
+    expect(renderLatex(data[MO])).toContain(`With 3 runs per solver, the rank-sum test cannot reach p ${escapeLatex('<')} 0.05`);
   });
 
   it('evaluates the best solution with the dice evaluator', () => {
