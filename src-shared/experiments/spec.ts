@@ -213,8 +213,8 @@ export function validateSpec(input: unknown): ExperimentSpec {
     seeds = { count: checkInteger('seeds.count', input.seeds.count, 1) };
     if (seeds.count * cells > MAX_EXPERIMENT_RUNS) throw tooMany('seeds.count', seeds.count);
     if (input.seeds.start !== undefined) seeds.start = checkInteger('seeds.start', input.seeds.start, 0);
-    const last = (seeds.start ?? 1) + seeds.count - 1;
-    if (last > Number.MAX_SAFE_INTEGER)
+    // Not start + count - 1 > MAX: past 2^53 that sum rounds, and 2^53 - 1 + 2 - 1 came out as 2^53 - 1.
+    if (seeds.count - 1 > Number.MAX_SAFE_INTEGER - (seeds.start ?? 1))
       throw new SpecError('seeds.start', `the last seed, start + count - 1 = ${BigInt(seeds.start ?? 1) + BigInt(seeds.count) - 1n}, must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}`);
   } else throw new SpecError('seeds', 'must be a list of integers or {"count": K, "start": S}');
   if (!isRecord(input.budget)) throw new SpecError('budget', 'must be an object like {"evaluations": 10000}');

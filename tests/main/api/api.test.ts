@@ -122,6 +122,10 @@ describe('randomSequence', () => {
     expect(() => randomSequence(0, 1)).toThrow('n must be an integer from 1 to 1000000, got 0');
     expect(() => randomSequence(2.5, 1)).toThrow('got 2.5');
     expect(() => randomSequence(5, 0.5)).toThrow('seed must be an integer, got 0.5');
+    // A negative seed would silently be another seed's sequence (-1 gave that of 2^32 - 1).
+    expect(() => randomSequence(30, -1)).toThrow('seed must be at least 0, got -1');
+    expect(await dispatchCall(api, 'randomSequence', [30, -1])).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'seed must be at least 0, got -1' } });
+    expect(randomSequence(30, 0)).toMatch(/^[1-6]{30}$/);
     expect(await dispatchCall(api, 'randomSequence', [-1, 1])).toMatchObject({ ok: false, error: { name: 'RangeError' } });
   });
 });

@@ -142,6 +142,9 @@ describe('validateSpec: limits, checked before anything is expanded', () => {
     // Seeds past 2^53 cannot be represented: refused with the field named, never run.
     [{ ...base, seeds: [1, 2 ** 53] }, /^seeds\[1\]: must be a safe integer \(from -\(2\^53 - 1\) to 2\^53 - 1 = 9007199254740991\), got 9007199254740992/],
     [{ ...base, seeds: { count: 10, start: Number.MAX_SAFE_INTEGER - 3 } }, /^seeds\.start: the last seed, start \+ count - 1 = 9007199254740997, must be at most 2\^53 - 1/],
+    // start + count - 1 rounds to 2^53 - 1 in floating point; the last seed is 2^53.
+    [{ ...base, seeds: { count: 2, start: Number.MAX_SAFE_INTEGER } }, /^seeds\.start: the last seed, start \+ count - 1 = 9007199254740992, must be at most 2\^53 - 1/],
+    [{ ...base, seeds: { count: 4, start: Number.MAX_SAFE_INTEGER - 1 } }, /^seeds\.start: the last seed, start \+ count - 1 = 9007199254740993, must be at most 2\^53 - 1/],
     [{ ...base, seeds: [-1] }, /^seeds\[0\]: must be at least 0, got -1/],
     // A deep list where a feature group belongs: a clear error, not a RangeError.
     [{ ...base, instances: [{ name: 'x', config: { objectives: [deep(6000)] } }] }, /^instances\[0\]\.config\.objectives\[0\]\[0\]: must be a feature index from 1 to 15, got \[/],
@@ -153,6 +156,7 @@ describe('validateSpec: limits, checked before anything is expanded', () => {
   it('accepts the largest seeds and the largest grid', () => {
     expect(() => validateSpec({ ...base, seeds: [Number.MAX_SAFE_INTEGER, 2 ** 32 + 1] })).not.toThrow();
     expect(() => validateSpec({ ...base, seeds: { count: 25_000, start: Number.MAX_SAFE_INTEGER - 24_999 } })).not.toThrow();
+    expect(() => validateSpec({ ...base, seeds: { count: 1, start: Number.MAX_SAFE_INTEGER } })).not.toThrow();
   });
 
   it('gives seeds that differ only above bit 32 different run ids', () => {
