@@ -8,6 +8,7 @@ import { renderHtml } from '../../report/html.ts';
 import { REPORT_FORMATS, type ReportFormat } from '../../report/index.ts';
 import { renderJson } from '../../report/json.ts';
 import { renderLatex } from '../../report/latex.ts';
+import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.ts';
 import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf.ts';
 import { openProject } from './project.ts';
 
@@ -59,11 +60,15 @@ function checkWritable(target: string, shown: string): void {
   }
 }
 
-function write(target: string, shown: string, content: string | Buffer): void {
+/** Writes every target whole or none (write-files.ts); a failure names the file and the reason. */
+function write(targets: readonly { path: string; shown: string }[], contents: readonly (string | Buffer)[]): void {
   try {
-    fs.writeFileSync(target, content);
+    writeFilesAtomically(targets.map((t, i) => ({ path: t.path, content: contents[i] })));
   } catch (e) {
-    throw new InputError(`--out ${shown}: cannot write (${(e as Error).message})`);
+    if (!(e instanceof WriteFilesError)) throw e;
+    const shown = targets[e.index].shown;
+    if (e.code === 'ENOSPC') throw new InputError(`--out ${shown}: cannot write: the disk is full; nothing was written`);
+    throw new InputError(`--out ${shown}: cannot write (${e.code ?? e.message}); nothing was written`);
   }
 }
 
@@ -156,8 +161,8 @@ export const reportCommand: Command = {
       io.stdout.write(contents[0]);
       return 0;
     }
+    write(targets, contents);
     targets.forEach((t, i) => {
-      write(t.path, t.shown, contents[i]);
       writeLine(io.stderr, `report: wrote ${t.shown} (${format}, ${Buffer.byteLength(contents[i]).toLocaleString('en-US')} bytes)`);
     });
     return 0;
