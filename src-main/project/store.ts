@@ -540,8 +540,14 @@ export class Project {
     return e;
   }
 
+  /** Why nothing can be written to this project (it was opened read-only), or null; for a check before long work. */
+  writeRefusal(): string | null {
+    return this.readOnly ? `opened read-only${this.readOnlyReason ? ` (${this.readOnlyReason})` : ''}` : null;
+  }
+
   private write<T>(fn: () => T): T {
-    if (this.readOnly) throw new ProjectError(`${this.path}: opened read-only${this.readOnlyReason ? ` (${this.readOnlyReason})` : ''}`, this.path);
+    const refusal = this.writeRefusal();
+    if (refusal) throw new ProjectError(`${this.path}: ${refusal}`, this.path);
     try {
       return withBusyRetry(
         () => {

@@ -172,6 +172,11 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
       const request: NqueensRunRequest = { kind: 'nqueens', method, n, params: frameworkParams(method, params), seed };
       // Opened before the run, so a missing or refused project file fails at once (exit 1).
       const project = values.project !== undefined ? openProject(values.project, io) : null;
+      const refusal = project?.writeRefusal();
+      if (project && refusal) {
+        project.close();
+        throw new InputError(`${values.project}: cannot store a run there: ${refusal}; nothing was run`);
+      }
       try {
         return await execute();
       } finally {

@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './io.ts';
 import { labRunId, Project } from '../../../src-main/project/store.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
@@ -83,6 +83,30 @@ describe('saikoro nqueens --project', () => {
     expect(foreign.code).toBe(1);
     expect(foreign.stderr).toMatch(/notes\.txt: not a Saikoro project \(not an SQLite database\)/);
     expect(foreign.stdout).toBe('');
+  });
+
+  it('refuses a project it could read but not write before running (issue 21: it ran the whole job first)', async () => {
+    expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
+    const file = path.join(cwd, 'p.saikoro');
+    const before = fs.readFileSync(file);
+    // The project file cannot be written (root ignores permission bits, so this is simulated).
+    const accessSync = fs.accessSync;
+    const spy = vi.spyOn(fs, 'accessSync').mockImplementation((p, mode) => {
+      if (typeof p === 'string' && path.resolve(p) === file && mode !== undefined && mode & fs.constants.W_OK)
+        throw Object.assign(new Error(`EACCES: permission denied, access '${p}'`), { code: 'EACCES' });
+      return accessSync(p, mode);
+    });
+    try {
+      for (const extra of [['--inline'], []]) {
+        const r = await runCli(['nqueens', '--n', '8', '--seed', '3', '--project', 'p.saikoro', '--json', ...extra], { cwd });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe('saikoro nqueens: p.saikoro: cannot store a run there: opened read-only (the file cannot be written); nothing was run\n');
+        expect(r.stdout).toBe('');
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(fs.readFileSync(file)).toEqual(before);
   });
 
   it('prints nothing about storing without --project', async () => {
