@@ -1,0 +1,94 @@
+// The checks a stored result must pass (records.ts on read, result-audit.ts in merge) against
+// honest results: every line of the regression fixture (every dice solver, recorded on an
+// earlier commit, so an evaluator since changed in the last bit would show here) and a fresh
+// run of every registered solver on every track. Then the same results forged one field at a
+// time, each refused with the field named.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import * as check from '../../../src-main/project/records.ts';
+import { resultProblem } from '../../../src-shared/experiments/result-audit.ts';
+import { TRACK_NAMES, trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { solversFor } from '../../../src-shared/solvers/registry.ts';
+import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+
+interface Line {
+  kind: string;
+  track: TrackName;
+  n: number;
+  solver: string;
+  seed: number;
+  termination: { maxEvaluations: number };
+  result: SolverResult;
+}
+
+const fixture = fs
+  .readFileSync(path.join(import.meta.dirname, '../../fixtures/regression/solver-results.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim())
+  .map((l) => JSON.parse(l) as Line)
+  .filter((l) => l.kind === 'dice');
+
+function accepted(track: TrackName, n: number, evaluations: number, result: SolverResult): void {
+  const config = trackConfig(track, n);
+  expect(() => check.solverResult('result_json', JSON.parse(JSON.stringify(result)), config)).not.toThrow();
+  expect(resultProblem(config, { evaluations }, result)).toBeNull();
+}
+
+describe('honest results pass', () => {
+  it(`every dice line of the regression fixture (${fixture.length})`, () => {
+    expect(fixture.length).toBeGreaterThan(40);
+    for (const line of fixture) accepted(line.track, line.n, line.termination.maxEvaluations, line.result);
+  });
+
+  it.each(TRACK_NAMES)('a fresh run of every solver for %s', (track) => {
+    const config = trackConfig(track, 30);
+    const problem = new DiceProblem(config);
+    const names = solversFor(config.objectives.length).map((s) => s.name);
+    expect(names.length).toBeGreaterThan(2);
+    for (const name of names) accepted(track, 30, 400, runSolverSync(problem, name, {}, 7, { maxEvaluations: 400 }));
+  });
+});
+
+describe('forged results are refused, naming the field', () => {
+  const so = fixture.find((l) => l.track === 'so' && l.result.best)!;
+  const mo = fixture.find((l) => l.track === 'mo3' && l.solver === 'nsga2')!;
+  const weak = fixture.find((l) => l.track === 'mo3' && l.solver === 'random')!;
+  const forge = (line: Line, edit: (r: SolverResult) => void): string | null => {
+    const result = structuredClone(line.result);
+    edit(result);
+    const config = trackConfig(line.track, line.n);
+    try {
+      check.solverResult('result_json', result, config);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return resultProblem(config, { evaluations: line.termination.maxEvaluations }, result);
+  };
+
+  it.each([
+    ['a better best objective', () => forge(so, (r) => (r.best!.objectives[0] = r.best!.objectives[0] + 1)), /^result\.best\.objectives\[0\]: stored \d+, the sequence evaluates to \d+$/],
+    ['a best constraint value zeroed', () => forge(so, (r) => ((r.best!.x = '1'.repeat(so.n)), (r.best!.objectives = [0]))), /^result\.best\.objectives\[0\]: stored 0/],
+    ['a front point moved', () => forge(mo, (r) => (r.front[1].objectives = [...r.front[0].objectives])), /^result\.front\[1\]\.objectives\[\d\]: stored/],
+    ['a front point marked feasible with a violation', () => forge(mo, (r) => (r.front[0].violation = 1)), /^result_json\.front\[0\]\.feasible: is true, but the violation is 1$/],
+    ['more evaluations than the budget', () => forge(so, (r) => ((r.evaluations = so.termination.maxEvaluations + 1), (r.trace = []))), /^result\.evaluations: \d+ is more than the budget of \d+$/],
+    ['a best found after the last evaluation', () => forge(so, (r) => (r.bestFoundAt = r.evaluations + 1)), /^result_json\.bestFoundAt: is \d+, after the run's last evaluation \(\d+\)$/],
+    ['a best sequence with a 7 in it', () => forge(so, (r) => (r.best!.x = `7${r.best!.x.slice(1)}`)), /^result_json\.best\.x: character "7" at position 1 is not a die face 1-6$/],
+    ['a negative constraint value', () => forge(so, (r) => (r.best!.constraints[0] = -1)), /^result_json\.best\.constraints\[0\]: must be at least 0, got -1$/],
+  ])('%s', (_, run, message) => {
+    const problem = run();
+    if (message === null) expect(problem).toBeNull();
+    else expect(problem).toMatch(message);
+  });
+
+  it("a real, honestly evaluated point that another front point dominates is not on a front", () => {
+    // A point of random search's front (same config) that NSGA-II's front dominates.
+    const dominated = weak.result.front.find((p) => mo.result.front.some((q) => q.objectives.every((v, k) => v <= p.objectives[k]) && q.objectives.some((v, k) => v < p.objectives[k])));
+    expect(dominated).toBeDefined();
+    expect(forge(mo, (r) => r.front.push(structuredClone(dominated!)))).toMatch(new RegExp(`^result\\.front\\[${mo.result.front.length}\\]: is dominated by result\\.front\\[\\d+\\], so it is not on a front$`));
+    // The same point twice is not a domination (equal points do not dominate each other).
+    expect(forge(mo, (r) => r.front.push(structuredClone(r.front[0])))).toBeNull();
+  });
+});
