@@ -8,7 +8,8 @@ import { Random } from '../../src-shared/random.ts';
 import { LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 import { cleanSequence, differingPositions, replaceRoll } from '../../src-renderer/stores/dice.ts';
 import { bandScale, evaluationDiff, faceTotals, facesOf, objectiveShares, sequenceDiff, transitionCounts } from '../../src-renderer/views/dice/inspect.ts';
-import { bandTicks, constraintPositionOption, constraintRows, featureChartOption, featureRows, objectiveShareOption } from '../../src-renderer/views/dice/charts.ts';
+import { bandReading, bandTicks, constraintPositionOption, constraintRows, featureChartOption, featureRows, formatBandValue, objectiveShareOption } from '../../src-renderer/views/dice/charts.ts';
+import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const randomSequence = (rng: Random, n: number) => Array.from({ length: n }, () => String(rng.int(1, 6))).join('');
@@ -82,6 +83,33 @@ describe('objective shares', () => {
 });
 
 describe('constraints against their bands', () => {
+  it('at d >= 9 chi, q(p) and q(P) read alike to 6 digits; the position in the band and the distances tell them apart', () => {
+    const config = trackConfig('so', 50);
+    const evaluation = evaluateDice(SAMPLE, config);
+    const rows = constraintRows(evaluation, config);
+    const d12 = rows.find((r) => r.d === 12)!;
+    // What the table showed: three equal strings.
+    expect([d12.chi, d12.lower, d12.upper!].map(formatNumber)).toEqual(['2.177e+9', '2.177e+9', '2.177e+9']);
+    // The evaluator's numbers for the sample (chi_12 = 2,176,782,332 in [2,176,697,776.67, 2,176,866,894.18]).
+    expect([d12.chi, Math.round(d12.lower), Math.round(d12.upper!)]).toEqual([2176782332, 2176697777, 2176866894]);
+    expect([d12.chi, d12.lower, d12.upper!].map(formatBandValue)).toEqual(['2,176,782,332', '2,176,697,777', '2,176,866,894']);
+    const t = (d12.chi - d12.lower) / (d12.upper! - d12.lower);
+    expect(t).toBeCloseTo(0.5, 2);
+    expect(bandReading(d12)).toEqual({ percent: `${Number((t * 100).toPrecision(3))} %`, distances: `${Math.round(d12.chi - d12.lower).toLocaleString('en-US')} above q(p) · ${Math.round(d12.upper! - d12.chi).toLocaleString('en-US')} below q(P)` });
+    expect(bandReading(d12)).toEqual({ percent: '50 %', distances: '84,555 above q(p) · 84,562 below q(P)' });
+    // Every d of the sample: the percentage is (chi − q(p)) / (q(P) − q(p)).
+    for (const r of rows) expect(Number(bandReading(r).percent!.replace(' %', ''))).toBeCloseTo(Number((((r.chi - r.lower) / (r.upper! - r.lower)) * 100).toPrecision(3)), 9);
+  });
+  it('outside the band it says how far, and without an upper bound how far above q(p)', () => {
+    expect(bandReading({ chi: 5, lower: 10, upper: 20 })).toEqual({ percent: '−50 %', distances: '5 below q(p)' });
+    expect(bandReading({ chi: 40_000, lower: 10, upper: 20 })).toEqual({ percent: '400,000 %', distances: '39,980 above q(P)' });
+    // Just inside or just outside an end never reads as the end itself.
+    expect(bandReading({ chi: 19_999.9, lower: 10_000, upper: 20_000 }).percent).toBe('99.999 %');
+    expect(bandReading({ chi: 20_000.1, lower: 10_000, upper: 20_000 }).percent).toBe('100.001 %');
+    expect(bandReading({ chi: 20_000, lower: 10_000, upper: 20_000 }).percent).toBe('100 %');
+    expect(bandReading({ chi: 7.25, lower: 0, upper: null })).toEqual({ percent: null, distances: '7.25 above q(p); no upper bound' });
+  });
+
   it('bandScale: 0 and 1 at the bounds, linear inside, log of band widths outside', () => {
     expect(bandScale({ chi: 10, lower: 10, upper: 20 })).toBe(0);
     expect(bandScale({ chi: 20, lower: 10, upper: 20 })).toBe(1);

@@ -230,6 +230,28 @@ describe('the panels show what the evaluator computes', () => {
     expect(text('constraints-summary')).toBe(`${e.constraints.filter((g) => g <= 0).length} / 12 satisfied`);
   });
 
+  it('for d >= 9 the row tells chi from its bounds: whole numbers, where chi sits in the band and how far from each end', async () => {
+    await open(SAMPLE);
+    const e = evaluateDice(SAMPLE, store.config);
+    const row = (d: number) => el(`constraint-row-${d}`)!;
+    const inRow = (d: number, testid: string) => row(d).querySelector(`[data-testid="${testid}"]`)?.textContent?.replace(/\s+/g, ' ').trim();
+    // d = 12: chi_12 = 2,176,782,332 in [2,176,697,776.67, 2,176,866,894.18] (the evaluator's); it read 2.177e+9 three times.
+    expect([e.chi[11], ...e.bounds[11].map((b) => Math.round(b!))]).toEqual([2176782332, 2176697777, 2176866894]);
+    expect(inRow(12, 'constraint-chi')).toBe('2,176,782,332');
+    expect(row(12).textContent).toContain('2,176,697,777');
+    expect(row(12).textContent).toContain('2,176,866,894');
+    expect(inRow(12, 'band-percent')).toBe('50 %');
+    expect(inRow(12, 'band-distances')).toBe('84,555 above q(p) · 84,562 below q(P)');
+    for (let d = 9; d <= 12; d++) {
+      const [lower, upper] = e.bounds[d - 1] as [number, number];
+      const t = (e.chi[d - 1] - lower) / (upper - lower);
+      expect(Number(inRow(d, 'band-percent')!.replace(' %', ''))).toBe(Number((t * 100).toPrecision(3)));
+      // Whole numbers from 10^4 on, 6 significant digits below.
+      const fmt = (v: number) => (v >= 1e4 ? Math.round(v).toLocaleString('en-US') : formatNumber(v));
+      expect(inRow(d, 'band-distances')).toBe(`${fmt(e.chi[d - 1] - lower)} above q(p) · ${fmt(upper - e.chi[d - 1])} below q(P)`);
+    }
+  });
+
   it('the rolls of a long sequence are rendered only where they are seen', async () => {
     await open(randomSequence(Random.fromSeed(2), 20_000));
     const cells = document.querySelectorAll('[data-testid="sequence-grid"] .die').length;
@@ -325,7 +347,8 @@ describe('diff two solutions', () => {
       expect(cells.slice(1, 3)).toEqual([formatNumber(ea.objectives[m]), formatNumber(eb.objectives[m])]);
     });
     const constraintRows = [...document.querySelectorAll('[data-testid="diff-constraints"] tbody tr')];
-    constraintRows.forEach((tr, l) => expect(tr.querySelectorAll('td')[2].textContent!.trim()).toBe(formatNumber(eb.chi[l])));
+    // chi_d as whole numbers from 10^4 on (at d = 12 both read 2.177e+9 to 6 digits).
+    constraintRows.forEach((tr, l) => expect(tr.querySelectorAll('td')[2].textContent!.trim()).toBe(eb.chi[l] >= 1e4 ? Math.round(eb.chi[l]).toLocaleString('en-US') : formatNumber(eb.chi[l])));
     // A pasted sequence with a bad roll is refused with its position.
     expect(store.compareWith(SAMPLE.slice(0, 7) + '9')?.message).toBe('character "9" at position 8 is not a die face 1-6');
   });

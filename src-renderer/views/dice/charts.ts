@@ -266,6 +266,45 @@ export function bandPosition(row: Pick<ConstraintRow, 'chi' | 'lower' | 'upper'>
 }
 
 /**
+ * A chi-square, a bound or a distance between them, readable when they are all near 6^d: from
+ * 10^4 on, the whole number with its thousands grouped (the bands there are hundreds wide or
+ * more, so the fraction says nothing), else formatNumber. At d = 12 chi, q(p) and q(P) all read
+ * "2.177e+9" with formatNumber; here they read 2,176,782,332 against 2,176,697,777.
+ */
+export function formatBandValue(v: number): string {
+  if (Number.isFinite(v) && Math.abs(v) >= 1e4) return Math.round(v).toLocaleString('en-US').replace('-', '−');
+  return formatNumber(v).replace(/^-/, '−');
+}
+
+/** Where chi_d sits in its band, in words: the share of the band and the distances to its ends. */
+export interface BandReading {
+  /** (chi − q(p)) / (q(P) − q(p)) as a percentage ("49.9 %"; below 0 or above 100 outside); null without an upper bound. */
+  percent: string | null;
+  /** The distances to the band's ends: "84,555 above q(p) · 84,562 below q(P)", or how far outside. */
+  distances: string;
+}
+
+/** t as a percentage to 3 significant digits, more when those would round a point inside the band onto its end (or an end's neighbour outside onto it). */
+function bandPercent(t: number): number {
+  const short = Number((t * 100).toPrecision(3));
+  const readsAsEnd = short === 0 || short === 100;
+  const isEnd = t === 0 || t === 1;
+  return readsAsEnd && !isEnd ? Number((t * 100).toPrecision(6)) : short;
+}
+
+export function bandReading(row: Pick<ConstraintRow, 'chi' | 'lower' | 'upper'>): BandReading {
+  const t = bandPosition(row);
+  const percent = t === null ? null : `${formatNumber(bandPercent(t)).replace(/^-/, '−')} %`;
+  const { chi, lower, upper } = row;
+  let distances: string;
+  if (chi < lower) distances = `${formatBandValue(lower - chi)} below q(p)`;
+  else if (upper === null) distances = `${formatBandValue(chi - lower)} above q(p); no upper bound`;
+  else if (chi > upper) distances = `${formatBandValue(chi - upper)} above q(P)`;
+  else distances = `${formatBandValue(chi - lower)} above q(p) · ${formatBandValue(upper - chi)} below q(P)`;
+  return { percent, distances };
+}
+
+/**
  * Each objective as one bar of 100 %, split into the shares of the errors E_i of its group
  * (one colour per feature, its name written on its share when there is room). The axis labels
  * give each objective's value; an objective of 0 has no share to show and says "in band".
