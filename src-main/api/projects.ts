@@ -30,12 +30,12 @@ import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportErro
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { experimentStatus, plannedRuns, recordOf, runExperiment } from '../experiments/runner.ts';
-import type { Executor, RunOutcome as ExecutorOutcome } from '../experiments/executor.ts';
+import { launchingExecutor, type Executor } from '../experiments/executor.ts';
+import type { LaunchedRun } from '../app/launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
 import { appVersion } from '../project/app-version.ts';
 import { hostName, labRunId, labRunRequest, Project, type LabRunRecord } from '../project/store.ts';
 import { checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
-import { planGridRun } from '../app/runs.ts';
 import type { ProjectPaths } from '../app/project-paths.ts';
 import type { ApiEventHub } from './events.ts';
 import type { RunService } from './runs.ts';
@@ -418,35 +418,16 @@ export class ProjectService implements Disposable {
 
   /** Grid runs through the RunService: tracked, shown and controllable like every app run. */
   private executor(session: Session): Executor {
-    const runs = this.runs;
-    return {
-      async execute(run, onProgress): Promise<ExecutorOutcome> {
-        const startedAt = new Date();
-        let plan;
-        try {
-          plan = await planGridRun(run, session.info.experiment);
-        } catch (e) {
-          return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
-        }
-        if (session.stop) return { status: 'cancelled', result: null, error: 'cancelled', startedAt, finishedAt: new Date() };
-        const { started, handle } = runs.launch(plan);
+    return launchingExecutor({
+      experiment: session.info.experiment,
+      shouldStop: () => session.stop,
+      launch: (run, plan) => {
+        const { started, handle } = this.runs.launch(plan);
         session.inFlight.set(run.id, started.runId);
-        const listener = handle.onSnapshot((s) => onProgress?.(s.progress));
-        let begun = startedAt;
-        const status = handle.onStatus((s) => {
-          if (s === 'running') begun = new Date();
-        });
-        const outcome = await handle.outcome;
-        listener.dispose();
-        status.dispose();
-        session.inFlight.delete(run.id);
-        const finishedAt = new Date();
-        if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result as SolverResult, error: null, startedAt: begun, finishedAt };
-        if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: begun, finishedAt };
-        return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt: begun, finishedAt };
+        return handle as LaunchedRun<DiceRunRequest>;
       },
-      dispose() {},
-    };
+      onEnded: (run) => session.inFlight.delete(run.id),
+    });
   }
 
   private emitSession(session: Session, force: boolean): void {

@@ -1,7 +1,7 @@
 /**
  * Runs of every kind started through the API: each request is planned by the application
- * layer (src-main/app/runs.ts: checked as the CLI checks its options, resolved), queued on the
- * solver host, and tracked here under the host's run id. Snapshots and the end are forwarded
+ * layer (src-main/app/runs.ts: checked as the CLI checks its options, resolved), launched
+ * (src-main/app/launcher.ts), and tracked here under the host's run id. Snapshots and the end are forwarded
  * as API events and kept, so that getRun / listRuns can tell a reloaded page (or another tab)
  * everything about a run still going or recently finished.
  *
@@ -9,10 +9,10 @@
  */
 import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
 import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
-import type { AnyRunResult, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import type { AnyRunResult, RunKindName, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
-import { planRun, type AnyRunPlan, type RunPlan } from '../app/runs.ts';
-import type { HostRun, SolverHost } from '../host/pool.ts';
+import { planRun } from '../app/runs.ts';
+import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from '../app/launcher.ts';
 import type { RunOutcome } from '../host/run.ts';
 import type { ApiEventHub } from './events.ts';
 
@@ -21,7 +21,7 @@ export const FINISHED_RUNS_KEPT = 100;
 
 interface Tracked {
   info: RunInfo;
-  handle: HostRun;
+  handle: LaunchedRun;
   plan: AnyRunPlan;
   /** The worker's own result (before the API's report), kept for saveRun; large boards are not kept. */
   hostResult: AnyRunResult | null;
@@ -33,7 +33,7 @@ export const KEEP_QUEENS_UP_TO = 1_000_000;
 /** A run the service launched: what it is, and its handle on the host. */
 export interface Launched {
   started: RunStarted;
-  handle: HostRun;
+  handle: LaunchedRun;
 }
 
 export class RunService implements Disposable {
@@ -41,7 +41,7 @@ export class RunService implements Disposable {
   private readonly store = new DisposableStore();
 
   constructor(
-    private readonly host: SolverHost,
+    private readonly launcher: Launcher,
     private readonly events: ApiEventHub,
     private readonly now: () => Date = () => new Date(),
   ) {}
@@ -53,7 +53,7 @@ export class RunService implements Disposable {
 
   /** Queues a planned run (the API's, or an experiment's) and tracks it like every other. */
   launch(plan: AnyRunPlan): Launched {
-    const handle = this.host.start(plan.request) as HostRun;
+    const handle = this.launcher.start<RunRequest>(plan);
     const runId = handle.id;
     const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;
     const info = { runId, kind: plan.kind, started, status: handle.status, snapshot: null, result: null, reason: null, history: [] } as RunInfo;

@@ -5,7 +5,6 @@
  * stopping policy (src-shared/solvers/stopping.ts), and the hypervolume normalisation of
  * multi-objective runs, computed here once and sent to the worker.
  */
-import type { DiceRunStarted } from '../../src-shared/api.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { diceHvNormalisationSteps, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
@@ -17,6 +16,7 @@ import { effectiveBudget, stoppingPolicy } from '../../src-shared/solvers/stoppi
 import type { ParamValue, SolverInfo } from '../../src-shared/solvers/types.ts';
 import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
+import type { RunPlan } from './launcher.ts';
 
 /** The named solver, or the strongest for the problem's track; throws SolverError when it does not fit. */
 export function chooseSolver(problem: DiceProblem, name?: string): SolverInfo {
@@ -104,15 +104,18 @@ export interface DiceRunInput {
   evaluations: number;
   /** Run the whole budget instead of stopping a single-objective run at f = 0. */
   wholeBudget?: boolean;
+  /** A wall-time budget in seconds besides the evaluations (0 evaluations: the time alone). */
+  seconds?: number;
   /** Resident-memory limit of the worker, MB. */
   memoryLimitMb?: number;
+  /** Minimum milliseconds between snapshots (the worker's default when left out). */
+  snapshotIntervalMs?: number;
+  /** false: no hypervolume in the trace (benchmarks time the solver alone), and no normalisation computed. */
+  traceHypervolume?: boolean;
 }
 
-export interface DiceRunPlan {
-  /** What the worker runs. */
-  request: DiceRunRequest;
-  /** What the run is, as the API reports it (without its id and time). */
-  started: Omit<DiceRunStarted, 'runId' | 'createdAt'>;
+/** A planned dice run (request: what the worker runs; started: what the run is), with its solver and problem. */
+export interface DiceRunPlan extends RunPlan<'dice'> {
   info: SolverInfo;
   problem: DiceProblem;
 }
@@ -134,8 +137,10 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
   const info = program ? programSolverInfo(input.solver ?? 'program', () => { throw new Error('a program solver is started by its run'); }) : chooseSolver(problem, input.solver);
   const { params, shown } = program ? { params: {}, shown: {} } : solverParams(info, problem, input.params ?? {});
   const m = problem.objectiveCount;
-  const termination = stoppingPolicy({ evaluations: input.evaluations, wholeBudget: input.wholeBudget }, m);
-  const hvNormalisation = m < 2 ? null : given.hvNormalisation !== undefined && given.hvNormalisation !== null ? given.hvNormalisation : hvNormalisationFor(input.config);
+  const budget = { evaluations: input.evaluations, wholeBudget: input.wholeBudget, ...(input.seconds !== undefined ? { seconds: input.seconds } : {}) };
+  const termination = stoppingPolicy(budget, m);
+  const traced = input.traceHypervolume !== false;
+  const hvNormalisation = m < 2 || !traced ? null : given.hvNormalisation !== undefined && given.hvNormalisation !== null ? given.hvNormalisation : hvNormalisationFor(input.config);
   const request: DiceRunRequest = {
     kind: 'dice',
     solver: info.name,
@@ -146,6 +151,8 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
     ...(program ? { program } : {}),
     ...(hvNormalisation ? { hvNormalisation } : {}),
     ...(input.memoryLimitMb !== undefined ? { memoryLimitMb: input.memoryLimitMb } : {}),
+    ...(input.snapshotIntervalMs !== undefined ? { snapshotIntervalMs: input.snapshotIntervalMs } : {}),
+    ...(traced ? {} : { traceHypervolume: false }),
   };
   const started: DiceRunPlan['started'] = {
     kind: 'dice',
@@ -159,9 +166,9 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
     objectiveCount: m,
     config: input.config,
     evaluations: input.evaluations,
-    target: effectiveBudget({ evaluations: input.evaluations, wholeBudget: input.wholeBudget }, m).target ?? null,
+    target: effectiveBudget(budget, m).target ?? null,
     hvNormalisation,
     experiment: null,
   };
-  return { request, started, info, problem };
+  return { kind: 'dice', request, started, report: (result) => result, info, problem };
 }

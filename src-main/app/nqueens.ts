@@ -3,22 +3,20 @@
  * (NqueensRequestError names the field), what the worker runs, and the report of a finished
  * run (the first maxQueens queens, the solution verified again on this side).
  */
-import type { NqueensRunReport, NqueensRunStarted, StartNqueensRun } from '../../src-shared/api.ts';
+import type { NqueensRunReport, StartNqueensRun } from '../../src-shared/api.ts';
 import { checkNqueensRequest } from '../../src-shared/problems/nqueens/request.ts';
 import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
-import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import type { NqueensResult } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunPlan } from './launcher.ts';
 
-export interface NqueensRunPlan {
-  request: NqueensRunRequest;
-  started: Omit<NqueensRunStarted, 'runId' | 'createdAt'>;
-  report(result: NqueensResult): NqueensRunReport;
-}
+export type NqueensRunPlan = RunPlan<'nqueens'>;
 
 const METHOD_TITLES = { neural: 'the network', minconflicts: 'min-conflicts' } as const;
 
 export function planNqueensRun(start: StartNqueensRun): NqueensRunPlan {
   const { method, n, seed, params, maxQueens, stepLimit } = checkNqueensRequest(start);
   return {
+    kind: 'nqueens',
     request: { kind: 'nqueens', method, n, params, seed },
     started: { kind: 'nqueens', title: `N-Queens, N = ${n.toLocaleString('en-US')}, ${METHOD_TITLES[method]}, seed ${seed}`, method, n, seed, params, stepLimit, maxQueens },
     report: (result) => nqueensReport(result, maxQueens),

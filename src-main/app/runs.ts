@@ -4,25 +4,18 @@
  * how its result is reported. The API's RunService (src-main/api/runs.ts) is generic over it.
  * To add a kind here: one entry in PLANNERS.
  */
-import type { RunApiTypes, RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
+import type { RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
 import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/config.ts';
 import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import type { DiceRunRequest, RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
+import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
 import { planNqueensRun } from './nqueens.ts';
+import type { AnyRunPlan, RunPlan } from './launcher.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
 
 /** The largest budget one app run may ask for. */
 export const MAX_RUN_EVALUATIONS = 1e9;
-
-export interface RunPlan<K extends RunKindName> {
-  kind: K;
-  request: RunKindTypes[K]['request'];
-  started: Omit<RunApiTypes[K]['started'], 'runId' | 'createdAt'>;
-  report(result: RunKindTypes[K]['result']): RunApiTypes[K]['result'];
-}
-export type AnyRunPlan = { [K in RunKindName]: RunPlan<K> }[RunKindName];
 
 /** A bad field of a start request, named as the API takes it. */
 export class RunRequestError extends FieldError {
@@ -42,31 +35,26 @@ async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
   const problem = createDiceProblem(config);
   solverParams(chooseSolver(problem, start.solver), problem, input.params);
   const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
-  const plan = planDiceRun(input, { hvNormalisation });
-  return { kind: 'dice', request: plan.request, started: plan.started, report: (result) => result };
-}
-
-function planNqueens(start: StartNqueensRun): RunPlan<'nqueens'> {
-  const plan = planNqueensRun(start);
-  return { kind: 'nqueens', ...plan };
+  return planDiceRun(input, { hvNormalisation });
 }
 
 /**
- * A run of an experiment's grid, planned as the app's runs are: the worker gets exactly the
- * request an `experiment run` worker gets (same result, bit for bit), plus the instance's
- * default HV normalisation computed once here instead of in every worker.
+ * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
+ * (src-main/experiments/executor.ts): its request (requestOf, the one a verification runs
+ * inline too) plus the instance's default HV normalisation, computed once here instead of in
+ * every worker. `experiment` names it in its title and tag (null: untagged, as the CLI's).
  */
-export async function planGridRun(run: RunSpec, experiment: string): Promise<RunPlan<'dice'>> {
+export async function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number } = {}): Promise<RunPlan<'dice'>> {
   const m = run.config.objectives.length;
   const hvNormalisation = m >= 2 ? await hvNormalisationForAsync(run.config) : null;
-  const request: DiceRunRequest = { ...requestOf(run), ...(hvNormalisation ? { hvNormalisation } : {}) };
+  const request: DiceRunRequest = { ...requestOf(run, options.snapshotIntervalMs), ...(hvNormalisation ? { hvNormalisation } : {}) };
   const track = trackOf(run.config.objectives) ?? null;
   return {
     kind: 'dice',
     request,
     started: {
       kind: 'dice',
-      title: `${run.label} on ${run.instance}, seed ${run.seed} (${experiment})`,
+      title: `${run.label} on ${run.instance}, seed ${run.seed}${experiment === null ? '' : ` (${experiment})`}`,
       solver: run.solver,
       params: run.params,
       seed: run.seed,
@@ -77,7 +65,7 @@ export async function planGridRun(run: RunSpec, experiment: string): Promise<Run
       evaluations: run.budget.evaluations,
       target: run.budget.target ?? null,
       hvNormalisation,
-      experiment: { name: experiment, id: run.id, instance: run.instance, label: run.label },
+      experiment: experiment === null ? null : { name: experiment, id: run.id, instance: run.instance, label: run.label },
     },
     report: (result) => result,
   };
@@ -88,7 +76,7 @@ export async function planRun(start: StartRunRequest): Promise<AnyRunPlan> {
   if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', 'must be an object with a kind ("dice" or "nqueens")');
   const kind = start.kind ?? 'dice';
   if (kind === 'dice') return planDice(start as StartDiceRun);
-  if (kind === 'nqueens') return planNqueens(start as StartNqueensRun);
+  if (kind === 'nqueens') return planNqueensRun(start as StartNqueensRun);
   throw new RunRequestError('kind', `must be "dice" or "nqueens", got ${JSON.stringify(kind)}`);
 }
 

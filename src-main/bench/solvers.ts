@@ -39,9 +39,10 @@ import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from
 import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
 import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import type { SolverInfo, SolverResult } from '../../src-shared/solvers/types.ts';
-import { defaultParallelism, SolverHost } from '../host/pool.ts';
-import type { DiceRunRequest, RunOutcome } from '../host/run.ts';
-import { stoppingPolicy } from '../../src-shared/solvers/stopping.ts';
+import { defaultParallelism } from '../host/pool.ts';
+import type { RunOutcome } from '../host/run.ts';
+import { planDiceRun, type DiceRunPlan } from '../app/dice.ts';
+import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
@@ -220,7 +221,7 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     info: SolverInfo;
     budget: number;
     seed: number;
-    request: DiceRunRequest;
+    plan: DiceRunPlan;
   }
   const planned: Planned[] = [];
   const normalisation: Partial<Record<string, HvNormalisation>> = {};
@@ -234,9 +235,10 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
       for (const budget of budgets)
         for (const info of infos)
           for (let seed = 1; seed <= options.seeds; seed++) {
-            // The one stopping policy: a single-objective run stops at f = 0 (nothing beats it).
-            const termination = stoppingPolicy(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }, config.objectives.length);
-            planned.push({ spec, config: k, info, budget, seed, request: { kind: 'dice', solver: info.name, params: {}, seed, config, termination, snapshotIntervalMs: 1000, traceHypervolume: false } });
+            // Planned as every dice run is (the one stopping policy: a single-objective run stops
+            // at f = 0, nothing beats it), without the trace's hypervolume (the solver timed alone).
+            const plan = planDiceRun({ config, solver: info.name, seed, ...(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }), snapshotIntervalMs: 1000, traceHypervolume: false });
+            planned.push({ spec, config: k, info, budget, seed, plan });
           }
     }
   }
@@ -244,15 +246,15 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
   // run counts as about 2,000 evaluations at N = 840 here).
   const cost = (p: Planned) => (p.spec.timed ? p.budget * 2000 : p.budget) * p.spec.n;
   const order = planned.map((_, i) => i).sort((a, b) => cost(planned[b]) - cost(planned[a]) || a - b);
-  const host = new SolverHost({ spawn, parallelism: options.parallelism });
+  const launcher = new Launcher({ spawn, parallelism: options.parallelism });
   const outcomes: RunOutcome<SolverResult>[] = new Array(planned.length);
   let finished = 0;
   try {
-    progress(`solvers: ${planned.length} runs on ${host.parallelism} worker(s)`);
+    progress(`solvers: ${planned.length} runs on ${launcher.parallelism} worker(s)`);
     await Promise.all(
       order.map(async (i) => {
         const p = planned[i];
-        outcomes[i] = await host.start(p.request).outcome;
+        outcomes[i] = await launcher.start(p.plan).outcome;
         finished++;
         const o = outcomes[i];
         const where = p.spec.random ? `${p.spec.name} config ${p.config}` : p.spec.name;
@@ -260,7 +262,7 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
       }),
     );
   } finally {
-    host.dispose();
+    launcher.dispose();
   }
 
   const cells = new Map<string, CellSummary>();

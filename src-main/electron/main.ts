@@ -22,7 +22,7 @@ import { ProjectService } from '../api/projects.ts';
 import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
 import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
 import { PrintFiles } from '../print-file.ts';
-import { SolverHost } from '../host/pool.ts';
+import { Launcher } from '../app/launcher.ts';
 import { electronSpawner } from './solver-spawner.ts';
 import { developerMenuRoles, externalLinkAction, externalLinkQuestion, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
 
@@ -49,13 +49,13 @@ let paths: DesktopPaths;
 let mainWindow: BrowserWindow | null = null;
 
 function createServices(): void {
-  const host = new SolverHost({ spawn: electronSpawner() });
-  const runs = new RunService(host, events);
+  const launcher = new Launcher({ spawn: electronSpawner() });
+  const runs = new RunService(launcher, events);
   // The recent list lives in the app's data folder (userData/recent-projects.json).
   paths = desktopPaths(join(app.getPath('userData'), 'recent-projects.json'));
-  projects = new ProjectService(runs, events, paths, host.parallelism, printPdf);
+  projects = new ProjectService(runs, events, paths, launcher.parallelism, printPdf);
   api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects, pickProjectFile });
-  disposers.push(() => projects.dispose(), () => runs.dispose(), () => host.dispose());
+  disposers.push(() => projects.dispose(), () => runs.dispose(), () => launcher.dispose());
   // The title names the open project; the menu's Close, Export and recent list follow it.
   const detach = events.attach(({ event }) => {
     if (event !== 'onProjectChanged') return;

@@ -1,12 +1,16 @@
 /**
- * How one run is executed: in worker processes through the solver host (the default, so a
- * crashing or runaway solver cannot take the runner down), or inline in this process through
- * the same driver in-process (tests, verification): executeRunSync, which gives the worker's result.
+ * How an experiment's runs are executed, for the CLI's `experiment run` and the app's
+ * experiment sessions alike: each grid run is planned by the application layer (planGridRun)
+ * and launched (src-main/app/launcher.ts) in a worker process, so a crashing or runaway solver
+ * cannot take the runner down; the CLI launches it on its own Launcher, the app through its
+ * RunService (which shows it with every other run). `--inline` and verification run the same
+ * request in this process (runInProcessSync), which gives the worker's result.
  */
-import { executeRunSync } from '../../src-shared/runtime/kinds/index.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { SolverHost } from '../host/pool.ts';
+import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import { Launcher, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
+import { planGridRun } from '../app/runs.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 
 export interface RunOutcome {
@@ -27,12 +31,8 @@ export interface Executor {
 
 export function runInline(run: RunSpec): RunOutcome {
   const startedAt = new Date();
-  try {
-    const result = executeRunSync(requestOf(run));
-    return { status: 'done', result, error: null, startedAt, finishedAt: new Date() };
-  } catch (e) {
-    return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
-  }
+  const outcome = runInProcessSync({ request: requestOf(run) });
+  return { status: outcome.status === 'done' ? 'done' : 'failed', result: outcome.result, error: outcome.reason, startedAt, finishedAt: new Date() };
 }
 
 export function inlineExecutor(): Executor {
@@ -46,26 +46,55 @@ export function inlineExecutor(): Executor {
   };
 }
 
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null }): Executor {
-  const host = new SolverHost({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null, runTimeoutMs: options.runTimeoutMs ?? null });
+export interface LaunchingExecutorOptions {
+  /** Launches a planned grid run (on a Launcher, or through the app's RunService). */
+  launch(run: RunSpec, plan: RunPlan<'dice'>): LaunchedRun<DiceRunRequest>;
+  /** The experiment the runs belong to, named in their titles; null for none. */
+  experiment?: string | null;
+  /** Minimum milliseconds between a run's snapshots (the worker's default when left out). */
+  snapshotIntervalMs?: number;
+  /** True once the session stops: a run planned after that is not launched (it stays missing). */
+  shouldStop?: () => boolean;
+  /** Called when a launched run has ended. */
+  onEnded?: (run: RunSpec) => void;
+  dispose?: () => void;
+}
+
+/** The one executor of grid runs in worker processes: plan, launch, the outcome as the runner stores it. */
+export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
   return {
     async execute(run, onProgress) {
-      let startedAt = new Date();
-      const handle = host.start(requestOf(run, onProgress ? 500 : 60_000));
+      const startedAt = new Date();
+      let plan: RunPlan<'dice'>;
+      try {
+        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs });
+      } catch (e) {
+        return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
+      }
+      if (options.shouldStop?.()) return { status: 'cancelled', result: null, error: 'cancelled', startedAt, finishedAt: new Date() };
+      const handle = options.launch(run, plan);
+      let begun = startedAt;
       const listeners = [
         handle.onStatus((status) => {
-          if (status === 'running') startedAt = new Date();
+          if (status === 'running') begun = new Date();
         }),
         handle.onSnapshot((snapshot) => onProgress?.(snapshot.progress)),
       ];
       const outcome = await handle.outcome;
       for (const l of listeners) l.dispose();
+      options.onEnded?.(run);
       const finishedAt = new Date();
-      if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt, finishedAt };
-      // Stopped on request (the executor disposed, as a second Ctrl-C does): no result, not a failure.
-      if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt, finishedAt };
-      return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt, finishedAt };
+      if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt: begun, finishedAt };
+      // Stopped on request (the session cancelled, the executor disposed as a second Ctrl-C does): no result, not a failure.
+      if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: begun, finishedAt };
+      return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt: begun, finishedAt };
     },
-    dispose: () => host.dispose(),
+    dispose: () => options.dispose?.(),
   };
+}
+
+/** The CLI's executor: a Launcher of its own with `jobs` workers, disposed with the executor. */
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null }): Executor {
+  const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null, runTimeoutMs: options.runTimeoutMs ?? null });
+  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), snapshotIntervalMs: 500, dispose: () => launcher.dispose() });
 }

@@ -7,7 +7,7 @@ import { RunService } from '../api/runs.ts';
 import { ProjectService } from '../api/projects.ts';
 import { pathRedactor, workspacePaths } from '../app/project-paths.ts';
 import { renderPdf } from '../report/pdf.ts';
-import { SolverHost } from '../host/pool.ts';
+import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt, PROJECT_ROOT } from './renderer-dir.ts';
 import { newToken, startWebServer, type WebServer } from './web-server.ts';
@@ -51,21 +51,21 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   if (build !== 'never') await ensureRendererBuilt(rendererDir, { force: build === 'always', onBuild: opts.onBuild });
   else if (!existsSync(join(rendererDir, 'index.html'))) throw new RendererMissingError(rendererDir);
   const events = new ApiEventHub();
-  const host = new SolverHost({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
-  const runs = new RunService(host, events);
+  const launcher = new Launcher({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
+  const runs = new RunService(launcher, events);
   // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
   const paths = workspacePaths(opts.workspace ?? process.cwd());
   // What the client reads names no absolute path of the server's: files in the workspace
   // relative to it, the app's own files (a crashed worker's last line) under <saikoro>/.
   const appFolder = pathRedactor([PROJECT_ROOT], '<saikoro>');
   const redact = (text: string) => appFolder(paths.redact(text));
-  const projects = new ProjectService(runs, events, paths, host.parallelism, (html) => renderPdf(html));
+  const projects = new ProjectService(runs, events, paths, launcher.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
     server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
   } catch (e) {
     projects.dispose();
-    host.dispose();
+    launcher.dispose();
     throw e;
   }
   return {
@@ -81,7 +81,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
       // then close the project file.
       projects.dispose();
       runs.dispose();
-      host.dispose();
+      launcher.dispose();
       await server.close();
     },
   };

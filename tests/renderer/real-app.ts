@@ -15,7 +15,7 @@ import { ApiEventHub } from '../../src-main/api/events.ts';
 import { RunService } from '../../src-main/api/runs.ts';
 import { ProjectService, type PdfPrinter } from '../../src-main/api/projects.ts';
 import { workspacePaths } from '../../src-main/app/project-paths.ts';
-import { SolverHost } from '../../src-main/host/pool.ts';
+import { Launcher } from '../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../src-main/host/spawner.ts';
 
 export interface RealApp {
@@ -33,9 +33,9 @@ export interface RealApp {
 export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter } = {}): RealApp {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
   const events = new ApiEventHub();
-  const host = new SolverHost({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
-  const runs = new RunService(host, events);
-  const projects = new ProjectService(runs, events, workspacePaths(workspace), host.parallelism, options.printPdf ?? null);
+  const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
+  const runs = new RunService(launcher, events);
+  const projects = new ProjectService(runs, events, workspacePaths(workspace), launcher.parallelism, options.printPdf ?? null);
   const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects });
   const bridge: Record<string, unknown> = {};
   for (const name of API_CALL_NAMES)
@@ -64,7 +64,7 @@ export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter }
     dispose() {
       projects.dispose();
       runs.dispose();
-      host.dispose();
+      launcher.dispose();
       fs.rmSync(workspace, { recursive: true, force: true });
     },
   };

@@ -6,9 +6,10 @@ import type { NqueensOutcome } from '../../../src-shared/problems/nqueens/solve.
 export { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { RunController } from '../../../src-shared/runtime/control.ts';
-import { executeRun, type NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
-import { SolverHost } from '../../host/pool.ts';
-import type { NqueensResult, NqueensRunRequest, RunOutcome } from '../../host/run.ts';
+import type { NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
+import { Launcher, runInProcess } from '../../app/launcher.ts';
+import { planNqueensRun } from '../../app/nqueens.ts';
+import type { NqueensResult, RunOutcome } from '../../host/run.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { appVersion } from '../../project/app-version.ts';
 import { hostName, labRunId, labRunRequest, ProjectError, type LabRunRecord, type Project } from '../../project/store.ts';
@@ -169,7 +170,9 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
       const params = method === 'neural' ? neuralParams(n, values) : minConflictsParams(n, values);
       if (!values.json && n >= 100_000) writeLine(io.stderr, `nqueens: ${method}, N = ${n.toLocaleString('en-US')}...`);
 
-      const request: NqueensRunRequest = { kind: 'nqueens', method, n, params: frameworkParams(method, params), seed };
+      // Checked as the app checks a start request (the options above are within its limits).
+      const plan = planNqueensRun({ kind: 'nqueens', method, n, params: frameworkParams(method, params), seed });
+      const { request } = plan;
       // Opened before the run, so a missing or refused project file fails at once (exit 1).
       const project = values.project !== undefined ? openProject(values.project, io) : null;
       const refusal = project?.writeRefusal();
@@ -205,21 +208,16 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
           if (values.inline) {
             const control = new RunController();
             cancel = () => control.cancel();
-            try {
-              const result = await executeRun(request, { onSnapshot: onSnapshot ?? undefined, control });
-              outcome = { status: control.cancelled ? 'cancelled' : 'done', result, reason: control.cancelled ? 'cancelled' : null };
-            } catch (e) {
-              outcome = { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
-            }
+            outcome = await runInProcess(plan, { onSnapshot: onSnapshot ?? undefined, control });
           } else {
-            const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
+            const launcher = new Launcher({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1 });
             try {
-              const run = host.start(request);
+              const run = launcher.start(plan);
               cancel = () => run.cancel();
               if (onSnapshot) run.onSnapshot(onSnapshot);
               outcome = await run.outcome;
             } finally {
-              host.dispose();
+              launcher.dispose();
             }
           }
         } finally {

@@ -8,12 +8,12 @@ import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/solvers/params.ts';
 import { SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { ParamValue, Snapshot, SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
-import { SolverHost } from '../../host/pool.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
 import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { planDiceRun, type DiceRunPlan } from '../../app/dice.ts';
+import { Launcher } from '../../app/launcher.ts';
 import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
 import { checkProgramSpec, DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
 
@@ -379,7 +379,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       }
       const { info } = plan;
       const params = plan.started.params;
-      const host = new SolverHost({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb: memoryLimitMb ?? null });
+      const launcher = new Launcher({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb: memoryLimitMb ?? null });
       const bar = io.stderrIsTTY ? new ProgressBar(io, plan.started.objectiveCount === 1) : null;
       let interrupted = false;
       const onSigint = () => {
@@ -389,7 +389,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       // MO: the normalisation of the trace's hypervolume, computed once by the plan, so the one
       // written to --out is the one the worker used.
       const hvNormalisation = plan.started.hvNormalisation;
-      const run = host.start(plan.request);
+      const run = launcher.start(plan);
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
       process.once('SIGINT', onSigint);
       let outcome;
@@ -399,7 +399,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         process.off('SIGINT', onSigint);
         snapshots?.dispose();
         bar?.clear();
-        host.dispose();
+        launcher.dispose();
       }
       if (!outcome.result) {
         writeLine(io.stderr, `saikoro solve: the run ${outcome.status}: ${outcome.reason}`);

@@ -6,13 +6,13 @@ import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { RunService } from '../../../src-main/api/runs.ts';
 import { ProjectService } from '../../../src-main/api/projects.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
-import { SolverHost } from '../../../src-main/host/pool.ts';
+import { Launcher } from '../../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 
 export function apiHarness(parallelism = 1, options: { workspace?: string } = {}) {
   const events = new ApiEventHub();
-  const host = new SolverHost({ spawn: nodeSpawner(), parallelism });
-  const runs = new RunService(host, events);
+  const launcher = new Launcher({ spawn: nodeSpawner(), parallelism });
+  const runs = new RunService(launcher, events);
   const projects = options.workspace ? new ProjectService(runs, events, workspacePaths(options.workspace), parallelism) : undefined;
   const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects });
 
@@ -44,7 +44,7 @@ export function apiHarness(parallelism = 1, options: { workspace?: string } = {}
 
   return {
     events,
-    host,
+    launcher,
     runs,
     projects,
     api,
@@ -52,7 +52,7 @@ export function apiHarness(parallelism = 1, options: { workspace?: string } = {}
     dispose() {
       projects?.dispose();
       runs.dispose();
-      host.dispose();
+      launcher.dispose();
     },
   };
 }

@@ -12,7 +12,7 @@ import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { ProjectService } from '../../../src-main/api/projects.ts';
 import { RunService } from '../../../src-main/api/runs.ts';
-import { SolverHost } from '../../../src-main/host/pool.ts';
+import { Launcher } from '../../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-desktop-paths-')));
@@ -65,8 +65,8 @@ describe('desktop project paths', () => {
     const recentFile = path.join(dir, 'recent-3.json');
     const paths = desktopPaths(recentFile, dir);
     const events = new ApiEventHub();
-    const host = new SolverHost({ spawn: nodeSpawner(), parallelism: 1 });
-    const runs = new RunService(host, events);
+    const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: 1 });
+    const runs = new RunService(launcher, events);
     const projects = new ProjectService(runs, events, paths, 1);
     const chosen = path.join(dir, 'picked.saikoro');
     const dialogs: string[] = [];
@@ -92,7 +92,7 @@ describe('desktop project paths', () => {
     } finally {
       projects.dispose();
       runs.dispose();
-      host.dispose();
+      launcher.dispose();
     }
   });
 

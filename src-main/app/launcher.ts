@@ -1,0 +1,82 @@
+/**
+ * The one way a run starts: plan -> host -> outcome. Every entry point (the CLI's solve,
+ * nqueens and experiment run, the API's RunService and experiment sessions, the benchmarks)
+ * plans a run in this folder (runs.ts, dice.ts, nqueens.ts: what the worker runs, what the run
+ * is, how its result is reported) and hands the plan to a Launcher, which alone owns a solver
+ * host (src-main/host/pool.ts); the run comes back as a RunOutcome. The in-process path
+ * (`--inline`, `experiment verify`) runs the same request through executeRun in this process,
+ * with the same outcome. tests/main/app/launcher.test.ts checks that no module outside
+ * src-main/app/ constructs a host or executes a request itself.
+ */
+import type { Disposable } from '../../src-shared/base/disposable.ts';
+import { RunController } from '../../src-shared/runtime/control.ts';
+import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKindTypes, type RunRequest, type SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
+import { SolverHost, type HostRun, type SolverHostOptions } from '../host/pool.ts';
+import type { RunOutcome } from '../host/run.ts';
+
+/** A run planned by the application layer: what the worker runs, what the run is, how its result is reported. */
+export interface RunPlan<K extends RunKindName> {
+  kind: K;
+  request: RunKindTypes[K]['request'];
+  started: Omit<RunApiTypes[K]['started'], 'runId' | 'createdAt'>;
+  report(result: RunKindTypes[K]['result']): RunApiTypes[K]['result'];
+}
+export type AnyRunPlan = { [K in RunKindName]: RunPlan<K> }[RunKindName];
+
+/** A launched run: its status, snapshots, pause, resume and cancel; await `outcome`. */
+export type LaunchedRun<R extends RunRequest = RunRequest> = HostRun<R>;
+
+/** Runs plans in worker processes: the solver host of this process (or of this command). */
+export class Launcher implements Disposable {
+  private readonly host: SolverHost;
+
+  constructor(options: SolverHostOptions) {
+    this.host = new SolverHost(options);
+  }
+
+  /** Runs in parallel (worker processes). */
+  get parallelism(): number {
+    return this.host.parallelism;
+  }
+
+  /** Queues a planned run; it starts as soon as a worker is free. */
+  start<R extends RunRequest>(plan: { readonly request: R }): LaunchedRun<R> {
+    return this.host.start(plan.request);
+  }
+
+  /** Ends every worker; unfinished runs fail or are cancelled. */
+  dispose(): void {
+    this.host.dispose();
+  }
+}
+
+export interface InProcessOptions<S> {
+  onSnapshot?: (snapshot: S) => void;
+  /** Cancels (and pauses) the run between steps. */
+  control?: RunController;
+}
+
+/**
+ * A planned run executed in this process instead of a worker (`--inline`): the worker's
+ * executeRun with the worker's outcome (cancelled with the result so far, failed with the
+ * reason), never rejecting.
+ */
+export async function runInProcess<R extends RunRequest>(plan: { readonly request: R }, options: InProcessOptions<SnapshotOf<R>> = {}): Promise<RunOutcome<ResultOf<R>>> {
+  const control = options.control ?? new RunController();
+  try {
+    const result = await executeRun(plan.request, { onSnapshot: options.onSnapshot, control });
+    return control.cancelled ? { status: 'cancelled', result, reason: 'cancelled' } : { status: 'done', result, reason: null };
+  } catch (e) {
+    return { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The same, synchronously and without snapshots (verification, `experiment run --inline`). */
+export function runInProcessSync<R extends RunRequest>(plan: { readonly request: R }): RunOutcome<ResultOf<R>> {
+  try {
+    return { status: 'done', result: executeRunSync(plan.request), reason: null };
+  } catch (e) {
+    return { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
+  }
+}

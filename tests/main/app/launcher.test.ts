@@ -1,0 +1,79 @@
+// Every run of the app and the CLI goes through the launcher (src-main/app/launcher.ts): no
+// module of src-main outside src-main/app/ constructs a solver host, names it, or executes a
+// run request itself (the worker, which the host runs, executes what it is sent). A static
+// check over the sources, as tests/layers.test.ts checks the layering.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Launcher, runInProcess, runInProcessSync } from '../../../src-main/app/launcher.ts';
+import { planNqueensRun } from '../../../src-main/app/nqueens.ts';
+import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+import { RunController } from '../../../src-shared/runtime/control.ts';
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const posix = (file: string) => relative(ROOT, file).split(sep).join('/');
+
+/** Where a file starts runs other than through the launcher (empty when it does not). */
+export function runStartsIn(file: string, text: string): string[] {
+  if (file.startsWith('src-main/app/') || file.startsWith('src-main/host/')) {
+    // Inside the app core only the launcher owns a host; inside the host only the worker executes.
+    const problems: string[] = [];
+    if (file.startsWith('src-main/app/') && file !== 'src-main/app/launcher.ts' && /\bSolverHost\b/.test(text)) problems.push(`${file}: names SolverHost (only src-main/app/launcher.ts owns a host)`);
+    if (file.startsWith('src-main/host/') && file !== 'src-main/host/worker.ts' && /\bexecuteRun(Sync)?\b/.test(text)) problems.push(`${file}: executes a run request (only the worker does, inside the host)`);
+    return problems;
+  }
+  const problems: string[] = [];
+  if (/\bSolverHost\b/.test(text)) problems.push(`${file}: names SolverHost (start runs with src-main/app/launcher.ts)`);
+  if (/\bexecuteRun(Sync)?\b/.test(text)) problems.push(`${file}: executes a run request itself (use the launcher's runInProcess)`);
+  if (/\bhost\/pool\.ts['"]/.test(text) && /import\s+(type\s+)?\{[^}]*\bHostRun\b/.test(text)) problems.push(`${file}: imports HostRun (a launched run is a LaunchedRun)`);
+  return problems;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|vue|mts)$/.test(e.name) ? [join(dir, e.name)] : []));
+}
+
+describe('one launcher for every run', () => {
+  it('no module of src-main outside src-main/app/ starts a host run or executes a request', () => {
+    const files = sources(join(ROOT, 'src-main'));
+    expect(files.length).toBeGreaterThan(50);
+    expect(files.flatMap((f) => runStartsIn(posix(f), readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('the check finds a host, a direct execution and a HostRun outside the app core', () => {
+    expect(runStartsIn('src-main/cli/commands/x.ts', "import { SolverHost } from '../../host/pool.ts';\nnew SolverHost({ spawn });")).toHaveLength(1);
+    expect(runStartsIn('src-main/bench/x.ts', "import { executeRunSync } from '../../src-shared/runtime/kinds/index.ts';")).toHaveLength(1);
+    expect(runStartsIn('src-main/api/x.ts', "import type { HostRun } from '../host/pool.ts';")).toHaveLength(1);
+    expect(runStartsIn('src-main/app/dice.ts', 'const h = new SolverHost(o);')).toHaveLength(1);
+    expect(runStartsIn('src-main/app/launcher.ts', 'this.host = new SolverHost(options);')).toEqual([]);
+    expect(runStartsIn('src-main/host/worker.ts', 'await executeRun(request)')).toEqual([]);
+    expect(runStartsIn('src-main/host/pool.ts', 'executeRunSync(request)')).toHaveLength(1);
+  });
+
+  it('a plan gives the same result in a worker and in this process', async () => {
+    const plan = planNqueensRun({ kind: 'nqueens', method: 'minconflicts', n: 300, seed: 5 });
+    const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: 1 });
+    try {
+      const inWorker = await launcher.start(plan).outcome;
+      const inProcess = await runInProcess(plan);
+      const inProcessSync = runInProcessSync(plan);
+      expect(inWorker.status).toBe('done');
+      expect(inWorker.result!.solved).toBe(true);
+      const timeless = (o: typeof inWorker) => ({ ...o, result: { ...o.result!, seconds: 0 } });
+      expect(timeless(inProcess)).toEqual(timeless(inWorker));
+      expect(timeless(inProcessSync)).toEqual(timeless(inWorker));
+    } finally {
+      launcher.dispose();
+    }
+  });
+
+  it('in process, a cancel is an outcome with the result so far and a failure is one with the reason', async () => {
+    const control = new RunController();
+    control.cancel();
+    const cancelled = await runInProcess(planNqueensRun({ kind: 'nqueens', method: 'neural', n: 30, seed: 1 }), { control });
+    expect(cancelled).toMatchObject({ status: 'cancelled', reason: 'cancelled', result: { stopReason: 'cancelled', solved: false } });
+    const plan = planNqueensRun({ kind: 'nqueens', method: 'minconflicts', n: 10, seed: 1 });
+    const failed = runInProcessSync({ request: { ...plan.request, n: -1 } });
+    expect(failed).toEqual({ status: 'failed', result: null, reason: 'nqueens: n must be a positive integer, got -1' });
+  });
+});
