@@ -181,3 +181,30 @@ export function solverResultOf(run: { status: string; config: unknown; result: u
     if (run.evaluations !== undefined && run.evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${describeValue(run.evaluations)}, its result ${result.evaluations}`);
   } else if (run.status === 'done') throw new RecordError('result', 'is missing for a done run');
 }
+
+/** The stored request of a lab run: the fields the app reads (method, n, seed, params). */
+export function labRequest(field: string, v: unknown): { kind: string; method: string; n: number; seed: number } {
+  if (!isRecord(v)) throw new RecordError(field, 'must be a request object');
+  text(`${field}.kind`, v.kind);
+  text(`${field}.method`, v.method);
+  if (safeInteger(`${field}.n`, v.n) < 1) throw new RecordError(`${field}.n`, `must be at least 1, got ${v.n}`);
+  safeInteger(`${field}.seed`, v.seed);
+  if (!isRecord(v.params)) throw new RecordError(`${field}.params`, 'must be an object of parameter values');
+  return v as { kind: string; method: string; n: number; seed: number };
+}
+
+/** The stored result of a lab run for a request of size n: counts, flags and the queens on the board. */
+export function labResult(field: string, v: unknown, n: number): void {
+  if (!isRecord(v)) throw new RecordError(field, `must be a result object, got ${describeValue(v)}`);
+  if (v.n !== undefined && v.n !== n) throw new RecordError(`${field}.n`, `is ${describeValue(v.n)}, not the request's n = ${n}`);
+  if (typeof v.solved !== 'boolean') throw new RecordError(`${field}.solved`, `must be true or false, got ${describeValue(v.solved)}`);
+  count(`${field}.steps`, v.steps);
+  atLeastZero(`${field}.seconds`, finite(`${field}.seconds`, v.seconds));
+  if (v.queens !== null) {
+    if (!Array.isArray(v.queens) || v.queens.length !== n) throw new RecordError(`${field}.queens`, `must be null or a list of ${n} rows, got ${Array.isArray(v.queens) ? `${v.queens.length} values` : describeValue(v.queens)}`);
+    v.queens.forEach((c, r) => {
+      if (c !== null && !(Number.isSafeInteger(c) && c >= 0 && c < n)) throw new RecordError(`${field}.queens[${r}]`, `must be a column from 0 to ${n - 1}, got ${describeValue(c)}`);
+    });
+  }
+  if (v.message !== undefined) text(`${field}.message`, v.message);
+}

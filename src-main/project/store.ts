@@ -751,6 +751,14 @@ export class Project {
     const expected = labRunId(record.request);
     if (record.id !== expected) throw new ProjectError(`lab run id ${record.id} does not match its request (expected ${expected})`);
     if (record.kind !== record.request.kind) throw new ProjectError(`lab run ${record.id}: kind ${record.kind} does not match its request (${record.request.kind})`);
+    // What could not be read back is not written (the same checks as labRuns()).
+    try {
+      check.labRequest('request', record.request);
+      if (record.result !== null) check.labResult('result', record.result, record.request.n);
+    } catch (e) {
+      if (e instanceof RecordError) throw new ProjectError(`${this.path}: not storing lab run ${record.id}: ${e.message}`, this.path);
+      throw e;
+    }
     return this.write(() => {
       const existing = this.db.get('SELECT status FROM lab_runs WHERE id = ?', record.id) as Row | null;
       if (existing?.status === 'done') return false;
@@ -783,10 +791,9 @@ export class Project {
       return rows.map((r) => {
         const id = String(r.id);
         try {
-          const request = check.jsonColumn('request_json', r.request_json);
-          if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new RecordError('request_json', 'must be a request object');
+          const request = check.labRequest('request_json', check.jsonColumn('request_json', r.request_json));
           const result = r.result_json === null ? null : check.jsonColumn('result_json', r.result_json);
-          if (result !== null && (typeof result !== 'object' || Array.isArray(result))) throw new RecordError('result_json', 'must be a result object');
+          if (result !== null) check.labResult('result_json', result, request.n);
           return {
             id,
             kind: check.text('kind', r.kind) as LabRunRecord['kind'],

@@ -100,6 +100,49 @@ describe('lab runs in a project', () => {
   });
 });
 
+describe('damaged lab runs (issue 21: every value read is checked)', () => {
+  it.each([
+    ['a result whose steps are text', `json_set(result_json, '$.steps', 'many')`, /result_json\.steps: must be a count \(an integer of at least 0\), got "many"/],
+    ['a result whose queens are not N rows', `json_set(result_json, '$.queens', json('[0, 1]'))`, /result_json\.queens: must be null or a list of 8 rows, got 2 values/],
+    ['a queen off the board', `json_set(result_json, '$.queens[0]', 8)`, /result_json\.queens\[0\]: must be a column from 0 to 7, got 8/],
+    ['a result whose solved is not true or false', `json_set(result_json, '$.solved', 'yes')`, /result_json\.solved: must be true or false, got "yes"/],
+    ['a result of another N than its request', `json_set(result_json, '$.n', 9)`, /result_json\.n: is 9, not the request's n = 8/],
+  ])('%s is refused naming the lab run and the field', async (_, edit, message) => {
+    const file = path.join(dir, 'lab.saikoro');
+    const project = Project.create(file);
+    const run = await labRun();
+    project.putLabRun(run);
+    project.close();
+    const db = new Database(file);
+    db.exec(`UPDATE lab_runs SET result_json = ${edit}`);
+    db.close();
+    const again = Project.open(file, { readOnly: true });
+    try {
+      expect(() => again.labRuns()).toThrow(ProjectError);
+      expect(() => again.labRuns()).toThrow(new RegExp(`corrupt Saikoro project \\(lab run ${run.id}: ${message.source}\\)`));
+    } finally {
+      again.close();
+    }
+  });
+
+  it('a request whose n is text is refused by name', async () => {
+    const file = path.join(dir, 'lab.saikoro');
+    const project = Project.create(file);
+    const run = await labRun();
+    project.putLabRun(run);
+    project.close();
+    const db = new Database(file);
+    db.exec(`UPDATE lab_runs SET request_json = json_set(request_json, '$.n', 'eight')`);
+    db.close();
+    const again = Project.open(file, { readOnly: true });
+    try {
+      expect(() => again.labRuns()).toThrow(/lab run [0-9a-f]{32}: request_json\.n: must be an integer, got "eight"/);
+    } finally {
+      again.close();
+    }
+  });
+});
+
 describe('migration from schema 2', () => {
   function writeV2(file: string): void {
     const db = new Database(file);
