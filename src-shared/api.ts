@@ -42,6 +42,11 @@ export interface AppInfo {
   platform: string;
   /** How the renderer reaches the main side. */
   runtime: 'electron' | 'web';
+  /**
+   * Each solver worker's memory limit in MB (null: none): runs whose settings are estimated to
+   * need more are refused. Left out where no solver host runs.
+   */
+  workerMemoryLimitMb?: number | null;
 }
 
 export interface EvaluateDiceRequest {

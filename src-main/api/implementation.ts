@@ -31,7 +31,7 @@ export class UnavailableError extends Error {
 export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCalls {
   return {
     async getAppInfo() {
-      return { ...appInfo };
+      return { ...appInfo, ...(deps.runs ? { workerMemoryLimitMb: deps.runs.workerMemoryLimitMb } : {}) };
     },
     async evaluateDice(request: EvaluateDiceRequest) {
       if (typeof request?.x !== 'string') throw new TypeError('evaluateDice: request.x must be a string of faces 1-6');

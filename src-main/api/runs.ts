@@ -48,7 +48,7 @@ export class RunService implements Disposable {
 
   /** Plans and queues a run; its events may reach listeners before this answers. */
   async start(request: StartRunRequest): Promise<RunStarted> {
-    return this.launch(await planRun(request)).started;
+    return this.launch(await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb })).started;
   }
 
   /** Queues a planned run (the API's, or an experiment's) and tracks it like every other. */
@@ -125,6 +125,11 @@ export class RunService implements Disposable {
     if (paused) t.handle.pause();
     else t.handle.resume();
     return true;
+  }
+
+  /** Each worker's memory limit in MB (null: none), as the host applies it. */
+  get workerMemoryLimitMb(): number | null {
+    return this.launcher.memoryLimitMb;
   }
 
   get activeCount(): number {

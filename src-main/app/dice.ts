@@ -13,6 +13,7 @@ import { resolveParams } from '../../src-shared/solvers/params.ts';
 import { createDiceProblem, type DiceProblem } from '../../src-shared/solvers/problem.ts';
 import { checkSolverFits, checkSolverSetup, defaultSolverFor, findSolver } from '../../src-shared/solvers/registry.ts';
 import { effectiveBudget, stoppingPolicy } from '../../src-shared/solvers/stopping.ts';
+import { MemoryLimitError, memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import type { ParamValue, SolverInfo } from '../../src-shared/solvers/types.ts';
 import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
@@ -112,6 +113,12 @@ export interface DiceRunInput {
   snapshotIntervalMs?: number;
   /** false: no hypervolume in the trace (benchmarks time the solver alone), and no normalisation computed. */
   traceHypervolume?: boolean;
+  /**
+   * The memory limit the worker will have when the run has none of its own (MB; null: none;
+   * the host's, SolverHost.memoryLimitMb): settings whose estimated memory exceeds the limit
+   * in force are refused (MemoryLimitError, src-shared/solvers/memory.ts).
+   */
+  workerMemoryLimitMb?: number | null;
 }
 
 /** A planned dice run (request: what the worker runs; started: what the run is), with its solver and problem. */
@@ -137,6 +144,8 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
   const info = program ? programSolverInfo(input.solver ?? 'program', () => { throw new Error('a program solver is started by its run'); }) : chooseSolver(problem, input.solver);
   const { params, shown } = program ? { params: {}, shown: {} } : solverParams(info, problem, input.params ?? {});
   const m = problem.objectiveCount;
+  const tooBig = program ? null : memoryRefusal({ solver: info.name, params, n: input.config.n, objectiveCount: m }, input.memoryLimitMb ?? input.workerMemoryLimitMb ?? null);
+  if (tooBig) throw new MemoryLimitError(tooBig);
   const budget = { evaluations: input.evaluations, wholeBudget: input.wholeBudget, ...(input.seconds !== undefined ? { seconds: input.seconds } : {}) };
   const termination = stoppingPolicy(budget, m);
   const traced = input.traceHypervolume !== false;

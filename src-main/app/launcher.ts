@@ -40,6 +40,11 @@ export class Launcher implements Disposable {
     return this.host.parallelism;
   }
 
+  /** Each worker's memory limit in MB (null: none): the host's default share unless one was given. */
+  get memoryLimitMb(): number | null {
+    return this.host.memoryLimitMb;
+  }
+
   /** Queues a planned run; it starts as soon as a worker is free. */
   start<R extends RunRequest>(plan: { readonly request: R }): LaunchedRun<R> {
     return this.host.start(plan.request);

@@ -9,6 +9,7 @@ import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/c
 import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
 import { planNqueensRun } from './nqueens.ts';
 import type { AnyRunPlan, RunPlan } from './launcher.ts';
@@ -22,7 +23,13 @@ export class RunRequestError extends FieldError {
   override readonly name = 'RunRequestError';
 }
 
-async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
+/** What the planners need to know of where the run will go. */
+export interface PlanContext {
+  /** The memory limit of the host's workers (MB; null: none): settings that cannot fit are refused. */
+  memoryLimitMb?: number | null;
+}
+
+async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunPlan<'dice'>> {
   const { seed, evaluations } = start;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
   if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
@@ -30,10 +37,13 @@ async function planDice(start: StartDiceRun): Promise<RunPlan<'dice'>> {
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
   if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
-  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget };
+  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
   // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
   const problem = createDiceProblem(config);
-  solverParams(chooseSolver(problem, start.solver), problem, input.params);
+  const info = chooseSolver(problem, start.solver);
+  const { params } = solverParams(info, problem, input.params);
+  const tooBig = memoryRefusal({ solver: info.name, params, n: config.n, objectiveCount: problem.objectiveCount }, input.workerMemoryLimitMb);
+  if (tooBig) throw new RunRequestError('params', tooBig);
   const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
   return planDiceRun(input, { hvNormalisation });
 }
@@ -72,10 +82,10 @@ export async function planGridRun(run: RunSpec, experiment: string | null, optio
 }
 
 /** Checks and plans a start request of any kind (dice when `kind` is left out). */
-export async function planRun(start: StartRunRequest): Promise<AnyRunPlan> {
+export async function planRun(start: StartRunRequest, context: PlanContext = {}): Promise<AnyRunPlan> {
   if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', 'must be an object with a kind ("dice" or "nqueens")');
   const kind = start.kind ?? 'dice';
-  if (kind === 'dice') return planDice(start as StartDiceRun);
+  if (kind === 'dice') return planDice(start as StartDiceRun, context);
   if (kind === 'nqueens') return planNqueensRun(start as StartNqueensRun);
   throw new RunRequestError('kind', `must be "dice" or "nqueens", got ${JSON.stringify(kind)}`);
 }

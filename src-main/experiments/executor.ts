@@ -93,8 +93,11 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
   };
 }
 
-/** The CLI's executor: a Launcher of its own with `jobs` workers, disposed with the executor. */
+/**
+ * The CLI's executor: a Launcher of its own with `jobs` workers, disposed with the executor.
+ * Without memoryLimitMb each worker has the host's default share of the machine's memory.
+ */
 export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null }): Executor {
-  const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb ?? null, runTimeoutMs: options.runTimeoutMs ?? null });
+  const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
   return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), snapshotIntervalMs: 500, dispose: () => launcher.dispose() });
 }

@@ -13,12 +13,18 @@ import type { WorkerMessage } from './protocol.ts';
 import type { AnyRunResult, DiceRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
 import { processState as readProcessState, type ProcessState } from './process-state.ts';
+import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
+import { solvers } from '../../src-shared/solvers/registry.ts';
+import type { ParamValue } from '../../src-shared/solvers/types.ts';
 
 export interface SolverHostOptions {
   spawn: WorkerSpawner;
   /** Parallel runs (worker processes); defaults to the number of cores. */
   parallelism?: number;
-  /** Memory limit per worker in MB (V8 heap flag and a resident-memory watchdog); null: none. */
+  /**
+   * Memory limit per worker in MB (V8 heap flag and a resident-memory watchdog); left out: the
+   * default share of this machine's memory (defaultMemoryLimitMb); null: none.
+   */
   memoryLimitMb?: number | null;
   /** How long a cancelled run may take to stop before its worker is killed (ms). Default 2000. */
   cancelGraceMs?: number;
@@ -36,6 +42,20 @@ export interface SolverHostOptions {
 
 export function defaultParallelism(): number {
   return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
+}
+
+/** The share of the machine's memory that the workers of one host may use between them. */
+export const DEFAULT_MEMORY_SHARE = 0.5;
+/** No default limit is below this (MB): a worker needs about 64 MB before its run starts. */
+export const MIN_DEFAULT_MEMORY_LIMIT_MB = 256;
+
+/**
+ * Every worker's memory limit unless one is given (MB): half of this machine's memory shared
+ * by the workers that run at once (`parallelism`), at least 256 MB. 24 GB and one worker:
+ * 12,052 MB; two workers: 6,026 MB each.
+ */
+export function defaultMemoryLimitMb(parallelism: number, totalBytes: number = os.totalmem()): number {
+  return Math.max(MIN_DEFAULT_MEMORY_LIMIT_MB, Math.floor((totalBytes / MB) * DEFAULT_MEMORY_SHARE / Math.max(1, parallelism)));
 }
 
 interface PoolWorker {
@@ -131,7 +151,8 @@ export class HostRun<R extends RunRequest = RunRequest> {
 export class SolverHost implements Disposable {
   readonly parallelism: number;
   private readonly spawn: WorkerSpawner;
-  private readonly memoryLimitMb: number | null;
+  /** Each worker's memory limit in MB (null: none), the default share unless one was given. */
+  readonly memoryLimitMb: number | null;
   private readonly cancelGraceMs: number;
   private readonly runTimeoutMs: number | null;
   private readonly stoppedGraceMs: number;
@@ -152,7 +173,7 @@ export class SolverHost implements Disposable {
   constructor(options: SolverHostOptions) {
     this.spawn = options.spawn;
     this.parallelism = Math.max(1, Math.floor(options.parallelism ?? defaultParallelism()));
-    this.memoryLimitMb = options.memoryLimitMb ?? null;
+    this.memoryLimitMb = options.memoryLimitMb === undefined ? defaultMemoryLimitMb(this.parallelism) : options.memoryLimitMb;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
     this.runTimeoutMs = options.runTimeoutMs ?? null;
     this.stoppedGraceMs = options.stoppedGraceMs ?? 30_000;
@@ -227,8 +248,14 @@ export class SolverHost implements Disposable {
     const run = new HostRun<R>(`run-${this.tag}-${this.nextId++}`, request, this) as unknown as HostRun;
     this.active.set(run.id, run);
     void run.outcome.then(() => this.active.delete(run.id));
-    this.queue.push(run);
     this.runEmitter.fire(run);
+    // Settings that cannot fit in the worker's memory fail at once, without a worker.
+    const tooBig = request.kind === 'dice' ? diceMemoryRefusal(request, request.memoryLimitMb ?? this.memoryLimitMb) : null;
+    if (tooBig) {
+      run.finish({ status: 'failed', result: null, reason: tooBig });
+      return run as unknown as HostRun<R>;
+    }
+    this.queue.push(run);
     this.dispatch();
     return run as unknown as HostRun<R>;
   }
@@ -445,6 +472,16 @@ export class SolverHost implements Disposable {
 }
 
 const MB = 1024 * 1024;
+
+/** A dice request's memory refusal (src-shared/solvers/memory.ts), its parameters' plain defaults filled in. */
+function diceMemoryRefusal(request: DiceRunRequest, limitMb: number | null): string | null {
+  if (limitMb === null || request.program || typeof request.solver !== 'string' || !request.config || !Array.isArray(request.config.objectives)) return null;
+  const info = solvers.find((s) => s.name === request.solver);
+  const params: Record<string, ParamValue> = {};
+  for (const spec of info?.params ?? []) if (typeof spec.default !== 'function') params[spec.name] = spec.default as ParamValue;
+  Object.assign(params, request.params);
+  return memoryRefusal({ solver: request.solver, params, n: request.config.n, objectiveCount: request.config.objectives.length }, limitMb);
+}
 
 function formatSeconds(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;

@@ -8,12 +8,15 @@ import { useDiceStore, AUTO_EVALUATE_DELAY_MS } from '../../src-renderer/stores/
 import { apiFromBridge, type MenuCommand, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
+import type { RunService } from '../../src-main/api/runs.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 
 /** The real API implementation behind an in-process bridge, as the desktop preload would give it. */
 function fakeBridge() {
-  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' });
+  // Only what getAppInfo reads of the run service: the workers' memory limit.
+  const runs = { workerMemoryLimitMb: 6026 } as unknown as RunService;
+  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs });
   const menuListeners = new Set<(c: MenuCommand) => void>();
   const calls: string[] = [];
   const bridge = {
@@ -68,6 +71,7 @@ describe('the dice view in the shell', () => {
     expect(text('nav-dice')).toContain('Dice evaluator');
     expect(document.querySelector('[data-testid="empty"]')).not.toBeNull();
     expect(text('app-info')).toContain('v0.0.0-test');
+    expect(text('worker-memory-limit')).toBe('· workers ≤ 6,026 MB');
   });
 
   it('evaluates the reference sample: objective 76.8, 12 / 12 constraints satisfied, feasible', async () => {

@@ -7,7 +7,8 @@ import { prepareSpec } from '../../app/experiments.ts';
 import { ProjectError, type Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
-import { defaultParallelism } from '../../host/pool.ts';
+import { defaultMemoryLimitMb, defaultParallelism } from '../../host/pool.ts';
+import { memoryRefusal } from '../../../src-shared/solvers/memory.ts';
 import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
 import { createProject, openProject } from './project.ts';
@@ -32,7 +33,9 @@ const usage = [
   'Options:',
   '  --jobs K      runs in parallel, each in its own worker process (default: one per core)',
   '  --memory-limit MB',
-  '                stop a worker above MB of memory: its run fails, the others go on (default: none)',
+  '                each worker\'s memory limit: runs estimated to need more are refused before any',
+  '                starts, and a worker that grows past it fails its run, the others go on',
+  `                (default: half of this machine\'s memory shared by the K workers: ${defaultMemoryLimitMb(1).toLocaleString('en-US')} MB / K here)`,
   '  --run-timeout S',
   '                fail a run that takes longer than S seconds of wall time (its worker is killed;',
   '                default: none). A worker stopped with kill -STOP fails its run after 30 s either way',
@@ -97,6 +100,20 @@ function gridOf(spec: ExperimentSpec, file: string): void {
   }
 }
 
+/** Throws InputError naming the first run (instance and solver label) whose estimated memory exceeds the workers' limit. */
+function refuseWhatCannotFit(specs: ExperimentSpec[], limitMb: number, isDefault: boolean): void {
+  for (const spec of specs) {
+    const seen = new Set<string>();
+    for (const run of plannedRuns(spec)) {
+      const key = `${run.instance}\u0000${run.label}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const tooBig = memoryRefusal({ solver: run.solver, params: run.params, n: run.config.n, objectiveCount: run.config.objectives.length }, limitMb);
+      if (tooBig) throw new InputError(`experiment ${spec.name}: ${run.label} on ${run.instance}: ${tooBig}${isDefault ? ' (the default share of this machine for each of --jobs workers; --memory-limit MB sets it)' : ''}`);
+    }
+  }
+}
+
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
   const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
@@ -126,6 +143,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
   try {
     const specs = chooseExperiments(project, file, names);
     specs.forEach((s) => gridOf(s, file));
+    // Settings that cannot fit in a worker are refused before any run starts.
+    if (!values.inline) refuseWhatCannotFit(specs, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === null);
     if (shard) {
       const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
       target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);

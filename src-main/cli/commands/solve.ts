@@ -8,6 +8,8 @@ import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/solvers/params.ts';
 import { SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { ParamValue, Snapshot, SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
+import { defaultMemoryLimitMb } from '../../host/pool.ts';
+import { MemoryLimitError } from '../../../src-shared/solvers/memory.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
 import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
@@ -51,7 +53,9 @@ Options:
                   SIGTERM, before SIGKILL (default ${DEFAULT_GRACE_SECONDS})
   --timeout S     fail the run when the program sends no request for S seconds (default ${DEFAULT_TIMEOUT_SECONDS})
   --memory-limit MB
-                  stop the worker and fail the run above MB of memory (default: none)
+                  the worker's memory limit: settings estimated to need more are refused, and
+                  a worker that grows past it fails its run (default: half of this machine's
+                  memory, ${defaultMemoryLimitMb(1).toLocaleString('en-US')} MB here)
   --out FILE      also write the result, with parameters, termination and trace, to FILE (JSON).
                   MO: "hvNormalisation" {"indicator","ideal","nadir","reference","method"} is how
                   trace[].indicator (normalised hypervolume of the feasible front, M <= 3; null
@@ -372,14 +376,16 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
           evaluations: evals,
           wholeBudget: values['whole-budget'] ?? false,
           memoryLimitMb,
+          workerMemoryLimitMb: defaultMemoryLimitMb(1),
         });
       } catch (e) {
+        if (e instanceof MemoryLimitError) throw new InputError(`${e.message} (--memory-limit MB sets it)`);
         if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver').replace(/this problem has/, `track ${trackOf(config.objectives) ?? 'custom'} has`));
         throw e;
       }
       const { info } = plan;
       const params = plan.started.params;
-      const launcher = new Launcher({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb: memoryLimitMb ?? null });
+      const launcher = new Launcher({ spawn: deps.spawn ?? nodeSpawner(), parallelism: 1, memoryLimitMb });
       const bar = io.stderrIsTTY ? new ProgressBar(io, plan.started.objectiveCount === 1) : null;
       let interrupted = false;
       const onSigint = () => {

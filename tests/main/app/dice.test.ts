@@ -1,6 +1,8 @@
 // The application layer's dice runs: one planner for the CLI, the API and the benchmarks.
 import { describe, expect, it } from 'vitest';
 import { chooseSolver, hvNormalisationForAsync, planDiceRun } from '../../../src-main/app/dice.ts';
+import { planRun } from '../../../src-main/app/runs.ts';
+import { MemoryLimitError, memoryRefusal } from '../../../src-shared/solvers/memory.ts';
 import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
@@ -47,5 +49,22 @@ describe('planning a dice run', () => {
     expect(ticks).toBeGreaterThan(1);
     // Planned runs of that instance carry it.
     expect(planDiceRun({ config, seed: 1, evaluations: 10 }).request.hvNormalisation).toEqual(expected);
+  });
+});
+
+describe('settings that cannot fit in the worker memory limit', () => {
+  it('planDiceRun refuses them against the limit the worker will have, naming it', () => {
+    const input = { config: trackConfig('so', 1_000_000), solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 };
+    expect(() => planDiceRun({ ...input, workerMemoryLimitMb: 4096 })).toThrow(new MemoryLimitError(memoryRefusal({ solver: 'ga', params: { ...planDiceRun(input).request.params }, n: 1_000_000, objectiveCount: 1 }, 4096)!));
+    expect(() => planDiceRun({ ...input, workerMemoryLimitMb: 4096 })).toThrow(/^ga at N = 1,000,000 needs about 190,\d{3} MB .*memory limit of 4,096 MB$/);
+    // The run's own limit wins; no limit at all lets anything through.
+    expect(() => planDiceRun({ ...input, memoryLimitMb: 64, params: {}, workerMemoryLimitMb: 100_000 })).toThrow(/memory limit of 64 MB$/);
+    expect(planDiceRun({ ...input, workerMemoryLimitMb: null }).request.params.populationSize).toBe(100000);
+  });
+
+  it("the app's startRun refuses them as a bad params field, against its host's limit", async () => {
+    const start = { config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 };
+    await expect(planRun(start, { memoryLimitMb: 4096 })).rejects.toMatchObject({ name: 'RunRequestError', field: 'params', message: expect.stringMatching(/^params: ga at N = 1,000,000 needs about .* limit of 4,096 MB$/) });
+    await expect(planRun({ ...start, params: { populationSize: 100 } }, { memoryLimitMb: 4096 })).resolves.toMatchObject({ kind: 'dice' });
   });
 });

@@ -1,0 +1,109 @@
+// Every worker has a memory limit unless one is switched off: the default share of the machine
+// reaches the spawner (V8's heap flag) and the worker (its watchdog), and a dice request whose
+// settings cannot fit in it fails at once, without a worker (src-shared/solvers/memory.ts).
+import os from 'node:os';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { DisposableStore } from '../../../src-shared/base/disposable.ts';
+import { defaultMemoryLimitMb, SolverHost } from '../../../src-main/host/pool.ts';
+import type { HostMessage } from '../../../src-main/host/protocol.ts';
+import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import type { SpawnOptions, WorkerChannel, WorkerSpawner } from '../../../src-main/host/spawner.ts';
+import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
+import { createApi } from '../../../src-main/api/implementation.ts';
+import { dispatchCall } from '../../../src-main/api/dispatch.ts';
+import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { RunService } from '../../../src-main/api/runs.ts';
+import { Launcher } from '../../../src-main/app/launcher.ts';
+
+const GB = 1024 * 1024 * 1024;
+
+/** A spawner that starts nothing: it records what the host asks of it and sends. */
+function recordingSpawner() {
+  const spawned: SpawnOptions[] = [];
+  const sent: HostMessage[] = [];
+  const spawn: WorkerSpawner = (options) => {
+    spawned.push(options);
+    const store = new DisposableStore();
+    const channel: WorkerChannel = {
+      pid: 4242,
+      send: (m) => void sent.push(m),
+      onMessage: () => ({ dispose() {} }),
+      onExit: () => ({ dispose() {} }),
+      kill() {},
+      dispose: () => store.dispose(),
+    };
+    return channel;
+  };
+  return { spawn, spawned, sent };
+}
+
+const request = (extra: Partial<DiceRunRequest> = {}): DiceRunRequest => ({ kind: 'dice', solver: 'ga', params: {}, seed: 1, config: trackConfig('so', 1_000_000), termination: { maxEvaluations: 10 }, ...extra });
+
+let host: SolverHost | null = null;
+afterEach(() => {
+  host?.dispose();
+  host = null;
+});
+
+describe('defaultMemoryLimitMb', () => {
+  it("is half of the machine's memory shared by the workers at once, at least 256 MB", () => {
+    expect(defaultMemoryLimitMb(1, 16 * GB)).toBe(8192);
+    expect(defaultMemoryLimitMb(2, 16 * GB)).toBe(4096);
+    expect(defaultMemoryLimitMb(8, 4 * GB)).toBe(256);
+    expect(defaultMemoryLimitMb(3, 24105 * 1024 * 1024)).toBe(4017);
+    expect(defaultMemoryLimitMb(1)).toBe(Math.floor(os.totalmem() / 2 / 1024 / 1024));
+  });
+});
+
+describe('the host and its workers', () => {
+  it('gives every worker the default limit when none is given: the V8 flag and the watchdog', () => {
+    const { spawn, spawned, sent } = recordingSpawner();
+    host = new SolverHost({ spawn, parallelism: 2 });
+    expect(host.memoryLimitMb).toBe(defaultMemoryLimitMb(2));
+    host.start(request({ solver: 'random' }));
+    expect(spawned).toEqual([{ memoryLimitMb: defaultMemoryLimitMb(2) }]);
+    expect(sent[0]).toEqual({ type: 'init', memoryLimitMb: defaultMemoryLimitMb(2) });
+  });
+
+  it('takes a given limit, and null for none', () => {
+    const given = recordingSpawner();
+    host = new SolverHost({ spawn: given.spawn, parallelism: 1, memoryLimitMb: 700 });
+    host.start(request({ solver: 'random' }));
+    expect(given.spawned).toEqual([{ memoryLimitMb: 700 }]);
+    host.dispose();
+    const none = recordingSpawner();
+    host = new SolverHost({ spawn: none.spawn, parallelism: 1, memoryLimitMb: null });
+    host.start(request({ solver: 'ga', params: { populationSize: 100000 } }));
+    expect(none.spawned).toEqual([{ memoryLimitMb: null }]);
+  });
+
+  it('fails a run whose settings cannot fit at once, naming them, without starting a worker', async () => {
+    const { spawn, spawned } = recordingSpawner();
+    host = new SolverHost({ spawn, parallelism: 1, memoryLimitMb: 4096 });
+    const run = host.start(request({ params: { populationSize: 100000 } }));
+    expect(await run.outcome).toEqual({
+      status: 'failed',
+      result: null,
+      reason: expect.stringMatching(/^ga at N = 1,000,000 needs about 190,\d{3} MB \(populationSize 100000: 200000 sequences \(parents and offspring\)\), more than the worker's memory limit of 4,096 MB$/),
+    });
+    // The run's own limit counts; the solver's default population (100) fits in 4 GB.
+    const own = host.start(request({ params: {}, memoryLimitMb: 100 }));
+    expect((await own.outcome).reason).toMatch(/^ga at N = 1,000,000 needs about \d+ MB \(populationSize 100: .*limit of 100 MB$/);
+    expect(spawned).toEqual([]);
+    host.start(request({ params: {} }));
+    expect(spawned).toHaveLength(1);
+  });
+});
+
+describe('the API', () => {
+  it("getAppInfo shows the workers' limit, and startRun refuses what cannot fit as a bad params field", async () => {
+    const { spawn, spawned } = recordingSpawner();
+    const launcher = new Launcher({ spawn, parallelism: 2 });
+    onTestFinished(() => launcher.dispose());
+    const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs: new RunService(launcher, new ApiEventHub()) });
+    expect((await api.getAppInfo()).workerMemoryLimitMb).toBe(defaultMemoryLimitMb(2));
+    const refused = await dispatchCall(api, 'startRun', [{ config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 }]);
+    expect(refused).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'params', message: expect.stringContaining(`memory limit of ${defaultMemoryLimitMb(2).toLocaleString('en-US')} MB`) } });
+    expect(spawned).toEqual([]);
+  });
+});
