@@ -115,7 +115,7 @@ export interface DiceRunInput {
   traceHypervolume?: boolean;
   /**
    * The memory limit the worker will have when the run has none of its own (MB; null: none;
-   * the host's, SolverHost.memoryLimitMb): settings whose estimated memory exceeds the limit
+   * the launcher's, Launcher.memoryLimitMb): settings whose estimated memory exceeds the limit
    * in force are refused (MemoryLimitError, src-shared/solvers/memory.ts).
    */
   workerMemoryLimitMb?: number | null;
