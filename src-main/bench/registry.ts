@@ -4,6 +4,7 @@ import { minimaxBench } from './minimax.ts';
 import { nqueensBench } from './nqueens.ts';
 import { paretoBench } from './pareto.ts';
 import { solversBench } from './solvers.ts';
+import { startupBench } from './startup.ts';
 import type { BenchSuite } from './suite.ts';
 
 // One line per suite; each lives in its own file beside this one.
@@ -14,4 +15,5 @@ export const suites: BenchSuite[] = [
   nqueensBench,
   paretoBench,
   solversBench,
+  startupBench,
 ];

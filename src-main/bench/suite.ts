@@ -20,6 +20,8 @@ export interface BenchContext {
   quick: boolean;
   /** --points N: how many points a suite that draws them uses (its own default when undefined). */
   points?: number;
+  /** --reference FILE: the reference evaluator (rngbias.py) the startup suite times beside rngbias. */
+  reference?: string;
 }
 
 export interface BenchSuite {

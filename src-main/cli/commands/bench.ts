@@ -1,5 +1,7 @@
+import fs from 'node:fs';
 import os from 'node:os';
-import { numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import path from 'node:path';
+import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { suites } from '../../bench/registry.ts';
 import { renderTable } from '../../bench/suite.ts';
 
@@ -7,7 +9,7 @@ export const benchCommand: Command = {
   name: 'bench',
   get usage() {
     return [
-      'Usage: saikoro bench [SUITE ...] [--json] [--quick] [--points N]',
+      'Usage: saikoro bench [SUITE ...] [--json] [--quick] [--points N] [--reference rngbias.py]',
       '',
       'Runs the named benchmark suites, or every default suite when none is named, in this',
       'process, and prints Markdown tables of measured figures (stdout). Progress goes to stderr.',
@@ -19,16 +21,20 @@ export const benchCommand: Command = {
       '  --json    print the figures as JSON: one suite prints its own object, several print {suite: object}',
       '  --quick   small sizes, for a smoke test; not figures to publish',
       '  --points N  how many points the suites that draw them use (pareto: default 100000)',
+      '  --reference FILE  the reference evaluator rngbias.py, which startup times beside rngbias',
+      '                    (needs python3 with scipy, click and yaml)',
     ].join('\n');
   },
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' }, points: { type: 'string' } }, true);
+    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' }, points: { type: 'string' }, reference: { type: 'string' } }, true);
     const names: string[] = positionals;
     const unknown = names.filter((name) => !suites.some((s) => s.name === name));
     if (unknown.length) throw new UsageError(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}`);
     const chosen = names.length ? suites.filter((s) => names.includes(s.name)) : suites.filter((s) => s.byDefault);
     const points = values.points === undefined ? undefined : numberOption('points', values.points, 0, { integer: true, min: 1, max: 1_000_000 });
-    const context = { quick: Boolean(values.quick), points, progress: (message: string) => writeLine(io.stderr, message) };
+    const reference = values.reference === undefined ? undefined : path.resolve(io.cwd, values.reference);
+    if (reference !== undefined && !fs.existsSync(reference)) throw new InputError(`--reference ${reference}: no such file (the reference evaluator, rngbias.py)`);
+    const context = { quick: Boolean(values.quick), points, reference, progress: (message: string) => writeLine(io.stderr, message) };
     const results: Record<string, unknown> = {};
     if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);
     for (const suite of chosen) {
