@@ -9,7 +9,13 @@
 #   RESULTS_DIR  task K writes RESULTS_DIR/NAME.shard-K-of-N.saikoro, NAME being PROJECT
 #                without .saikoro (default RESULTS_DIR: results)
 #
-# From the Saikoro checkout (after npm ci), with study.saikoro in it, 32 shards, 8 at a time:
+# With Saikoro installed (npm install -g saikoro-<version>.tgz; `saikoro` on the PATH of the
+# compute nodes), from the directory holding study.saikoro, 32 shards, 8 at a time (the script
+# is in the package: $(npm root -g)/saikoro/docs/examples/slurm-experiment.sh; copy it anywhere):
+#
+#   sbatch --array=1-32%8 slurm-experiment.sh study.saikoro 32
+#
+# Or from a Saikoro checkout (after npm ci), with study.saikoro in it:
 #
 #   sbatch --array=1-32%8 docs/examples/slurm-experiment.sh study.saikoro 32
 #
@@ -23,16 +29,17 @@
 # When no task is left in squeue, fold the results in (merging again later adds only what is
 # new), and see what is still missing:
 #
-#   npx saikoro merge study.saikoro results/study.shard-*-of-32.saikoro
-#   npx saikoro experiment status study.saikoro
+#   saikoro merge study.saikoro results/study.shard-*-of-32.saikoro
+#   saikoro experiment status study.saikoro
 #
-# Slurm runs a copy of this script from its spool directory, so the script cannot find
-# Saikoro from its own path. It uses, in order: $SAIKORO_HOME (the checkout, with
-# bin/saikoro.mjs and node_modules; sbatch passes your environment on, so
-# `SAIKORO_HOME=~/saikoro sbatch ...` works from any directory), else the directory sbatch was
-# run in ($SLURM_SUBMIT_DIR), else (outside Slurm) the checkout this script is in. Relative
-# PROJECT and RESULTS_DIR are relative to the directory sbatch was run in. `node` (>= 20.19)
-# must be on the PATH of the compute nodes.
+# (in a checkout: npx saikoro ...). Slurm runs a copy of this script from its spool directory,
+# so the script cannot find Saikoro from its own path. It uses, in order: $SAIKORO_HOME (a
+# checkout, with bin/saikoro.mjs and node_modules; sbatch passes your environment on, so
+# `SAIKORO_HOME=~/saikoro sbatch ...` works from any directory), else the `saikoro` on the PATH
+# (an installed package), else the directory sbatch was run in ($SLURM_SUBMIT_DIR) if it is a
+# checkout, else (outside Slurm) the checkout this script is in. Relative PROJECT and
+# RESULTS_DIR are relative to the directory sbatch was run in. `node` (>= 20.19) must be on the
+# PATH of the compute nodes.
 #
 # Outside Slurm, the same script runs shard K of N with SLURM_ARRAY_TASK_ID=K set by hand:
 #
@@ -65,6 +72,8 @@ K=${SLURM_ARRAY_TASK_ID:-}
 
 if [ -n "${SAIKORO_HOME:-}" ]; then
   [ -f "$SAIKORO_HOME/bin/saikoro.mjs" ] || fail "SAIKORO_HOME=$SAIKORO_HOME has no bin/saikoro.mjs"
+elif SAIKORO_BIN=$(command -v saikoro); then
+  : # installed
 else
   # Under Slurm, $0 is the spool copy, so the script's own checkout only counts outside Slurm.
   candidates=()
@@ -76,14 +85,21 @@ else
       break
     fi
   done
-  [ -n "${SAIKORO_HOME:-}" ] || fail "cannot find Saikoro (bin/saikoro.mjs) in the submit directory ${SLURM_SUBMIT_DIR:-(none)}: submit from the Saikoro checkout or set SAIKORO_HOME to it"
+  [ -n "${SAIKORO_HOME:-}" ] || fail "cannot find Saikoro: no saikoro on the PATH ($PATH) and no bin/saikoro.mjs in the submit directory ${SLURM_SUBMIT_DIR:-(none)}: install it (npm install -g saikoro-<version>.tgz), submit from a Saikoro checkout, or set SAIKORO_HOME to one"
 fi
-[ -d "$SAIKORO_HOME/node_modules" ] || fail "$SAIKORO_HOME has no node_modules: run npm ci there first"
+if [ -n "${SAIKORO_HOME:-}" ]; then
+  [ -d "$SAIKORO_HOME/node_modules" ] || fail "$SAIKORO_HOME has no node_modules: run npm ci there first"
+  SAIKORO=(node "$SAIKORO_HOME/bin/saikoro.mjs")
+  FROM="checkout $SAIKORO_HOME"
+else
+  SAIKORO=("$SAIKORO_BIN")
+  FROM="installed $SAIKORO_BIN"
+fi
 
 mkdir -p "$RESULTS_DIR"
 NAME=$(basename "$PROJECT" .saikoro)
-echo "shard $K/$N of $PROJECT into $RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro (Saikoro: $SAIKORO_HOME, host $(hostname))"
+echo "shard $K/$N of $PROJECT into $RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro (Saikoro: $FROM, host $(hostname))"
 # One worker process per CPU of the task; a shard that is re-submitted resumes its file.
 # Exit status: 0 all runs done, 1 some failed (submit the same task again to retry them).
-exec node "$SAIKORO_HOME/bin/saikoro.mjs" experiment run "$PROJECT" \
+exec "${SAIKORO[@]}" experiment run "$PROJECT" \
   --shard "$K/$N" --out "$RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro" --jobs "${SLURM_CPUS_PER_TASK:-1}"

@@ -196,11 +196,21 @@ describe('saikoro experiment run / status / verify', () => {
     const copy = path.join(cwd, 'spool', 'job00007', 'slurm_script');
     fs.copyFileSync(script, copy);
     const task = { SLURM_JOB_ID: '7', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_COUNT: '1', SLURM_SUBMIT_DIR: cwd };
-    expect(await bash(['p.saikoro', '3', 'out'], task, copy)).toMatchObject({ code: 2, stderr: expect.stringContaining(`cannot find Saikoro (bin/saikoro.mjs) in the submit directory ${cwd}: submit from the Saikoro checkout or set SAIKORO_HOME to it`) });
+    // (A PATH without any installed saikoro, whatever the machine has.)
+    const bare = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, PATH: bare }, copy)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`cannot find Saikoro: no saikoro on the PATH \\(.*\\) and no bin/saikoro.mjs in the submit directory ${cwd}: install it`)) });
     // (p.saikoro has every run by now, so shard 1 of 3 has nothing left to do.)
     const done = 'small: 3 runs in shard 1/3: 3 already done, 0 done now, 0 failed, 0 not run';
     expect(await bash(['p.saikoro', '3', 'out'], { ...task, SAIKORO_HOME: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
     expect(await bash(['p.saikoro', '3', 'out'], { ...task, SLURM_SUBMIT_DIR: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
+    // An installed saikoro on the PATH (here a stand-in that runs this checkout's) is used when
+    // SAIKORO_HOME is not set, from any submit directory.
+    const bin = path.join(cwd, 'installed-bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'saikoro'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve('bin/saikoro.mjs'))} "$@"\n`, { mode: 0o755 });
+    const installed = await bash(['p.saikoro', '3', 'out'], { ...task, PATH: `${bin}:${process.env.PATH}` }, copy);
+    expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
+    expect(installed.stdout).toContain(`(Saikoro: installed ${path.join(bin, 'saikoro')}, host `);
   });
 
   it('runs in worker processes with the same results as inline', async () => {
