@@ -10,6 +10,7 @@ import { Project, type RunRecord } from '../../../src-main/project/store.ts';
 import { reproducible } from '../../../src-main/experiments/verify.ts';
 import { requireTool } from '../../e2e/tools.ts';
 import { SLURM_TOOLS, SlurmCluster, which } from './slurm-cluster.ts';
+import { installPackage } from '../../e2e/package.ts';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const CLI = path.join(REPO, 'bin', 'saikoro.mjs');
@@ -122,4 +123,32 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     expect(fromSlurm.runs.every((r) => r.status === 'done')).toBe(true);
     expect(fromSlurm).toEqual(fromLocal);
   }, 120_000);
+
+  it('runs the array with the installed saikoro (npm install -g of the tarball), from a folder that is no checkout', async () => {
+    cluster ??= await SlurmCluster.start();
+    const pkg = await installPackage();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-slurm-installed-'));
+    try {
+      // A login shell's PATH with the installed saikoro on it; the script, copied out of the
+      // package as the docs say, finds saikoro there (no SAIKORO_HOME, no checkout around).
+      const env = { PATH: [path.join(pkg.prefix, 'bin'), cluster.env().PATH].join(path.delimiter) };
+      const saikoro = (args: string[]) => cluster!.check(path.join(pkg.prefix, 'bin', 'saikoro'), args, { cwd: dir, env, timeoutMs: 60_000 });
+      fs.copyFileSync(path.join(pkg.home, 'docs', 'examples', 'slurm-experiment.sh'), path.join(dir, 'slurm-experiment.sh'));
+      fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec));
+      await saikoro(['project', 'new', 'study.saikoro']);
+      await saikoro(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json']);
+      const job = (await cluster.check('sbatch', ['--parsable', '--array=1-2', 'slurm-experiment.sh', 'study.saikoro', '2'], { cwd: dir, env })).trim().split(';')[0];
+      await cluster.waitForJob(job, 60_000);
+      const log = (k: number) => fs.readFileSync(path.join(dir, `saikoro-${job}_${k}.log`), 'utf8');
+      expect(await cluster.taskStates(job), log(1)).toEqual({ '1': { state: 'COMPLETED', exitCode: '0:0' }, '2': { state: 'COMPLETED', exitCode: '0:0' } });
+      for (const k of [1, 2]) {
+        expect(log(k)).toContain(`(Saikoro: installed ${path.join(pkg.prefix, 'bin', 'saikoro')}, host `);
+        expect(log(k)).toContain(`tiny: 4 runs in shard ${k}/2: 0 already done, 4 done now, 0 failed, 0 not run`);
+      }
+      expect(await saikoro(['merge', 'study.saikoro', 'results/study.shard-1-of-2.saikoro', 'results/study.shard-2-of-2.saikoro'])).toContain('tiny: all 8 runs done');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(path.dirname(pkg.prefix), { recursive: true, force: true });
+    }
+  }, 600_000);
 });
