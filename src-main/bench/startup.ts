@@ -78,6 +78,8 @@ export interface StartupReport {
   targets: { name: string; value: number | null; limit: string; met: boolean | null }[];
   /** What the reference printed for the sample (its version may differ from the golden one's). */
   referenceOutput: unknown;
+  /** The python3 that ran the reference: its path, version and scipy's (null without --reference). */
+  python: string | null;
 }
 
 const median = (xs: number[]) => {
@@ -185,11 +187,15 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       },
     ];
     let referenceOutput: unknown = null;
+    let pythonInfo: string | null = null;
     const python = which('python3');
     if (context.reference !== undefined) {
       const reference = path.resolve(context.reference);
       if (!fs.existsSync(reference)) throw new Error(`--reference ${reference}: no such file`);
       if (!python) throw new Error('--reference: python3 is not on the PATH');
+      const info = spawnSync(python, ['-c', 'import sys, scipy; print(sys.executable, sys.version.split()[0], "scipy", scipy.__version__)'], { encoding: 'utf8' });
+      if (info.status !== 0) throw new Error(`--reference: ${python} cannot import scipy: ${info.stderr.trim().split('\n').pop()}`);
+      pythonInfo = info.stdout.trim();
       const config = JSON.stringify({ alpha: DEFAULT_ALPHA, beta: DEFAULT_BETA, gamma: DEFAULT_GAMMA, lower: DEFAULT_LOWER, upper: DEFAULT_UPPER });
       cases.push({
         name: 'reference rngbias.py (python3)',
@@ -248,6 +254,7 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       cases: results,
       targets,
       referenceOutput,
+      python: pythonInfo,
     };
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -263,6 +270,7 @@ function tables(report: StartupReport): BenchTable[] {
       rows: report.cases.map((c) => [c.name, fixed(c.wallMs.median, 0), `${fixed(c.wallMs.min, 0)}-${fixed(c.wallMs.max, 0)}`, fixed(c.overNode, 2), c.rssMb ? fixed(c.rssMb.max, 0) : 'n/a']),
       notes: [
         `Machine: ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(' ')} at the end.`,
+        ...(report.python ? [`Reference run by ${report.python}; it printed ${JSON.stringify(report.referenceOutput)}.`] : []),
         report.rssSource ? `Peak RSS: the largest of the rounds, from ${report.rssSource}.` : 'Peak RSS: not measured (no /usr/bin/time).',
       ],
     },
