@@ -208,6 +208,8 @@ export function stuckLockBreaker(file: string, recover: () => void, notice: Reco
   let seen: string | null = null;
   let since = 0;
   return (waitedMs) => {
+    // A lock that is not a lock would be waited for in vain: say so at the first wait.
+    checkLockKind(file);
     const identity = lockIdentity(file);
     if (identity === null || identity !== seen) {
       seen = identity;

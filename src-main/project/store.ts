@@ -495,6 +495,7 @@ export class Project {
           return new Project(file, checked, true, release, dbPath, asked ? null : readOnlyReason, notice);
         }
       } catch (e) {
+        if (e instanceof NotALockError) throw new ProjectError(`${file}: ${e.message}`, file);
         throw e instanceof ProjectError ? e : sqliteMessage(file, e);
       } finally {
         if (!keep) checked.close();
@@ -513,6 +514,7 @@ export class Project {
       } catch (e) {
         db.close();
         if (e instanceof ProjectError) throw e;
+        if (e instanceof NotALockError) throw new ProjectError(`${file}: ${e.message}`, file);
         throw isSqliteError(e) && /I\/O error|full/i.test(e.message) ? writeFailure(file, e) : sqliteMessage(file, e);
       }
       return new Project(file, db, false, release, file, null, notice);
@@ -535,6 +537,7 @@ export class Project {
   /** Any failure of the store as a ProjectError naming the file; programming errors pass through. */
   private failure(e: unknown, writing: boolean): unknown {
     if (e instanceof ProjectError) return e;
+    if (e instanceof NotALockError) return new ProjectError(`${this.path}: ${e.message}`, this.path);
     if (e instanceof RecordError) return new ProjectError(`${this.path}: corrupt Saikoro project (${e.message})`, this.path);
     if (isSqliteError(e)) return writing ? writeFailure(this.path, e) : sqliteMessage(this.path, e);
     return e;

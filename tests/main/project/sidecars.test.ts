@@ -125,4 +125,16 @@ describe('a lock that is not a lock', () => {
     }
     expect(fileDigest(file)).toBe(before);
   });
+
+  it('a FILE.lock made a file while the project is open is named at the first write, not after 15 s', () => {
+    const project = Project.open(file);
+    try {
+      fs.writeFileSync(`${file}.lock`, 'x');
+      expect(() => project.addNote('blocked')).toThrow(/p\.saikoro: p\.saikoro\.lock is a file, not a lock \(SQLite locks the project by creating a directory of that name\); move it away, then try again$/);
+      fs.rmSync(`${file}.lock`);
+      expect(project.addNote('after')).toBeGreaterThan(0);
+    } finally {
+      project.close();
+    }
+  });
 });
