@@ -16,7 +16,7 @@ import { syntheticFront } from '../../src-shared/charts/synthetic-front.ts';
 import { useApi } from '../api/index.ts';
 import { useDiceStore } from './dice.ts';
 import { useRunsStore } from './runs.ts';
-import { explorableInstances, fromAppRun, fromExperiment, fromSynthetic, type ExplorerData } from '../views/explore/front-data.ts';
+import { explorableInstances, fromAppRun, fromExperiment, fromSynthetic, runLabel, type ExplorerData } from '../views/explore/front-data.ts';
 import { allPoints, groupPoints, type ColourBy, type PointFilter } from '../views/explore/groups.ts';
 import { keepVisible, selectInRanges, type ObjectiveRange, type Selection, type SelectionSource } from '../views/explore/selection.ts';
 
@@ -204,7 +204,25 @@ export const useExploreStore = defineStore('explore', () => {
     else next.delete(value);
     return next;
   }
-  const setSolver = (name: string, on: boolean) => (solvers.value = toggle(solvers.value, name, on));
+  /** The legend's series of a solver: its own when coloured by solver, its runs' when coloured by run. */
+  function seriesOfSolver(name: string): string[] {
+    const d = data.value;
+    if (!d) return [];
+    return colourBy.value === 'solver' ? [name] : d.runs.filter((r) => r.solver === name).map((r) => runLabel(r));
+  }
+  /**
+   * Whether a solver's points are shown: its runs chosen and its series not all hidden in the
+   * legend (the solver's checkbox says this, so it agrees with the legend and the count).
+   */
+  function solverShown(name: string): boolean {
+    return solvers.value.has(name) && seriesOfSolver(name).some((s) => !hidden.value.has(s));
+  }
+  /** Shows or hides a solver's runs; showing it shows its series in the legend again too. */
+  function setSolver(name: string, on: boolean): void {
+    solvers.value = toggle(solvers.value, name, on);
+    const series = seriesOfSolver(name);
+    if (on && series.some((s) => hidden.value.has(s))) hidden.value = new Set([...hidden.value].filter((s) => !series.includes(s)));
+  }
   const setSeed = (seed: number, on: boolean) => (seeds.value = toggle(seeds.value, seed, on));
   const setHidden = (series: string, isHidden: boolean) => (hidden.value = toggle(hidden.value, series, isHidden));
   function setAllSeeds(on: boolean): void {
@@ -257,6 +275,7 @@ export const useExploreStore = defineStore('explore', () => {
     openNote,
     grouping,
     load,
+    solverShown,
     setSolver,
     setSeed,
     setAllSeeds,

@@ -31,3 +31,12 @@ export function solverFronts(data: ExplorerData, solver: string, seeds: Readonly
   }
   return { solver, fronts, points };
 }
+
+/**
+ * The points of `selection` that the attainment chart of `solver` draws: feasible points of its
+ * runs whose seed is chosen (ascending, as the selection lists them).
+ */
+export function selectedOfSolver(data: ExplorerData, selection: Int32Array, solver: string, seeds: ReadonlySet<number>): Int32Array {
+  const runs = data.runs.map((r) => r.solver === solver && seeds.has(r.seed));
+  return selection.filter((i) => runs[data.run[i]] && data.feasible[i] === 1);
+}
