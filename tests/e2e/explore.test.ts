@@ -2,7 +2,11 @@
 // A rectangle brushed with the mouse selects exactly the stored points inside it (counted here
 // from getExperimentResults, asked of the server directly); a click on a point opens it in the
 // evaluator, whose numbers equal `saikoro eval` for that sequence; a synthetic front of 100,000
-// points loads, draws and switches views with no page error.
+// points loads, draws and switches views with no page error, its points found under the mouse
+// and exported. Issue 20's explorer bugs, each checked as a user meets it: the zoom survives
+// Select and Pan, a solver hidden in the legend unticks its checkbox, an M = 2 selection shows
+// in the attainment chart, and no two texts of a chart overlap (every view, zoomed and panned,
+// at 1024 px and wider).
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -68,6 +72,52 @@ function countPixels(page: Page, src: string, test: PixelTest): Promise<number> 
   );
 }
 
+/** A chart's texts as the browser lays them out: the SVG export put into the page, each <text>'s box (chart pixels). */
+async function svgTexts(page: Page, svg: string): Promise<{ text: string; x: number; y: number; width: number; height: number; order: number }[]> {
+  return page.evaluate((markup) => {
+    const holder = document.createElement('div');
+    holder.style.cssText = 'position:absolute;left:0;top:0;visibility:hidden';
+    holder.innerHTML = markup;
+    document.body.append(holder);
+    try {
+      const all = [...holder.querySelectorAll('*')];
+      const origin = holder.querySelector('svg')!.getBoundingClientRect();
+      return [...holder.querySelectorAll('text')]
+        .filter((t) => (t.textContent ?? '').trim() !== '')
+        .map((t) => {
+          // The box on screen: rotated names (a vertical axis's) included.
+          const b = t.getBoundingClientRect();
+          return { text: t.textContent!.trim(), x: b.x - origin.x, y: b.y - origin.y, width: b.width, height: b.height, order: all.indexOf(t) };
+        });
+    } finally {
+      holder.remove();
+    }
+  }, svg);
+}
+
+/** Pairs of texts whose boxes overlap by more than a pixel each way. */
+function overlaps(texts: { text: string; x: number; y: number; width: number; height: number }[]): string[] {
+  const out: string[] = [];
+  for (let a = 0; a < texts.length; a++)
+    for (let b = a + 1; b < texts.length; b++) {
+      const p = texts[a];
+      const q = texts[b];
+      const w = Math.min(p.x + p.width, q.x + q.width) - Math.max(p.x, q.x);
+      const h = Math.min(p.y + p.height, q.y + q.height) - Math.max(p.y, q.y);
+      if (w > 1 && h > 1) out.push(`"${p.text}" over "${q.text}"`);
+    }
+  return out;
+}
+
+/** The SVG a chart panel's export menu saves. */
+async function exportSvg(page: Page, testid: string): Promise<string> {
+  const panel = page.getByTestId(testid);
+  await panel.hover();
+  await panel.getByTestId('chart-export').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), panel.getByTestId('chart-export-svg').click()]);
+  return readFileSync((await download.path())!, 'utf8');
+}
+
 const browserTool = requireChromium();
 let outDir = '';
 let workspace = '';
@@ -90,6 +140,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
   let page: Page;
   const pageErrors: string[] = [];
   let stored: (SolutionRecord & { runId: string })[] = [];
+  let results: ExperimentRunResult[] = [];
 
   /** An API call made straight to the server (not through the page), with the server's token. */
   async function call<T>(name: string, ...args: unknown[]): Promise<T> {
@@ -104,7 +155,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
   beforeAll(async () => {
     server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', workspace, parallelism: 1 });
     await call('openProject', 'study.saikoro');
-    const results = await call<ExperimentRunResult[]>('getExperimentResults', 'fronts');
+    results = await call<ExperimentRunResult[]>('getExperimentResults', 'fronts');
     // The stored points as the issue defines them: each done run's front (its best when the front is empty).
     stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id })));
     browser = await launchChromium();
@@ -119,7 +170,8 @@ browserTool.describe('Pareto explorer in a browser', () => {
   });
 
   async function openExperiment(): Promise<{ plot: Plot; box: { x: number; y: number } }> {
-    await page.evaluate(() => (window.location.hash = '#/explore/fronts'));
+    // A fresh page each time: what a test before did (zoom, mode, legend) is gone.
+    await page.goto(`${server.url.split('#')[0]}#/explore/fronts`);
     const scatter = page.getByTestId('explore-scatter');
     await expect.poll(() => scatter.getAttribute('data-rendered'), { timeout: 20_000 }).toBe('1');
     await scatter.scrollIntoViewIfNeeded();
@@ -234,6 +286,19 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await expect.poll(async () => Number(await scatter.getAttribute('data-rendered')), { timeout: 30_000 }).toBe(given + 1);
     await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-100k.png') });
 
+    // The points are on the view's layer: the mouse over them finds one and shows its values.
+    const plot = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+    const box = (await scatter.locator('.echart').boundingBox())!;
+    await page.mouse.move(box.x + plot.x + plot.width * 0.45, box.y + plot.y + plot.height * 0.5);
+    await page.mouse.move(box.x + plot.x + plot.width * 0.5, box.y + plot.y + plot.height * 0.5, { steps: 3 });
+    await expect.poll(() => page.locator('.explore-tooltip').first().textContent(), { timeout: 5000 }).toMatch(/#\d+.*f1: .*f2: .*f3: /);
+    await page.mouse.move(box.x + 2, box.y + 2);
+    // The SVG export holds them too: one image of the point layer, in the first solver's blue.
+    const svg = await exportSvg(page, 'explore-scatter');
+    const layers = [...svg.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
+    expect(layers.length).toBe(1);
+    expect(await countPixels(page, layers[0], { blueOverRed: 100, greenBelow: 170 })).toBeGreaterThan(2000);
+
     // The PNG export (the chart's menu) holds the points: count the pixels of the first
     // solver's blue (#0072b2, alone or stacked at 0.75 on white; nothing else drawn is that blue).
     await scatter.hover();
@@ -244,4 +309,117 @@ browserTool.describe('Pareto explorer in a browser', () => {
     expect(coloured).toBeGreaterThan(5000);
     expect(pageErrors).toEqual([]);
   }, 120_000);
+  it('a zoom survives switching between Select and Pan', async () => {
+    const { plot, box } = await openExperiment();
+    const scatter = page.getByTestId('explore-scatter');
+    await page.mouse.move(box.x + plot.x + plot.width / 2, box.y + plot.y + plot.height / 2);
+    for (let k = 0; k < 3; k++) await page.mouse.wheel(0, -200);
+    await expect.poll(async () => (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x1 - (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x0, { timeout: 10_000 }).toBeLessThan((plot.x1 - plot.x0) * 0.9);
+    await page.waitForTimeout(300);
+    const zoomed = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+    for (const mode of ['pan', 'select']) {
+      const given = Number(await scatter.getAttribute('data-option'));
+      await page.getByTestId(`explore-mode-${mode}`).click();
+      await expect.poll(async () => Number(await scatter.getAttribute('data-rendered'))).toBe(given + 1);
+      const now = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+      for (const k of ['x0', 'x1', 'y0', 'y1'] as const) expect(now[k]).toBeCloseTo(zoomed[k], 6);
+    }
+  });
+
+  it('a solver hidden in the legend unticks its checkbox and leaves the count; ticking it shows it again', async () => {
+    const { box } = await openExperiment();
+    const nsga2 = new Set(stored.filter((s) => results.find((r) => r.id === s.runId)?.label === 'nsga2'));
+    expect(nsga2.size).toBeGreaterThan(0);
+    const legend = (await svgTexts(page, await exportSvg(page, 'explore-scatter'))).find((t) => t.text === 'nsga2')!;
+    await page.mouse.click(box.x + legend.x + legend.width / 2, box.y + legend.y + legend.height / 2);
+    const checkbox = page.getByTestId('explore-solver-nsga2');
+    await expect.poll(() => checkbox.isChecked()).toBe(false);
+    expect(await page.getByTestId('explore-counts').textContent()).toContain(`${stored.length - nsga2.size} of ${stored.length} solutions shown`);
+    await checkbox.check();
+    await expect.poll(() => page.getByTestId('explore-counts').textContent()).toContain(`${stored.length} of ${stored.length} solutions shown`);
+    expect(await checkbox.isChecked()).toBe(true);
+  });
+
+  it('an M = 2 selection is drawn in the attainment chart over its solver\'s points', async () => {
+    await openExperiment();
+    await page.getByTestId('explore-tab-attainment').click();
+    const solver = await page.getByTestId('attainment-solver').inputValue();
+    // The attainment view puts the scatter above it, at the full width: its plot as it is now.
+    const scatter = page.getByTestId('explore-scatter');
+    await page.waitForTimeout(500);
+    await scatter.scrollIntoViewIfNeeded();
+    const plot = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+    const box = (await scatter.locator('.echart').boundingBox())!;
+    // A rectangle over the whole plot, every stored point: from the top right corner (the axes'
+    // padded ends, where no point lies) to beyond the bottom left one (the brush stops at the
+    // plot's edges, where points at 0 lie).
+    await page.mouse.move(box.x + plot.x + plot.width - 1, box.y + plot.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + plot.x + plot.width / 2, box.y + plot.y + plot.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + plot.x - 20, box.y + plot.y + plot.height + 20, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('selection-count').getAttribute('data-count'), { timeout: 10_000 }).toBe(String(stored.length));
+    const own = stored.filter((s) => s.feasible && results.find((r) => r.id === s.runId)?.label === solver).length;
+    expect(own).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('attainment-selected').getAttribute('data-count')).toBe(String(own));
+    // The chart shows them: its SVG export carries the selection's layer, squares in the accent colour.
+    const svg = await exportSvg(page, 'explore-attainment');
+    const layers = [...svg.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
+    expect(layers.length).toBe(1);
+    expect(await countPixels(page, layers[0], { near: [0x36, 0x58, 0xc9], within: 16, minAlpha: 200 })).toBeGreaterThan(Math.min(own, 10) * 20);
+    await page.keyboard.press('Escape');
+  });
+
+  it('no two texts of a chart overlap: every view, zoomed and panned, at 1024 px and wider', async () => {
+    for (const width of [1024, 1600]) {
+      const narrow = await browser.newPage({ viewport: { width, height: 900 }, acceptDownloads: true });
+      collectPageErrors(narrow, pageErrors);
+      try {
+        const at = async (hash: string) => {
+          await narrow.goto(server.url.split('#')[0] + hash);
+          await expect.poll(() => narrow.getByTestId('explore-scatter').getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+        };
+        const check = async (testid: string, what: string) => {
+          const texts = await svgTexts(narrow, await exportSvg(narrow, testid));
+          expect(texts.length, what).toBeGreaterThan(5);
+          expect(overlaps(texts), `${what} at ${width} px: ${JSON.stringify(texts)}`).toEqual([]);
+          return texts;
+        };
+        await at('#/explore/synthetic/20000?m=5&seed=3');
+        await check('explore-scatter', 'M = 5 scatter');
+        await expect.poll(() => narrow.getByTestId('explore-matrix').getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+        await check('explore-matrix', 'M = 5 matrix');
+        await narrow.getByTestId('explore-tab-parallel').click();
+        await expect.poll(() => narrow.getByTestId('explore-parallel').getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+        await check('explore-parallel', 'parallel coordinates');
+
+        await at('#/explore/synthetic/20000?m=3&seed=3');
+        await narrow.getByTestId('explore-tab-3d').click();
+        await expect.poll(() => narrow.getByTestId('explore-3d').getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+        await check('explore-3d', '3-D view');
+        // Zoomed in with the wheel, then panned: the axes end on odd values.
+        const scatter = narrow.getByTestId('explore-scatter');
+        await scatter.scrollIntoViewIfNeeded();
+        const plot = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+        const box = (await scatter.locator('.echart').boundingBox())!;
+        await narrow.mouse.move(box.x + plot.x + plot.width * 0.4, box.y + plot.y + plot.height * 0.5);
+        for (let k = 0; k < 4; k++) await narrow.mouse.wheel(0, -150);
+        await narrow.getByTestId('explore-mode-pan').click();
+        await narrow.mouse.move(box.x + plot.x + plot.width * 0.5, box.y + plot.y + plot.height * 0.5);
+        await narrow.mouse.down();
+        await narrow.mouse.move(box.x + plot.x + plot.width * 0.5 + 37, box.y + plot.y + plot.height * 0.5 - 23, { steps: 5 });
+        await narrow.mouse.up();
+        await narrow.waitForTimeout(300);
+        const panned = await check('explore-scatter', 'panned scatter');
+        // Only round ticks are labelled: no odd end such as "186" beside "200".
+        const zoomed = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+        expect(zoomed.x1 - zoomed.x0).toBeLessThan(plot.x1 - plot.x0);
+        for (const end of [zoomed.x0, zoomed.x1, zoomed.y0, zoomed.y1]) expect(panned.map((t) => t.text)).not.toContain(formatNumber(end));
+        await narrow.screenshot({ path: join(tmpdir(), `saikoro-e2e-explore-panned-${width}.png`) });
+      } finally {
+        await narrow.close();
+      }
+    }
+    expect(pageErrors).toEqual([]);
+  }, 240_000);
 });

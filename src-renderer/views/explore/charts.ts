@@ -111,6 +111,8 @@ export interface ScatterInput {
   extent?: ScatterExtent;
   /** The zoom to start from (kept across new options on the same axes), percent of each axis. */
   zoom?: ZoomWindow | null;
+  /** The part of an axis the chart shows now (zoomed or panned), read when labels are drawn. */
+  shownExtent?: (axis: 'x' | 'y') => [number, number] | null;
 }
 
 /** The part of each axis a zoom shows, in percent of the axis: [start, end]. */
@@ -150,7 +152,7 @@ function shownRange(data: ExplorerData, groups: readonly SeriesGroup[], hidden: 
  * markers, zoom on both axes (the wheel, the sliders below and right) and, when `pan`, dragging
  * pans (otherwise the view's rectangle brush has the drag).
  */
-export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box', zoom = null }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup; layer: boolean } {
+export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box', zoom = null, shownExtent }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup; layer: boolean } {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
   const layer = drawsOnPointLayer(total);
   const empty = new Float32Array(0);
@@ -206,8 +208,8 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       // On the layer, the view finds the point under the mouse and shows the tooltip itself.
       tooltip: { ...pointTooltipOption(data, lookup), ...(layer ? { triggerOn: 'none' } : {}) },
       // Ends only: a fixed interval would stay as it is when the view zooms in.
-      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, axisLabel: fittedLabels, ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
-      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, axisLabel: fittedLabels, ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
+      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, axisLabel: fittedLabels(xBounds, () => shownExtent?.('x') ?? null), ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
+      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, axisLabel: fittedLabels(yBounds, () => shownExtent?.('y') ?? null), ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
       dataZoom: [
         { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: xs, end: xe },
         { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: ys, end: ye },
@@ -220,11 +222,25 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
 }
 
 /**
- * Labels of an axis that fits its data: a zoomed or panned axis ends on odd values, which
- * ECharts labels too, next to the round ticks ("186" under "200"); such an end label is left
- * out when it would touch its neighbour, and so is any label that would overlap another.
+ * Whether an axis label at `v` is an end of the part of the axis shown (`shown`) that is not an
+ * end of the whole axis (`full`): an odd value ECharts labels when the view is zoomed or panned,
+ * beside the round ticks ("186" under "200").
  */
-const fittedLabels = { hideOverlap: true, formatter: (v: number) => formatNumber(v) };
+export function isZoomedEnd(v: number, full: AxisBounds, shown: [number, number] | null): boolean {
+  if (!shown) return false;
+  const eps = 1e-9 * (full.max - full.min || 1);
+  const near = (a: number, b: number) => Math.abs(a - b) <= eps;
+  return (near(v, shown[0]) || near(v, shown[1])) && !near(v, full.min) && !near(v, full.max);
+}
+
+/**
+ * Labels of an axis that fits its data (`bounds`, or ECharts' own ends when null): round ticks
+ * only (a zoomed axis's odd ends are not labelled; the sliders show them), and none that would
+ * overlap another.
+ */
+function fittedLabels(bounds: AxisBounds | null, shown: () => [number, number] | null) {
+  return { hideOverlap: true, formatter: (v: number) => (bounds && isZoomedEnd(v, bounds, shown()) ? '' : formatNumber(v)) };
+}
 
 /** The grid id of the matrix panel of objectives xi (horizontal) and yi (vertical). */
 export const matrixGridId = (xi: number, yi: number) => `m-${xi}-${yi}`;
@@ -365,7 +381,9 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
         nameTextStyle: { color: palette.muted, fontSize: 11 },
         axisLine: { lineStyle: { color: palette.axis } },
         axisTick: { lineStyle: { color: palette.axis } },
-        axisLabel: { color: palette.muted, fontSize: 10, formatter: (v: number) => formatNumber(v) },
+        // Over the lines, on a box of the surface colour: 4,000 lines would hide them otherwise.
+        axisLabel: { color: palette.muted, fontSize: 10, formatter: (v: number) => formatNumber(v), backgroundColor: palette.surface, padding: [1, 3], borderRadius: 2, hideOverlap: true },
+        z: 10,
         areaSelectStyle: { width: 18, borderWidth: 1, color: palette.accent, borderColor: palette.accent, opacity: 0.25 },
       })),
       series,
@@ -458,6 +476,9 @@ export function projectPoints(data: ExplorerData, indices: Int32Array, cube: Cub
 /** Half the side of the square the projection is drawn in: the cube's diagonal fits whatever the angles. */
 export const VIEW3D_EXTENT = 1.8;
 
+/** How far along its edge (a fraction of it) an axis's end value is written in the 3-D view. */
+const END_LABEL_INSET = 0.14;
+
 /** The 12 edges of the cube and the axes' names and end values, as line segments and labels in projected units. */
 function cubeFrame(names: readonly string[], cube: Cube, view: View3D) {
   const corner = (x: number, y: number, z: number) => projectUnit(x, y, z, view);
@@ -479,10 +500,13 @@ function cubeFrame(names: readonly string[], cube: Cube, view: View3D) {
       (e) => e[0][0] + 0.01 * depth(e),
     ),
   ];
+  // An end's value sits a little inside its edge, not on the corner, which the edge shares with
+  // another axis's (whose own end label would be drawn on the same spot).
+  const along = (e: [number, number, number][], t: number) => [e[0][0] + t * (e[1][0] - e[0][0]), e[0][1] + t * (e[1][1] - e[0][1])];
   const labels = axisEdges.flatMap((e, k) => [
-    { value: [(e[0][0] + e[1][0]) / 2, (e[0][1] + e[1][1]) / 2], text: names[k], bold: true },
-    { value: [e[0][0], e[0][1]], text: formatNumber(Number(cube.lo[k].toPrecision(3))), bold: false },
-    { value: [e[1][0], e[1][1]], text: formatNumber(Number(cube.hi[k].toPrecision(3))), bold: false },
+    { value: along(e, 0.5), text: names[k], bold: true },
+    { value: along(e, END_LABEL_INSET), text: formatNumber(Number(cube.lo[k].toPrecision(3))), bold: false },
+    { value: along(e, 1 - END_LABEL_INSET), text: formatNumber(Number(cube.hi[k].toPrecision(3))), bold: false },
   ]);
   return { edges, labels };
 }
@@ -536,6 +560,8 @@ export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infi
     silent: true,
     data: frame.labels.map((l) => ({ value: l.value, label: { formatter: l.text, fontWeight: l.bold ? 600 : 400, color: l.bold ? palette.text : palette.muted } })),
     label: { show: true, fontSize: 11, backgroundColor: palette.surface, padding: [1, 3], borderRadius: 3 },
+    // Labels that would still overlap (a view turned edge-on) are left out rather than drawn over each other.
+    labelLayout: { hideOverlap: true },
     tooltip: { show: false },
     z: 5,
   });

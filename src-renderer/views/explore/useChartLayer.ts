@@ -67,6 +67,17 @@ export function gridTransform(chart: ECharts, index: number): GridTransform | nu
   return { x: rect.x, y: rect.y, width: rect.width, height: rect.height, ax: p1[0] - p0[0], bx: p0[0], ay: p1[1] - p0[1], by: p0[1] };
 }
 
+interface AxisModelLike {
+  axis?: { scale?: { getExtent(): [number, number] } };
+}
+
+/** The part of axis `axis` of grid `index` the chart shows now (after zoom and pan), or null before layout. */
+export function shownExtent(chart: ECharts | null, axis: 'x' | 'y', index = 0): [number, number] | null {
+  if (!chart || chart.isDisposed()) return null;
+  const model = (chart as unknown as { getModel(): { getComponent(type: string, index: number): AxisModelLike | undefined } | undefined }).getModel();
+  return model?.getComponent(`${axis}Axis`, index)?.axis?.scale?.getExtent() ?? null;
+}
+
 /** A key that changes when a transform does. */
 export const transformKey = (t: GridTransform | null) => (t ? [t.x, t.y, t.width, t.height, t.ax, t.bx, t.ay, t.by].map((v) => v.toFixed(4)).join(',') : '');
 

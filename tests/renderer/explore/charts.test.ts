@@ -236,6 +236,17 @@ describe('matrixOption, parallelOption, scatter3DOption', () => {
     }
   });
 
+  it('parallel coordinates: the tick labels lie over the lines, each on a box of the surface colour', () => {
+    const data = smallFront(5000, 4, 1);
+    const { groups } = groupPoints(data, allPoints(data), 'solver');
+    const { option } = parallelOption({ data, groups, hidden: new Set(), palette: LIGHT_PALETTE });
+    const lines = Math.max(...(option.series as { z?: number }[]).map((s) => s.z ?? 2));
+    for (const axis of option.parallelAxis as { z: number; axisLabel: { backgroundColor: string } }[]) {
+      expect(axis.z).toBeGreaterThan(lines);
+      expect(axis.axisLabel.backgroundColor).toBe(LIGHT_PALETTE.surface);
+    }
+  });
+
   it('parallel coordinates: an axis per objective, at most the line limit, the selection apart', () => {
     const data = smallFront(30_000, 4, 1);
     const { groups } = groupPoints(data, allPoints(data), 'solver');
