@@ -52,11 +52,28 @@ describe('experiment editor: checks as you type', () => {
     expect(textOf('problem-count')).toBe('✓ ready to save');
   });
 
+  it('switching the instance to M = 2 swaps the single-objective default solver for the M = 2 default (it stayed, in error)', async () => {
+    await mount();
+    expect(spec().solvers).toEqual([{ name: 'barrier-ls' }]);
+    select(byTestId<HTMLSelectElement>('instance-track-0'), 'mo2');
+    await settle();
+    expect(spec().solvers).toEqual([{ name: 'barrier-mo' }]);
+    expect(byTestId<HTMLSelectElement>('solver-name-0')!.value).toBe('barrier-mo');
+    expect(errorFor('solvers[0].name')).toBeNull();
+    expect(textOf('problem-count')).toBe('✓ ready to save');
+    // One undoable step, named.
+    click(byTestId('undo'));
+    await settle();
+    expect([spec().instances[0].track, spec().solvers]).toEqual(['so', [{ name: 'barrier-ls' }]]);
+  });
+
   it('a solver that does not fit the track, and a band outside its range, are named at their fields', async () => {
     await mount();
+    // A solver with a label is the user's own choice: it stays, marked, with the spec's error.
+    await typeField('solvers[0].label', 'mine');
     select(byTestId<HTMLSelectElement>('instance-track-0'), 'mo3');
     await settle();
-    // The name the editor made follows the track; ILS handles one objective only.
+    // The name the editor made follows the track; barrier-ls handles one objective only.
     expect(byField('instances[0].name')!.value).toBe('mo3-n50');
     expect(errorFor('solvers[0].name')).toBe('solver barrier-ls is single-objective; instance mo3-n50 has 3 objectives');
     // Only the solvers that handle M = 3 are offered (the one that does not fit stays, marked).
