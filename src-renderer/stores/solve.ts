@@ -31,13 +31,16 @@ export const useSolveStore = defineStore('solve', () => {
   const starting = ref(false);
   /** Why the last start failed (the API's message names the field). */
   const startError = ref<string | null>(null);
+  /** The form field the last refusal is about ('n', 'solver', 'params.<name>', ...), shown there; null when it is about none. */
+  const startErrorField = ref<string | null>(null);
   const solversError = ref<string | null>(null);
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
   const compatibleSolvers = computed(() => solvers.value.filter((s) => handlesObjectives(s.objectives, objectiveCount.value)));
   const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
 
-  const diceRuns = computed(() => runs.ofKind('dice'));
+  /** The dice runs of this view: started here or in another tab, not an experiment session's (those are the monitor's). */
+  const diceRuns = computed(() => runs.ofKind('dice').filter((r) => !(r.started.kind === 'dice' && r.started.experiment)));
   const current = computed<LiveRun | null>(() => (selected.value === undefined ? (diceRuns.value[0] ?? null) : runs.get(selected.value)));
   const started = computed(() => (current.value?.started ?? null) as DiceRunStarted | null);
   const running = computed(() => starting.value || (current.value !== null && (current.value.status === 'queued' || current.value.status === 'running' || current.value.status === 'paused')));
@@ -80,6 +83,7 @@ export const useSolveStore = defineStore('solve', () => {
     formFollowsRun = false;
     starting.value = true;
     startError.value = null;
+    startErrorField.value = null;
     try {
       const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
       const s = await runs.start({
@@ -96,10 +100,18 @@ export const useSolveStore = defineStore('solve', () => {
       // Nothing runs: show the reason, not the previous run's labels.
       selected.value = null;
       startError.value = (e as Error).message;
+      startErrorField.value = formFieldOf(e as Error & { field?: string });
     } finally {
       starting.value = false;
     }
   }
+
+  // Editing the form after a refusal: the message at the field has been read.
+  watch([track, n, solver, params, evaluations, seed, wholeBudget], () => {
+    if (startErrorField.value === null) return;
+    startErrorField.value = null;
+    startError.value = null;
+  });
 
   async function togglePause(): Promise<void> {
     const run = current.value;
@@ -123,6 +135,7 @@ export const useSolveStore = defineStore('solve', () => {
     selected,
     starting,
     startError,
+    startErrorField,
     solversError,
     objectiveCount,
     compatibleSolvers,
@@ -138,3 +151,16 @@ export const useSolveStore = defineStore('solve', () => {
     cancel,
   };
 });
+
+/**
+ * The Solve form's field a refused start is about: the API's field (n, seed, evaluations), the
+ * solver for an unknown or unfitting solver, the parameter a ParamError names.
+ */
+export function formFieldOf(error: { name?: string; message: string; field?: string }): string | null {
+  const byField: Record<string, string> = { n: 'n', 'config.n': 'n', seed: 'seed', evaluations: 'evaluations', wholeBudget: 'wholeBudget', solver: 'solver' };
+  if (error.field !== undefined) return byField[error.field] ?? null;
+  const param = /^solver \S+: parameter (\S+) /.exec(error.message);
+  if (param) return `params.${param[1]}`;
+  if (error.name === 'SolverError' || /^(unknown solver|solver \S+ is )/.test(error.message)) return 'solver';
+  return null;
+}

@@ -99,9 +99,35 @@ describe('Solve view: what a run shows', () => {
     await settle();
     await startRun('mo2', 60, 'nsga3', { populationSize: 2 });
     expect(text('solve-status')).toBe('Not started');
-    expect(text('solve-message')).toBe('solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2');
+    // The reason is at the field it is about (it was only in the status card).
+    expect(text('solve-error-params.populationSize')).toBe('solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2');
+    expect(document.querySelector('[data-testid="solve-param-populationSize"]')!.getAttribute('aria-invalid')).toBe('true');
+    expect(text('solve-message')).toBe('Not started: parameter populationSize is marked above.');
     expect(text('solve-run-params')).toBeNull();
     expect(caption()).toBeNull();
+    // Editing the form clears it.
+    solve.params = { populationSize: 8 };
+    await settle();
+    expect(text('solve-error-params.populationSize')).toBeNull();
+  });
+
+  it('a refused N, seed or budget is named at its field', async () => {
+    await startRun('so', 0);
+    expect(text('solve-error-n')).toBe('n: must be at least 1, got 0');
+    expect(document.querySelector('[data-testid="solve-n"]')!.getAttribute('aria-invalid')).toBe('true');
+    expect(text('solve-message')).toBe('Not started: N is marked above.');
+    solve.n = 50;
+    solve.evaluations = 0;
+    await solve.start();
+    await settle();
+    expect(text('solve-error-n')).toBeNull();
+    expect(text('solve-error-evaluations')).toBe('evaluations: must be an integer from 1 to 1000000000, got 0');
+    solve.evaluations = 1000;
+    solve.seed = -1;
+    await solve.start();
+    await settle();
+    expect(text('solve-error-seed')).toBe('seed: must be an integer from 0 to 2^53 - 1, got -1');
+    expect(text('solve-status')).toBe('Not started');
   });
 
   it('parameters are shown rounded, and NSGA-III\'s automatic population as the size it uses', async () => {
@@ -141,6 +167,23 @@ describe('Solve view: what a run shows', () => {
     table.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
     await nextTick();
     expect(window.location.hash).toBe('#/dice');
+  });
+
+  it('after a reload the form follows the Solve run, not a newer run of an experiment session', async () => {
+    solve.evaluations = 5000;
+    solve.seed = 9;
+    await startRun('so', 60);
+    finish('run-test-1', { objectiveCount: 1 });
+    // An experiment session's run (the monitor's), newer, with other settings: the main side lists it too.
+    const mine = env.infos.get('run-test-1')!;
+    const started = { ...(mine.started as DiceRunStarted), runId: 'run-session-1', createdAt: '2026-12-01T01:00:00.000Z', track: 'mo2' as const, n: 24, solver: 'nsga2', seed: 3, evaluations: 600, objectiveCount: 2, experiment: { name: 'small', id: 'abc', instance: 'mo2-n24', label: 'nsga2' } };
+    env.infos.set('run-session-1', { ...mine, runId: 'run-session-1', started, status: 'running', result: null, snapshot: null });
+    app.unmount();
+    mount();
+    await settle();
+    expect([solve.track, solve.n, solve.solver, solve.evaluations, solve.seed]).toEqual(['so', 60, 'barrier-ls', 5000, 9]);
+    expect(solve.current!.runId).toBe('run-test-1');
+    expect(solve.diceRuns.map((r) => r.runId)).toEqual(['run-test-1']);
   });
 
   it('after a reload the view finds the run still going, with its history, pause and cancel', async () => {
