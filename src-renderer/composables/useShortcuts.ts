@@ -14,8 +14,18 @@ export interface Shortcut {
   hidden?: boolean;
 }
 
-export function isEditable(target: EventTarget | null): boolean {
+/**
+ * Inputs that take no typed text. Only the keys they work with (Space, Enter, arrows, Home, End,
+ * Page Up/Down) stay theirs; other keys are the page's shortcuts (a clicked format radio kept
+ * the focus and swallowed the digits).
+ */
+const NOT_TYPED = new Set(['radio', 'checkbox', 'button', 'submit', 'reset', 'image', 'file', 'color', 'range']);
+const CONTROL_KEYS = new Set([' ', 'Enter', 'ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/** Whether `key` pressed on `target` belongs to the field: text inputs, text areas, selects (type-ahead), contenteditable; a control's own keys. */
+export function isEditable(target: EventTarget | null, key = ''): boolean {
   if (!(target instanceof HTMLElement)) return false;
+  if (target instanceof HTMLInputElement && NOT_TYPED.has(target.type)) return CONTROL_KEYS.has(key);
   return target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName);
 }
 
@@ -29,7 +39,7 @@ export function useShortcuts(section: string, shortcuts: readonly Shortcut[], ta
   const onKeyDown = (e: KeyboardEvent) => {
     if (!active || e.defaultPrevented || e.isComposing) return;
     for (const s of shortcuts) {
-      if ((s.inFields || !isEditable(e.target)) && s.match(e)) {
+      if ((s.inFields || !isEditable(e.target, e.key)) && s.match(e)) {
         e.preventDefault();
         s.run(e);
         return;

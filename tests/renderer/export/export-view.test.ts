@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { nextTick, type Component } from 'vue';
 import ExportView from '../../../src-renderer/views/export/ExportView.vue';
 import App from '../../../src-renderer/App.vue';
+import { routes } from '../../../src-renderer/routes.ts';
 import { formatCell, formatValue } from '../../../src-main/report/format.ts';
 import { realApp, type RealApp } from '../real-app.ts';
 import { mountView, type Mounted } from '../project/mount.ts';
@@ -238,6 +239,24 @@ describe('Export view', () => {
       await shown('small.html');
       expect(q('export-error')).toBeNull();
       expect(window.location.hash).toBe('#/export/small');
+    });
+
+    it('digit shortcuts still go to a view after a format button was clicked (the focused radio swallowed them)', async () => {
+      mount('#/export/small', App);
+      await shown('small.html');
+      const radio = q<HTMLInputElement>('format-csv')!;
+      radio.focus();
+      await choose('csv');
+      await shown('2 files');
+      expect(document.activeElement).toBe(radio);
+      radio.dispatchEvent(new KeyboardEvent('keydown', { key: '2', bubbles: true, cancelable: true }));
+      await waitFor('the second view', () => window.location.hash === `#/${routes[1].id}`);
+      // A text field still keeps its digits.
+      window.location.hash = '#/dice';
+      const input = await waitFor('the dice view', () => q<HTMLTextAreaElement>('sequence-input'));
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: '3', bubbles: true, cancelable: true }));
+      await nextTick();
+      expect(window.location.hash).toBe('#/dice');
     });
 
     it('opens from the desktop menu and from Ctrl+E, for the experiment on screen', async () => {
