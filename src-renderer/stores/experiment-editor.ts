@@ -6,7 +6,7 @@
  * whole draft (new, clone, reset, remove) can be undone.
  */
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef } from 'vue';
+import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import type { ExperimentSpec, ExperimentSummary, SolverDescriptor } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 import { useProjectStore } from './project.ts';
@@ -53,6 +53,15 @@ export const useExperimentEditorStore = defineStore('experiment-editor', () => {
   const takenNames = computed(() => new Set(project.experiments.map((e) => e.name)));
   /** The open project already has an experiment of the draft's name. */
   const nameTaken = computed(() => typeof draft.value.name === 'string' && takenNames.value.has(draft.value.name));
+
+  // What was said about a save is about the project it went to: another project, or none, and it goes.
+  watch(
+    () => project.summary?.path ?? null,
+    () => {
+      saved.value = null;
+      refusal.value = null;
+    },
+  );
 
   function adopt(next: Draft): void {
     draft.value = markRaw(next);

@@ -176,6 +176,11 @@ describe('experiment editor: saving', () => {
     expect(byTestId('name-taken')).not.toBeNull();
     click(byTestId('save'));
     await waitFor('the unchanged banner', () => textOf('saved')?.startsWith('editor-save already has saved-one with this very spec'));
+    // The project closes: the banner about it goes ("Added … Run it" stayed beside "No project is open").
+    await env.api.closeProject();
+    await waitFor('no project', () => textOf('save-note')?.startsWith('No project is open'));
+    expect(byTestId('saved')).toBeNull();
+    expect(byTestId('run-saved')).toBeNull();
   });
 
   it('a refused save shows the reason at its field and keeps the draft exactly as it was', async () => {
