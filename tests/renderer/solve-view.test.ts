@@ -10,7 +10,7 @@ import { createPinia, setActivePinia } from 'pinia';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import { provideApi } from '../../src-renderer/api/index.ts';
 import { useSolveStore } from '../../src-renderer/stores/solve.ts';
-import type { DiceRunStarted, SolverResult } from '../../src-shared/api.ts';
+import type { DiceRunStarted, RunInfo, SolverResult } from '../../src-shared/api.ts';
 import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { describeSolvers } from '../../src-shared/solvers/registry.ts';
@@ -177,7 +177,7 @@ describe('Solve view: what a run shows', () => {
     // An experiment session's run (the monitor's), newer, with other settings: the main side lists it too.
     const mine = env.infos.get('run-test-1')!;
     const started = { ...(mine.started as DiceRunStarted), runId: 'run-session-1', createdAt: '2026-12-01T01:00:00.000Z', track: 'mo2' as const, n: 24, solver: 'nsga2', seed: 3, evaluations: 600, objectiveCount: 2, experiment: { name: 'small', id: 'abc', instance: 'mo2-n24', label: 'nsga2' } };
-    env.infos.set('run-session-1', { ...mine, runId: 'run-session-1', started, status: 'running', result: null, snapshot: null });
+    env.infos.set('run-session-1', { ...mine, runId: 'run-session-1', started, status: 'running', result: null, snapshot: null } as RunInfo);
     app.unmount();
     mount();
     await settle();
