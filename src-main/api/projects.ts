@@ -36,6 +36,8 @@ import { addExperiment as storeExperiment } from '../experiments/add.ts';
 import { appVersion } from '../project/app-version.ts';
 import { hostName, labRunId, labRunRequest, Project, type LabRunRecord } from '../project/store.ts';
 import { checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
+import { projectFolder } from '../experiments/programs.ts';
+import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import type { ProjectPaths } from '../app/project-paths.ts';
 import type { ApiEventHub } from './events.ts';
 import type { RunService } from './runs.ts';
@@ -63,6 +65,13 @@ interface Open {
 
 /** How the app prints a report's page to PDF: Electron's printToPDF, or Chromium (playwright-core) on a server. */
 export type PdfPrinter = (html: string) => Promise<Buffer>;
+
+/** A program entry without stored hashes: they are taken again from the files when it is stored. */
+function withoutHashes(program: ProgramSpec): ProgramSpec {
+  const { hashes, ...rest } = program;
+  void hashes;
+  return rest;
+}
 
 export class ProjectService implements Disposable {
   private current: Open | null = null;
@@ -250,8 +259,8 @@ export class ProjectService implements Disposable {
 
   /** Adds an experiment from a spec, checked exactly as `saikoro experiment add` checks it. */
   addExperiment(input: unknown): ExperimentSummary {
-    const { project } = this.open_();
-    const spec = prepareSpec(input);
+    const { project, file } = this.open_();
+    const spec = prepareSpec(input, projectFolder(file));
     storeExperiment(project, spec);
     this.changed('experiment-added', spec.name);
     const stored = project.experiment(spec.name)!;
@@ -275,7 +284,7 @@ export class ProjectService implements Disposable {
    * stored as the CLI would store them, under the same content-hash id.
    */
   saveRun(runIdArg: unknown, name?: unknown): SavedRun {
-    const { project } = this.open_();
+    const { project, file } = this.open_();
     if (typeof runIdArg !== 'string') throw new ProjectRequestError('runId', `must be a string, got ${JSON.stringify(runIdArg)}`);
     const found = this.runs.finishedRun(runIdArg);
     if (!found) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
@@ -310,13 +319,13 @@ export class ProjectService implements Disposable {
       name: experimentName,
       description: `Saved from the app: ${started.title}`,
       instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds } }],
-      solvers: [{ name: request.solver, params: request.params }],
+      solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
       seeds: [request.seed],
       budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
-    });
+    }, projectFolder(file));
     const [gridRun] = expandGrid(spec);
     // The run the app made is exactly this grid run: its inputs hash to the grid run's id.
-    const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget };
+    const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget, ...(gridRun.program ? { program: gridRun.program } : {}) };
     if (runId(key) !== gridRun.id) throw new ProjectRequestError('runId', `run ${runIdArg} cannot be stored as an experiment run (its inputs do not match a grid run)`);
     storeExperiment(project, spec);
     const result = hostResult as SolverResult;
@@ -384,7 +393,7 @@ export class ProjectService implements Disposable {
     this.emitSession(session, true);
     try {
       const summary = await runExperiment(runs, {
-        executor: this.executor(session),
+        executor: this.executor(session, projectFolder(open.file)),
         jobs: session.info.jobs,
         target: open.project,
         shouldStop: () => session.stop,
@@ -417,9 +426,10 @@ export class ProjectService implements Disposable {
   }
 
   /** Grid runs through the RunService: tracked, shown and controllable like every app run. */
-  private executor(session: Session): Executor {
+  private executor(session: Session, projectDir: string): Executor {
     return launchingExecutor({
       experiment: session.info.experiment,
+      projectDir,
       shouldStop: () => session.stop,
       launch: (run, plan) => {
         const { started, handle } = this.runs.launch(plan);

@@ -13,6 +13,7 @@ import { normalisedHypervolume } from '../../src-shared/metrics/hv-reference.ts'
 import { normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import type { ExperimentRunRow } from '../../src-shared/projects/project-api.ts';
 import type { Project, RunRecord } from '../project/store.ts';
+import { withProgramHashes } from '../experiments/programs.ts';
 
 /** A request about the open project that cannot be served; `field` names what is wrong. */
 export class ProjectRequestError extends FieldError {
@@ -20,12 +21,14 @@ export class ProjectRequestError extends FieldError {
 }
 
 /**
- * A spec as `experiment add` takes it: validated (SpecError names the field), every solver's
- * setup run once per instance (limits only the problem knows), and the default HV
- * normalisation stored with each multi-objective instance that has none.
+ * A spec as `experiment add` takes it: validated (SpecError names the field), the sha256 of
+ * every solver program's files in the project's folder `projectDir` stored with it
+ * (src-main/experiments/programs.ts), every solver's setup run once per instance (limits only
+ * the problem knows), and the default HV normalisation stored with each multi-objective
+ * instance that has none.
  */
-export function prepareSpec(input: unknown): ExperimentSpec {
-  const spec = validateSpec(input);
+export function prepareSpec(input: unknown, projectDir: string): ExperimentSpec {
+  const spec = withProgramHashes(validateSpec(input), projectDir);
   expandGridWithSetups(spec);
   return withNormalisations(spec);
 }

@@ -14,6 +14,7 @@ import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKi
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type SolverHostOptions } from '../host/pool.ts';
 import type { RunOutcome } from '../host/run.ts';
+import { launchProgram } from '../host/program-process.ts';
 
 /** A run planned by the application layer: what the worker runs, what the run is, how its result is reported. */
 export interface RunPlan<K extends RunKindName> {
@@ -70,14 +71,17 @@ export interface InProcessOptions<S> {
 export async function runInProcess<R extends RunRequest>(plan: { readonly request: R }, options: InProcessOptions<SnapshotOf<R>> = {}): Promise<RunOutcome<ResultOf<R>>> {
   const control = options.control ?? new RunController();
   try {
-    const result = await executeRun(plan.request, { onSnapshot: options.onSnapshot, control });
+    const result = await executeRun(plan.request, { onSnapshot: options.onSnapshot, control, environment: { launchProgram } });
     return control.cancelled ? { status: 'cancelled', result, reason: 'cancelled' } : { status: 'done', result, reason: null };
   } catch (e) {
     return { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
   }
 }
 
-/** The same, synchronously and without snapshots (verification, `experiment run --inline`). */
+/**
+ * The same, synchronously and without snapshots (verification, `experiment run --inline`). Not
+ * for a solver program's run, which waits on its program: that one goes through runInProcess.
+ */
 export function runInProcessSync<R extends RunRequest>(plan: { readonly request: R }): RunOutcome<ResultOf<R>> {
   try {
     return { status: 'done', result: executeRunSync(plan.request), reason: null };

@@ -6,7 +6,8 @@
  */
 import type { RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
 import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/config.ts';
-import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import type { RunSpec } from '../../src-shared/experiments/grid.ts';
+import { gridRequest } from '../experiments/programs.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
@@ -54,10 +55,10 @@ async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunP
  * inline too) plus the instance's default HV normalisation, computed once here instead of in
  * every worker. `experiment` names it in its title and tag (null: untagged, as the CLI's).
  */
-export async function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number } = {}): Promise<RunPlan<'dice'>> {
+export async function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number; projectDir?: string | null } = {}): Promise<RunPlan<'dice'>> {
   const m = run.config.objectives.length;
   const hvNormalisation = m >= 2 ? await hvNormalisationForAsync(run.config) : null;
-  const request: DiceRunRequest = { ...requestOf(run, options.snapshotIntervalMs), ...(hvNormalisation ? { hvNormalisation } : {}) };
+  const request: DiceRunRequest = { ...gridRequest(run, options.projectDir ?? null, options.snapshotIntervalMs), ...(hvNormalisation ? { hvNormalisation } : {}) };
   const track = trackOf(run.config.objectives) ?? null;
   return {
     kind: 'dice',
@@ -66,6 +67,7 @@ export async function planGridRun(run: RunSpec, experiment: string | null, optio
       kind: 'dice',
       title: `${run.label} on ${run.instance}, seed ${run.seed}${experiment === null ? '' : ` (${experiment})`}`,
       solver: run.solver,
+      ...(request.program ? { program: request.program } : {}),
       params: run.params,
       seed: run.seed,
       n: run.config.n,

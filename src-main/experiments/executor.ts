@@ -7,11 +7,12 @@
  * request in this process (runInProcessSync), which gives the worker's result.
  */
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
-import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { Launcher, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
+import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
 import { planGridRun } from '../app/runs.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
+import { gridRequest } from './programs.ts';
 
 export interface RunOutcome {
   /** 'cancelled': stopped on request; such a run is not stored (it stays missing). */
@@ -29,18 +30,28 @@ export interface Executor {
   dispose(): void;
 }
 
-export function runInline(run: RunSpec): RunOutcome {
+/**
+ * One grid run in this process. A solver program's run (its working directory resolved against
+ * `projectDir`, the project's folder) is driven asynchronously: the program is its own process.
+ */
+export async function runInline(run: RunSpec, projectDir: string | null = null): Promise<RunOutcome> {
   const startedAt = new Date();
-  const outcome = runInProcessSync({ request: requestOf(run) });
+  let request;
+  try {
+    request = gridRequest(run, projectDir);
+  } catch (e) {
+    return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
+  }
+  const outcome = run.launch ? await runInProcess({ request }) : runInProcessSync({ request });
   return { status: outcome.status === 'done' ? 'done' : 'failed', result: outcome.result, error: outcome.reason, startedAt, finishedAt: new Date() };
 }
 
-export function inlineExecutor(): Executor {
+export function inlineExecutor(options: { projectDir?: string | null } = {}): Executor {
   return {
     execute: async (run) => {
       // Let progress output and signals through between runs.
       await new Promise((resolve) => setImmediate(resolve));
-      return runInline(run);
+      return runInline(run, options.projectDir ?? null);
     },
     dispose: () => {},
   };
@@ -57,6 +68,8 @@ export interface LaunchingExecutorOptions {
   shouldStop?: () => boolean;
   /** Called when a launched run has ended. */
   onEnded?: (run: RunSpec) => void;
+  /** The project's folder, where solver programs' relative paths start. */
+  projectDir?: string | null;
   dispose?: () => void;
 }
 
@@ -67,7 +80,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       const startedAt = new Date();
       let plan: RunPlan<'dice'>;
       try {
-        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs });
+        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null });
       } catch (e) {
         return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
       }
@@ -96,8 +109,9 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
 /**
  * The CLI's executor: a Launcher of its own with `jobs` workers, disposed with the executor.
  * Without memoryLimitMb each worker has the host's default share of the machine's memory.
+ * `projectDir`: the project's folder, where solver programs' relative paths start.
  */
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null }): Executor {
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; projectDir?: string | null }): Executor {
   const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
-  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), snapshotIntervalMs: 500, dispose: () => launcher.dispose() });
+  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
 }

@@ -44,6 +44,7 @@ export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 
     params: run.params,
     seed: run.seed,
     budget: run.budget,
+    program: run.program ?? null,
     status: outcome.status,
     error: outcome.error,
     result: outcome.result,

@@ -9,6 +9,7 @@ import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import type { RunRecord } from '../project/store.ts';
 import { Random } from '../../src-shared/random.ts';
 import { runInline } from './executor.ts';
+import { checkProgramFiles, ProgramFilesError } from './programs.ts';
 
 export interface VerifyOutcome {
   id: string;
@@ -20,11 +21,15 @@ export interface VerifyOutcome {
   difference: string | null;
 }
 
-/** The deterministic part of a result. */
+/**
+ * The deterministic part of a result: all but wall times, and for a solver program, its log
+ * and how its process ended (what it wrote to stderr and how fast it exited are its own).
+ */
 export function reproducible(result: SolverResult): unknown {
-  const { seconds, trace, ...rest } = result;
+  const { seconds, trace, log, program, ...rest } = result;
   void seconds;
-  return { ...rest, trace: trace.map(({ seconds: s, ...point }) => (void s, point)) };
+  void log;
+  return { ...rest, ...(program ? { program: { ...program, exit: null } } : {}), trace: trace.map(({ seconds: s, ...point }) => (void s, point)) };
 }
 
 function firstDifference(a: unknown, b: unknown, path = 'result'): string | null {
@@ -47,12 +52,26 @@ export function sampleRuns(runs: RunRecord[], count: number, seed = 1): RunRecor
   return Random.fromSeed(seed).shuffle([...done]).slice(0, count);
 }
 
-export function verifyRun(record: RunRecord): VerifyOutcome {
+/**
+ * Re-runs one stored run and compares. A solver program's run is re-run too (as make would):
+ * first its files are checked against the hashes stored with it, then the program runs again
+ * from the same seed; a program that does not reproduce from its seed shows as a mismatch.
+ * `projectDir`: the project's folder, where a program's relative paths start.
+ */
+export async function verifyRun(record: RunRecord, projectDir: string | null = null): Promise<VerifyOutcome> {
   const base = { id: record.id, instance: record.instance, label: record.label, seed: record.seed };
-  const key = { problem: 'dice' as const, config: record.config, solver: record.solver, params: record.params, seed: record.seed, budget: record.budget };
+  const key = { problem: 'dice' as const, config: record.config, solver: record.solver, params: record.params, seed: record.seed, budget: record.budget, ...(record.program ? { program: record.program } : {}) };
   if (runId(key) !== record.id) return { ...base, ok: false, difference: `stored inputs hash to ${runId(key)}, not to the run id` };
-  const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label };
-  const outcome = runInline(spec);
+  const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label, ...(record.program ? { launch: record.program } : {}) };
+  if (record.program && projectDir !== null) {
+    try {
+      checkProgramFiles({ name: record.label, instances: [], solvers: [{ name: record.solver, ...record.program }], seeds: [record.seed], budget: record.budget }, projectDir);
+    } catch (e) {
+      if (e instanceof ProgramFilesError) return { ...base, ok: false, difference: e.message };
+      throw e;
+    }
+  }
+  const outcome = await runInline(spec, projectDir);
   if (!outcome.result) return { ...base, ok: false, difference: `re-run failed: ${outcome.error}` };
   if (!record.result) return { ...base, ok: false, difference: 'no stored result' };
   const difference = firstDifference(reproducible(record.result), reproducible(outcome.result));

@@ -12,6 +12,8 @@ import { describeValue, JsonInputError, parseJsonSafe } from '../../src-shared/j
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
 import { objectiveCeiling } from '../../src-shared/problems/dice/objective-range.ts';
+import { runProgramOf, type RunProgram } from '../../src-shared/experiments/grid.ts';
+import { checkProgramSpec, ProgramSpecError } from '../../src-shared/solvers/program/protocol.ts';
 
 /** A stored value that breaks a rule; `field` is the column or the path inside it. */
 export class RecordError extends FieldError {
@@ -207,4 +209,15 @@ export function labResult(field: string, v: unknown, n: number): void {
     });
   }
   if (v.message !== undefined) text(`${field}.message`, v.message);
+}
+
+/** A run's program (schema 5): a program entry's fields as checkProgramSpec takes them. */
+export function program(field: string, v: unknown): RunProgram {
+  if (!isRecord(v)) throw new RecordError(field, 'must be an object with the program\'s command');
+  try {
+    return runProgramOf(checkProgramSpec(v, ''));
+  } catch (e) {
+    if (e instanceof ProgramSpecError) throw new RecordError(field, e.message);
+    throw e;
+  }
 }

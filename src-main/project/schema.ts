@@ -13,7 +13,7 @@ import { instanceConfig, type InstanceSpec } from '../../src-shared/experiments/
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /**
  * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
@@ -76,8 +76,20 @@ CREATE TABLE lab_runs (
 );
 `;
 
+/** Schemas 3 and 4: schema 2 plus the lab runs. */
+export const SCHEMA_V4 = SCHEMA_V2 + LAB_RUNS_TABLE;
+
+/**
+ * Schema 5 adds, with each run of a solver program (docs/external-solvers.md), the program as
+ * its spec entry stored it (command, cwd, env, blind, hashes of its files): part of the run's
+ * identity, hashed into its id. NULL for the built-in solvers' runs.
+ */
+const PROGRAM_COLUMN = `
+ALTER TABLE runs ADD COLUMN program_json TEXT;
+`;
+
 /** The schema a new file gets. */
-export const CURRENT_SCHEMA = SCHEMA_V2 + LAB_RUNS_TABLE;
+export const CURRENT_SCHEMA = SCHEMA_V4 + PROGRAM_COLUMN;
 
 
 /**
@@ -160,4 +172,5 @@ CREATE TABLE notes (
 `,
   2: LAB_RUNS_TABLE,
   3: budgetMeansWholeBudget,
+  4: PROGRAM_COLUMN,
 };

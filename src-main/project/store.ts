@@ -34,13 +34,14 @@ import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
 import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunProgram } from '../../src-shared/experiments/grid.ts';
 import { appVersion } from './app-version.ts';
 import { rollbackHotJournal } from './journal.ts';
 import { KEPT_SUFFIX_BYTES } from './keep-aside.ts';
 import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
 import * as check from './records.ts';
 import { RecordError } from './records.ts';
-import { APPLICATION_ID, CURRENT_SCHEMA, MIGRATIONS, SCHEMA_V1, SCHEMA_V2, SCHEMA_VERSION } from './schema.ts';
+import { APPLICATION_ID, CURRENT_SCHEMA, MIGRATIONS, SCHEMA_V1, SCHEMA_V2, SCHEMA_V4, SCHEMA_VERSION } from './schema.ts';
 import { Database, withBusyRetry } from './sqlite.ts';
 
 /** A project file that cannot be used; the message names the file and the reason. */
@@ -64,6 +65,8 @@ export interface RunRecord {
   params: Record<string, ParamValue>;
   seed: number;
   budget: BudgetSpec;
+  /** A solver program's run: the program as its spec entry stored it (part of the run id); else null. */
+  program: RunProgram | null;
   status: 'done' | 'failed';
   error: string | null;
   /** The solver's result (null for a failed run). */
@@ -316,7 +319,7 @@ function writeFailure(file: string, e: unknown): ProjectError {
 }
 
 /** The tables and columns each schema version has (from the schema text itself). */
-const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: CURRENT_SCHEMA, 4: CURRENT_SCHEMA };
+const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: CURRENT_SCHEMA };
 const expectedColumns = new Map<number, Map<string, string[]>>();
 
 function schemaColumns(version: number): Map<string, string[]> {
@@ -670,8 +673,8 @@ export class Project {
       if (existing) this.db.run('DELETE FROM runs WHERE id = ?', run.id);
       this.db.run(
         `INSERT INTO runs (id, instance, label, config_json, solver, params_json, seed, budget_json, status, error,
-           app_version, host, started_at, finished_at, elapsed_ms, evaluations)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           app_version, host, started_at, finished_at, elapsed_ms, evaluations, program_json)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           run.id,
           run.instance,
@@ -689,6 +692,7 @@ export class Project {
           run.finishedAt,
           run.elapsedMs,
           run.evaluations,
+          run.program ? canonicalJson(run.program) : null,
         ],
       );
       if (run.result) this.db.run('INSERT INTO results (run_id, result_json) VALUES (?, ?)', [run.id, JSON.stringify(run.result)]);
@@ -890,6 +894,7 @@ function toRunRecord(r: Row): RunRecord {
     params: check.params('params_json', check.jsonColumn('params_json', r.params_json)),
     seed,
     budget: check.budget('budget_json', check.jsonColumn('budget_json', r.budget_json)),
+    program: r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json)),
     status: statusValue,
     error: check.textOrNull('error', r.error),
     result,

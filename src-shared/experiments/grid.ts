@@ -6,13 +6,14 @@
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { createDiceProblem } from '../solvers/problem.ts';
 import { ParamError, resolveParams } from '../solvers/params.ts';
-import { checkSolverFits, checkSolverSetup, findSolver, SolverError } from '../solvers/registry.ts';
+import { checkSolverFits, checkSolverSetup, findSolver, SolverError, solvers } from '../solvers/registry.ts';
 import { effectiveBudget, terminationOfBudget } from '../solvers/stopping.ts';
 import type { ParamValue, Termination } from '../solvers/types.ts';
 import type { DiceRunRequest } from '../runtime/kinds/dice.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
-import { instanceConfig, seedList, solverLabel, SpecError, type BudgetSpec, type ExperimentSpec } from './spec.ts';
+import { instanceConfig, programOf, seedList, solverLabel, SpecError, type BudgetSpec, type ExperimentSpec } from './spec.ts';
+import type { ProgramSpec } from '../solvers/program/protocol.ts';
 
 /** Bumped only if the meaning of a hashed field changes; part of every run id. */
 export const RUN_ID_VERSION = 1;
@@ -34,10 +35,29 @@ export interface RunKey {
   params: Record<string, ParamValue>;
   seed: number;
   budget: RunBudget;
+  /**
+   * A solver program's run: the program as the spec stores it (command, cwd relative to the
+   * project's folder, env, blind, the hashes of its files); `solver` is then its name and
+   * `params` {}. Absent for registered solvers, so their run ids are what they were.
+   */
+  program?: RunProgram;
+}
+
+/** What of a program determines its runs: everything but the delivery options (grace, timeout). */
+export type RunProgram = Omit<ProgramSpec, 'grace' | 'timeout'>;
+
+/** The part of a program entry that goes into its runs' ids. */
+export function runProgramOf(program: ProgramSpec): RunProgram {
+  const { grace, timeout, ...identity } = program;
+  void grace;
+  void timeout;
+  return identity;
 }
 
 export interface RunSpec extends RunKey {
   id: string;
+  /** A solver program's run: the program as its entry gives it (with grace and timeout; cwd relative). */
+  launch?: ProgramSpec;
   /** Position in the grid (instance-major, then solver, then seed); used for sharding. */
   index: number;
   instance: string;
@@ -45,13 +65,27 @@ export interface RunSpec extends RunKey {
 }
 
 export function runId(key: RunKey): string {
-  const { problem, config, solver, params, seed, budget } = key;
-  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget })).slice(0, 32);
+  const { problem, config, solver, params, seed, budget, program } = key;
+  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}) })).slice(0, 32);
 }
 
-/** The host request of a grid run: the same for a worker and an inline run, for the CLI and the app. */
-export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
-  return { kind: 'dice', solver: run.solver, params: run.params, seed: run.seed, config: run.config, termination: terminationOf(run.budget), ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) };
+/**
+ * The host request of a grid run: the same for a worker and an inline run, for the CLI and the
+ * app. A program's run needs `program`: its entry's delivery options and its working directory
+ * resolved (the main side knows the project's folder: src-main/experiments/programs.ts).
+ */
+export function requestOf(run: RunSpec, snapshotIntervalMs?: number, program?: ProgramSpec): DiceRunRequest {
+  if (run.program && !program) throw new Error(`run ${run.id} is a solver program's (${run.solver}): its request needs the program's working directory`);
+  return {
+    kind: 'dice',
+    solver: run.solver,
+    params: run.params,
+    seed: run.seed,
+    config: run.config,
+    termination: terminationOf(run.budget),
+    ...(run.program ? { program } : {}),
+    ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}),
+  };
 }
 
 /** The termination of a run from its (effective) budget. */
@@ -82,6 +116,18 @@ function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
     const config = instanceConfig(instance);
     const problem = createDiceProblem(config);
     spec.solvers.forEach((solverSpec, s) => {
+      const program = programOf(solverSpec);
+      if (program) {
+        if (solvers.some((info) => info.name === solverSpec.name))
+          throw new SpecError(`solvers[${s}].name`, `${JSON.stringify(solverSpec.name)} is a built-in solver's name; give the solver program another name`);
+        const budget = effectiveBudget(spec.budget, config.objectives.length);
+        const identity = runProgramOf(program);
+        for (const seed of seeds) {
+          const key: RunKey = { problem: 'dice', config, solver: solverSpec.name, params: {}, seed, budget, program: identity };
+          runs.push({ ...key, id: runId(key), index: runs.length, instance: instance.name, label: solverLabel(solverSpec), launch: program });
+        }
+        return;
+      }
       let info;
       try {
         info = findSolver(solverSpec.name);

@@ -6,6 +6,7 @@
 import { describeValue } from '../json.ts';
 import { TRACK_NAMES, ConfigError, diceConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
 import { FieldError } from '../base/field-error.ts';
+import { checkProgramSpec, PROGRAM_FIELDS, ProgramSpecError, type ProgramSpec } from '../solvers/program/protocol.ts';
 
 export interface InstanceSpec {
   /** Unique within the experiment; used in tables. */
@@ -25,12 +26,26 @@ export interface InstanceSpec {
   normalisation?: { ideal: number[]; nadir: number[]; method?: string };
 }
 
-export interface SolverSpec {
-  /** Registry name, e.g. "random". */
+/**
+ * A solver of the grid: a registered one by name with its parameters, or a solver program
+ * (`command`, and optionally `cwd`, `env`, `blind`, `grace`, `timeout`; docs/external-solvers.md)
+ * whose `name` is its label in tables, charts and reports. `experiment add` stores with a
+ * program the sha256 of each argument that is a file in the project's folder (`hashes`).
+ */
+export interface SolverSpec extends Partial<ProgramSpec> {
+  /** Registry name, e.g. "random"; for a program, its name. */
   name: string;
   /** Unique within the experiment (default: the name); tells apart two entries of one solver. */
   label?: string;
   params?: Record<string, number | boolean | string>;
+}
+
+/** The program of a solver entry, or null for a registered solver. */
+export function programOf(solver: SolverSpec): ProgramSpec | null {
+  if (solver.command === undefined) return null;
+  const program: ProgramSpec = { command: solver.command };
+  for (const key of PROGRAM_FIELDS) if (key !== 'command' && solver[key] !== undefined) (program as unknown as Record<string, unknown>)[key] = solver[key];
+  return program;
 }
 
 export interface BudgetSpec {
@@ -158,7 +173,8 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
 }
 
 function validateSolver(field: string, v: unknown): SolverSpec {
-  if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}');
+  if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}, or {"name": "my-ga", "command": ["python3", "my_ga.py"]}');
+  if (v.command !== undefined) return validateProgramSolver(field, v);
   allowOnly(field, v, ['name', 'label', 'params']);
   if (typeof v.name !== 'string' || v.name === '') throw new SpecError(`${field}.name`, `must be a solver name, got ${describeValue(v.name)}`);
   const solver: SolverSpec = { name: v.name };
@@ -169,6 +185,21 @@ function validateSolver(field: string, v: unknown): SolverSpec {
       if (!(typeof p === 'boolean' || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))))
         throw new SpecError(`${field}.params.${k}`, `must be a number, boolean or string, got ${describeValue(p)}`);
     solver.params = v.params as SolverSpec['params'];
+  }
+  return solver;
+}
+
+/** A solver program's entry: its name (its label) and the program's fields; no params. */
+function validateProgramSolver(field: string, v: Record<string, unknown>): SolverSpec {
+  if (v.params !== undefined) throw new SpecError(`${field}.params`, 'a solver program takes no params: give its options as arguments in its command');
+  allowOnly(field, v, ['name', 'label', ...PROGRAM_FIELDS]);
+  const solver: SolverSpec = { name: checkName(`${field}.name`, v.name) };
+  if (v.label !== undefined) solver.label = checkName(`${field}.label`, v.label);
+  try {
+    Object.assign(solver, checkProgramSpec(v, field));
+  } catch (e) {
+    if (e instanceof ProgramSpecError) throw new SpecError(e.field, e.rule);
+    throw e;
   }
   return solver;
 }

@@ -9,6 +9,7 @@ import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
 import { defaultMemoryLimitMb, defaultParallelism } from '../../host/pool.ts';
 import { memoryRefusal } from '../../../src-shared/solvers/memory.ts';
+import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
 import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
 import { createProject, openProject } from './project.ts';
@@ -57,7 +58,7 @@ function formatDuration(ms: number): string {
 }
 
 /** A spec file as `experiment add` takes it: read, parsed with the nesting limit, prepared (prepareSpec). */
-function readSpecFile(file: string, io: CliIo): ExperimentSpec {
+function readSpecFile(file: string, io: CliIo, projectDir: string): ExperimentSpec {
   const full = path.resolve(io.cwd, file);
   let text: string;
   try {
@@ -74,7 +75,7 @@ function readSpecFile(file: string, io: CliIo): ExperimentSpec {
     throw e;
   }
   try {
-    return prepareSpec(json);
+    return prepareSpec(json, projectDir);
   } catch (e) {
     if (e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
     throw e;
@@ -129,7 +130,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
   if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
-  const executor = values.inline ? inlineExecutor() : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs });
+  const projectDir = projectFolder(path.resolve(io.cwd, file));
+  const executor = values.inline ? inlineExecutor({ projectDir }) : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs, projectDir });
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -145,6 +147,12 @@ async function runAction(file: string, names: string[], values: Record<string, s
     specs.forEach((s) => gridOf(s, file));
     // Settings that cannot fit in a worker are refused before any run starts.
     if (!values.inline) refuseWhatCannotFit(specs, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === null);
+    try {
+      for (const spec of specs) checkProgramFiles(spec, projectDir);
+    } catch (e) {
+      if (e instanceof ProgramFilesError) throw new InputError(e.message);
+      throw e;
+    }
     if (shard) {
       const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
       target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
@@ -244,7 +252,7 @@ export const experimentCommand: Command = {
         if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
         const project = openProject(file, io);
         try {
-          const spec = readSpecFile(values.spec, io);
+          const spec = readSpecFile(values.spec, io, projectFolder(project.path));
           let outcome;
           try {
             outcome = addExperiment(project, spec);
@@ -289,11 +297,12 @@ export const experimentCommand: Command = {
           const ids = new Set(specs.flatMap((s) => (gridOf(s, file), expandGrid(s).map((r) => r.id))));
           const chosen = sampleRuns(project.runs([...ids]), count);
           if (chosen.length === 0) throw new InputError(`${file}: no finished runs to verify`);
-          const outcomes = chosen.map((record) => {
-            const outcome = verifyRun(record);
+          const outcomes = [];
+          for (const record of chosen) {
+            const outcome = await verifyRun(record, projectFolder(project.path));
             writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}`);
-            return outcome;
-          });
+            outcomes.push(outcome);
+          }
           const bad = outcomes.filter((o) => !o.ok).length;
           if (values.json) writeLine(io.stdout, JSON.stringify({ checked: outcomes.length, mismatches: bad, runs: outcomes }));
           else writeLine(io.stdout, bad ? `${bad} of ${outcomes.length} runs did not reproduce` : `${outcomes.length} runs re-run: all reproduce exactly`);

@@ -27,6 +27,7 @@ export function fakeRun(i: number, options: { status?: 'done' | 'failed'; result
     params: { batch: 100 },
     seed: i,
     budget: { evaluations: 1000 },
+    program: null,
     status,
     error: status === 'failed' ? 'solver crashed' : null,
     // A result with every field the store checks (records.ts): solutions of N = 20 faces, with

@@ -42,6 +42,8 @@ async function writeV3(file: string): Promise<string[]> {
   expect(ran.code, ran.stderr).toBe(0);
   const db = new Database(file);
   db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [canonicalJson(validateSpec(soSpec)), 'so-exp']);
+  // Schema 3 had no program column (schema 5 added it).
+  db.exec('ALTER TABLE runs DROP COLUMN program_json');
   db.exec('PRAGMA user_version = 3');
   const ids = (db.all('SELECT id FROM runs ORDER BY id') as { id: string }[]).map((r) => r.id);
   db.close();
@@ -50,14 +52,14 @@ async function writeV3(file: string): Promise<string[]> {
 
 describe('migration from schema 3: budgets before the stopping policy', () => {
   it('marks single-objective experiments without a target as whole-budget, and their runs stay done', async () => {
-    expect(SCHEMA_VERSION).toBe(4);
+    expect(SCHEMA_VERSION).toBe(5);
     const file = path.join(dir, 'v3.saikoro');
     const ids = await writeV3(file);
     expect(ids).toHaveLength(3 + 1 + 3);
     expect(() => Project.open(file, { readOnly: true })).toThrow(/has project schema 3; open it once for writing/);
 
     const project = Project.open(file);
-    expect(project.info().schemaVersion).toBe(4);
+    expect(project.info().schemaVersion).toBe(SCHEMA_VERSION);
     const specs = new Map(project.experiments().map((e) => [e.spec.name, e.spec as ExperimentSpec]));
     expect(specs.get('so-exp')!.budget).toEqual({ evaluations: 400, wholeBudget: true });
     // Several objectives, or a target given: nothing to say.

@@ -116,7 +116,7 @@ describe('run monitor', () => {
   it('a failed run shows its reason, and Retry runs the failed and missing runs again', async () => {
     // A project where an earlier session (the CLI's, say) stored a run as failed.
     const file = path.join(env.workspace, 'failed.saikoro');
-    const spec = prepareSpec(SMALL);
+    const spec = prepareSpec(SMALL, env.workspace);
     const project = Project.create(file);
     addExperiment(project, spec);
     const victim = expandGrid(spec)[4];

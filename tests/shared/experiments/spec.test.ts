@@ -62,6 +62,23 @@ describe('validateSpec', () => {
     [{ ...base, budget: { evaluations: 1.5 } }, /^budget\.evaluations: must be an integer/],
     [{ ...base, budget: { evaluations: 10, seconds: 3 } }, /^budget\.seconds: is not a known field/],
     [[], /^spec: must be a JSON object/],
+    // Solver programs (docs/external-solvers.md).
+    [{ ...base, solvers: [{ name: 'my-ga', command: [] }] }, /^solvers\[0\]\.command: must be a non-empty list of strings/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: 'python3 my_ga.py' }] }, /^solvers\[0\]\.command: must be a non-empty list of strings \(the program and its arguments\), got "python3 my_ga.py"/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3', 3] }] }, /^solvers\[0\]\.command\[1\]: must be a string, got 3/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['', 'x'] }] }, /^solvers\[0\]\.command\[0\]: must name the program to run/],
+    [{ ...base, solvers: [{ name: 'my ga', command: ['python3'] }] }, /^solvers\[0\]\.name: must be 1-64 characters/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], params: { pop: 3 } }] }, /^solvers\[0\]\.params: a solver program takes no params/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], cwd: 3 }] }, /^solvers\[0\]\.cwd: must be a directory path, got 3/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], env: { PATH: 1 } }] }, /^solvers\[0\]\.env\.PATH: must be a string, got 1/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], env: { 'A-B': 'x' } }] }, /^solvers\[0\]\.env\.A-B: is not a valid environment variable name/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], blind: 'yes' }] }, /^solvers\[0\]\.blind: must be true or false, got "yes"/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], grace: 0 }] }, /^solvers\[0\]\.grace: must be a number of seconds, more than 0/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], timeout: -1 }] }, /^solvers\[0\]\.timeout: must be a number of seconds/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3', 'a.py'], hashes: { 'a.py': 'abc' } }] }, /^solvers\[0\]\.hashes\.a\.py: must be a sha256 hex digest/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3', 'a.py'], hashes: { 'b.py': 'a'.repeat(64) } }] }, /^solvers\[0\]\.hashes\.b\.py: is not an argument of the command/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], shell: true }] }, /^solvers\[0\]\.shell: is not a known field \(known: name, label, command, cwd, env, blind, grace, timeout, hashes\)/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['a'] }, { name: 'my-ga', command: ['b'] }] }, /^solvers\[1\]: name "my-ga" is used twice/],
   ])('refuses bad input with the field named (%#)', (input, message) => {
     expect(() => validateSpec(input)).toThrow(SpecError);
     expect(() => validateSpec(input)).toThrow(message);
@@ -70,6 +87,28 @@ describe('validateSpec', () => {
 
 describe('expandGrid', () => {
   const runs = expandGrid(validateSpec(structuredClone(base)));
+
+  it('expands a solver program entry like any solver; its command and file hashes are part of the run ids', () => {
+    const program = { name: 'my-ga', command: ['python3', 'solvers/my_ga.py', '--pop', '100'], hashes: { 'solvers/my_ga.py': 'a'.repeat(64) } };
+    const grid = (entry: object) => expandGrid(validateSpec({ ...structuredClone(base), solvers: [{ name: 'random' }, entry] }));
+    const withProgram = grid(program);
+    expect(withProgram.map((r) => r.id).slice(0, 3)).toEqual(runs.map((r) => r.id).slice(0, 3)); // the built-in's ids do not move
+    const mine = withProgram.filter((r) => r.label === 'my-ga');
+    expect(mine).toHaveLength(2 * 3);
+    expect(mine[0]).toMatchObject({ solver: 'my-ga', params: {}, program: { command: program.command, hashes: program.hashes }, launch: { command: program.command } });
+    const ids = (entry: object) => grid(entry).filter((r) => r.label === 'my-ga').map((r) => r.id);
+    const base0 = ids(program);
+    expect(new Set(base0).size).toBe(6);
+    expect(ids({ ...program, command: ['python3', 'solvers/my_ga.py', '--pop', '200'] })).not.toEqual(base0);
+    expect(ids({ ...program, hashes: { 'solvers/my_ga.py': 'b'.repeat(64) } })).not.toEqual(base0);
+    expect(ids({ ...program, blind: true })).not.toEqual(base0);
+    // Grace and timeout say how the program is run, not what it computes.
+    expect(ids({ ...program, grace: 1, timeout: 300 })).toEqual(base0);
+  });
+
+  it("refuses a solver program named like a built-in solver", () => {
+    expect(() => expandGrid(validateSpec({ ...structuredClone(base), solvers: [{ name: 'ga', command: ['python3', 'x.py'] }] }))).toThrow(/^solvers\[0\]\.name: "ga" is a built-in solver's name; give the solver program another name$/);
+  });
 
   it('makes instances × solvers × seeds runs in instance-major order', () => {
     expect(runs).toHaveLength(2 * 2 * 3);

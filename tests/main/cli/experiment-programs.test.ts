@@ -1,0 +1,112 @@
+// Experiments with solver programs (docs/external-solvers.md) through the CLI: the spec stores
+// the command with the sha256 of its script, the runs go through worker processes like the
+// built-in solvers' (a failing program fails only its own runs), status / compare / verify /
+// shards and merge work with them, and a changed script is refused before anything runs.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createHash } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Project } from '../../../src-main/project/store.ts';
+import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
+import { runCli } from './io.ts';
+
+const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
+let cwd: string;
+beforeEach(() => {
+  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-cli-programs-'));
+  fs.mkdirSync(path.join(cwd, 'solvers'));
+  fs.copyFileSync(FAKE, path.join(cwd, 'solvers', 'fake.mjs'));
+});
+afterEach(() => {
+  fs.rmSync(cwd, { recursive: true, force: true });
+});
+
+const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+
+const spec = {
+  name: 'mine',
+  instances: [{ name: 'mo2-n30', track: 'mo2', n: 30, normalisation: { ideal: [0, 0], nadir: [40, 40] } }],
+  solvers: [{ name: 'random' }, { name: 'fake-search', command: [process.execPath, 'solvers/fake.mjs', 'random', '10'] }],
+  seeds: { count: 2 },
+  budget: { evaluations: 120 },
+};
+
+async function setUp(s: object = spec): Promise<void> {
+  fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify(s));
+  expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
+  const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd });
+  expect(added.stderr).toBe('');
+  expect(added.code).toBe(0);
+}
+
+const open = (name = 'p.saikoro') => Project.open(path.join(cwd, name), { readOnly: true });
+
+describe('experiments with a solver program', () => {
+  it('stores the command with its script hash, runs it in workers, and status, compare and verify work', async () => {
+    await setUp();
+    const stored = open();
+    const entry = stored.experiment('mine')!.spec.solvers[1];
+    expect(entry).toEqual({ name: 'fake-search', command: spec.solvers[1].command, hashes: { 'solvers/fake.mjs': sha256(FAKE) } });
+    stored.close();
+
+    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd });
+    expect(ran.stderr).not.toContain('FAILED');
+    expect(ran.code).toBe(0);
+    const project = open();
+    const runs = project.runs().filter((r) => r.solver === 'fake-search');
+    expect(runs).toHaveLength(2);
+    for (const r of runs) {
+      expect(r.status).toBe('done');
+      expect(r.program).toEqual({ command: spec.solvers[1].command, hashes: { 'solvers/fake.mjs': sha256(FAKE) } });
+      expect(r.result!.evaluations).toBe(120);
+      expect(r.result!.program).toMatchObject({ command: spec.solvers[1].command, cwd, exit: { code: 0, how: 'exited' } });
+      // The front is the evaluator's, whatever the program claims.
+      for (const s of r.result!.front) expect(s.objectives).toEqual(evaluateDice(s.x, r.config).objectives);
+    }
+    project.close();
+
+    const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd });
+    expect(JSON.parse(status.stdout)[0]).toMatchObject({ total: 4, done: 4, failed: 0 });
+    const compared = await runCli(['compare', 'p.saikoro', 'mine', '--metric', 'hv', '--json'], { cwd });
+    expect(compared.code).toBe(0);
+    expect(JSON.parse(compared.stdout).instances[0].solvers.map((s: { label: string }) => s.label)).toEqual(['random', 'fake-search']);
+    // The fake program draws from the seed it is sent: re-running reproduces its runs.
+    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
+    expect(verified.stdout).toBe('4 runs re-run: all reproduce exactly\n');
+    expect(verified.code).toBe(0);
+  });
+
+  it('a program that breaks the protocol fails its runs with the reason; the other runs are done', async () => {
+    await setUp({ ...spec, solvers: [{ name: 'random' }, { name: 'chatty', command: [process.execPath, 'solvers/fake.mjs', 'notjson'] }] });
+    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd });
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toContain(`FAILED mo2-n30 chatty seed 1 in`);
+    expect(ran.stderr).toContain(`: the program's line 2 is not JSON: "generation 1: best 12.5"`);
+    const project = open();
+    expect(project.runs().map((r) => `${r.solver}:${r.status}`).sort()).toEqual(['chatty:failed', 'chatty:failed', 'random:done', 'random:done']);
+    project.close();
+  });
+
+  it('refuses to run a program whose script changed since the experiment was added', async () => {
+    await setUp();
+    fs.appendFileSync(path.join(cwd, 'solvers', 'fake.mjs'), '\n// changed\n');
+    const ran = await runCli(['experiment', 'run', 'p.saikoro'], { cwd });
+    expect(ran.code).toBe(1);
+    expect(ran.stderr).toMatch(/experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\)/);
+    const project = open();
+    expect(project.runs()).toHaveLength(0);
+    project.close();
+  });
+
+  it('runs in shards that merge back, program runs included', async () => {
+    await setUp();
+    for (const k of [1, 2]) expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', `${k}/2`, '--out', `s${k}.saikoro`], { cwd })).code).toBe(0);
+    const merged = await runCli(['merge', 'p.saikoro', 's1.saikoro', 's2.saikoro', '--json'], { cwd });
+    expect(merged.code).toBe(0);
+    const project = open();
+    expect(project.runs().filter((r) => r.status === 'done')).toHaveLength(4);
+    expect(project.runs().filter((r) => r.program !== null)).toHaveLength(2);
+    project.close();
+  });
+});
