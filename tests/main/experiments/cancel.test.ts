@@ -37,7 +37,7 @@ describe('a run cancelled in flight', () => {
     // The CLI: Ctrl-C twice stops the session and disposes the executor (its runs in flight are cancelled).
     const cliFile = path.join(workspace, 'cli.saikoro');
     const project = Project.create(cliFile);
-    addExperiment(project, prepareSpec(SPEC));
+    addExperiment(project, prepareSpec(SPEC, workspace));
     const executor = hostExecutor({ jobs: 1 });
     let stop = false;
     const summary = await runExperiment(plannedRuns(project.experiment('slow')!.spec), {
