@@ -7,7 +7,7 @@
 import { expandGrid, shardOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { appVersion } from '../project/app-version.ts';
-import { hostName, type Project, type RunRecord } from '../project/store.ts';
+import { hostName, ProjectError, type Project, type RunRecord } from '../project/store.ts';
 import type { Executor, RunOutcome } from './executor.ts';
 
 export interface ProgressEvent {
@@ -97,6 +97,9 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
   const doneIds = new Set<string>();
   for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done') doneIds.add(id);
   const todo = runs.filter((r) => !doneIds.has(r.id));
+  // A project that can be read but not written: said before any run, not after the first one.
+  const refusal = todo.length ? options.target.writeRefusal() : null;
+  if (refusal) throw new ProjectError(`${options.target.path}: cannot store runs there: ${refusal}; nothing was run`, options.target.path);
   const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length, done: 0, failed: 0, remaining: todo.length };
   let next = 0;
   let elapsedTotal = 0;

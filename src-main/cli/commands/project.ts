@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { InputError, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { Project, ProjectError, type OpenOptions } from '../../project/store.ts';
 import { experimentStatus } from '../../experiments/runner.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
@@ -20,7 +20,7 @@ export function projectInputError(e: ProjectError, io: CliIo, given?: string): I
 
 /** What recovery kept aside beside a project, on stderr (paths relative to the working folder). */
 export function recoveryNotice(io: CliIo): (message: string) => void {
-  return (message) => writeLine(io.stderr, `saikoro: ${message.replaceAll(io.cwd.endsWith(path.sep) ? io.cwd : io.cwd + path.sep, '')}`);
+  return (message) => writeLine(io.stderr, `saikoro: ${visibleControls(message.replaceAll(io.cwd.endsWith(path.sep) ? io.cwd : io.cwd + path.sep, ''))}`);
 }
 
 /** Opens a project for a command, turning refusals into InputError (exit 1). */

@@ -89,6 +89,28 @@ describe('runExperiment', () => {
   });
 });
 
+describe('runExperiment on a project it cannot write', () => {
+  it('refuses before running anything when there is something to run; with nothing to run it is fine', async () => {
+    const log = { inFlight: 0, maxInFlight: 0 };
+    const file = path.join(dir, 'p.saikoro');
+    const readOnly = Project.open(file, { readOnly: true });
+    try {
+      await expect(runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 2, target: readOnly })).rejects.toThrow(`${file}: cannot store runs there: opened read-only; nothing was run`);
+      expect(log.maxInFlight).toBe(0);
+    } finally {
+      readOnly.close();
+    }
+    await runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 1, target: project });
+    const failedOnly = plannedRuns(spec).filter((r) => r.seed !== 3);
+    const again = Project.open(file, { readOnly: true });
+    try {
+      expect(await runExperiment(failedOnly, { executor: fakeExecutor(log), jobs: 1, target: again })).toMatchObject({ total: 5, skipped: 5 });
+    } finally {
+      again.close();
+    }
+  });
+});
+
 describe('estimateLeftMs', () => {
   it('is unknown before a run has finished', () => {
     expect(estimateLeftMs({ elapsedMs: 5000, overall: 0.3, finished: 0, running: [{ fraction: 0.6, elapsedMs: 5000 }] })).toBeNull();
