@@ -56,6 +56,8 @@ interface Case {
 interface Sample {
   wallMs: number;
   rssMb: number | null;
+  /** User + system CPU time of the process and its children, ms (null without /usr/bin/time). */
+  cpuMs: number | null;
 }
 
 export interface StartupCaseResult {
@@ -65,6 +67,8 @@ export interface StartupCaseResult {
   wallMs: { median: number; min: number; max: number };
   /** Peak resident memory, MB (null without /usr/bin/time). */
   rssMb: { median: number; max: number } | null;
+  /** User + system CPU time, ms: what the call costs whatever the machine's load (null without /usr/bin/time). */
+  cpuMs: { median: number } | null;
   /** Median wall time over `node -e 0`'s. */
   overNode: number;
 }
@@ -94,7 +98,7 @@ function hasTime(): boolean {
 
 function runOnce(c: Case, withTime: boolean, scratch: string): Sample {
   const rssFile = path.join(scratch, 'rss');
-  const [file, args] = withTime ? [TIME, ['-o', rssFile, '-f', '%M', c.file, ...c.args]] : [c.file, c.args];
+  const [file, args] = withTime ? [TIME, ['-o', rssFile, '-f', '%M %U %S', c.file, ...c.args]] : [c.file, c.args];
   const start = performance.now();
   const run = spawnSync(file, args, { input: c.input ?? '', cwd: c.cwd, env: c.env ?? process.env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   const wallMs = performance.now() - start;
@@ -103,11 +107,13 @@ function runOnce(c: Case, withTime: boolean, scratch: string): Sample {
   const problem = c.check(run.stdout);
   if (problem) throw new Error(`${c.name}: ${problem}`);
   let rssMb: number | null = null;
+  let cpuMs: number | null = null;
   if (withTime) {
-    const kb = Number(fs.readFileSync(rssFile, 'utf8').trim().split('\n').pop());
+    const [kb, user, system] = fs.readFileSync(rssFile, 'utf8').trim().split('\n').pop()!.split(' ').map(Number);
     if (Number.isFinite(kb)) rssMb = kb / 1024;
+    if (Number.isFinite(user) && Number.isFinite(system)) cpuMs = (user + system) * 1000;
   }
-  return { wallMs, rssMb };
+  return { wallMs, rssMb, cpuMs };
 }
 
 function which(program: string): string | null {
@@ -220,12 +226,14 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       const list = samples.get(c.name)!;
       const wall = list.map((s) => s.wallMs);
       const rss = list.map((s) => s.rssMb).filter((v): v is number => v !== null);
+      const cpu = list.map((s) => s.cpuMs).filter((v): v is number => v !== null);
       return {
         name: c.name,
         command: c.shown,
         rounds,
         wallMs: { median: median(wall), min: Math.min(...wall), max: Math.max(...wall) },
         rssMb: rss.length ? { median: median(rss), max: Math.max(...rss) } : null,
+        cpuMs: cpu.length ? { median: median(cpu) } : null,
         overNode: median(wall) / nodeMedian,
       };
     });
@@ -250,7 +258,7 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
     return {
       machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
       rounds,
-      rssSource: withTime ? `${TIME} -f %M` : null,
+      rssSource: withTime ? `${TIME} -f '%M %U %S'` : null,
       cases: results,
       targets,
       referenceOutput,
@@ -266,12 +274,12 @@ function tables(report: StartupReport): BenchTable[] {
   return [
     {
       title: `Start-up: one fresh process per call (median of ${report.rounds} interleaved rounds)`,
-      columns: ['call', 'wall ms (median)', 'min-max', 'x node -e 0', 'peak RSS MB'],
-      rows: report.cases.map((c) => [c.name, fixed(c.wallMs.median, 0), `${fixed(c.wallMs.min, 0)}-${fixed(c.wallMs.max, 0)}`, fixed(c.overNode, 2), c.rssMb ? fixed(c.rssMb.max, 0) : 'n/a']),
+      columns: ['call', 'wall ms (median)', 'min-max', 'x node -e 0', 'CPU ms (median)', 'peak RSS MB'],
+      rows: report.cases.map((c) => [c.name, fixed(c.wallMs.median, 0), `${fixed(c.wallMs.min, 0)}-${fixed(c.wallMs.max, 0)}`, fixed(c.overNode, 2), c.cpuMs ? fixed(c.cpuMs.median, 0) : 'n/a', c.rssMb ? fixed(c.rssMb.max, 0) : 'n/a']),
       notes: [
         `Machine: ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(' ')} at the end.`,
         ...(report.python ? [`Reference run by ${report.python}; it printed ${JSON.stringify(report.referenceOutput)}.`] : []),
-        report.rssSource ? `Peak RSS: the largest of the rounds, from ${report.rssSource}.` : 'Peak RSS: not measured (no /usr/bin/time).',
+        report.rssSource ? `Peak RSS: the largest of the rounds; CPU: user + system time (the process and its children); both from ${report.rssSource}.` : 'Peak RSS and CPU time: not measured (no /usr/bin/time).',
       ],
     },
     {
