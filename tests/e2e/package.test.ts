@@ -21,7 +21,7 @@ let work: string;
 /** Runs the installed `saikoro` in `work`, with a PATH that holds node and the prefix's bin only. */
 function saikoro(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(pkg.bin, args, { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (error, stdout, stderr) => {
+    const child = execFile(pkg.bin, args, { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(error);
       else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
@@ -58,7 +58,7 @@ describe('the installed package', () => {
 
   it('rngbias: the reference sample gives 76.8', async () => {
     expect(JSON.parse(await ok(['rngbias'], JSON.stringify(SAMPLE)))).toEqual({ objective: 76.8, constraint: new Array(12).fill(0), error: null });
-  });
+  }, 120_000);
 
   it('solve runs in a worker process and gives what the sources give for the same seed', async () => {
     const args = ['solve', '--track', 'mo2', '--n', '60', '--solver', 'nsga2', '--evals', '3000', '--seed', '5', '--json'];
@@ -67,7 +67,7 @@ describe('the installed package', () => {
     expect(installed.evaluations).toBe(3000);
     expect(installed.front.map((p: { x: string }) => p.x)).toEqual(source.front.map((p: { x: string }) => p.x));
     expect(installed.front.length).toBeGreaterThan(0);
-  });
+  }, 300_000);
 
   it('experiment run + compare, and an HTML report (and a PDF one with the system Chromium)', async () => {
     writeFileSync(
@@ -90,7 +90,7 @@ describe('the installed package', () => {
     if (!chromium.present) return;
     await ok(['report', 'study.saikoro', 'pkg', '--out', 'report.pdf']);
     expect(readFileSync(join(work, 'report.pdf')).subarray(0, 5).toString('latin1')).toBe('%PDF-');
-  });
+  }, 600_000);
 
   it('serve: the built page loads with its token, and a run started through the API finishes', async () => {
     const child: ChildProcess = spawn(pkg.bin, ['serve', '--port', '0', '--workspace', work], { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -137,5 +137,5 @@ describe('the installed package', () => {
       child.kill('SIGTERM');
       expect(await hasEnded(child.pid!, 30_000)).toBe(true);
     }
-  });
+  }, 300_000);
 });
