@@ -40,7 +40,7 @@ describe('the built CLI gives the sources’ output', () => {
       c.objectives.forEach((ref, m) => expect(closeValue(lines[i].objectives[m], ref), c.id).toBe(true));
       c.constraints.forEach((ref, l) => expect(closeConstraint(lines[i].constraints[l], ref, c.config.constraints[l]), c.id).toBe(true));
     });
-  });
+  }, 300_000);
 
   it('rngbias: the sample (76.8) and golden cases given through RNGBIAS_* variables', async () => {
     const built = await runBuilt(['rngbias'], JSON.stringify(SAMPLE));
@@ -64,7 +64,7 @@ describe('the built CLI gives the sources’ output', () => {
       const out = JSON.parse(b.stdout);
       [out.objective].flat().forEach((v: number, m: number) => expect(closeValue(v, c.objectives[m]), c.id).toBe(true));
     }
-  });
+  }, 300_000);
 
   it('bad input: the same message and exit status', async () => {
     const [b, s] = await Promise.all([runBuilt(['rngbias'], '"3155226466543261313431464622662464516251146115321X"'), runCli(['rngbias'], { stdin: '"3155226466543261313431464622662464516251146115321X"', cwd: dirname(ROOT) })]);
@@ -73,7 +73,7 @@ describe('the built CLI gives the sources’ output', () => {
     const [bh, sh] = await Promise.all([runBuilt(['--help'], ''), runCli(['--help'])]);
     expect(bh.stdout).toBe(sh.stdout);
     expect(bh.stdout).toMatch(/^ {2}rngbias +Drop-in/m);
-  });
+  }, 300_000);
 });
 
 /** The files and packages a built file imports statically (`import ... from`), not through import(). */
