@@ -123,6 +123,9 @@ export interface ZoomWindow {
 
 export const REFERENCE_SERIES = 'reference points';
 
+/** The reference markers' zlevel when the points are on the view's layers (useChartLayer: 8000 and 9000): above both. */
+export const MARKER_ZLEVEL = 9500;
+
 /**
  * What the scatter's axes span: the points shown ('front'; the markers of ideal, nadir and HV
  * reference point that fall outside are left out), or the points and those markers ('box').
@@ -191,6 +194,8 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
         .map(([name, p, symbol, position]) => marker(name, p, symbol, position)),
       tooltip: { formatter: (p: { name: string; value: number[] }) => `${p.name}: (${formatNumber(p.value[0])}, ${formatNumber(p.value[1])})` },
       z: 4,
+      // Over the view's layers (the points', the selection's), as they were over ECharts' points.
+      ...(layer ? { zlevel: MARKER_ZLEVEL } : {}),
     });
     seriesPoints.push(null);
   }

@@ -13,6 +13,7 @@ import {
   attainmentOption,
   boundsOf,
   LARGE_THRESHOLD,
+  MARKER_ZLEVEL,
   matrixOption,
   PARALLEL_LINE_LIMIT,
   parallelOption,
@@ -29,6 +30,7 @@ import {
 } from '../../../src-renderer/views/explore/charts.ts';
 import { smallFront } from './fixtures.ts';
 import { paddedBounds } from '../../../src-shared/charts/axes.ts';
+import { LAYER_ZLEVEL, POINT_LAYER_ZLEVEL } from '../../../src-renderer/views/explore/useChartLayer.ts';
 
 type Series = { name: string; type: string; data: Float32Array | number[][]; large?: boolean; symbol?: string; itemStyle?: { color?: string } };
 
@@ -142,6 +144,10 @@ describe('scatterOption', () => {
       ['HV reference', [refs.reference[0], refs.reference[2]]],
     ]);
     expect(pointAt(lookup, series.length - 1, 0)).toBeNull();
+    // Above the point layer and the selection's (zlevels 8000 and 9000), as they were above ECharts' points.
+    expect((series.at(-1) as { zlevel?: number }).zlevel).toBe(MARKER_ZLEVEL);
+    expect(MARKER_ZLEVEL).toBeGreaterThan(LAYER_ZLEVEL);
+    expect(LAYER_ZLEVEL).toBeGreaterThan(POINT_LAYER_ZLEVEL);
   });
 
   it("'front' fits the axes to the points shown, on round ends, and leaves out markers beyond them", () => {
