@@ -28,21 +28,19 @@ import type {
 import { REPORT_FORMAT_NAMES } from '../../src-shared/projects/project-api.ts';
 import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportError } from '../report/index.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
-import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { experimentStatus, plannedRuns, recordOf, runExperiment } from '../experiments/runner.ts';
+import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
+import { experimentStatus, plannedRuns, runExperiment } from '../experiments/runner.ts';
 import { launchingExecutor, type Executor } from '../experiments/executor.ts';
 import type { LaunchedRun } from '../app/launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
-import { appVersion } from '../project/app-version.ts';
-import { hostName, labRunId, labRunRequest, Project, type LabRunRecord } from '../project/store.ts';
-import { checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
+import { Project } from '../project/store.ts';
+import { RUN_KIND_DESCRIPTORS, type FinishedRun, type RunKindDescriptor } from '../app/run-kinds.ts';
+import { checkExperimentName, checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
 import { projectFolder } from '../experiments/programs.ts';
-import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import type { ProjectPaths } from '../app/project-paths.ts';
 import type { ApiEventHub } from './events.ts';
 import type { RunService } from './runs.ts';
-import type { DiceRunRequest, NqueensResult, NqueensRunRequest } from '../host/run.ts';
-import type { SolverResult } from '../../src-shared/solvers/types.ts';
+import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -65,13 +63,6 @@ interface Open {
 
 /** How the app prints a report's page to PDF: Electron's printToPDF, or Chromium (playwright-core) on a server. */
 export type PdfPrinter = (html: string) => Promise<Buffer>;
-
-/** A program entry without stored hashes: they are taken again from the files when it is stored. */
-function withoutHashes(program: ProgramSpec): ProgramSpec {
-  const { hashes, ...rest } = program;
-  void hashes;
-  return rest;
-}
 
 export class ProjectService implements Disposable {
   private current: Open | null = null;
@@ -193,7 +184,7 @@ export class ProjectService implements Disposable {
 
   listExperimentRuns(name: unknown): ExperimentRunRow[] {
     const { project } = this.open_();
-    const spec = experimentNamed(project, checkName(name));
+    const spec = experimentNamed(project, checkExperimentName(name));
     const session = this.sessions.get(spec.name);
     return experimentRunRows(project, spec, session && !isOver(session.info) ? session.inFlight : new Map());
   }
@@ -201,7 +192,7 @@ export class ProjectService implements Disposable {
   /** The stored results of an experiment's runs (all, or the given content ids). */
   experimentResults(name: unknown, ids?: unknown): ExperimentRunResult[] {
     const { project } = this.open_();
-    const spec = experimentNamed(project, checkName(name));
+    const spec = experimentNamed(project, checkExperimentName(name));
     if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) throw new ProjectRequestError('ids', 'must be a list of run ids');
     const grid = new Map(expandGrid(spec).map((r) => [r.id, r]));
     const wanted = ids ? (ids as string[]).filter((i) => grid.has(i)) : [...grid.keys()];
@@ -218,7 +209,7 @@ export class ProjectService implements Disposable {
    */
   async exportReport(name: unknown, options: ExportOptions): Promise<ExportedReport> {
     const { project } = this.open_();
-    const experiment = checkName(name);
+    const experiment = checkExperimentName(name);
     if (typeof options !== 'object' || options === null || !(REPORT_FORMAT_NAMES as readonly string[]).includes(options.format))
       throw new ProjectRequestError('format', `must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got ${JSON.stringify(options?.format)}`);
     if (options.metrics !== undefined) (Array.isArray(options.metrics) ? options.metrics : [options.metrics]).forEach(checkMetric);
@@ -252,7 +243,7 @@ export class ProjectService implements Disposable {
   compare(name: unknown, options: CompareOptions): Comparison {
     const { project } = this.open_();
     if (typeof options !== 'object' || options === null) throw new ProjectRequestError('options', 'must be {metric}');
-    return compareStored(project, checkName(name), checkMetric(options.metric));
+    return compareStored(project, checkExperimentName(name), checkMetric(options.metric));
   }
 
   // ---- writing ----------------------------------------------------------------------------
@@ -271,7 +262,7 @@ export class ProjectService implements Disposable {
     const { project } = this.open_();
     if (typeof text !== 'string' || text.trim() === '') throw new ProjectRequestError('text', 'must be a non-empty string');
     if (text.length > MAX_NOTE_LENGTH) throw new ProjectRequestError('text', `must be at most ${MAX_NOTE_LENGTH} characters, got ${text.length}`);
-    const about = experiment === null || experiment === undefined ? null : experimentNamed(project, checkName(experiment)).name;
+    const about = experiment === null || experiment === undefined ? null : experimentNamed(project, checkExperimentName(experiment)).name;
     const id = project.addNote(text, about);
     this.changed('note-added', about);
     const note = project.notes().find((n) => n.id === id)!;
@@ -290,49 +281,10 @@ export class ProjectService implements Disposable {
     if (!found) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
     const { plan, info, hostResult } = found;
     if (info.status !== 'done' || !hostResult) throw new ProjectRequestError('runId', `run ${runIdArg} ${info.status === 'done' ? 'has no result to store' : `was ${info.status}`}: only a finished run with a result is saved`);
-    if (plan.kind === 'nqueens') {
-      const request = plan.request as NqueensRunRequest;
-      const labRequest = labRunRequest(request);
-      const record: LabRunRecord = {
-        id: labRunId(labRequest),
-        kind: 'nqueens',
-        request: labRequest,
-        status: 'done',
-        error: null,
-        result: hostResult as NqueensResult,
-        appVersion: appVersion(),
-        host: hostName(),
-        startedAt: info.started.createdAt,
-        finishedAt: new Date().toISOString(),
-        elapsedMs: (hostResult as NqueensResult).seconds * 1000,
-      };
-      const added = project.putLabRun(record);
-      this.changed('run-saved', null);
-      return { as: 'lab', name: record.id, id: record.id, added };
-    }
-    const request = plan.request as DiceRunRequest;
-    const started = info.started;
-    if (started.kind !== 'dice') throw new ProjectRequestError('runId', 'is not a dice run');
-    const experimentName = name === undefined || name === null ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}` : checkName(name);
-    const { config } = request;
-    const spec = prepareSpec({
-      name: experimentName,
-      description: `Saved from the app: ${started.title}`,
-      instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds } }],
-      solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
-      seeds: [request.seed],
-      budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
-    }, projectFolder(file));
-    const [gridRun] = expandGrid(spec);
-    // The run the app made is exactly this grid run: its inputs hash to the grid run's id.
-    const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget, ...(gridRun.program ? { program: gridRun.program } : {}) };
-    if (runId(key) !== gridRun.id) throw new ProjectRequestError('runId', `run ${runIdArg} cannot be stored as an experiment run (its inputs do not match a grid run)`);
-    storeExperiment(project, spec);
-    const result = hostResult as SolverResult;
-    const finishedAt = new Date();
-    const added = project.putRun(recordOf(gridRun, { status: 'done', result, error: null, startedAt: new Date(finishedAt.getTime() - result.seconds * 1000), finishedAt }));
-    this.changed('run-saved', spec.name);
-    return { as: 'experiment', name: spec.name, id: gridRun.id, added };
+    const descriptor = RUN_KIND_DESCRIPTORS[plan.kind] as RunKindDescriptor<RunKindName>;
+    const saved = descriptor.save({ project, folder: projectFolder(file) }, { plan, info, result: hostResult } as FinishedRun<RunKindName>, name);
+    this.changed('run-saved', saved.as === 'experiment' ? saved.name : null);
+    return saved;
   }
 
   // ---- experiment sessions ----------------------------------------------------------------
@@ -344,7 +296,7 @@ export class ProjectService implements Disposable {
    */
   runExperiment(name: unknown, options: RunExperimentOptions = {}): ExperimentSession {
     const open = this.open_();
-    const spec = experimentNamed(open.project, checkName(name));
+    const spec = experimentNamed(open.project, checkExperimentName(name));
     if (open.project.readOnly) throw new ProjectRequestError('project', `${this.paths.display(open.file)} is open read-only: its runs cannot be stored`);
     const existing = this.sessions.get(spec.name);
     if (existing && !isOver(existing.info)) return structuredClone(existing.info);
@@ -368,7 +320,7 @@ export class ProjectService implements Disposable {
 
   /** Stops an experiment's session: queued, it never starts; running, its runs in flight are cancelled (and stay missing). */
   cancelExperiment(name: unknown): boolean {
-    const session = this.sessions.get(checkName(name));
+    const session = this.sessions.get(checkExperimentName(name));
     if (!session || isOver(session.info)) return false;
     this.stopSession(session, 'cancelled');
     return true;
@@ -463,9 +415,4 @@ export class ProjectService implements Disposable {
 
 function isOver(info: ExperimentSession): boolean {
   return info.status === 'done' || info.status === 'cancelled' || info.status === 'failed';
-}
-
-function checkName(name: unknown): string {
-  if (typeof name !== 'string' || name === '') throw new ProjectRequestError('name', `must be an experiment name, got ${JSON.stringify(name)}`);
-  return name;
 }

@@ -9,9 +9,10 @@
  */
 import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
 import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
-import type { AnyRunResult, RunKindName, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
+import { progressPoint, type AnyRunResult, type RunKindName, type RunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { planRun } from '../app/runs.ts';
+import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from '../app/run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from '../app/launcher.ts';
 import type { RunOutcome } from '../host/run.ts';
 import type { ApiEventHub } from './events.ts';
@@ -26,9 +27,6 @@ interface Tracked {
   /** The worker's own result (before the API's report), kept for saveRun; large boards are not kept. */
   hostResult: AnyRunResult | null;
 }
-
-/** N-Queens results above this N are not kept for saveRun (their queen list alone is 8 bytes per row). */
-export const KEEP_QUEENS_UP_TO = 1_000_000;
 
 /** A run the service launched: what it is, and its handle on the host. */
 export interface Launched {
@@ -57,7 +55,6 @@ export class RunService implements Disposable {
     const runId = handle.id;
     const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;
     const info = { runId, kind: plan.kind, started, status: handle.status, snapshot: null, result: null, reason: null, history: [] } as RunInfo;
-    const objectiveCount = started.kind === 'dice' ? started.objectiveCount : 1;
     const tracked: Tracked = { info, handle, plan, hostResult: null };
     this.runs.set(runId, tracked);
     const listeners = new DisposableStore();
@@ -66,7 +63,7 @@ export class RunService implements Disposable {
     listeners.add(
       handle.onSnapshot((snapshot) => {
         info.snapshot = snapshot as never;
-        appendPoint(info.history, progressPoint(plan.kind, snapshot, objectiveCount));
+        appendPoint(info.history, progressPoint(started, snapshot));
         this.events.emit('onRunSnapshot', { runId, kind: plan.kind, snapshot } as RunSnapshotEvent);
       }),
     );
@@ -86,8 +83,8 @@ export class RunService implements Disposable {
   private finish(tracked: Tracked, plan: AnyRunPlan, outcome: RunOutcome): void {
     const { info } = tracked;
     const result = outcome.result === null ? null : (plan as RunPlan<RunKindName>).report(outcome.result as never);
-    const big = outcome.result !== null && outcome.result && 'queens' in outcome.result && outcome.result.n > KEEP_QUEENS_UP_TO;
-    tracked.hostResult = big ? null : outcome.result;
+    const keep = outcome.result !== null && (RUN_KIND_DESCRIPTORS[plan.kind] as RunKindDescriptor<RunKindName>).keepResult(outcome.result as never);
+    tracked.hostResult = keep ? outcome.result : null;
     info.status = outcome.status;
     info.result = result as never;
     info.reason = outcome.reason;

@@ -33,6 +33,12 @@ export function prepareSpec(input: unknown, projectDir: string): ExperimentSpec 
   return withNormalisations(spec);
 }
 
+/** An experiment name as a call gives it; ProjectRequestError otherwise. */
+export function checkExperimentName(name: unknown): string {
+  if (typeof name !== 'string' || name === '') throw new ProjectRequestError('name', `must be an experiment name, got ${JSON.stringify(name)}`);
+  return name;
+}
+
 /** The stored experiment called `name`; ProjectRequestError lists the names there are. */
 export function experimentNamed(project: Project, name: string): ExperimentSpec {
   const experiment = project.experiment(name);

@@ -1,53 +1,17 @@
 /**
- * The app's runs of every kind, planned from the API's StartRunRequest: one planner per kind,
- * each answering what the worker runs, what the run is (RunStarted, without id and time) and
- * how its result is reported. The API's RunService (src-main/api/runs.ts) is generic over it.
- * To add a kind here: one entry in PLANNERS.
+ * The app's runs planned: a start request of any kind (the API's startRun) by its kind's
+ * descriptor (run-kinds.ts: checked as the CLI checks its options, what the worker runs, what
+ * the run is, how its result is reported), and a run of an experiment's grid. The API's
+ * RunService (src-main/api/runs.ts) is generic over the plans.
  */
-import type { RunStarted, StartDiceRun, StartNqueensRun, StartRunRequest } from '../../src-shared/api.ts';
-import { DEFAULT_N, diceConfig, trackOf } from '../../src-shared/problems/dice/config.ts';
+import type { StartRunRequest } from '../../src-shared/api.ts';
+import { trackOf } from '../../src-shared/problems/dice/config.ts';
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import { gridRequest } from '../experiments/programs.ts';
-import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
-import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
-import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
-import { planNqueensRun } from './nqueens.ts';
+import { isRunKindName, RUN_KIND_NAMES, type DiceRunRequest, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import { hvNormalisationForAsync } from './dice.ts';
 import type { AnyRunPlan, RunPlan } from './launcher.ts';
-import { FieldError } from '../../src-shared/base/field-error.ts';
-
-/** The largest budget one app run may ask for. */
-export const MAX_RUN_EVALUATIONS = 1e9;
-
-/** A bad field of a start request, named as the API takes it. */
-export class RunRequestError extends FieldError {
-  override readonly name = 'RunRequestError';
-}
-
-/** What the planners need to know of where the run will go. */
-export interface PlanContext {
-  /** The memory limit of the host's workers (MB; null: none): settings that cannot fit are refused. */
-  memoryLimitMb?: number | null;
-}
-
-async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunPlan<'dice'>> {
-  const { seed, evaluations } = start;
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
-  if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
-    throw new RunRequestError('evaluations', `must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
-  if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
-  if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
-  const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
-  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
-  // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
-  const problem = createDiceProblem(config);
-  const info = chooseSolver(problem, start.solver);
-  const { params } = solverParams(info, problem, input.params);
-  const tooBig = memoryRefusal({ solver: info.name, params, n: config.n, objectiveCount: problem.objectiveCount }, input.workerMemoryLimitMb);
-  if (tooBig) throw new RunRequestError('params', tooBig);
-  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
-  return planDiceRun(input, { hvNormalisation });
-}
+import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDescriptor } from './run-kinds.ts';
 
 /**
  * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
@@ -85,11 +49,9 @@ export async function planGridRun(run: RunSpec, experiment: string | null, optio
 
 /** Checks and plans a start request of any kind (dice when `kind` is left out). */
 export async function planRun(start: StartRunRequest, context: PlanContext = {}): Promise<AnyRunPlan> {
-  if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', 'must be an object with a kind ("dice" or "nqueens")');
+  const kinds = RUN_KIND_NAMES.map((k) => `"${k}"`).join(' or ');
+  if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', `must be an object with a kind (${kinds})`);
   const kind = start.kind ?? 'dice';
-  if (kind === 'dice') return planDice(start as StartDiceRun, context);
-  if (kind === 'nqueens') return planNqueensRun(start as StartNqueensRun);
-  throw new RunRequestError('kind', `must be "dice" or "nqueens", got ${JSON.stringify(kind)}`);
+  if (!isRunKindName(kind)) throw new RunRequestError('kind', `must be ${kinds}, got ${JSON.stringify(kind)}`);
+  return (await (RUN_KIND_DESCRIPTORS[kind] as RunKindDescriptor<RunKindName>).plan(start as never, context)) as AnyRunPlan;
 }
-
-export type { RunStarted };

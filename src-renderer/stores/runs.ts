@@ -14,8 +14,8 @@
 import { defineStore } from 'pinia';
 import { markRaw, onScopeDispose, shallowRef } from 'vue';
 import type { Disposer, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, SaikoroApi, StartRunRequest } from '../../src-shared/api.ts';
-import type { RunKindName } from '../../src-shared/runtime/kinds/index.ts';
-import { appendPoint, progressPoint, tracePoints, type ProgressPoint } from '../../src-shared/runtime/progress.ts';
+import { finalPoints, progressPoint, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import { appendPoint, type ProgressPoint } from '../../src-shared/runtime/progress.ts';
 import { useApi } from '../api/index.ts';
 
 export type { ProgressPoint };
@@ -27,10 +27,6 @@ export type LiveRun = RunInfo & { points: readonly ProgressPoint[] };
 
 /** What a client may add to the API: a signal that the event connection came back. */
 type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
-
-function objectiveCountOf(info: Pick<RunInfo, 'started'>): number {
-  return info.started.kind === 'dice' ? info.started.objectiveCount : 1;
-}
 
 function isFinished(status: RunInfo['status']): boolean {
   return status === 'done' || status === 'failed' || status === 'cancelled';
@@ -53,20 +49,20 @@ export function isOlder(info: RunInfo, local: LiveRun): boolean {
 
 /** A LiveRun from the API's RunInfo: the history so far, or the final trace of a finished dice run. */
 export function liveFromInfo(info: RunInfo): LiveRun {
-  const points = info.kind === 'dice' && info.result ? tracePoints(info.result) : info.history;
+  const points = finalPoints(info.kind, info.result) ?? info.history;
   return markRaw({ ...info, points: markRaw([...points]) }) as LiveRun;
 }
 
 export function withSnapshot(run: LiveRun, e: RunSnapshotEvent): LiveRun {
   if (isFinished(run.status)) return run;
   const points = [...run.points];
-  appendPoint(points, progressPoint(e.kind, e.snapshot, objectiveCountOf(run)));
+  appendPoint(points, progressPoint(run.started, e.snapshot));
   const status = e.snapshot.paused ? 'paused' : 'running';
   return markRaw({ ...run, snapshot: e.snapshot, status, points: markRaw(points) }) as LiveRun;
 }
 
 export function withFinished(run: LiveRun, e: RunFinishedEvent): LiveRun {
-  const points = e.kind === 'dice' && e.result ? tracePoints(e.result) : run.points;
+  const points = finalPoints(e.kind, e.result) ?? run.points;
   return markRaw({ ...run, status: e.status, reason: e.reason, result: e.result, points: markRaw([...points]) }) as LiveRun;
 }
 

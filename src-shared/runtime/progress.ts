@@ -1,7 +1,8 @@
 /**
  * A run's progress as points for a convergence chart, derived once from snapshots (live) and
  * from a dice result's trace (at the end). The main side keeps a thinned history of these per
- * run, so a page that reloads mid-run redraws the whole line.
+ * run, so a page that reloads mid-run redraws the whole line. Each kind says which of these
+ * it uses (RunKind.progressPoint / finalPoints, src-shared/runtime/kinds/).
  *
  *   dice, one objective : value = best feasible f, secondary = the violation while infeasible
  *   dice, M objectives  : value = the front's indicator (normalised hypervolume; M <= 3 live),
@@ -10,7 +11,6 @@
  */
 import type { Snapshot, SolverResult } from '../solvers/types.ts';
 import type { NqueensSnapshot } from './kinds/nqueens.ts';
-import type { RunKindName } from './kinds/index.ts';
 
 export interface ProgressPoint {
   /** Work so far: evaluations (dice) or steps (N-Queens). */
@@ -39,11 +39,6 @@ export function tracePoints(result: SolverResult): ProgressPoint[] {
 
 export function nqueensPoint(s: NqueensSnapshot): ProgressPoint {
   return { evaluations: s.steps, value: s.conflicts, secondary: s.queens };
-}
-
-/** Any kind's snapshot as a point; `objectiveCount` matters for dice only. */
-export function progressPoint(kind: RunKindName, snapshot: Snapshot | NqueensSnapshot, objectiveCount = 1): ProgressPoint {
-  return kind === 'nqueens' ? nqueensPoint(snapshot as NqueensSnapshot) : snapshotPoint(snapshot as Snapshot, objectiveCount);
 }
 
 /** Points kept per run; beyond, every other point is dropped (the first and the newest stay). */

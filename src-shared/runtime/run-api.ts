@@ -47,7 +47,7 @@ export interface StartNqueensRun extends NqueensRequestFields {
   kind: 'nqueens';
 }
 
-export type StartRunRequest = StartDiceRun | StartNqueensRun;
+export type StartRunRequest = RunApiTypes[RunKindName]['start'];
 
 interface StartedBase {
   runId: string;
@@ -122,10 +122,16 @@ export interface NqueensRunReport {
   queens: number[] | null;
 }
 
-/** Per kind: what startRun answers, what snapshots carry, what a finished run reports. */
+/**
+ * Per kind: what startRun takes, what it answers, what snapshots carry, what a finished run
+ * reports. A kind of run has one line here, its shared descriptor in
+ * src-shared/runtime/kinds/index.ts (RUN_KINDS) and its app descriptor in
+ * src-main/app/run-kinds.ts (RUN_KIND_DESCRIPTORS); both are mapped over the kind names, so
+ * the compiler asks for each.
+ */
 export interface RunApiTypes {
-  dice: { started: DiceRunStarted; snapshot: Snapshot; result: SolverResult };
-  nqueens: { started: NqueensRunStarted; snapshot: NqueensSnapshot; result: NqueensRunReport };
+  dice: { start: StartDiceRun; started: DiceRunStarted; snapshot: Snapshot; result: SolverResult };
+  nqueens: { start: StartNqueensRun; started: NqueensRunStarted; snapshot: NqueensSnapshot; result: NqueensRunReport };
 }
 
 export type RunStarted = RunApiTypes[RunKindName]['started'];

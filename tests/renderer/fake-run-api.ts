@@ -3,7 +3,8 @@
 // (src-main/app/runs.ts, so answers and refusals are the real ones) and events sent by the
 // test. It keeps each run's RunInfo as RunService does, so listRuns after a "reload" is right.
 import { ApiError, toWireError, type RunFinishedEvent, type RunInfo, type RunSnapshotEvent, type RunStarted, type SaikoroApi, type StartRunRequest } from '../../src-shared/api.ts';
-import { appendPoint, progressPoint } from '../../src-shared/runtime/progress.ts';
+import { appendPoint } from '../../src-shared/runtime/progress.ts';
+import { progressPoint } from '../../src-shared/runtime/kinds/index.ts';
 import { planRun } from '../../src-main/app/runs.ts';
 
 export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
@@ -74,7 +75,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
       if (info) {
         info.snapshot = e.snapshot as never;
         info.status = e.snapshot.paused ? 'paused' : 'running';
-        appendPoint(info.history, progressPoint(e.kind, e.snapshot, info.started.kind === 'dice' ? info.started.objectiveCount : 1));
+        appendPoint(info.history, progressPoint(info.started, e.snapshot));
       }
       snapshotListeners.forEach((l) => l(e));
     },

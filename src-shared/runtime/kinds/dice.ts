@@ -15,6 +15,8 @@ import type { ParamValue, Snapshot, SolverResult } from '../../solvers/types.ts'
 import type { RunClock } from '../control.ts';
 import type { Termination } from '../termination.ts';
 import type { KindRun, RunEnvironment, RunRequestBase } from './base.ts';
+import { snapshotPoint, tracePoints } from '../progress.ts';
+import type { DiceRunStarted } from '../run-api.ts';
 
 export interface DiceRunRequest extends RunRequestBase {
   kind: 'dice';
@@ -64,6 +66,8 @@ function createSolverRun(request: DiceRunRequest, solver: string | ReturnType<ty
 
 export const diceRunKind = {
   name: 'dice',
+  progressPoint: (snapshot: Snapshot, started: DiceRunStarted) => snapshotPoint(snapshot, started.objectiveCount),
+  finalPoints: (result: SolverResult) => tracePoints(result),
   create(request: DiceRunRequest, clock: RunClock, environment: RunEnvironment = {}): KindRun<Snapshot, SolverResult> {
     let solver: Parameters<typeof createSolverRun>[1] = request.solver;
     if (request.program !== undefined) {

@@ -5,13 +5,16 @@
  * executeRunSync, so a run gives the same result wherever it runs.
  *
  * To add a kind: a module beside this one exporting its request, snapshot and result types and
- * a `{name, create}` object; one line in RunKindTypes and one in RUN_KINDS. The host, the API's
- * runs and the renderer's run store are generic over the kind.
+ * its RunKind (`{name, create, progressPoint, finalPoints}`); one line in RunKindTypes and one in
+ * RUN_KINDS, and its app side (src-main/app/run-kinds.ts). The host, the API's runs and the
+ * renderer's run store are generic over the kind.
  */
 import type { Snapshot, SolverResult } from '../../solvers/types.ts';
 import { RunClock, type RunControl } from '../control.ts';
 import { drive, driveSync } from '../driver.ts';
 import type { KindRun, RunEnvironment } from './base.ts';
+import type { RunApiTypes } from '../run-api.ts';
+import type { ProgressPoint } from '../progress.ts';
 import { diceRunKind, type DiceRunRequest } from './dice.ts';
 import { nqueensRunKind, type NqueensResult, type NqueensRunRequest, type NqueensSnapshot } from './nqueens.ts';
 
@@ -32,9 +35,17 @@ export type ResultOf<R extends RunRequest> = RunKindTypes[R['kind']]['result'];
 export type AnyRunSnapshot = RunKindTypes[RunKindName]['snapshot'];
 export type AnyRunResult = RunKindTypes[RunKindName]['result'];
 
-interface RunKind<K extends RunKindName> {
+/**
+ * A kind of run as every process knows it (its app side is RunKindDescriptor in
+ * src-main/app/run-kinds.ts): how a request becomes a run, and how the run's progress is drawn.
+ */
+export interface RunKind<K extends RunKindName> {
   readonly name: K;
   create(request: RunKindTypes[K]['request'], clock: RunClock, environment?: RunEnvironment): KindRun<RunKindTypes[K]['snapshot'], RunKindTypes[K]['result']>;
+  /** A live snapshot as a convergence point (src-shared/runtime/progress.ts), for the main side's history and the renderer. */
+  progressPoint(snapshot: RunApiTypes[K]['snapshot'], started: RunApiTypes[K]['started']): ProgressPoint;
+  /** The points of a finished run from its reported result; null keeps the live history. */
+  finalPoints(result: RunApiTypes[K]['result']): ProgressPoint[] | null;
 }
 
 const RUN_KINDS: { [K in RunKindName]: RunKind<K> } = {
@@ -43,6 +54,16 @@ const RUN_KINDS: { [K in RunKindName]: RunKind<K> } = {
 };
 
 export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as readonly RunKindName[];
+
+/** A snapshot of a run as a convergence point, by the run's kind. */
+export function progressPoint<K extends RunKindName>(started: RunApiTypes[K]['started'], snapshot: RunApiTypes[K]['snapshot']): ProgressPoint {
+  return (RUN_KINDS[started.kind as K] as RunKind<K>).progressPoint(snapshot, started);
+}
+
+/** A finished run's convergence points from its result, or null when its live history stands. */
+export function finalPoints<K extends RunKindName>(kind: K, result: RunApiTypes[K]['result'] | null): ProgressPoint[] | null {
+  return result === null ? null : (RUN_KINDS[kind] as RunKind<K>).finalPoints(result);
+}
 
 export function isRunKindName(name: unknown): name is RunKindName {
   return typeof name === 'string' && Object.hasOwn(RUN_KINDS, name);

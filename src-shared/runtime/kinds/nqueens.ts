@@ -11,6 +11,7 @@ import type { ParamValue } from '../../solvers/types.ts';
 import type { RunEnd, RunProgress, Steppable } from '../driver.ts';
 import type { StopReason, Termination } from '../termination.ts';
 import type { KindRun, RunRequestBase } from './base.ts';
+import { nqueensPoint } from '../progress.ts';
 
 export type NqueensMethod = 'neural' | 'minconflicts';
 export const NQUEENS_METHODS: readonly NqueensMethod[] = ['neural', 'minconflicts'];
@@ -121,6 +122,9 @@ class NqueensRun implements Steppable<NqueensSnapshot, NqueensResult> {
 
 export const nqueensRunKind = {
   name: 'nqueens',
+  progressPoint: (snapshot: NqueensSnapshot) => nqueensPoint(snapshot),
+  /** The live history stands: a result has no trace. */
+  finalPoints: () => null,
   create(request: NqueensRunRequest): KindRun<NqueensSnapshot, NqueensResult> {
     checkRequest(request);
     const info = findNqueensSolver(`nqueens-${request.method}`);

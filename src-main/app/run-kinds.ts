@@ -1,0 +1,139 @@
+/**
+ * The app side of every kind of run, one descriptor per kind in a type mapped over the kind
+ * names, so that the compiler asks for each piece when a kind is added: how a start request is
+ * checked and planned (what the worker runs, what the run is, how its result is reported),
+ * which worker results are kept for saveRun, and how a finished run is stored in a project.
+ * The shared side of a kind (building the run, its progress points) is its RunKind in
+ * src-shared/runtime/kinds/. The RunService and the ProjectService are generic over both.
+ */
+import type { RunApiTypes, SavedRun, StartDiceRun } from '../../src-shared/api.ts';
+import { FieldError } from '../../src-shared/base/field-error.ts';
+import { DEFAULT_N, diceConfig } from '../../src-shared/problems/dice/config.ts';
+import { expandGrid, runId } from '../../src-shared/experiments/grid.ts';
+import type { RunInfoOf } from '../../src-shared/runtime/run-api.ts';
+import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
+import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
+import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
+import { addExperiment } from '../experiments/add.ts';
+import { recordOf } from '../experiments/runner.ts';
+import { appVersion } from '../project/app-version.ts';
+import { hostName, labRunId, labRunRequest, type LabRunRecord, type Project } from '../project/store.ts';
+import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
+import { checkExperimentName, prepareSpec, ProjectRequestError } from './experiments.ts';
+import type { RunPlan } from './launcher.ts';
+import { planNqueensRun } from './nqueens.ts';
+
+/** The largest budget one app run may ask for. */
+export const MAX_RUN_EVALUATIONS = 1e9;
+
+/** A bad field of a start request, named as the API takes it. */
+export class RunRequestError extends FieldError {
+  override readonly name = 'RunRequestError';
+}
+
+/** What the planners need to know of where the run will go. */
+export interface PlanContext {
+  /** The memory limit of the host's workers (MB; null: none): settings that cannot fit are refused. */
+  memoryLimitMb?: number | null;
+}
+
+/** A finished run of this app, as saveRun stores it. */
+export interface FinishedRun<K extends RunKindName> {
+  plan: RunPlan<K>;
+  info: RunInfoOf<K>;
+  /** The worker's own result (before the API's report). */
+  result: RunKindTypes[K]['result'];
+}
+
+export interface RunKindDescriptor<K extends RunKindName> {
+  /** Checks a start request of this kind as the CLI checks its options (errors name the field) and plans it. */
+  plan(start: RunApiTypes[K]['start'], context: PlanContext): RunPlan<K> | Promise<RunPlan<K>>;
+  /** Whether a finished run's worker result is kept for saveRun (not a board of a million queens). */
+  keepResult(result: RunKindTypes[K]['result']): boolean;
+  /**
+   * Stores a finished run in the open project (its folder: where solver programs' paths
+   * start), as the CLI would store it (same content-hash id); `name` as saveRun got it.
+   */
+  save(target: { project: Project; folder: string }, run: FinishedRun<K>, name: unknown): SavedRun;
+}
+
+/** N-Queens results above this N are not kept for saveRun (their queen list alone is 8 bytes per row). */
+export const KEEP_QUEENS_UP_TO = 1_000_000;
+
+export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } = {
+  dice: {
+    plan: planDice,
+    keepResult: () => true,
+    save({ project, folder }, { plan, info, result }, name) {
+      const { request } = plan;
+      const started = info.started;
+      const experimentName = name === undefined || name === null ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}` : checkExperimentName(name);
+      const { config } = request;
+      const spec = prepareSpec({
+        name: experimentName,
+        description: `Saved from the app: ${started.title}`,
+        instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds } }],
+        solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
+        seeds: [request.seed],
+        budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
+      }, folder);
+      const [gridRun] = expandGrid(spec);
+      // The run the app made is exactly this grid run: its inputs hash to the grid run's id.
+      const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget, ...(gridRun.program ? { program: gridRun.program } : {}) };
+      if (runId(key) !== gridRun.id) throw new ProjectRequestError('runId', `run ${info.runId} cannot be stored as an experiment run (its inputs do not match a grid run)`);
+      addExperiment(project, spec);
+      const finishedAt = new Date();
+      const added = project.putRun(recordOf(gridRun, { status: 'done', result, error: null, startedAt: new Date(finishedAt.getTime() - result.seconds * 1000), finishedAt }));
+      return { as: 'experiment', name: spec.name, id: gridRun.id, added };
+    },
+  },
+  nqueens: {
+    plan: (start) => planNqueensRun(start),
+    keepResult: (result) => result.n <= KEEP_QUEENS_UP_TO,
+    save({ project }, { plan, info, result }) {
+      const labRequest = labRunRequest(plan.request);
+      const record: LabRunRecord = {
+        id: labRunId(labRequest),
+        kind: 'nqueens',
+        request: labRequest,
+        status: 'done',
+        error: null,
+        result,
+        appVersion: appVersion(),
+        host: hostName(),
+        startedAt: info.started.createdAt,
+        finishedAt: new Date().toISOString(),
+        elapsedMs: result.seconds * 1000,
+      };
+      const added = project.putLabRun(record);
+      return { as: 'lab', name: record.id, id: record.id, added };
+    },
+  },
+};
+
+/** A program entry without stored hashes: they are taken again from the files when it is stored. */
+function withoutHashes(program: ProgramSpec): ProgramSpec {
+  const { hashes, ...rest } = program;
+  void hashes;
+  return rest;
+}
+
+async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunPlan<'dice'>> {
+  const { seed, evaluations } = start;
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
+  if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
+    throw new RunRequestError('evaluations', `must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
+  if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
+  if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
+  const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
+  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
+  // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
+  const problem = createDiceProblem(config);
+  const info = chooseSolver(problem, start.solver);
+  const { params } = solverParams(info, problem, input.params);
+  const tooBig = memoryRefusal({ solver: info.name, params, n: config.n, objectiveCount: problem.objectiveCount }, input.workerMemoryLimitMb);
+  if (tooBig) throw new RunRequestError('params', tooBig);
+  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
+  return planDiceRun(input, { hvNormalisation });
+}
