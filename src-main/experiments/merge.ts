@@ -68,7 +68,7 @@ function gridOf(file: string, spec: ExperimentSpec): RunSpec[] {
 /** Why an imported run may not be stored, or null when it may. */
 function importProblem(run: RunRecord, grid: Map<string, RunSpec>): string | null {
   const id = runId({ problem: 'dice', config: run.config, solver: run.solver, params: run.params, seed: run.seed, budget: run.budget, ...(run.program ? { program: run.program } : {}) });
-  if (id !== run.id) return `its config, solver, parameters, seed, budget${run.program ? ' and program' : ''} hash to ${id}, not to its id (they were changed)`;
+  if (id !== run.id) return `its config, solver, parameters, seed${run.program ? ', budget and program' : ' and budget'} hash to ${id}, not to its id (they were changed)`;
   if (!grid.has(run.id)) return 'it is not a run of any experiment in the file';
   if (run.result && (run.result.solver !== run.solver || run.result.seed !== run.seed))
     return `its result is of ${run.result.solver} seed ${run.result.seed}, not of ${run.solver} seed ${run.seed}`;

@@ -187,7 +187,9 @@ describe('merge checks every run it imports', () => {
   it('refuses a run whose stored content no longer hashes to its id, and one that is in no experiment', async () => {
     const { cwd } = await shardWith(
       `UPDATE runs SET seed = 99 WHERE id = (SELECT min(id) FROM runs WHERE solver = 'random');
-       INSERT INTO runs SELECT 'ffffffffffffffffffffffffffffffff', instance, label, config_json, solver, params_json, seed, budget_json, status, error, app_version, host, started_at, finished_at, elapsed_ms, evaluations FROM runs WHERE id = (SELECT max(id) FROM runs);
+       CREATE TEMP TABLE copied AS SELECT * FROM runs WHERE id = (SELECT max(id) FROM runs);
+       UPDATE copied SET id = 'ffffffffffffffffffffffffffffffff';
+       INSERT INTO runs SELECT * FROM copied;
        INSERT INTO results SELECT 'ffffffffffffffffffffffffffffffff', result_json FROM results WHERE run_id = (SELECT max(run_id) FROM results WHERE run_id <> 'ffffffffffffffffffffffffffffffff');`,
     );
     const r = await runCli(['merge', 'p.saikoro', 'shard.saikoro'], { cwd });
