@@ -382,6 +382,7 @@ export class ProjectService implements Disposable {
     return launchingExecutor({
       experiment: session.info.experiment,
       projectDir,
+      launcher: this.runs,
       shouldStop: () => session.stop,
       launch: (run, plan) => {
         const { started, handle } = this.runs.launch(plan);

@@ -15,6 +15,9 @@ import { planRun } from '../app/runs.ts';
 import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from '../app/run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from '../app/launcher.ts';
 import type { RunOutcome } from '../host/run.ts';
+import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import { requestSignal } from './request-context.ts';
 import type { ApiEventHub } from './events.ts';
 
 /** Finished runs kept for getRun / listRuns, the oldest dropped first. */
@@ -44,9 +47,22 @@ export class RunService implements Disposable {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Plans and queues a run; its events may reach listeners before this answers. */
+  /**
+   * Plans and queues a run; its events may reach listeners before this answers. Nothing heavy
+   * happens in this process: a multi-objective run's normalisation is computed in a worker
+   * (hvNormalisationFor), so other calls are answered meanwhile. A call whose client has gone
+   * (requestSignal(), set by the web server) is not carried out: no run is launched.
+   */
   async start(request: StartRunRequest): Promise<RunStarted> {
-    return this.launch(await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb })).started;
+    const signal = requestSignal();
+    const plan = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb, launcher: this, signal });
+    signal?.throwIfAborted();
+    return this.launch(plan).started;
+  }
+
+  /** A dice config's normalisation, computed in a worker process of the launcher (for hvNormalisationFor). */
+  computeHvNormalisation(config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
+    return this.launcher.computeHvNormalisation(config, signal);
   }
 
   /** Queues a planned run (the API's, or an experiment's) and tracks it like every other. */

@@ -3,10 +3,12 @@
  * benchmarks): which solver (the strongest for the track unless one is named, and whether it
  * handles the problem), its parameters (defaults filled in, checked by a throwaway setup), the
  * stopping policy (src-shared/solvers/stopping.ts), and the hypervolume normalisation of
- * multi-objective runs, computed here once and sent to the worker.
+ * multi-objective runs, computed once per instance in a worker process (hvNormalisationFor)
+ * and sent to the run's worker.
  */
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import { diceHvNormalisationSteps, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { Launcher } from './launcher.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { resolveParams } from '../../src-shared/solvers/params.ts';
@@ -38,60 +40,82 @@ export function solverParams(info: SolverInfo, problem: DiceProblem, given: Read
 }
 
 const HV_CACHE_SIZE = 16;
-const hvCache = new Map<string, Promise<HvNormalisation> | HvNormalisation>();
 
-function remember(key: string, value: Promise<HvNormalisation> | HvNormalisation): void {
+interface HvEntry {
+  value: HvNormalisation | null;
+  computing: Promise<HvNormalisation> | null;
+  /** Aborts the computation (kills its worker) once no caller waits for it any more. */
+  controller: AbortController;
+  waiters: number;
+}
+const hvCache = new Map<string, HvEntry>();
+
+function remember(key: string, entry: HvEntry): void {
   hvCache.delete(key);
-  hvCache.set(key, value);
-  if (hvCache.size > HV_CACHE_SIZE) hvCache.delete(hvCache.keys().next().value as string);
+  hvCache.set(key, entry);
+  if (hvCache.size > HV_CACHE_SIZE) {
+    const [oldKey, old] = hvCache.entries().next().value as [string, HvEntry];
+    hvCache.delete(oldKey);
+    if (old.computing) old.controller.abort(new Error('dropped from the cache'));
+  }
 }
 
 /**
  * The hypervolume normalisation of an instance (median objectives of 1000 random sequences:
- * about 0.2 s at N = 840, 2.6 s at N = 27720), remembered for the last few configs so that
- * repeated runs of one instance pay it once. For the CLI, which has nothing else to do.
+ * about 0.2 s at N = 840, 2.6 s at N = 27720, minutes at 10^7), computed in a worker process
+ * of the launcher (never in this one, so a server goes on answering and the CLI process stays
+ * small) and remembered for the last few configs, so repeated runs of one instance pay it
+ * once; concurrent calls for one config share one computation. A caller's abort stops its
+ * wait, and the computation too (its worker is killed) once nobody waits for it.
  */
-export function hvNormalisationFor(config: DiceConfig): HvNormalisation {
+export async function hvNormalisationFor(launcher: Pick<Launcher, 'computeHvNormalisation'>, config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
+  signal?.throwIfAborted();
   const key = canonicalJson(config);
-  const cached = hvCache.get(key);
-  if (cached && !(cached instanceof Promise)) {
-    remember(key, cached);
-    return cached;
+  let entry = hvCache.get(key);
+  if (entry?.value) {
+    remember(key, entry);
+    return entry.value;
   }
-  const steps = diceHvNormalisationSteps(config);
-  let next = steps.next();
-  while (!next.done) next = steps.next();
-  remember(key, next.value);
-  return next.value;
+  if (!entry) {
+    const controller = new AbortController();
+    const created: HvEntry = { value: null, computing: null, controller, waiters: 0 };
+    created.computing = launcher.computeHvNormalisation(config, controller.signal).then(
+      (norm) => {
+        created.value = norm;
+        created.computing = null;
+        return norm;
+      },
+      (e: unknown) => {
+        if (hvCache.get(key) === created) hvCache.delete(key);
+        throw e;
+      },
+    );
+    // Nobody may be waiting when it fails (every caller aborted): that is not an unhandled rejection.
+    created.computing.catch(() => {});
+    entry = created;
+  }
+  remember(key, entry);
+  const waited = entry;
+  waited.waiters++;
+  try {
+    if (!signal) return await waited.computing!;
+    return await new Promise<HvNormalisation>((resolve, reject) => {
+      const onAbort = () => reject(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      waited.computing!.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  } finally {
+    waited.waiters--;
+    if (waited.waiters === 0 && waited.computing) {
+      waited.controller.abort(new Error('nobody waits for it any more'));
+      if (hvCache.get(key) === waited) hvCache.delete(key);
+    }
+  }
 }
 
-/**
- * The same, for a server (the API): computed in slices of 25 sequences with the event loop
- * free between them, so other requests and events go on; concurrent calls for one config share
- * one computation.
- */
-export function hvNormalisationForAsync(config: DiceConfig): Promise<HvNormalisation> {
-  const key = canonicalJson(config);
-  const cached = hvCache.get(key);
-  if (cached) {
-    remember(key, cached);
-    return Promise.resolve(cached);
-  }
-  const computing = (async () => {
-    const steps = diceHvNormalisationSteps(config, { slice: 25 });
-    let next = steps.next();
-    while (!next.done) {
-      await new Promise((resolve) => setImmediate(resolve));
-      next = steps.next();
-    }
-    return next.value;
-  })();
-  remember(key, computing);
-  computing.then(
-    (norm) => hvCache.get(key) === computing && hvCache.set(key, norm),
-    () => hvCache.get(key) === computing && hvCache.delete(key),
-  );
-  return computing;
+/** A planned dice run with its normalisation (what its trace's hypervolume and the app show). */
+export function withHvNormalisation(plan: DiceRunPlan, hvNormalisation: HvNormalisation): DiceRunPlan {
+  return { ...plan, request: { ...plan.request, hvNormalisation }, started: { ...plan.started, hvNormalisation } };
 }
 
 export interface DiceRunInput {
@@ -133,8 +157,9 @@ export function describeDiceRun(info: SolverInfo, config: DiceConfig, track: str
 
 /**
  * Plans a dice run: solver, parameters, stopping policy, normalisation. Throws what the CLI and
- * API report. `hvNormalisation`, when given (a server computes it without blocking, see
- * hvNormalisationForAsync), is used instead of computing it here.
+ * API report. `hvNormalisation` (M >= 2; from hvNormalisationFor, computed in a worker) goes
+ * into the request and what the run reports; without it the run's worker computes the same
+ * normalisation for its trace, and the plan reports none (this process never computes it).
  */
 export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNormalisation | null } = {}): DiceRunPlan {
   if (!Number.isSafeInteger(input.seed)) throw new RangeError(`seed must be an integer, got ${JSON.stringify(input.seed)}`);
@@ -149,7 +174,8 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
   const budget = { evaluations: input.evaluations, wholeBudget: input.wholeBudget, ...(input.seconds !== undefined ? { seconds: input.seconds } : {}) };
   const termination = stoppingPolicy(budget, m);
   const traced = input.traceHypervolume !== false;
-  const hvNormalisation = m < 2 || !traced ? null : given.hvNormalisation !== undefined && given.hvNormalisation !== null ? given.hvNormalisation : hvNormalisationFor(input.config);
+  // Never computed here: without a given one the worker computes the same numbers itself.
+  const hvNormalisation = m < 2 || !traced ? null : (given.hvNormalisation ?? null);
   const request: DiceRunRequest = {
     kind: 'dice',
     solver: info.name,

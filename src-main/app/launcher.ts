@@ -15,6 +15,8 @@ import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type SolverHostOptions } from '../host/pool.ts';
 import type { RunOutcome } from '../host/run.ts';
 import { launchProgram } from '../host/program-process.ts';
+import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
 /** A run planned by the application layer: what the worker runs, what the run is, how its result is reported. */
 export interface RunPlan<K extends RunKindName> {
@@ -39,6 +41,16 @@ export class Launcher implements Disposable {
   /** Runs in parallel (worker processes). */
   get parallelism(): number {
     return this.host.parallelism;
+  }
+
+  /**
+   * The default hypervolume normalisation of a dice config, computed in a worker process of its
+   * own (SolverHost.computeHvNormalisation): the same numbers as diceHvNormalisation, without
+   * the main process doing the work. Use hvNormalisationFor (src-main/app/dice.ts), which
+   * remembers them.
+   */
+  computeHvNormalisation(config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
+    return this.host.computeHvNormalisation(config, signal);
   }
 
   /** Each worker's memory limit in MB (null: none): the host's default share unless one was given. */

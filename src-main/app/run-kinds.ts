@@ -19,9 +19,9 @@ import { addExperiment } from '../experiments/add.ts';
 import { recordOf } from '../experiments/runner.ts';
 import { appVersion } from '../project/app-version.ts';
 import { hostName, labRunId, labRunRequest, type LabRunRecord, type Project } from '../project/store.ts';
-import { chooseSolver, hvNormalisationForAsync, planDiceRun, solverParams } from './dice.ts';
+import { chooseSolver, hvNormalisationFor, planDiceRun, solverParams } from './dice.ts';
 import { checkExperimentName, prepareSpec, ProjectRequestError } from './experiments.ts';
-import type { RunPlan } from './launcher.ts';
+import type { Launcher, RunPlan } from './launcher.ts';
 import { planNqueensRun } from './nqueens.ts';
 
 /** The largest budget one app run may ask for. */
@@ -36,6 +36,13 @@ export class RunRequestError extends FieldError {
 export interface PlanContext {
   /** The memory limit of the host's workers (MB; null: none): settings that cannot fit are refused. */
   memoryLimitMb?: number | null;
+  /**
+   * Where the normalisation of a multi-objective run is computed (a worker process of the
+   * launcher); without it the run's own worker computes it and the plan reports none.
+   */
+  launcher?: Pick<Launcher, 'computeHvNormalisation'>;
+  /** The request was abandoned (its client has gone): stop planning, launch nothing. */
+  signal?: AbortSignal;
 }
 
 /** A finished run of this app, as saveRun stores it. */
@@ -134,6 +141,7 @@ async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunP
   const { params } = solverParams(info, problem, input.params);
   const tooBig = memoryRefusal({ solver: info.name, params, n: config.n, objectiveCount: problem.objectiveCount }, input.workerMemoryLimitMb);
   if (tooBig) throw new RunRequestError('params', tooBig);
-  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
+  const hvNormalisation = problem.objectiveCount >= 2 && context.launcher ? await hvNormalisationFor(context.launcher, config, context.signal) : null;
+  context.signal?.throwIfAborted();
   return planDiceRun(input, { hvNormalisation });
 }

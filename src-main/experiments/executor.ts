@@ -64,6 +64,8 @@ export interface LaunchingExecutorOptions {
   experiment?: string | null;
   /** Minimum milliseconds between a run's snapshots (the worker's default when left out). */
   snapshotIntervalMs?: number;
+  /** Computes each instance's hypervolume normalisation once, in a worker (else every run's worker computes it). */
+  launcher?: Pick<Launcher, 'computeHvNormalisation'>;
   /** True once the session stops: a run planned after that is not launched (it stays missing). */
   shouldStop?: () => boolean;
   /** Called when a launched run has ended. */
@@ -80,7 +82,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       const startedAt = new Date();
       let plan: RunPlan<'dice'>;
       try {
-        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null });
+        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null, launcher: options.launcher });
       } catch (e) {
         return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
       }
@@ -113,5 +115,5 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
  */
 export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; projectDir?: string | null }): Executor {
   const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
-  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
+  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), launcher, snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
 }

@@ -4,6 +4,8 @@
  * typed arrays and Maps survive the trip; functions and class prototypes do not.
  */
 import type { AnyRunResult, AnyRunSnapshot, RunRequest } from './run.ts';
+import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
 export type HostMessage =
   /** Sent once after spawning: the worker's resident-memory limit for its runs. */
@@ -12,7 +14,13 @@ export type HostMessage =
   | { type: 'start'; runId: string; request: RunRequest }
   | { type: 'pause'; runId: string }
   | { type: 'resume'; runId: string }
-  | { type: 'cancel'; runId: string };
+  | { type: 'cancel'; runId: string }
+  /**
+   * Compute the default hypervolume normalisation of a dice config (hv-reference.ts: 1000
+   * random sequences, minutes at N = 10^7), so the main side never does. Answered by
+   * 'normalisation' with the same `id`.
+   */
+  | { type: 'normalise'; id: string; config: DiceConfig };
 
 export type WorkerMessage =
   /** The worker has loaded and listens for messages. */
@@ -32,7 +40,9 @@ export type WorkerMessage =
    * The run failed inside the worker (bad parameters, an exception in the solver, the memory
    * watchdog). With `fatal` the worker exits after sending this.
    */
-  | { type: 'failed'; runId: string; reason: string; fatal: boolean };
+  | { type: 'failed'; runId: string; reason: string; fatal: boolean }
+  /** The normalisation asked for by 'normalise' (exactly diceHvNormalisation's numbers), or why it failed. */
+  | { type: 'normalisation'; id: string; normalisation: HvNormalisation | null; reason: string | null };
 
 export function isWorkerMessage(value: unknown): value is WorkerMessage {
   return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';

@@ -14,6 +14,8 @@
 import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
 import { RunController } from '../../src-shared/runtime/control.ts';
 import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
+import { diceHvNormalisationSteps } from '../../src-shared/metrics/hv-reference.ts';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { launchProgram } from './program-process.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
 import type { AnyRunSnapshot, RunRequest } from './run.ts';
@@ -91,10 +93,28 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
   }
 }
 
+/** The dice normalisation in slices of 25 sequences, the event loop free between them (heartbeats go on). */
+async function normalise(id: string, config: DiceConfig): Promise<void> {
+  try {
+    const steps = diceHvNormalisationSteps(config, { slice: 25 });
+    let next = steps.next();
+    while (!next.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      next = steps.next();
+    }
+    transport.send({ type: 'normalisation', id, normalisation: next.value, reason: null });
+  } catch (e) {
+    transport.send({ type: 'normalisation', id, normalisation: null, reason: e instanceof Error ? e.message : String(e) });
+  }
+}
+
 transport.listen((message) => {
   switch (message.type) {
     case 'init':
       memoryLimitMb = message.memoryLimitMb;
+      break;
+    case 'normalise':
+      void normalise(message.id, message.config);
       break;
     case 'start':
       if (current) transport.send({ type: 'failed', runId: message.runId, reason: `this worker is busy with ${current.runId}`, fatal: false });

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH, type ApiCalls, type CallResult } from '../../src-shared/api.ts';
 import { dispatchCall } from '../api/dispatch.ts';
+import { withRequestSignal } from '../api/request-context.ts';
 import type { ApiEventHub } from '../api/events.ts';
 import { JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
 
@@ -254,7 +255,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       if (!(e instanceof JsonInputError)) throw e;
       return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
     }
-    sendResult(res, await dispatchCall(opts.api, name, args), redact);
+    // A client that goes before its answer (closed the tab, timed out) aborts the call's
+    // request signal: a startRun still planning then launches nothing (src-main/api/runs.ts).
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort(new Error('the client has gone'));
+    };
+    res.once('close', onClose);
+    const result = await withRequestSignal(gone.signal, () => dispatchCall(opts.api, name, args));
+    res.off('close', onClose);
+    if (gone.signal.aborted) return;
+    sendResult(res, result, redact);
   }
 
   async function serveStatic(pathname: string, res: ServerResponse) {

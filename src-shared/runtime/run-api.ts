@@ -75,7 +75,7 @@ export interface DiceRunStarted extends StartedBase {
   evaluations: number;
   /** The f at which a single-objective run stops early (0), or null (whole budget, or M > 1). */
   target: number | null;
-  /** M >= 2: how the hypervolume of the front is normalised (computed once, on the main side). */
+  /** M >= 2: how the hypervolume of the front is normalised (computed once per instance, in a worker process). */
   hvNormalisation: HvNormalisation | null;
   /** A run of an experiment (runExperiment): which one, and the run's content-hash id in its grid. */
   experiment: ExperimentRunTag | null;

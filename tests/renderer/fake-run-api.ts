@@ -6,6 +6,11 @@ import { ApiError, toWireError, type RunFinishedEvent, type RunInfo, type RunSna
 import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { progressPoint } from '../../src-shared/runtime/kinds/index.ts';
 import { planRun } from '../../src-main/app/runs.ts';
+import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+
+/** The main side computes the normalisation in a worker; this fake, in this process (same numbers). */
+const inProcessNormalisation = { computeHvNormalisation: async (config: DiceConfig) => diceHvNormalisation(config) };
 
 export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   const snapshotListeners = new Set<(e: RunSnapshotEvent) => void>();
@@ -32,7 +37,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
       if (refuseWith) throw new ApiError(toWireError(refuseWith));
       let plan;
       try {
-        plan = await planRun(request);
+        plan = await planRun(request, { launcher: inProcessNormalisation });
       } catch (e) {
         throw new ApiError(toWireError(e));
       }

@@ -14,7 +14,7 @@ import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/ki
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
 import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
-import { planDiceRun, type DiceRunPlan } from '../../app/dice.ts';
+import { hvNormalisationFor, planDiceRun, withHvNormalisation, type DiceRunPlan } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
 import { checkProgramSpec, DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
@@ -392,8 +392,18 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         interrupted = true;
         run.cancel();
       };
-      // MO: the normalisation of the trace's hypervolume, computed once by the plan, so the one
-      // written to --out is the one the worker used.
+      // MO: the normalisation of the trace's hypervolume, computed in a worker process (not in
+      // this one: minutes at N = 10^7, under the worker's memory limit) and given to the run, so
+      // the one written to --out is the one the worker used.
+      if (plan.started.objectiveCount >= 2 && plan.request.traceHypervolume !== false) {
+        try {
+          plan = withHvNormalisation(plan, await hvNormalisationFor(launcher, config));
+        } catch (e) {
+          launcher.dispose();
+          writeLine(io.stderr, `saikoro solve: the normalisation of the hypervolume failed: ${(e as Error).message}`);
+          return 1;
+        }
+      }
       const hvNormalisation = plan.started.hvNormalisation;
       const run = launcher.start(plan);
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;

@@ -34,7 +34,7 @@ export interface DiceRunRequest extends RunRequestBase {
   config: DiceConfig;
   termination: Termination;
   /**
-   * M >= 2: the normalisation of the hypervolume recorded in the trace; the main side computes
+   * M >= 2: the normalisation of the hypervolume recorded in the trace; the main side has a worker compute
    * it once and sends it (by default the dice normalisation of the config, hv-reference.ts).
    */
   hvNormalisation?: HvNormalisation;

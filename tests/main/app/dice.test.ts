@@ -1,6 +1,6 @@
 // The application layer's dice runs: one planner for the CLI, the API and the benchmarks.
 import { describe, expect, it } from 'vitest';
-import { chooseSolver, hvNormalisationForAsync, planDiceRun } from '../../../src-main/app/dice.ts';
+import { chooseSolver, hvNormalisationFor, planDiceRun, withHvNormalisation } from '../../../src-main/app/dice.ts';
 import { planRun } from '../../../src-main/app/runs.ts';
 import { MemoryLimitError, memoryRefusal } from '../../../src-shared/solvers/memory.ts';
 import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
@@ -36,19 +36,52 @@ describe('planning a dice run', () => {
     );
   });
 
-  it('computes the HV normalisation once, on the main side; a server computes it without blocking its event loop', async () => {
+  it('takes the HV normalisation from a launcher (a worker computes it), once per config; never computes it itself', async () => {
     const config = trackConfig('mo2', 400);
-    const expected = diceHvNormalisation(config);
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 0);
-    const [a, b] = await Promise.all([hvNormalisationForAsync(config), hvNormalisationForAsync(config)]);
-    clearInterval(ticker);
-    expect(a).toEqual(expected);
+    const norm = diceHvNormalisation(config);
+    const asked: AbortSignal[] = [];
+    let finish!: () => void;
+    const launcher = {
+      computeHvNormalisation: (_c: typeof config, signal?: AbortSignal) => {
+        asked.push(signal!);
+        return new Promise<typeof norm>((resolve, reject) => {
+          finish = () => resolve(norm);
+          signal?.addEventListener('abort', () => reject(signal.reason));
+        });
+      },
+    };
+    const both = Promise.all([hvNormalisationFor(launcher, config), hvNormalisationFor(launcher, config)]);
+    finish();
+    const [a, b] = await both;
+    expect(a).toBe(norm);
     expect(b).toBe(a);
-    // Timers ran while it computed (1000 sequences in slices of 25).
-    expect(ticks).toBeGreaterThan(1);
-    // Planned runs of that instance carry it.
-    expect(planDiceRun({ config, seed: 1, evaluations: 10 }).request.hvNormalisation).toEqual(expected);
+    expect(await hvNormalisationFor(launcher, config)).toBe(a);
+    expect(asked).toHaveLength(1);
+    // A plan without one carries none (the run's worker computes the same); with one, both parts carry it.
+    const plan = planDiceRun({ config, seed: 1, evaluations: 10 });
+    expect([plan.request.hvNormalisation, plan.started.hvNormalisation]).toEqual([undefined, null]);
+    const given = withHvNormalisation(plan, a);
+    expect([given.request.hvNormalisation, given.started.hvNormalisation]).toEqual([a, a]);
+    expect(planDiceRun({ config, seed: 1, evaluations: 10 }, { hvNormalisation: a }).request.hvNormalisation).toBe(a);
+  });
+
+  it('stops the computation when every caller has gone, not before', async () => {
+    const config = trackConfig('mo3', 50);
+    const asked: AbortSignal[] = [];
+    const launcher = { computeHvNormalisation: (_c: typeof config, signal?: AbortSignal) => (asked.push(signal!), new Promise<never>(() => {})) };
+    const first = new AbortController();
+    const second = new AbortController();
+    const waits = [hvNormalisationFor(launcher, config, first.signal), hvNormalisationFor(launcher, config, second.signal)];
+    first.abort(new Error('first gone'));
+    await expect(waits[0]).rejects.toThrow('first gone');
+    expect(asked).toHaveLength(1);
+    expect(asked[0].aborted).toBe(false);
+    second.abort(new Error('second gone'));
+    await expect(waits[1]).rejects.toThrow('second gone');
+    expect(asked[0].aborted).toBe(true);
+    // Nothing half-done is remembered: the next call asks again.
+    void hvNormalisationFor(launcher, config).catch(() => {});
+    expect(asked).toHaveLength(2);
   });
 });
 
