@@ -27,6 +27,18 @@ export interface SaveRefusal {
   field: string | null;
 }
 
+/**
+ * The draft's field a refusal is about. A program the app will not run (web mode without
+ * --allow-commands, or not allowed in the desktop app) is refused with the field "command": that
+ * is the first program entry's command line.
+ */
+function specField(field: string, sent: Draft): string {
+  if (field !== 'command') return field;
+  const solvers = Array.isArray(sent.solvers) ? sent.solvers : [];
+  const k = solvers.findIndex((s) => typeof s === 'object' && s !== null && 'command' in s);
+  return k >= 0 ? `solvers[${k}].command` : field;
+}
+
 export const useExperimentEditorStore = defineStore('experiment-editor', () => {
   const api = useApi();
   const project = useProjectStore();
@@ -131,7 +143,7 @@ export const useExperimentEditorStore = defineStore('experiment-editor', () => {
       return outcome;
     } catch (e) {
       const err = e as Error & { field?: string };
-      if (draft.value === sent) refusal.value = { message: err.message, field: typeof err.field === 'string' ? err.field : null };
+      if (draft.value === sent) refusal.value = { message: err.message, field: typeof err.field === 'string' ? specField(err.field, sent) : null };
       return null;
     } finally {
       saving.value = false;

@@ -77,7 +77,7 @@ describe('experiment editor: checks as you type', () => {
     expect(byField('instances[0].name')!.value).toBe('mo3-n50');
     expect(errorFor('solvers[0].name')).toBe('solver barrier-ls is single-objective; instance mo3-n50 has 3 objectives');
     // Only the solvers that handle M = 3 are offered (the one that does not fit stays, marked).
-    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'barrier-mo', 'barrier-ls']);
+    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'barrier-mo', 'barrier-ls', ':program']);
     select(byTestId<HTMLSelectElement>('solver-name-0'), 'moead-ls');
     await settle();
     expect(errorFor('solvers[0].name')).toBeNull();
