@@ -176,6 +176,12 @@ browserTool.describe('experiments in a browser, on saikoro serve', () => {
     expect(rows.map((r) => r.status)).toEqual(Array(6).fill('done'));
     expect(rows.every((r) => r.evaluations === EVALUATIONS && r.hv !== null && r.hv > 0)).toBe(true);
     await shot('05-monitor-done');
+    // At 1024 px the Result column shows the whole result line (it was cut: "HV 0.6478 · 2 o…").
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const cut = await page.getByTestId('run-result').evaluateAll((spans) => spans.filter((s) => s.scrollWidth > s.clientWidth + 0.5).map((s) => s.textContent));
+    expect(cut).toEqual([]);
+    await shot('05-monitor-done-1024');
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     // The comparison table: the numbers `saikoro compare --json` gives on the same file.
     const cli = await runCli(['compare', join(workspace, 'flow.saikoro'), 'flow', '--metric', 'hv', '--json'], { cwd: workspace });
