@@ -100,7 +100,7 @@ describe('Solve view: what a run shows', () => {
     await startRun('mo2', 60, 'nsga3', { populationSize: 2 });
     expect(text('solve-status')).toBe('Not started');
     // The reason is at the field it is about (it was only in the status card).
-    expect(text('solve-error-params.populationSize')).toBe('solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2');
+    expect(text('solve-error-params.populationSize')).toBe('must be 0 (automatic) or at least 4, got 2');
     expect(document.querySelector('[data-testid="solve-param-populationSize"]')!.getAttribute('aria-invalid')).toBe('true');
     expect(text('solve-message')).toBe('Not started: parameter populationSize is marked above.');
     expect(text('solve-run-params')).toBeNull();
@@ -113,7 +113,7 @@ describe('Solve view: what a run shows', () => {
 
   it('a refused N, seed or budget is named at its field', async () => {
     await startRun('so', 0);
-    expect(text('solve-error-n')).toBe('n: must be at least 1, got 0');
+    expect(text('solve-error-n')).toBe('must be at least 1, got 0');
     expect(document.querySelector('[data-testid="solve-n"]')!.getAttribute('aria-invalid')).toBe('true');
     expect(text('solve-message')).toBe('Not started: N is marked above.');
     solve.n = 50;
@@ -121,12 +121,12 @@ describe('Solve view: what a run shows', () => {
     await solve.start();
     await settle();
     expect(text('solve-error-n')).toBeNull();
-    expect(text('solve-error-evaluations')).toBe('evaluations: must be an integer from 1 to 1000000000, got 0');
+    expect(text('solve-error-evaluations')).toBe('must be an integer from 1 to 1000000000, got 0');
     solve.evaluations = 1000;
     solve.seed = -1;
     await solve.start();
     await settle();
-    expect(text('solve-error-seed')).toBe('seed: must be an integer from 0 to 2^53 - 1, got -1');
+    expect(text('solve-error-seed')).toBe('must be an integer from 0 to 2^53 - 1, got -1');
     expect(text('solve-status')).toBe('Not started');
   });
 
