@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia';
-import { computed, ref, shallowRef, watch } from 'vue';
+import { computed, nextTick, ref, shallowRef, watch } from 'vue';
 import type { DiceEvaluation } from '../../src-shared/api.ts';
 import {
   ConfigError,
@@ -188,7 +188,32 @@ export const useDiceStore = defineStore('dice', () => {
   let requestId = 0;
   /** JSON of evaluatedConfig. */
   let evaluatedKey = '';
+  /** Calls to the main side awaited (evaluations, current or dropped; random sequences). */
+  let evaluating = 0;
+  let idleWaiters: (() => void)[] = [];
+  /** Resolves once no evaluation is scheduled or awaited: the numbers shown are final for now. */
+  function whenIdle(): Promise<void> {
+    return new Promise((resolve) => {
+      idleWaiters.push(resolve);
+      settleIdle();
+    });
+  }
+  function settleIdle(): void {
+    if (timer !== undefined || evaluating > 0) return;
+    const waiters = idleWaiters;
+    idleWaiters = [];
+    waiters.forEach((w) => w());
+  }
   async function evaluate(): Promise<void> {
+    evaluating++;
+    try {
+      await evaluateOnce();
+    } finally {
+      evaluating--;
+      settleIdle();
+    }
+  }
+  async function evaluateOnce(): Promise<void> {
     const x = sequence.value;
     const cfg = config.value;
     const token = ++requestId;
@@ -262,6 +287,7 @@ export const useDiceStore = defineStore('dice', () => {
   /** Replaces the sequence by n uniform rolls from the seed, then moves to the next seed. */
   async function generate(useSeed = seed.value): Promise<void> {
     failure.value = null;
+    evaluating++;
     try {
       const x = await api.randomSequence(n.value, useSeed);
       checkpoint(`random sequence (seed ${useSeed})`);
@@ -269,6 +295,11 @@ export const useDiceStore = defineStore('dice', () => {
       seed.value = useSeed + 1;
     } catch (e) {
       failure.value = (e as Error).message;
+    } finally {
+      // The new sequence's watcher (which schedules its evaluation) runs first.
+      await nextTick();
+      evaluating--;
+      settleIdle();
     }
   }
 
@@ -307,6 +338,7 @@ export const useDiceStore = defineStore('dice', () => {
   /** Shows the editor's evaluation, and drops any full evaluation pending or in flight. */
   function publish(state: DiceState): void {
     clearTimeout(timer);
+    timer = undefined;
     requestId++;
     busy.value = false;
     failure.value = null;
@@ -349,13 +381,19 @@ export const useDiceStore = defineStore('dice', () => {
     serverConfigError.value = null;
     serverSequenceProblem.value = null;
     clearTimeout(timer);
+    timer = undefined;
     if (evaluation.value && !stale.value) {
       requestId++;
       busy.value = false;
+      settleIdle();
       return;
     }
-    if (applyLocally()) return;
-    timer = setTimeout(() => void evaluate(), AUTO_EVALUATE_DELAY_MS);
+    if (!applyLocally())
+      timer = setTimeout(() => {
+        timer = undefined;
+        void evaluate();
+      }, AUTO_EVALUATE_DELAY_MS);
+    settleIdle();
   });
 
   // --- Diff: a second sequence, evaluated here under the current config (at its own N).
@@ -431,6 +469,7 @@ export const useDiceStore = defineStore('dice', () => {
     canUndo,
     undoLabel,
     evaluate,
+    whenIdle,
     generate,
     clearSequence,
     adoptSequenceLength,

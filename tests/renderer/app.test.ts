@@ -4,7 +4,8 @@ import { createApp, nextTick, type App as VueApp } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
 import App from '../../src-renderer/App.vue';
 import { provideApi } from '../../src-renderer/api/index.ts';
-import { useDiceStore, AUTO_EVALUATE_DELAY_MS } from '../../src-renderer/stores/dice.ts';
+import { useDiceStore } from '../../src-renderer/stores/dice.ts';
+import { waitFor } from '../main/processes.ts';
 import { apiFromBridge, type MenuCommand, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
@@ -34,11 +35,11 @@ function fakeBridge() {
   return { bridge, calls, menu: (c: MenuCommand) => menuListeners.forEach((l) => l(c)), menuListeners };
 }
 
-const settle = async (ms = AUTO_EVALUATE_DELAY_MS + 60) => {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, ms));
-    await nextTick();
-  }
+/** Waits for the store to have nothing scheduled or awaited (its watchers run first), then for the page to show it. */
+const settle = async () => {
+  await nextTick();
+  await store.whenIdle();
+  await nextTick();
 };
 const text = (testid: string) => document.querySelector(`[data-testid="${testid}"]`)?.textContent?.trim() ?? null;
 const key = (k: string, init: KeyboardEventInit = {}) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
@@ -59,7 +60,7 @@ beforeEach(async () => {
   setActivePinia(pinia);
   app.mount('#app');
   // The view is an async component: wait for it to load.
-  for (let i = 0; i < 200 && !document.querySelector('[data-testid="sequence-input"]'); i++) await new Promise((r) => setTimeout(r, 25));
+  await waitFor('the dice view', () => document.querySelector('[data-testid="sequence-input"]'));
   store = app.runWithContext(() => useDiceStore());
 });
 afterEach(() => {

@@ -9,7 +9,7 @@ import { createApp, nextTick, type App as VueApp } from 'vue';
 import { createPinia, setActivePinia } from 'pinia';
 import DiceView from '../../src-renderer/views/dice/DiceView.vue';
 import { provideApi } from '../../src-renderer/api/index.ts';
-import { AUTO_EVALUATE_DELAY_MS, useDiceStore } from '../../src-renderer/stores/dice.ts';
+import { useDiceStore } from '../../src-renderer/stores/dice.ts';
 import { apiFromBridge, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
@@ -24,19 +24,31 @@ const randomSequence = (rng: Random, n: number) => Array.from({ length: n }, () 
 let app: VueApp;
 let store: ReturnType<typeof useDiceStore>;
 let calls: string[];
-/** How long the main side takes to answer evaluateDice (to hold a request in flight). */
-let evaluateDelayMs = 0;
+/** While set, the main side holds its answers to evaluateDice until the test releases them (a request in flight). */
+let held: { promise: Promise<void>; release: () => void } | null = null;
+/** Called at the next evaluateDice request. */
+let requested: (() => void)[] = [];
+function hold() {
+  let release!: () => void;
+  const promise = new Promise<void>((r) => (release = r));
+  held = { promise, release };
+  return held;
+}
+const nextRequest = () => new Promise<void>((r) => requested.push(r));
 
 beforeEach(async () => {
   document.body.innerHTML = '<div id="app"></div>';
   const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' });
   calls = [];
-  evaluateDelayMs = 0;
+  held = null;
+  requested = [];
   const bridge = {
     evaluateDice: async (...args: unknown[]) => {
       calls.push('evaluateDice');
-      if (evaluateDelayMs) await new Promise((r) => setTimeout(r, evaluateDelayMs));
-      return dispatchCall(impl, 'evaluateDice', args);
+      requested.splice(0).forEach((r) => r());
+      const answer = dispatchCall(impl, 'evaluateDice', args);
+      if (held) await held.promise;
+      return answer;
     },
     randomSequence: (...args: unknown[]) => dispatchCall(impl, 'randomSequence', args),
   } as unknown as SaikoroBridge;
@@ -50,11 +62,11 @@ beforeEach(async () => {
 });
 afterEach(() => app.unmount());
 
+/** Waits until the store has no evaluation scheduled or awaited (its watchers have run first), and the page shows it. */
 const settle = async () => {
-  for (let i = 0; i < 3; i++) {
-    await new Promise((r) => setTimeout(r, AUTO_EVALUATE_DELAY_MS + 40));
-    await nextTick();
-  }
+  await nextTick();
+  await store.whenIdle();
+  await nextTick();
 };
 const el = (testid: string) => document.querySelector<HTMLElement>(`[data-testid="${testid}"]`);
 const text = (testid: string) => el(testid)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
@@ -162,14 +174,15 @@ describe('editing through the incremental evaluator', () => {
     const rng = Random.fromSeed(8);
     const x = randomSequence(rng, 500);
     await open(x);
-    evaluateDelayMs = 300;
-    store.sequenceText = randomSequence(rng, 500); // hundreds of rolls away: the main side evaluates it, after the delay
-    await new Promise((r) => setTimeout(r, AUTO_EVALUATE_DELAY_MS + 60)); // the request is on its way
+    const gate = hold();
+    const sent = nextRequest();
+    store.sequenceText = randomSequence(rng, 500); // hundreds of rolls away: the main side evaluates it, and holds the answer
+    await sent; // the request is on its way
     expect(store.busy).toBe(true);
     store.sequenceText = x; // back to what is on screen
     expect(store.setRoll(0, x[0] === '6' ? 1 : 6)).toBe(true);
     const edited = store.evaluatedSequence;
-    await new Promise((r) => setTimeout(r, 400)); // the old answer has come back by now
+    gate.release(); // the old answer comes back now
     await settle();
     expect(store.evaluatedSequence).toBe(edited);
     expect(store.busy).toBe(false);

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded, waitFor } from '../processes.ts';
 import { describeExit, SolverHost } from '../../../src-main/host/pool.ts';
+import { processState as readProcessState } from '../../../src-main/host/process-state.ts';
 import type { DiceRunRequest } from '../../../src-main/host/run.ts';
 import { childChannel, nodeSpawner, type WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -44,11 +45,11 @@ describe('worker failures', () => {
   it('kills a worker that does not stop within the grace period after cancel', async () => {
     host = new SolverHost({ spawn: scriptSpawner(IGNORE_CANCEL), parallelism: 1, cancelGraceMs: 200 });
     const run = host.start(request);
+    // Running: the worker has the run, and ignores what comes next.
     await new Promise<void>((resolve) => {
       const l = run.onStatus((s) => s === 'running' && (l.dispose(), resolve()));
       if (run.status === 'running') resolve();
     });
-    await new Promise((r) => setTimeout(r, 300));
     const pid = run.pid!;
     run.cancel();
     const outcome = await run.outcome;
@@ -117,10 +118,14 @@ describe('worker failures', () => {
 
   it('a real worker busy and silent is not taken for stopped where the system can tell', async () => {
     // The real state says running: a long silent step is work, not a hang.
-    host = new SolverHost({ spawn: scriptSpawner(SILENT), parallelism: 1, heartbeatTimeoutMs: 200, watchIntervalMs: 50 });
+    // The real process state, and when the watchdog looked at it.
+    const looks: number[] = [];
+    host = new SolverHost({ spawn: scriptSpawner(SILENT), parallelism: 1, heartbeatTimeoutMs: 200, watchIntervalMs: 50, processState: (pid) => (looks.push(Date.now()), readProcessState(pid)) });
     const run = host.start(request);
     await waitFor('the run to start', () => run.status === 'running');
-    await new Promise((r) => setTimeout(r, 800));
+    const since = Date.now();
+    // The watchdog looked at the worker silent for three heartbeat timeouts, and let it be.
+    await waitFor('a look 600 ms into the silence', () => looks.some((t) => t - since >= 600), { withinMs: 10_000 });
     expect(run.isFinished).toBe(false);
     run.cancel();
   });
