@@ -134,18 +134,14 @@ export const MARKER_ZLEVEL = 9500;
  */
 export type ScatterExtent = 'front' | 'box';
 
-/** The range of objective k over the points of the groups not hidden, or null when none is shown. */
-function shownRange(data: ExplorerData, groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, k: number): [number, number] | null {
-  const m = data.objectiveCount;
+/** The range of objective k over the points of the groups not hidden, or null when none is shown (from the groups' own ranges: no pass over the points). */
+function shownRange(groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, k: number): [number, number] | null {
   let min = Infinity;
   let max = -Infinity;
   for (const g of groups) {
-    if (hidden.has(g.name)) continue;
-    for (const i of g.indices) {
-      const v = data.objectives[i * m + k];
-      if (v < min) min = v;
-      if (v > max) max = v;
-    }
+    if (hidden.has(g.name) || !g.indices.length) continue;
+    min = Math.min(min, g.min[k]);
+    max = Math.max(max, g.max[k]);
   }
   return min <= max ? [min, max] : null;
 }
@@ -163,8 +159,8 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
   const seriesPoints: (Int32Array | null)[] = groups.map((g) => (layer ? null : g.indices));
   // The axes' ends: fitted to the points shown ('front'), or to them and the reference markers
   // ('box'), always given when the points are on the layer (ECharts does not see them).
-  let xRange = shownRange(data, groups, hidden, xi);
-  let yRange = shownRange(data, groups, hidden, yi);
+  let xRange = shownRange(groups, hidden, xi);
+  let yRange = shownRange(groups, hidden, yi);
   if (extent === 'box' && references && xRange && yRange) {
     const widen = (r: [number, number], k: number): [number, number] => [Math.min(r[0], references.ideal[k], references.nadir[k], references.reference[k]), Math.max(r[1], references.ideal[k], references.nadir[k], references.reference[k])];
     xRange = widen(xRange, xi);
@@ -279,7 +275,7 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
   const layer = drawsOnPointLayer(total);
   // On the layer the axes are fitted here (ECharts sees no points); each objective's range once.
   const bounds = Array.from({ length: m }, (_, k) => {
-    const r = layer ? shownRange(data, groups, hidden, k) : null;
+    const r = layer ? shownRange(groups, hidden, k) : null;
     return r ? paddedBounds(r[0], r[1]) : null;
   });
   // Percent boxes: room on the left and at the bottom for the outer axes' labels and names.

@@ -29,6 +29,9 @@ export interface SeriesGroup {
   feasible: boolean;
   /** Point indices, ascending. */
   indices: Int32Array;
+  /** Per objective, the smallest and largest value of its points (found while grouping, so axes fit without another pass). */
+  min: Float64Array;
+  max: Float64Array;
 }
 
 export interface Grouping {
@@ -58,15 +61,17 @@ export function groupPoints(data: ExplorerData, filter: PointFilter, colourBy: C
     if (!runChosen[r]) continue;
     sizes[data.feasible[i] ? keyOfRun[r] : keyCount]++;
   }
+  const m = data.objectiveCount;
   const slotToGroup = new Int32Array(keyCount + 1).fill(-1);
   const groups: SeriesGroup[] = [];
   for (let key = 0; key <= keyCount; key++) {
     if (!sizes[key]) continue;
     slotToGroup[key] = groups.length;
     const infeasible = key === keyCount;
-    groups.push({ name: infeasible ? INFEASIBLE_SERIES : nameOfKey(key), colour: infeasible ? -1 : key, feasible: !infeasible, indices: new Int32Array(sizes[key]) });
+    groups.push({ name: infeasible ? INFEASIBLE_SERIES : nameOfKey(key), colour: infeasible ? -1 : key, feasible: !infeasible, indices: new Int32Array(sizes[key]), min: new Float64Array(m).fill(Infinity), max: new Float64Array(m).fill(-Infinity) });
   }
   const fill = new Int32Array(groups.length);
+  const f = data.objectives;
   const groupOf = new Int32Array(data.count).fill(-1);
   const visible = new Uint8Array(data.count);
   const hiddenGroup = groups.map((g) => filter.hidden.has(g.name));
@@ -75,7 +80,13 @@ export function groupPoints(data: ExplorerData, filter: PointFilter, colourBy: C
     const r = data.run[i];
     if (!runChosen[r]) continue;
     const g = slotToGroup[data.feasible[i] ? keyOfRun[r] : keyCount];
-    groups[g].indices[fill[g]++] = i;
+    const group = groups[g];
+    group.indices[fill[g]++] = i;
+    for (let k = 0, base = i * m; k < m; k++) {
+      const v = f[base + k];
+      if (v < group.min[k]) group.min[k] = v;
+      if (v > group.max[k]) group.max[k] = v;
+    }
     groupOf[i] = g;
     if (!hiddenGroup[g]) {
       visible[i] = 1;

@@ -49,6 +49,12 @@ describe('groupPoints', () => {
     expect(seen.every((n) => n === 1)).toBe(true);
     expect(visibleCount).toBe(data.count);
     expect(visible.every((v) => v === 1)).toBe(true);
+    // Each series's range of every objective, found while grouping, is that of its points.
+    for (const g of groups)
+      for (let k = 0; k < 3; k++) {
+        const values = Array.from(g.indices, (i) => objectivesOf(data, i)[k]);
+        expect([g.min[k], g.max[k]]).toEqual([Math.min(...values), Math.max(...values)]);
+      }
   });
 
   it('leaves out the runs of unchosen solvers and seeds, and hides series without dropping them', () => {
