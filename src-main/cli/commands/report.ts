@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type Command } from '../command.ts';
 import { METRICS } from '../../../src-shared/experiments/compare.ts';
 import { buildReport, ReportError } from '../../report/build.ts';
 import { csvPaths, renderCsv } from '../../report/csv.ts';
@@ -158,7 +158,9 @@ export const reportCommand: Command = {
     }
 
     if (!targets.length) {
-      io.stdout.write(contents[0]);
+      // As every line the CLI prints: no raw control character reaches a terminal (a JSON
+      // report keeps its meaning: C1 characters become \u escapes).
+      io.stdout.write(typeof contents[0] === 'string' ? visibleControls(contents[0]) : contents[0]);
       return 0;
     }
     write(targets, contents);

@@ -44,7 +44,7 @@ beforeAll(async () => {
   // A failed run whose stored error holds escapes, as a forged or damaged file could.
   const db = new Database(path.join(cwd, 'p.saikoro'));
   const id = (db.all('SELECT id FROM runs ORDER BY id LIMIT 1') as { id: string }[])[0].id;
-  db.run("UPDATE runs SET status = 'failed', error = ?, evaluations = NULL WHERE id = ?", [`crashed ${TITLE}${CLEAR}`, id]);
+  db.run("UPDATE runs SET status = 'failed', error = ?, evaluations = NULL WHERE id = ?", [`crashed ${TITLE}${CLEAR}${CSI}`, id]);
   db.run('DELETE FROM results WHERE run_id = ?', id);
   db.close();
 });
@@ -78,6 +78,7 @@ describe('what the CLI prints from a project file', () => {
     const runs = [
       html,
       await cli(['report', 'p.saikoro', 'study', '--format', 'latex']),
+      await cli(['report', 'p.saikoro', 'study', '--format', 'json']),
       await cli(['experiment', 'status', 'p.saikoro']),
       await cli(['compare', 'p.saikoro', 'study']),
       await cli(['experiment', 'verify', 'p.saikoro', 'study', '--all']),
@@ -86,6 +87,13 @@ describe('what the CLI prints from a project file', () => {
       expect(r.stdout).not.toMatch(RAW_CONTROL);
       expect(r.stderr).not.toMatch(RAW_CONTROL);
     }
+  });
+
+  it('the JSON report on stdout: valid, and the error exactly as stored', async () => {
+    const r = await cli(['report', 'p.saikoro', 'study', '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    const failed = JSON.parse(r.stdout).runs.find((run: { status: string }) => run.status === 'failed');
+    expect(failed.error).toBe(`crashed ${TITLE}${CLEAR}${CSI}`);
   });
 
   it('an error message that quotes the file: controls made visible', async () => {
