@@ -121,6 +121,17 @@ export class ProjectService implements Disposable {
     this.sessions.clear();
   }
 
+  /** The open project's file, or null. */
+  openFile(): string | null {
+    return this.current?.file ?? null;
+  }
+
+  /** The solver programs an experiment of the open project runs (for the program policy). */
+  experimentPrograms(name: unknown): { name: string; command: string[] }[] {
+    const spec = experimentNamed(this.open_().project, checkExperimentName(name));
+    return spec.solvers.filter((s) => s.command !== undefined).map((s) => ({ name: s.label ?? s.name, command: s.command! }));
+  }
+
   private open_(): Open {
     if (!this.current) throw new ProjectRequestError('project', 'no project is open (create or open one first)');
     return this.current;

@@ -8,13 +8,14 @@
  */
 import type { RunApiTypes, SavedRun, StartDiceRun } from '../../src-shared/api.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
-import { DEFAULT_N, diceConfig } from '../../src-shared/problems/dice/config.ts';
+import { DEFAULT_N, diceConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { expandGrid, runId } from '../../src-shared/experiments/grid.ts';
 import type { RunInfoOf } from '../../src-shared/runtime/run-api.ts';
 import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
 import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
-import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
+import { checkProgramSpec, ProgramSpecError, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
+import { defaultProgramName } from '../../src-shared/solvers/program/command-line.ts';
 import { addExperiment } from '../experiments/add.ts';
 import { recordOf } from '../experiments/runner.ts';
 import { appVersion } from '../project/app-version.ts';
@@ -126,6 +127,24 @@ function withoutHashes(program: ProgramSpec): ProgramSpec {
   return rest;
 }
 
+/** A dice run whose solver is a program (StartDiceRun.program; its cwd already absolute). */
+async function planProgramRun(start: StartDiceRun, config: DiceConfig): Promise<RunPlan<'dice'>> {
+  if (typeof start.program !== 'object' || start.program === null || Array.isArray(start.program)) throw new RunRequestError('program', 'must be an object like {"command": ["python3", "my_ga.py"]}');
+  let program: ProgramSpec;
+  try {
+    program = checkProgramSpec(start.program as unknown as Record<string, unknown>, 'program');
+  } catch (e) {
+    if (e instanceof ProgramSpecError) throw new RunRequestError(e.field, e.rule);
+    throw e;
+  }
+  if (start.params !== undefined && Object.keys(start.params).length) throw new RunRequestError('params', 'a solver program takes no params: give its options as arguments in program.command');
+  const name = start.solver ?? defaultProgramName(program.command);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new RunRequestError('solver', `a program's name must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
+  const problem = createDiceProblem(config);
+  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
+  return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget }, { hvNormalisation });
+}
+
 async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunPlan<'dice'>> {
   const { seed, evaluations } = start;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
@@ -134,6 +153,7 @@ async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunP
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
   if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
+  if (start.program !== undefined) return planProgramRun(start, config);
   const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
   // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
   const problem = createDiceProblem(config);

@@ -13,6 +13,7 @@ import { hvNormalisationFor } from './dice.ts';
 import type { AnyRunPlan, Launcher, RunPlan } from './launcher.ts';
 import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDescriptor } from './run-kinds.ts';
 
+
 /**
  * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
  * (src-main/experiments/executor.ts): its request (requestOf, the one a verification runs

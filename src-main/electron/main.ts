@@ -15,6 +15,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuCommand } from '../../src-shared/api.ts';
 import { checkCallArguments } from '../api/call-arguments.ts';
 import { createApi } from '../api/implementation.ts';
+import { askOncePerProject, programQuestion } from '../api/program-policy.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
@@ -54,7 +55,7 @@ function createServices(): void {
   // The recent list lives in the app's data folder (userData/recent-projects.json).
   paths = desktopPaths(join(app.getPath('userData'), 'recent-projects.json'));
   projects = new ProjectService(runs, events, paths, launcher.parallelism, printPdf);
-  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects, pickProjectFile });
+  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects, pickProjectFile, programs: askOncePerProject(confirmProgram) });
   disposers.push(() => projects.dispose(), () => runs.dispose(), () => launcher.dispose());
   // The title names the open project; the menu's Close, Export and recent list follow it.
   const detach = events.attach(({ event }) => {
@@ -95,6 +96,14 @@ async function printPdf(html: string): Promise<Buffer> {
       win.destroy();
     }
   });
+}
+
+/** Asks the person, naming the program, before a solver program first runs for a project (program-policy.ts). */
+async function confirmProgram(question: Parameters<typeof programQuestion>[0]): Promise<boolean> {
+  const { message, detail } = programQuestion(question);
+  const options = { type: 'warning' as const, message, detail, buttons: ['Run it', 'Cancel'], defaultId: 1, cancelId: 1, noLink: true };
+  const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+  return answer.response === 0;
 }
 
 /** The API's pickProjectFile: a native dialog, the chosen path (approved for the page to open) or null. */

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApi } from '../api/implementation.ts';
+import { allowPrograms, refusePrograms } from '../api/program-policy.ts';
 import { packageAppInfo } from '../api/app-info.ts';
 import { ApiEventHub } from '../api/events.ts';
 import { RunService } from '../api/runs.ts';
@@ -29,6 +30,8 @@ export interface AppServerOptions {
   workspace?: string;
   /** The secret requests must carry (default: a new random one); null serves without (tests). */
   token?: string | null;
+  /** Run solver programs (`saikoro serve --allow-commands`); refused by default (program-policy.ts). */
+  allowCommands?: boolean;
 }
 
 export class RendererMissingError extends Error {
@@ -62,7 +65,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const projects = new ProjectService(runs, events, paths, launcher.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
+    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects, programs: opts.allowCommands ? allowPrograms() : refusePrograms() }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
   } catch (e) {
     projects.dispose();
     launcher.dispose();

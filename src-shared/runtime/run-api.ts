@@ -23,8 +23,18 @@ export interface StartDiceRun {
   kind?: 'dice';
   /** The problem; omitted fields take the track's defaults (as in evaluateDice). */
   config: Partial<DiceConfig> & { n: number };
-  /** A solver name from listSolvers(); by default the strongest for the config's track. */
+  /**
+   * A solver name from listSolvers(); by default the strongest for the config's track. With
+   * `program`: the program's name (by default its script's file name).
+   */
   solver?: string;
+  /**
+   * The solver is this program, speaking the external-solver protocol (docs/external-solvers.md):
+   * its command (argv, no shell), and optionally cwd (relative to the open project's folder, or
+   * the app's working folder), env, blind, grace, timeout. `params` must then be empty. The app
+   * may refuse it (web mode without --allow-commands) or ask first (desktop): ProgramNotAllowedError.
+   */
+  program?: ProgramSpec;
   /** Solver parameters by name; missing ones take their defaults. */
   params?: Record<string, ParamValue>;
   seed: number;

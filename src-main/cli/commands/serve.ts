@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { InputError, numberOption, UsageError, parseCommandArgs, type CliIo, type Command } from '../command.ts';
 
 const usage = `Usage: saikoro serve [--workspace DIR] [--port P] [--host H] [--open] [--rebuild | --no-build] [--renderer-dir DIR]
+                     [--allow-commands]
 
 Serves the Saikoro UI to a browser, with the same API the desktop app uses
 (POST /api/<call>, events on the WebSocket /api/events). Builds the renderer into
@@ -26,6 +27,10 @@ Options:
   --no-build   never build: serve the renderer directory as it is
   --renderer-dir DIR
                serve (and build into) DIR instead of out/renderer
+  --allow-commands
+               let the app run solver programs (experiments and runs whose solver is a
+               "command", docs/external-solvers.md) on this machine, with the server's
+               permissions, for anyone who holds the token. Without it they are refused.
 `;
 
 export const DEFAULT_PORT = 5178;
@@ -49,6 +54,7 @@ export const serveCommand: Command = {
       'no-build': { type: 'boolean' },
       'renderer-dir': { type: 'string' },
       workspace: { type: 'string' },
+      'allow-commands': { type: 'boolean' },
     });
     const port = numberOption('port', values.port, DEFAULT_PORT, { integer: true, min: 0, max: 65535 });
     const host = values.host ?? '127.0.0.1';
@@ -74,6 +80,7 @@ export const serveCommand: Command = {
         rendererDir: values['renderer-dir'] === undefined ? undefined : resolve(io.cwd, values['renderer-dir']),
         onBuild: (dir) => io.stderr.write(`building the renderer into ${dir} ...\n`),
         workspace,
+        allowCommands: values['allow-commands'] === true,
       });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;

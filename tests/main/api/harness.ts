@@ -8,13 +8,14 @@ import { ProjectService } from '../../../src-main/api/projects.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 import { Launcher } from '../../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
+import type { ProgramPolicy } from '../../../src-main/api/program-policy.ts';
 
-export function apiHarness(parallelism = 1, options: { workspace?: string } = {}) {
+export function apiHarness(parallelism = 1, options: { workspace?: string; programs?: ProgramPolicy } = {}) {
   const events = new ApiEventHub();
   const launcher = new Launcher({ spawn: nodeSpawner(), parallelism });
   const runs = new RunService(launcher, events);
   const projects = options.workspace ? new ProjectService(runs, events, workspacePaths(options.workspace), parallelism) : undefined;
-  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects });
+  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects, ...(options.programs ? { programs: options.programs } : {}) });
 
   /** Collects one run's events (its id known once started) until it finishes. */
   function follow<K extends RunSnapshotEvent['kind']>(runId: () => string | undefined) {
