@@ -128,7 +128,7 @@ function withoutHashes(program: ProgramSpec): ProgramSpec {
 }
 
 /** A dice run whose solver is a program (StartDiceRun.program; its cwd already absolute). */
-async function planProgramRun(start: StartDiceRun, config: DiceConfig): Promise<RunPlan<'dice'>> {
+async function planProgramRun(start: StartDiceRun, config: DiceConfig, context: PlanContext): Promise<RunPlan<'dice'>> {
   if (typeof start.program !== 'object' || start.program === null || Array.isArray(start.program)) throw new RunRequestError('program', 'must be an object like {"command": ["python3", "my_ga.py"]}');
   let program: ProgramSpec;
   try {
@@ -141,7 +141,8 @@ async function planProgramRun(start: StartDiceRun, config: DiceConfig): Promise<
   const name = start.solver ?? defaultProgramName(program.command);
   if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new RunRequestError('solver', `a program's name must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
   const problem = createDiceProblem(config);
-  const hvNormalisation = problem.objectiveCount >= 2 ? await hvNormalisationForAsync(config) : null;
+  const hvNormalisation = problem.objectiveCount >= 2 && context.launcher ? await hvNormalisationFor(context.launcher, config, context.signal) : null;
+  context.signal?.throwIfAborted();
   return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget }, { hvNormalisation });
 }
 
@@ -153,7 +154,7 @@ async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunP
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
   if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
-  if (start.program !== undefined) return planProgramRun(start, config);
+  if (start.program !== undefined) return planProgramRun(start, config, context);
   const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
   // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
   const problem = createDiceProblem(config);
