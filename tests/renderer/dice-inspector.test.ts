@@ -259,8 +259,8 @@ describe('the panels show what the evaluator computes', () => {
       const [lower, upper] = e.bounds[d - 1] as [number, number];
       const t = (e.chi[d - 1] - lower) / (upper - lower);
       expect(Number(inRow(d, 'band-percent')!.replace(' %', ''))).toBe(Number((t * 100).toPrecision(3)));
-      // Whole numbers from 10^4 on, 6 significant digits below.
-      const fmt = (v: number) => (v >= 1e4 ? Math.round(v).toLocaleString('en-US') : formatNumber(v));
+      // Whole numbers from 10^4 on, 3 significant digits below.
+      const fmt = (v: number) => (v >= 1e4 ? Math.round(v).toLocaleString('en-US') : formatNumber(Number(v.toPrecision(3))));
       expect(inRow(d, 'band-distances')).toBe(`${fmt(e.chi[d - 1] - lower)} above q(p) · ${fmt(upper - e.chi[d - 1])} below q(P)`);
     }
   });

@@ -276,6 +276,11 @@ export function formatBandValue(v: number): string {
   return formatNumber(v).replace(/^-/, '−');
 }
 
+/** A distance to a band's end: whole numbers from 10^4 on, else 3 significant digits (the band is what it is measured against). */
+function formatDistance(v: number): string {
+  return Math.abs(v) >= 1e4 ? formatBandValue(v) : formatNumber(Number(v.toPrecision(3))).replace(/^-/, '−');
+}
+
 /** Where chi_d sits in its band, in words: the share of the band and the distances to its ends. */
 export interface BandReading {
   /** (chi − q(p)) / (q(P) − q(p)) as a percentage ("49.9 %"; below 0 or above 100 outside); null without an upper bound. */
@@ -297,10 +302,10 @@ export function bandReading(row: Pick<ConstraintRow, 'chi' | 'lower' | 'upper'>)
   const percent = t === null ? null : `${formatNumber(bandPercent(t)).replace(/^-/, '−')} %`;
   const { chi, lower, upper } = row;
   let distances: string;
-  if (chi < lower) distances = `${formatBandValue(lower - chi)} below q(p)`;
-  else if (upper === null) distances = `${formatBandValue(chi - lower)} above q(p); no upper bound`;
-  else if (chi > upper) distances = `${formatBandValue(chi - upper)} above q(P)`;
-  else distances = `${formatBandValue(chi - lower)} above q(p) · ${formatBandValue(upper - chi)} below q(P)`;
+  if (chi < lower) distances = `${formatDistance(lower - chi)} below q(p)`;
+  else if (upper === null) distances = `${formatDistance(chi - lower)} above q(p); no upper bound`;
+  else if (chi > upper) distances = `${formatDistance(chi - upper)} above q(P)`;
+  else distances = `${formatDistance(chi - lower)} above q(p) · ${formatDistance(upper - chi)} below q(P)`;
   return { percent, distances };
 }
 
