@@ -29,7 +29,7 @@ import { REPORT_FORMAT_NAMES } from '../../src-shared/projects/project-api.ts';
 import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportError } from '../report/index.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { experimentStatus, plannedRuns, runExperiment } from '../experiments/runner.ts';
+import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit } from '../experiments/runner.ts';
 import { launchingExecutor, type Executor } from '../experiments/executor.ts';
 import type { LaunchedRun } from '../app/launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
@@ -316,6 +316,9 @@ export class ProjectService implements Disposable {
     const runs = plannedRuns(spec);
     const statuses = open.project.runStatuses();
     const todo = runs.filter((r) => statuses.get(r.id) !== 'done');
+    // Settings that cannot fit in a worker are refused before the session starts (not stored as failed runs).
+    const tooBig = runThatCannotFit(todo, this.runs.workerMemoryLimitMb);
+    if (tooBig) throw new ProjectRequestError('experiment', `${spec.name}: ${tooBig}`);
     const session: Session = {
       info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
       stop: false,

@@ -6,6 +6,7 @@
  */
 import { expandGrid, shardOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
+import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { appVersion } from '../project/app-version.ts';
 import { hostName, ProjectError, type Project, type RunRecord } from '../project/store.ts';
 import type { Executor, RunOutcome } from './executor.ts';
@@ -55,6 +56,24 @@ export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 
     elapsedMs,
     evaluations: outcome.result ? outcome.result.evaluations : null,
   };
+}
+
+/**
+ * The first run (one per instance and solver label) whose settings are estimated to need more
+ * memory than a worker's limit (src-shared/solvers/memory.ts), as "LABEL on INSTANCE: why", or
+ * null when every run fits (or there is no limit). Program solvers are not estimated.
+ */
+export function runThatCannotFit(runs: readonly RunSpec[], limitMb: number | null): string | null {
+  if (limitMb === null) return null;
+  const seen = new Set<string>();
+  for (const run of runs) {
+    const key = `${run.instance}\u0000${run.label}`;
+    if (seen.has(key) || run.program) continue;
+    seen.add(key);
+    const tooBig = memoryRefusal({ solver: run.solver, params: run.params, n: run.config.n, objectiveCount: run.config.objectives.length }, limitMb);
+    if (tooBig) return `${run.label} on ${run.instance}: ${tooBig}`;
+  }
+  return null;
 }
 
 /** The runs of a spec (or of one shard of it). */

@@ -8,9 +8,8 @@ import { ProjectError, type Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
 import { defaultMemoryLimitMb, defaultParallelism } from '../../host/pool.ts';
-import { memoryRefusal } from '../../../src-shared/solvers/memory.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
-import { experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../experiments/runner.ts';
+import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
 import { createProject, openProject } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
@@ -101,17 +100,11 @@ function gridOf(spec: ExperimentSpec, file: string): void {
   }
 }
 
-/** Throws InputError naming the first run (instance and solver label) whose estimated memory exceeds the workers' limit. */
+/** Throws InputError naming the first run (solver label and instance) whose estimated memory exceeds the workers' limit. */
 function refuseWhatCannotFit(specs: ExperimentSpec[], limitMb: number, isDefault: boolean): void {
   for (const spec of specs) {
-    const seen = new Set<string>();
-    for (const run of plannedRuns(spec)) {
-      const key = `${run.instance}\u0000${run.label}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const tooBig = memoryRefusal({ solver: run.solver, params: run.params, n: run.config.n, objectiveCount: run.config.objectives.length }, limitMb);
-      if (tooBig) throw new InputError(`experiment ${spec.name}: ${run.label} on ${run.instance}: ${tooBig}${isDefault ? ' (the default share of this machine for each of --jobs workers; --memory-limit MB sets it)' : ''}`);
-    }
+    const tooBig = runThatCannotFit(plannedRuns(spec), limitMb);
+    if (tooBig) throw new InputError(`experiment ${spec.name}: ${tooBig}${isDefault ? ' (the default share of this machine for each of --jobs workers; --memory-limit MB sets it)' : ''}`);
   }
 }
 

@@ -1,7 +1,9 @@
 // Every worker has a memory limit unless one is switched off: the default share of the machine
 // reaches the spawner (V8's heap flag) and the worker (its watchdog), and a dice request whose
 // settings cannot fit in it fails at once, without a worker (src-shared/solvers/memory.ts).
+import fs from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { DisposableStore } from '../../../src-shared/base/disposable.ts';
 import { defaultMemoryLimitMb, SolverHost } from '../../../src-main/host/pool.ts';
@@ -14,6 +16,8 @@ import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { RunService } from '../../../src-main/api/runs.ts';
 import { Launcher } from '../../../src-main/app/launcher.ts';
+import { ProjectService } from '../../../src-main/api/projects.ts';
+import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 
 const GB = 1024 * 1024 * 1024;
 
@@ -105,5 +109,31 @@ describe('the API', () => {
     const refused = await dispatchCall(api, 'startRun', [{ config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 }]);
     expect(refused).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'params', message: expect.stringContaining(`memory limit of ${defaultMemoryLimitMb(2).toLocaleString('en-US')} MB`) } });
     expect(spawned).toEqual([]);
+  });
+});
+
+describe("the app's experiment sessions", () => {
+  it('refuse an experiment whose settings cannot fit before the session starts, storing nothing', async () => {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-memory-app-'));
+    onTestFinished(() => fs.rmSync(workspace, { recursive: true, force: true }));
+    const { spawn, spawned } = recordingSpawner();
+    const launcher = new Launcher({ spawn, parallelism: 2, memoryLimitMb: 4096 });
+    const events = new ApiEventHub();
+    const runs = new RunService(launcher, events);
+    const projects = new ProjectService(runs, events, workspacePaths(workspace), 2);
+    onTestFinished(() => {
+      projects.dispose();
+      runs.dispose();
+      launcher.dispose();
+    });
+    const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects });
+    expect(await dispatchCall(api, 'createProject', ['p.saikoro'])).toMatchObject({ ok: true });
+    const spec = { name: 'big', instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }], solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }], seeds: [1, 2], budget: { evaluations: 10 } };
+    expect(await dispatchCall(api, 'addExperiment', [spec])).toMatchObject({ ok: true });
+    const refused = await dispatchCall(api, 'runExperiment', ['big']);
+    expect(refused).toMatchObject({ ok: false, error: { field: 'experiment', message: expect.stringMatching(/^experiment: big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\d{3} MB .*memory limit of 4,096 MB$/) } });
+    expect(spawned).toEqual([]);
+    const listed = await dispatchCall(api, 'listExperimentRuns', ['big']);
+    if (listed.ok) expect(JSON.stringify(listed.value)).not.toContain('failed');
   });
 });
