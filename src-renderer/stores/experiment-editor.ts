@@ -143,7 +143,11 @@ export const useExperimentEditorStore = defineStore('experiment-editor', () => {
       return outcome;
     } catch (e) {
       const err = e as Error & { field?: string };
-      if (draft.value === sent) refusal.value = { message: err.message, field: typeof err.field === 'string' ? specField(err.field, sent) : null };
+      if (draft.value === sent) {
+        const field = typeof err.field === 'string' ? specField(err.field, sent) : null;
+        const message = field !== null && field !== err.field ? err.message.replace(`${err.field}: `, `${field}: `) : err.message;
+        refusal.value = { message, field };
+      }
       return null;
     } finally {
       saving.value = false;

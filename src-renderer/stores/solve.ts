@@ -5,7 +5,9 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, ref, shallowRef, watch } from 'vue';
-import type { DiceRunStarted, ParamValue, SolverDescriptor } from '../../src-shared/api.ts';
+import type { DiceRunStarted, ParamValue, SolverDescriptor, StartDiceRun } from '../../src-shared/api.ts';
+import { defaultProgramName, splitCommandLine } from '../../src-shared/solvers/program/command-line.ts';
+import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
 import { DEFAULT_N, TRACK_OBJECTIVES, type TrackName } from '../../src-shared/problems/dice/config.ts';
 import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import { useApi } from '../api/index.ts';
@@ -25,6 +27,16 @@ export const useSolveStore = defineStore('solve', () => {
   const seed = ref(1);
   /** Single objective: run the whole budget instead of stopping at f = 0. */
   const wholeBudget = ref(false);
+  /**
+   * The solver is a program of the user's (docs/external-solvers.md): its command line as typed
+   * (split into words as a shell would, no shell runs), its name (by default its script's file
+   * name), its working folder, and whether it runs blind (no bands in its first line).
+   */
+  const useProgram = ref(false);
+  const programCommand = ref('');
+  const programName = ref('');
+  const programCwd = ref('');
+  const programBlind = ref(false);
 
   /** The run shown: an id, null (nothing, e.g. after a failed start), or undefined (the newest dice run). */
   const selected = ref<string | null | undefined>(undefined);
@@ -37,7 +49,16 @@ export const useSolveStore = defineStore('solve', () => {
 
   const objectiveCount = computed(() => TRACK_OBJECTIVES[track.value].length);
   const compatibleSolvers = computed(() => solvers.value.filter((s) => handlesObjectives(s.objectives, objectiveCount.value)));
-  const selectedSolver = computed(() => solvers.value.find((s) => s.name === solver.value) ?? null);
+  const selectedSolver = computed(() => (useProgram.value ? null : (solvers.value.find((s) => s.name === solver.value) ?? null)));
+  /** The program's words, or why the command line cannot be split. */
+  const programArgv = computed<{ argv: string[]; error: null } | { argv: null; error: string }>(() => {
+    try {
+      return { argv: splitCommandLine(programCommand.value), error: null };
+    } catch (e) {
+      return { argv: null, error: (e as Error).message };
+    }
+  });
+  const programDefaultName = computed(() => (programArgv.value.argv ? defaultProgramName(programArgv.value.argv) : 'program'));
 
   /** The dice runs of this view: started here or in another tab, not an experiment session's (those are the monitor's). */
   const diceRuns = computed(() => runs.ofKind('dice').filter((r) => !(r.started.kind === 'dice' && r.started.experiment)));
@@ -55,7 +76,14 @@ export const useSolveStore = defineStore('solve', () => {
       formFollowsRun = false;
       if (s.track) track.value = s.track;
       n.value = s.n;
-      solver.value = s.solver;
+      useProgram.value = s.program !== undefined;
+      solver.value = s.program ? '' : s.solver;
+      if (s.program) {
+        programCommand.value = formatCommand(s.program.command);
+        programName.value = s.solver;
+        programCwd.value = s.program.cwd ?? '';
+        programBlind.value = s.program.blind === true;
+      }
       params.value = {};
       evaluations.value = s.evaluations;
       seed.value = s.seed;
@@ -74,8 +102,29 @@ export const useSolveStore = defineStore('solve', () => {
   }
 
   function selectSolver(name: string): void {
+    useProgram.value = false;
     solver.value = name;
     params.value = {};
+  }
+
+  function selectProgram(): void {
+    useProgram.value = true;
+    params.value = {};
+  }
+
+  /** What the form asks to run: a registered solver and its parameters, or the program. */
+  function solverRequest(): Pick<StartDiceRun, 'solver' | 'params' | 'program'> {
+    if (!useProgram.value) {
+      const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
+      return { ...(solver.value ? { solver: solver.value } : {}), params: given };
+    }
+    // An empty or unsplittable command goes as typed words, so the main side's refusal names it.
+    const argv = programArgv.value.argv ?? [programCommand.value];
+    const cwd = programCwd.value.trim();
+    return {
+      solver: programName.value.trim() || programDefaultName.value,
+      program: { command: argv, ...(cwd ? { cwd } : {}), ...(programBlind.value ? { blind: true } : {}) },
+    };
   }
 
   async function start(): Promise<void> {
@@ -85,12 +134,10 @@ export const useSolveStore = defineStore('solve', () => {
     startError.value = null;
     startErrorField.value = null;
     try {
-      const given = Object.fromEntries(Object.entries(params.value).filter(([, v]) => v !== '' && v !== null && v !== undefined));
       const s = await runs.start({
         kind: 'dice',
         config: { n: n.value, objectives: TRACK_OBJECTIVES[track.value].map((g) => [...g]) },
-        ...(solver.value ? { solver: solver.value } : {}),
-        params: given,
+        ...solverRequest(),
         seed: seed.value,
         evaluations: evaluations.value,
         ...(wholeBudget.value && objectiveCount.value === 1 ? { wholeBudget: true } : {}),
@@ -107,7 +154,7 @@ export const useSolveStore = defineStore('solve', () => {
   }
 
   // Editing the form after a refusal: the message at the field has been read.
-  watch([track, n, solver, params, evaluations, seed, wholeBudget], () => {
+  watch([track, n, solver, params, evaluations, seed, wholeBudget, useProgram, programCommand, programName, programCwd, programBlind], () => {
     if (startErrorField.value === null) return;
     startErrorField.value = null;
     startError.value = null;
@@ -132,6 +179,13 @@ export const useSolveStore = defineStore('solve', () => {
     evaluations,
     seed,
     wholeBudget,
+    useProgram,
+    programCommand,
+    programName,
+    programCwd,
+    programBlind,
+    programArgv,
+    programDefaultName,
     selected,
     starting,
     startError,
@@ -146,6 +200,7 @@ export const useSolveStore = defineStore('solve', () => {
     running,
     loadSolvers,
     selectSolver,
+    selectProgram,
     start,
     togglePause,
     cancel,
@@ -157,8 +212,20 @@ export const useSolveStore = defineStore('solve', () => {
  * solver for an unknown or unfitting solver, the parameter a ParamError names.
  */
 export function formFieldOf(error: { name?: string; message: string; field?: string }): string | null {
-  const byField: Record<string, string> = { n: 'n', 'config.n': 'n', seed: 'seed', evaluations: 'evaluations', wholeBudget: 'wholeBudget', solver: 'solver' };
-  if (error.field !== undefined) return byField[error.field] ?? null;
+  const byField: Record<string, string> = {
+    n: 'n',
+    'config.n': 'n',
+    seed: 'seed',
+    evaluations: 'evaluations',
+    wholeBudget: 'wholeBudget',
+    solver: 'solver',
+    // A program the app will not run (ProgramNotAllowedError) names "command".
+    command: 'program.command',
+    program: 'program.command',
+    'program.command': 'program.command',
+    'program.cwd': 'program.cwd',
+  };
+  if (error.field !== undefined) return byField[error.field] ?? (error.field.startsWith('program.command[') ? 'program.command' : null);
   const param = /^solver \S+: parameter (\S+) /.exec(error.message);
   if (param) return `params.${param[1]}`;
   if (error.name === 'SolverError' || /^(unknown solver|solver \S+ is )/.test(error.message)) return 'solver';

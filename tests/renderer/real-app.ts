@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
+import type { ProgramPolicy } from '../../src-main/api/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
 import { ApiEventHub } from '../../src-main/api/events.ts';
@@ -29,14 +30,18 @@ export interface RealApp {
   dispose(): void;
 }
 
-/** `printPdf`: how exportReport prints a PDF (none by default: PDF is then refused, as without a printer). */
-export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter } = {}): RealApp {
+/**
+ * `printPdf`: how exportReport prints a PDF (none by default: PDF is then refused, as without a
+ * printer). `programs`: whether solver programs may run (by default refused, as by a web server
+ * started without --allow-commands).
+ */
+export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter; programs?: ProgramPolicy } = {}): RealApp {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
   const events = new ApiEventHub();
   const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
   const runs = new RunService(launcher, events);
   const projects = new ProjectService(runs, events, workspacePaths(workspace), launcher.parallelism, options.printPdf ?? null);
-  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects });
+  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects, ...(options.programs ? { programs: options.programs } : {}) });
   const bridge: Record<string, unknown> = {};
   for (const name of API_CALL_NAMES)
     bridge[name] = async (...args: unknown[]) => {

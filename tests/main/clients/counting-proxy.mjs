@@ -9,7 +9,7 @@
 //   {seed, budget, requested, answered, answers, stop}
 // so a run whose host is killed mid-way leaves what it had counted.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -17,7 +17,12 @@ const [outDir, program, ...args] = process.argv.slice(2);
 const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'inherit'] });
 const count = { seed: null, budget: null, requested: 0, answered: 0, answers: 0, stop: null };
 let file = null;
-const save = () => file && writeFileSync(file, JSON.stringify(count));
+// Written under another name and renamed into place, so a reader never sees half a file.
+const save = () => {
+  if (!file) return;
+  writeFileSync(`${file}.tmp`, JSON.stringify(count));
+  renameSync(`${file}.tmp`, file);
+};
 
 child.stdin.on('error', () => {});
 createInterface({ input: process.stdin })

@@ -43,7 +43,11 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-const readCounts = (): ProxyCount[] => fs.readdirSync(counts).map((f) => JSON.parse(fs.readFileSync(path.join(counts, f), 'utf8')) as ProxyCount);
+const readCounts = (): ProxyCount[] =>
+  fs
+    .readdirSync(counts)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(counts, f), 'utf8')) as ProxyCount);
 
 function storedRuns(): RunRecord[] {
   const project = Project.open(path.join(dir, 'study.saikoro'), { readOnly: true });

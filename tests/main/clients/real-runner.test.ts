@@ -59,7 +59,7 @@ deap.describe('examples/solvers/deap_ga.py under saikoro solve --command', () =>
     expect(r).toMatchObject({ solver: 'deap-ga', evaluations: 700 });
     const e = evaluateDice(r.best!.x, trackConfig('so', 40));
     expect(r.best).toEqual({ x: r.best!.x, objectives: e.objectives, constraints: e.constraints, feasible: e.feasible });
-    const [count] = fs.readdirSync(counts).map((f) => JSON.parse(fs.readFileSync(path.join(counts, f), 'utf8')));
+    const [count] = fs.readdirSync(counts).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(counts, f), 'utf8')));
     // 700 = 23 populations of 30 + 10 of the 24th batch, cut there with the stop.
     expect(count).toEqual({ seed: 3, budget: 700, requested: 720, answered: 700, answers: 24, stop: 'budget' });
   });

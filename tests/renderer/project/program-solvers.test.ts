@@ -4,13 +4,14 @@
 // command line focused; the line is split as a shell would (a broken quote is named at the
 // field and the draft cannot be saved); working folder and blind go into the spec; Save stores
 // the program entry as experiment add would; choosing a built-in solver again drops the program
-// fields.
+// fields; an app that does not run programs refuses the save at the command line.
 import { describe, expect, it } from 'vitest';
 import ExperimentView from '../../../src-renderer/views/experiment/ExperimentView.vue';
 import { waitFor } from '../../main/processes.ts';
+import { allowPrograms } from '../../../src-main/api/program-policy.ts';
 import { byField, byTestId, click, errorFor, realAppForViews, select, settle, text, textOf, type } from './mount.ts';
 
-const env = realAppForViews({ parallelism: 1 });
+const env = realAppForViews({ parallelism: 1, programs: allowPrograms() });
 
 async function mount() {
   env.mount(ExperimentView, '#/experiment');
@@ -76,5 +77,25 @@ describe('experiment editor: a program as a solver', () => {
     click(byTestId('undo'));
     await settle();
     expect(spec().solvers[1]).toEqual({ name: 'node-rs', command: ['node', 'examples/solvers/random_search.mjs', '--batch', '64'] });
+  });
+});
+
+describe('experiment editor: an app that does not run programs', () => {
+  const refusing = realAppForViews({ parallelism: 1 });
+
+  it("refuses the save at the program's command line and keeps the draft", async () => {
+    await refusing.api.createProject('refused.saikoro');
+    refusing.mount(ExperimentView, '#/experiment');
+    await waitFor('the solver parameters', () => byField('solvers[0].params.strength'));
+    click(byTestId('add-program'));
+    await settle();
+    type(byField('solvers[1].command'), 'python3 my_ga.py');
+    await settle();
+    click(byTestId('save'));
+    await waitFor('the refusal', () => errorFor('solvers[1].command'));
+    expect(errorFor('solvers[1].command')).toBe('Adding experiment "experiment-1": the solver my-solver (python3 my_ga.py) is a program, and this server does not run programs; this app instance does not run programs');
+    expect(textOf('refusal')).toContain('Not saved: solvers[1].command: Adding experiment');
+    expect(spec().solvers[1]).toEqual({ name: 'my-solver', command: ['python3', 'my_ga.py'] });
+    expect((await refusing.api.getProject())!.experiments).toEqual([]);
   });
 });
