@@ -62,6 +62,14 @@ python.describe('saikoro_client.py', () => {
     expect((evaluated.results as Record<string, unknown>[])[0]).toMatchObject({ objective: e.objectives[0], objectives: e.objectives, feasible: e.feasible });
   });
 
+  it('reads a run without an evaluation budget (budget null) and a custom grouping (track null)', async () => {
+    const config = diceConfig({ track: 'mo2', n: 12 });
+    const problem = { n: 12, lower: 1, upper: 6, objectives: 2, constraints: 12, track: null, config };
+    const run = await runFakeSaikoro({ command: probe('attributes'), cwd: root, n: 12, budget: 5, firstLine: JSON.stringify({ protocol: 1, problem, budget: { evaluations: null }, seed: 4 }) });
+    expect(run.code, run.stderr).toBe(0);
+    expect(reports(run)[0]).toEqual({ n: 12, lower: 1, upper: 6, objectives: 2, constraints: 12, budget: null, remaining: null, seed: 4, track: null, config, blind: false });
+  });
+
   it('raises Stopped with the cut batch\'s results at the budget, and again on every later call', async () => {
     const run = await runFakeSaikoro({ command: probe('until-stop', '7'), cwd: root, n: 20, budget: 30 });
     expect(run.code).toBe(0);
