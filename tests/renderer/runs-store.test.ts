@@ -124,6 +124,30 @@ describe('the run store', () => {
     expect(runs.get(a.runId)!.snapshot).toMatchObject({ evaluations: 4000 });
   });
 
+  it('track() fetches a run the page has not heard of (its listRuns was answered before the run began, its events lost), once', async () => {
+    const other = newStore();
+    await settle();
+    const started = await other.start(request);
+    env.snapshot(snap(started.runId, 2000, 20));
+    // This page's listRuns answered as if before the run began, and no event of the run reached it.
+    const listRuns = env.api.listRuns;
+    (env.api as { listRuns: () => Promise<unknown[]> }).listRuns = async () => [];
+    const page = newStore();
+    await settle();
+    (env.api as { listRuns: typeof listRuns }).listRuns = listRuns;
+    expect(page.get(started.runId)).toBeNull();
+    env.resetCalls();
+    // The monitor's file rows list it as in flight: the page fetches it, once.
+    page.track(started.runId);
+    page.track(started.runId);
+    await settle();
+    expect(page.get(started.runId)).toMatchObject({ status: 'running', snapshot: { evaluations: 2000 } });
+    expect(env.calls().getRun).toBe(1);
+    page.track(started.runId);
+    await settle();
+    expect(env.calls().getRun).toBe(1);
+  });
+
   it('a refused start answers the error and keeps nothing', async () => {
     const runs = newStore();
     await settle();
