@@ -1,10 +1,11 @@
 /**
  * The one contract between the renderer and the main side (VS Code style): members named
  * `onSomething` are events that take a listener and return a disposer; every other member is
- * an async call. Electron carries it over IPC (`window.saikoro`), the browser over HTTP and a
- * WebSocket; both are generic over the name lists below, so adding a call means:
+ * an async call. Electron carries it over IPC (the preload's `window.saikoroBridge`, wrapped
+ * by `apiFromBridge`), the browser over HTTP and a WebSocket; both are generic over the name lists below, so adding a call means:
  *   1. add it to `SaikoroApi` and to `API_CALLS` here (the compiler insists on both), and
- *   2. implement it in `src-main/api/` (the compiler insists on that too).
+ *   2. implement it in `src-main/api/implementation.ts` (the compiler insists on that too), the
+ *      logic in the service it belongs to (`src-main/app/`).
  * Arguments and results must survive both a structured clone and JSON (no Infinity, no Map,
  * no class instances): use null for "unbounded".
  */

@@ -17,7 +17,7 @@ import { FieldError } from '../../src-shared/base/field-error.ts';
 import { describeValue, MAX_JSON_DEPTH } from '../../src-shared/json.ts';
 import { checkEvaluateDiceRequest } from '../../src-shared/problems/dice/call-limits.ts';
 import { checkProjectPathText } from '../app/project-paths.ts';
-import { MAX_NOTE_LENGTH } from './projects.ts';
+import { MAX_NOTE_LENGTH } from '../app/project-service.ts';
 
 /** Arguments the IPC layer refuses; `field` names the argument (and the place inside it). */
 export class BadRequestError extends FieldError {

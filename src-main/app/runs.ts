@@ -2,7 +2,7 @@
  * The app's runs planned: a start request of any kind (the API's startRun) by its kind's
  * descriptor (run-kinds.ts: checked as the CLI checks its options, what the worker runs, what
  * the run is, how its result is reported), and a run of an experiment's grid. The API's
- * RunService (src-main/api/runs.ts) is generic over the plans.
+ * RunService (run-service.ts) is generic over the plans.
  */
 import type { StartRunRequest } from '../../src-shared/api.ts';
 import { trackOf } from '../../src-shared/problems/dice/config.ts';

@@ -14,16 +14,13 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuCommand } from '../../src-shared/api.ts';
 import { checkCallArguments } from '../api/call-arguments.ts';
-import { createApi } from '../api/implementation.ts';
 import { askOncePerProject, programQuestion } from '../api/program-policy.ts';
 import { dispatchCall } from '../api/dispatch.ts';
-import { ApiEventHub } from '../api/events.ts';
-import { RunService } from '../api/runs.ts';
-import { ProjectService } from '../api/projects.ts';
+import { createAppCore, type AppCore } from '../app/core.ts';
+import type { ProjectService } from '../app/project-service.ts';
 import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
 import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
 import { PrintFiles } from '../print-file.ts';
-import { Launcher } from '../app/launcher.ts';
 import { electronSpawner } from './solver-spawner.ts';
 import { developerMenuRoles, externalLinkAction, externalLinkQuestion, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
 
@@ -41,22 +38,27 @@ function isAppUrl(url: string | undefined): boolean {
   return isAppUrlAt(url, LOCATION);
 }
 
-const events = new ApiEventHub();
 const disposers: (() => void)[] = [];
 // Created once the app is ready: utility processes cannot be forked before.
-let api: ReturnType<typeof createApi>;
+let core: AppCore;
 let projects: ProjectService;
 let paths: DesktopPaths;
 let mainWindow: BrowserWindow | null = null;
 
 function createServices(): void {
-  const launcher = new Launcher({ spawn: electronSpawner() });
-  const runs = new RunService(launcher, events);
   // The recent list lives in the app's data folder (userData/recent-projects.json).
   paths = desktopPaths(join(app.getPath('userData'), 'recent-projects.json'));
-  projects = new ProjectService(runs, events, paths, launcher.parallelism, printPdf);
-  api = createApi({ name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' }, { runs, projects, pickProjectFile, programs: askOncePerProject(confirmProgram) });
-  disposers.push(() => projects.dispose(), () => runs.dispose(), () => launcher.dispose());
+  core = createAppCore({
+    appInfo: { name: app.getName(), version: app.getVersion(), platform: process.platform, runtime: 'electron' },
+    spawn: electronSpawner(),
+    paths,
+    printPdf,
+    pickProjectFile,
+    programs: askOncePerProject(confirmProgram),
+  });
+  projects = core.projects!;
+  disposers.push(() => core.dispose());
+  const events = core.events;
   // The title names the open project; the menu's Close, Export and recent list follow it.
   const detach = events.attach(({ event }) => {
     if (event !== 'onProjectChanged') return;
@@ -157,7 +159,7 @@ function registerIpc(): void {
       } catch (e) {
         return { ok: false, error: toWireError(e) };
       }
-      return dispatchCall(api, name, args);
+      return dispatchCall(core.api, name, args);
     });
     disposers.push(() => ipcMain.removeHandler(channel));
   }
@@ -194,7 +196,7 @@ function createWindow(): BrowserWindow {
     }
   });
 
-  const detach = events.attach(({ event, payload }) => {
+  const detach = core.events.attach(({ event, payload }) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
   });
   win.on('closed', () => {
@@ -258,7 +260,7 @@ async function openLink(url: string): Promise<void> {
 }
 
 function sendMenuCommand(command: MenuCommand): void {
-  events.emit('onMenuCommand', command);
+  core.events.emit('onMenuCommand', command);
 }
 
 /** Electron's menu item from the plain one (src-main/desktop-shell.ts). */

@@ -1,14 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApi } from '../api/implementation.ts';
 import { allowPrograms, refusePrograms } from '../api/program-policy.ts';
 import { packageAppInfo } from '../api/app-info.ts';
-import { ApiEventHub } from '../api/events.ts';
-import { RunService } from '../api/runs.ts';
-import { ProjectService } from '../api/projects.ts';
+import type { ApiEventHub } from '../api/events.ts';
+import { createAppCore } from '../app/core.ts';
+import type { RunService } from '../app/run-service.ts';
+import type { ProjectService } from '../app/project-service.ts';
 import { pathRedactor, workspacePaths } from '../app/project-paths.ts';
 import { renderPdf } from '../report/pdf.ts';
-import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt, PROJECT_ROOT } from './renderer-dir.ts';
 import { newToken, startWebServer, type WebServer } from './web-server.ts';
@@ -53,22 +52,18 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const build = opts.build ?? 'when-stale';
   if (build !== 'never') await ensureRendererBuilt(rendererDir, { force: build === 'always', onBuild: opts.onBuild });
   else if (!existsSync(join(rendererDir, 'index.html'))) throw new RendererMissingError(rendererDir);
-  const events = new ApiEventHub();
-  const launcher = new Launcher({ spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism });
-  const runs = new RunService(launcher, events);
   // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
   const paths = workspacePaths(opts.workspace ?? process.cwd());
+  const core = createAppCore({ appInfo: packageAppInfo('web'), spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism, paths, printPdf: (html) => renderPdf(html), programs: opts.allowCommands ? allowPrograms() : refusePrograms() });
   // What the client reads names no absolute path of the server's: files in the workspace
   // relative to it, the app's own files (a crashed worker's last line) under <saikoro>/.
   const appFolder = pathRedactor([PROJECT_ROOT], '<saikoro>');
   const redact = (text: string) => appFolder(paths.redact(text));
-  const projects = new ProjectService(runs, events, paths, launcher.parallelism, (html) => renderPdf(html));
   let server: WebServer;
   try {
-    server = await startWebServer({ rendererDir, api: createApi(packageAppInfo('web'), { runs, projects, programs: opts.allowCommands ? allowPrograms() : refusePrograms() }), events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
+    server = await startWebServer({ rendererDir, api: core.api, events: core.events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
   } catch (e) {
-    projects.dispose();
-    launcher.dispose();
+    core.dispose();
     throw e;
   }
   return {
@@ -76,15 +71,13 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
     origin: server.origin,
     port: server.port,
     token: server.token,
-    events,
-    runs,
-    projects,
+    events: core.events,
+    runs: core.runs,
+    projects: core.projects!,
     async close() {
       // Runs end with the server: stop the experiment sessions, cancel the runs, end the workers,
       // then close the project file.
-      projects.dispose();
-      runs.dispose();
-      launcher.dispose();
+      core.dispose();
       await server.close();
     },
   };

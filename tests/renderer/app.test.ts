@@ -9,7 +9,7 @@ import { waitFor } from '../main/processes.ts';
 import { apiFromBridge, type MenuCommand, type SaikoroBridge } from '../../src-shared/api.ts';
 import { createApi } from '../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
-import type { RunService } from '../../src-main/api/runs.ts';
+import type { RunService } from '../../src-main/app/run-service.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 

@@ -8,15 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
-import { createApi } from '../../src-main/api/implementation.ts';
 import type { ProgramPolicy } from '../../src-main/api/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
-import { ApiEventHub } from '../../src-main/api/events.ts';
-import { RunService } from '../../src-main/api/runs.ts';
-import { ProjectService, type PdfPrinter } from '../../src-main/api/projects.ts';
+import type { ApiEventHub } from '../../src-main/api/events.ts';
+import { createAppCore } from '../../src-main/app/core.ts';
+import type { RunService } from '../../src-main/app/run-service.ts';
+import type { ProjectService, PdfPrinter } from '../../src-main/app/project-service.ts';
 import { workspacePaths } from '../../src-main/app/project-paths.ts';
-import { Launcher } from '../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../src-main/host/spawner.ts';
 
 export interface RealApp {
@@ -37,11 +36,10 @@ export interface RealApp {
  */
 export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter; programs?: ProgramPolicy } = {}): RealApp {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
-  const events = new ApiEventHub();
-  const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: options.parallelism ?? 2 });
-  const runs = new RunService(launcher, events);
-  const projects = new ProjectService(runs, events, workspacePaths(workspace), launcher.parallelism, options.printPdf ?? null);
-  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs, projects, ...(options.programs ? { programs: options.programs } : {}) });
+  // The app wired as the desktop and the web server wire it.
+  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism: options.parallelism ?? 2, paths: workspacePaths(workspace), printPdf: options.printPdf ?? null, ...(options.programs ? { programs: options.programs } : {}) });
+  const { events, runs, api: impl } = core;
+  const projects = core.projects!;
   const bridge: Record<string, unknown> = {};
   for (const name of API_CALL_NAMES)
     bridge[name] = async (...args: unknown[]) => {
@@ -67,9 +65,7 @@ export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter; 
     runs,
     menu: (command) => events.emit('onMenuCommand', command),
     dispose() {
-      projects.dispose();
-      runs.dispose();
-      launcher.dispose();
+      core.dispose();
       fs.rmSync(workspace, { recursive: true, force: true });
     },
   };

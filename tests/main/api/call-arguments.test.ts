@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { API_CALL_NAMES } from '../../../src-shared/api.ts';
 import { CALL_ARGUMENTS, checkCallArguments, MAX_CALL_ARGUMENT_BYTES } from '../../../src-main/api/call-arguments.ts';
 import { MAX_EVALUATE_DICE_LENGTH } from '../../../src-shared/problems/dice/call-limits.ts';
-import { MAX_NOTE_LENGTH } from '../../../src-main/api/projects.ts';
+import { MAX_NOTE_LENGTH } from '../../../src-main/app/project-service.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 

@@ -1,21 +1,16 @@
 // The app's API with a real solver host (worker processes), and a way to follow one run's
 // events: what the API run tests of every kind share.
 import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api.ts';
-import { createApi } from '../../../src-main/api/implementation.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { RunService } from '../../../src-main/api/runs.ts';
-import { ProjectService } from '../../../src-main/api/projects.ts';
+import { createAppCore } from '../../../src-main/app/core.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
-import { Launcher } from '../../../src-main/app/launcher.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import type { ProgramPolicy } from '../../../src-main/api/program-policy.ts';
 
 export function apiHarness(parallelism = 1, options: { workspace?: string; programs?: ProgramPolicy } = {}) {
-  const events = new ApiEventHub();
-  const launcher = new Launcher({ spawn: nodeSpawner(), parallelism });
-  const runs = new RunService(launcher, events);
-  const projects = options.workspace ? new ProjectService(runs, events, workspacePaths(options.workspace), parallelism) : undefined;
-  const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects, ...(options.programs ? { programs: options.programs } : {}) });
+  // The app wired as the desktop and the web server wire it.
+  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism, paths: options.workspace ? workspacePaths(options.workspace) : null, ...(options.programs ? { programs: options.programs } : {}) });
+  const { events, runs, api } = core;
+  const projects = core.projects ?? undefined;
 
   /** Collects one run's events (its id known once started) until it finishes. */
   function follow<K extends RunSnapshotEvent['kind']>(runId: () => string | undefined) {
@@ -45,15 +40,12 @@ export function apiHarness(parallelism = 1, options: { workspace?: string; progr
 
   return {
     events,
-    launcher,
     runs,
     projects,
     api,
     follow,
     dispose() {
-      projects?.dispose();
-      runs.dispose();
-      launcher.dispose();
+      core.dispose();
     },
   };
 }

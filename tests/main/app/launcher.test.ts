@@ -40,6 +40,12 @@ describe('one launcher for every run', () => {
     expect(files.flatMap((f) => runStartsIn(posix(f), readFileSync(f, 'utf8')))).toEqual([]);
   });
 
+  it('the app is wired once: only src-main/app/core.ts constructs the RunService and the ProjectService', () => {
+    const files = sources(join(ROOT, 'src-main')).map(posix);
+    const wiring = files.filter((f) => /new (RunService|ProjectService)\(/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(wiring).toEqual(['src-main/app/core.ts']);
+  });
+
   it('the check finds a host, a direct execution and a HostRun outside the app core', () => {
     expect(runStartsIn('src-main/cli/commands/x.ts', "import { SolverHost } from '../../host/pool.ts';\nnew SolverHost({ spawn });")).toHaveLength(1);
     expect(runStartsIn('src-main/bench/x.ts', "import { executeRunSync } from '../../src-shared/runtime/kinds/index.ts';")).toHaveLength(1);

@@ -7,12 +7,8 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { desktopPaths, PathError } from '../../../src-main/app/project-paths.ts';
 import { approvingPicker } from '../../../src-main/desktop-shell.ts';
-import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { ProjectService } from '../../../src-main/api/projects.ts';
-import { RunService } from '../../../src-main/api/runs.ts';
-import { Launcher } from '../../../src-main/app/launcher.ts';
+import { createAppCore } from '../../../src-main/app/core.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-desktop-paths-')));
@@ -64,23 +60,20 @@ describe('desktop project paths', () => {
   it('through the API: the page opens only what the dialog answered', async () => {
     const recentFile = path.join(dir, 'recent-3.json');
     const paths = desktopPaths(recentFile, dir);
-    const events = new ApiEventHub();
-    const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: 1 });
-    const runs = new RunService(launcher, events);
-    const projects = new ProjectService(runs, events, paths, 1);
     const chosen = path.join(dir, 'picked.saikoro');
     const dialogs: string[] = [];
-    const api = createApi(
-      { name: 'saikoro', version: '0', platform: 'test', runtime: 'electron' },
-      {
-        runs,
-        projects,
-        pickProjectFile: approvingPicker(paths, async (purpose) => {
-          dialogs.push(purpose);
-          return chosen;
-        }),
-      },
-    );
+    // Wired as the desktop wires it (src-main/electron/main.ts).
+    const core = createAppCore({
+      appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'electron' },
+      spawn: nodeSpawner(),
+      parallelism: 1,
+      paths,
+      pickProjectFile: approvingPicker(paths, async (purpose) => {
+        dialogs.push(purpose);
+        return chosen;
+      }),
+    });
+    const { api } = core;
     try {
       const before = await dispatchCall(api, 'createProject', [chosen]);
       expect(before).toMatchObject({ ok: false, error: { name: 'PathError', field: 'path' } });
@@ -90,9 +83,7 @@ describe('desktop project paths', () => {
       expect(await dispatchCall(api, 'openProject', ['/etc/passwd.saikoro'])).toMatchObject({ ok: false, error: { name: 'PathError' } });
       expect(dialogs).toEqual(['create']);
     } finally {
-      projects.dispose();
-      runs.dispose();
-      launcher.dispose();
+      core.dispose();
     }
   });
 

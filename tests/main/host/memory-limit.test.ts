@@ -14,7 +14,7 @@ import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { RunService } from '../../../src-main/api/runs.ts';
+import { RunService } from '../../../src-main/app/run-service.ts';
 import { Launcher } from '../../../src-main/app/launcher.ts';
 import { ProjectService } from '../../../src-main/api/projects.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';

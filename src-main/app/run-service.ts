@@ -11,14 +11,14 @@ import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunSt
 import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
 import { progressPoint, type AnyRunResult, type RunKindName, type RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { appendPoint } from '../../src-shared/runtime/progress.ts';
-import { planRun } from '../app/runs.ts';
-import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from '../app/run-kinds.ts';
-import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from '../app/launcher.ts';
+import { planRun } from './runs.ts';
+import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from './run-kinds.ts';
+import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from './launcher.ts';
 import type { RunOutcome } from '../host/run.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
-import { requestSignal } from './request-context.ts';
-import type { ApiEventHub } from './events.ts';
+import { requestSignal } from '../api/request-context.ts';
+import type { ApiEventHub } from '../api/events.ts';
 
 /** Finished runs kept for getRun / listRuns, the oldest dropped first. */
 export const FINISHED_RUNS_KEPT = 100;

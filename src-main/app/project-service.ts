@@ -31,15 +31,15 @@ import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit } from '../experiments/runner.ts';
 import { launchingExecutor, type Executor } from '../experiments/executor.ts';
-import type { LaunchedRun } from '../app/launcher.ts';
+import type { LaunchedRun } from './launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
 import { Project } from '../project/store.ts';
-import { RUN_KIND_DESCRIPTORS, type FinishedRun, type RunKindDescriptor } from '../app/run-kinds.ts';
-import { checkExperimentName, checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from '../app/experiments.ts';
+import { RUN_KIND_DESCRIPTORS, type FinishedRun, type RunKindDescriptor } from './run-kinds.ts';
+import { checkExperimentName, checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from './experiments.ts';
 import { projectFolder } from '../experiments/programs.ts';
-import type { ProjectPaths } from '../app/project-paths.ts';
-import type { ApiEventHub } from './events.ts';
-import type { RunService } from './runs.ts';
+import type { ProjectPaths } from './project-paths.ts';
+import type { ApiEventHub } from '../api/events.ts';
+import type { RunService } from './run-service.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */

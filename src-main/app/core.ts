@@ -1,0 +1,63 @@
+/**
+ * The app wired once, for every shell that serves the API: the desktop (src-main/electron/
+ * main.ts), the web server (src-main/server/app-server.ts) and the test harnesses
+ * (tests/main/api/harness.ts, tests/renderer/real-app.ts). One event hub, one launcher (the
+ * solver host's only owner), the RunService over it, the ProjectService over both, and the
+ * API implementation; the shell adds only what is its own (how workers start, where project
+ * paths may go, how a PDF is printed, a native file dialog).
+ *
+ * Ownership: the core owns all of them; dispose() stops the experiment sessions, cancels the
+ * runs, ends the workers, and then closes the project file.
+ */
+import type { AppInfo } from '../../src-shared/api.ts';
+import type { Disposable } from '../../src-shared/base/disposable.ts';
+import { ApiEventHub } from '../api/events.ts';
+import { createApi, type ApiDependencies } from '../api/implementation.ts';
+import type { WorkerSpawner } from '../host/spawner.ts';
+import { Launcher } from './launcher.ts';
+import type { ProjectPaths } from './project-paths.ts';
+import { ProjectService, type PdfPrinter } from './project-service.ts';
+import { RunService } from './run-service.ts';
+
+export interface AppCoreOptions {
+  appInfo: AppInfo;
+  /** How solver workers start: utility processes on the desktop, Node child processes elsewhere. */
+  spawn: WorkerSpawner;
+  /** Parallel runs (default: one per core). */
+  parallelism?: number;
+  /** Where project files may be (null: no project calls, as a viewer without projects). */
+  paths: ProjectPaths | null;
+  /** How a report's page is printed to PDF (null: PDF export is refused). */
+  printPdf?: PdfPrinter | null;
+  /** A native file dialog (the desktop). */
+  pickProjectFile?: ApiDependencies['pickProjectFile'];
+  /** Whether solver programs may run (src-main/api/program-policy.ts). */
+  programs?: ApiDependencies['programs'];
+}
+
+export interface AppCore extends Disposable {
+  readonly events: ApiEventHub;
+  readonly runs: RunService;
+  /** Null without project paths. */
+  readonly projects: ProjectService | null;
+  readonly api: ReturnType<typeof createApi>;
+}
+
+export function createAppCore(options: AppCoreOptions): AppCore {
+  const events = new ApiEventHub();
+  const launcher = new Launcher({ spawn: options.spawn, parallelism: options.parallelism });
+  const runs = new RunService(launcher, events);
+  const projects = options.paths ? new ProjectService(runs, events, options.paths, launcher.parallelism, options.printPdf ?? null) : null;
+  const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}), ...(options.programs ? { programs: options.programs } : {}) });
+  return {
+    events,
+    runs,
+    projects,
+    api,
+    dispose() {
+      projects?.dispose();
+      runs.dispose();
+      launcher.dispose();
+    },
+  };
+}
