@@ -37,6 +37,8 @@ export interface AppCoreOptions {
 
 export interface AppCore extends Disposable {
   readonly events: ApiEventHub;
+  /** Where every run of this app starts (planners use it too: the HV normalisation is computed in a worker). */
+  readonly launcher: Launcher;
   readonly runs: RunService;
   /** Null without project paths. */
   readonly projects: ProjectService | null;
@@ -51,6 +53,7 @@ export function createAppCore(options: AppCoreOptions): AppCore {
   const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}), ...(options.programs ? { programs: options.programs } : {}) });
   return {
     events,
+    launcher,
     runs,
     projects,
     api,

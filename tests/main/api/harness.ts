@@ -9,7 +9,7 @@ import type { ProgramPolicy } from '../../../src-main/api/program-policy.ts';
 export function apiHarness(parallelism = 1, options: { workspace?: string; programs?: ProgramPolicy } = {}) {
   // The app wired as the desktop and the web server wire it.
   const core = createAppCore({ appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism, paths: options.workspace ? workspacePaths(options.workspace) : null, ...(options.programs ? { programs: options.programs } : {}) });
-  const { events, runs, api } = core;
+  const { events, launcher, runs, api } = core;
   const projects = core.projects ?? undefined;
 
   /** Collects one run's events (its id known once started) until it finishes. */
@@ -40,6 +40,7 @@ export function apiHarness(parallelism = 1, options: { workspace?: string; progr
 
   return {
     events,
+    launcher,
     runs,
     projects,
     api,
