@@ -256,7 +256,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
     }
     // A client that goes before its answer (closed the tab, timed out) aborts the call's
-    // request signal: a startRun still planning then launches nothing (src-main/api/runs.ts).
+    // request signal: a startRun still planning then launches nothing (src-main/app/run-service.ts).
     const gone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) gone.abort(new Error('the client has gone'));

@@ -16,7 +16,7 @@ import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../../src-main/api/events.ts';
 import { RunService } from '../../../src-main/app/run-service.ts';
 import { Launcher } from '../../../src-main/app/launcher.ts';
-import { ProjectService } from '../../../src-main/api/projects.ts';
+import { ProjectService } from '../../../src-main/app/project-service.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 
 const GB = 1024 * 1024 * 1024;
