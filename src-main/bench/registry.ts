@@ -1,4 +1,5 @@
 import { evalBench } from './eval.ts';
+import { externalBench } from './external.ts';
 import { hvBench } from './hv.ts';
 import { minimaxBench } from './minimax.ts';
 import { nqueensBench } from './nqueens.ts';
@@ -10,6 +11,7 @@ import type { BenchSuite } from './suite.ts';
 // One line per suite; each lives in its own file beside this one.
 export const suites: BenchSuite[] = [
   evalBench,
+  externalBench,
   hvBench,
   minimaxBench,
   nqueensBench,
