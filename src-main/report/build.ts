@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName, type StoredRun } from '../../src-shared/experiments/compare.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { instanceConfig, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
+import { instanceConfig, programOf, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
 import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import { normalise } from '../../src-shared/metrics/hypervolume.ts';
 import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
@@ -230,7 +230,8 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
       const same = each.every((e) => e.value === each[0].value);
       return { name, value: same ? each[0].value : null, byInstance: same ? null : each };
     });
-    return { label, name: s.name, params };
+    const program = programOf(s);
+    return { label, name: s.name, params, ...(program ? { program: { command: [...program.command], cwd: program.cwd ?? null, blind: program.blind === true, hashes: program.hashes ? { ...program.hashes } : null } } : {}) };
   });
   const statuses = grid.map((r) => records.get(r.id)?.status ?? 'missing');
   return {

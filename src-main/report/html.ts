@@ -7,6 +7,7 @@
 import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, colourOf, DARK, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, LIGHT, renderSvg, type ChartTheme } from './charts.ts';
 import { formatCell, formatValue, metricTitle } from './format.ts';
 import type { InstanceReport, MetricTable, ReportData, SetupInstance } from './types.ts';
+import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
 
 /**
  * Text for HTML: the five specials as entities, and every control character but tab and LF as a
@@ -87,8 +88,10 @@ function setupSection(data: ReportData): string {
     ['solver', 'algorithm', 'parameters (defaults filled in)'],
     s.solvers.map((v, k) => [
       `<span class="swatch" style="--c:${colourOf(LIGHT, k)};--cd:${colourOf(DARK, k)}"></span>${e(v.label)}${v.label === data.baseline ? ' <span class="tag">baseline</span>' : ''}`,
-      e(v.name),
-      v.params.length
+      v.program ? `program: <code>${e(formatCommand(v.program.command))}</code>${v.program.cwd ? ` in ${e(v.program.cwd)}` : ''}${v.program.blind ? ' (blind)' : ''}` : e(v.name),
+      v.program
+        ? Object.entries(v.program.hashes ?? {}).map(([file, hash]) => `sha256 of ${e(file)}: <code>${e(hash)}</code>`).join('<br>') || '–'
+        : v.params.length
         ? v.params
             .map((p) => (p.byInstance ? `${e(p.name)} = ${p.byInstance.map((b) => `${e(String(b.value))} (${e(b.instance)})`).join(', ')}` : `${e(p.name)} = ${e(String(p.value))}`))
             .join('<br>')

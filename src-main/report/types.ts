@@ -81,6 +81,8 @@ export interface SetupSolver {
   name: string;
   /** Resolved parameters (defaults filled in); one value, or one per instance when they differ. */
   params: SetupParam[];
+  /** A solver program (docs/external-solvers.md): its command and the sha256 of its files; absent for built-in solvers. */
+  program?: { command: string[]; cwd: string | null; blind: boolean; hashes: Record<string, string> | null };
 }
 
 export interface SetupParam {

@@ -75,6 +75,17 @@ describe('experiments with a solver program', () => {
     const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
     expect(verified.stdout).toBe('4 runs re-run: all reproduce exactly\n');
     expect(verified.code).toBe(0);
+
+    // Reports say what ran: the command and the script's hash.
+    expect((await runCli(['report', 'p.saikoro', 'mine', '--format', 'json', '--out', 'r.json'], { cwd })).code).toBe(0);
+    const report = JSON.parse(fs.readFileSync(path.join(cwd, 'r.json'), 'utf8'));
+    const solvers = report.setup?.solvers ?? report.data?.setup?.solvers;
+    expect(solvers[1]).toMatchObject({ label: 'fake-search', params: [], program: { command: spec.solvers[1].command, cwd: null, blind: false, hashes: { 'solvers/fake.mjs': sha256(FAKE) } } });
+    expect(solvers[0].program).toBeUndefined();
+    expect((await runCli(['report', 'p.saikoro', 'mine', '--out', 'r.html'], { cwd })).code).toBe(0);
+    const html = fs.readFileSync(path.join(cwd, 'r.html'), 'utf8');
+    expect(html).toContain(`sha256 of solvers/fake.mjs: <code>${sha256(FAKE)}</code>`);
+    expect(html).toContain('solvers/fake.mjs random 10</code>');
   });
 
   it('a program that breaks the protocol fails its runs with the reason; the other runs are done', async () => {
