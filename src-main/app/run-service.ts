@@ -14,7 +14,7 @@ import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { planRun } from './runs.ts';
 import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from './run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from './launcher.ts';
-import type { RunOutcome } from '../host/run.ts';
+import type { RunOutcome } from '../host/pool.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { requestSignal } from '../api/request-context.ts';

@@ -40,7 +40,7 @@ import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/
 import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import type { SolverInfo, SolverResult } from '../../src-shared/solvers/types.ts';
 import { defaultParallelism } from '../host/pool.ts';
-import type { RunOutcome } from '../host/run.ts';
+import type { RunOutcome } from '../host/pool.ts';
 import { planDiceRun, type DiceRunPlan } from '../app/dice.ts';
 import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';

@@ -10,7 +10,8 @@
 import os from 'node:os';
 import { DisposableStore, Emitter, type Disposable } from '../../src-shared/base/disposable.ts';
 import type { WorkerMessage } from './protocol.ts';
-import type { AnyRunResult, DiceRunRequest, ResultOf, RunOutcome, RunRequest, RunStatus, SnapshotOf } from './run.ts';
+import type { AnyRunResult, DiceRunRequest, ResultOf, RunRequest, SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunStatus } from '../../src-shared/runtime/run-api.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
 import { processState as readProcessState, type ProcessState } from './process-state.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
@@ -18,6 +19,14 @@ import { solvers } from '../../src-shared/solvers/registry.ts';
 import type { ParamValue } from '../../src-shared/solvers/types.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+
+/** How a run ended. `result` is present when done, and when cancelled after it had started. */
+export interface RunOutcome<Result = AnyRunResult> {
+  status: 'done' | 'failed' | 'cancelled';
+  result: Result | null;
+  /** Why it failed or was cancelled; null when done. */
+  reason: string | null;
+}
 
 export interface SolverHostOptions {
   spawn: WorkerSpawner;

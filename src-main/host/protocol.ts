@@ -3,7 +3,7 @@
  * structured clones (Node: `serialization: 'advanced'`; Electron: MessagePort semantics), so
  * typed arrays and Maps survive the trip; functions and class prototypes do not.
  */
-import type { AnyRunResult, AnyRunSnapshot, RunRequest } from './run.ts';
+import type { AnyRunResult, AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 

@@ -18,7 +18,7 @@ import { diceHvNormalisationSteps } from '../../src-shared/metrics/hv-reference.
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { launchProgram } from './program-process.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
-import type { AnyRunSnapshot, RunRequest } from './run.ts';
+import type { AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 
 interface Transport {
   send(message: WorkerMessage, then?: () => void): void;

@@ -2,23 +2,18 @@
  * The report's charts: ECharts options built from ReportData by pure functions, rendered to SVG
  * strings on the main side with ECharts' server-side renderer. Each chart is drawn in a light
  * theme (screen and print) and a dark one (prefers-color-scheme: dark); the HTML shows one.
+ * The palettes are the app's (src-shared/charts/palette.ts), so report and app charts look alike.
  */
 import * as echarts from 'echarts';
 import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/axes.ts';
-import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
+import { seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { quantile } from '../../src-shared/stats/summary.ts';
 import { formatValue, metricTitle } from './format.ts';
 import { quoteSvgFonts } from '../../src-shared/charts/svg.ts';
 import type { AttainmentData, AttainmentLevel, BestSolution, BoxplotData, ConvergenceData, EafDifferenceData, FrontData } from './types.ts';
 
-/** The app's chart palettes (src-shared/charts/palette.ts), so report and app charts look alike. */
-export type ChartTheme = ChartPalette;
-export const LIGHT: ChartTheme = LIGHT_PALETTE;
-export const DARK: ChartTheme = DARK_PALETTE;
-
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
-export const colourOf = seriesColor;
 
 type Option = Record<string, unknown>;
 type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
@@ -34,13 +29,13 @@ export function renderSvg(option: Option, size: { width: number; height: number 
   }
 }
 
-function titleOf(text: string, theme: ChartTheme, subtext?: string): Option {
+function titleOf(text: string, theme: ChartPalette, subtext?: string): Option {
   return { text, subtext, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 600, color: theme.text }, subtextStyle: { fontSize: 11, color: theme.muted } };
 }
 
-const labelStyle = (theme: ChartTheme): Option => ({ color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) });
+const labelStyle = (theme: ChartPalette): Option => ({ color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) });
 
-function valueAxis(theme: ChartTheme, extra: Option = {}): Option {
+function valueAxis(theme: ChartPalette, extra: Option = {}): Option {
   return {
     type: 'value',
     axisLine: { show: true, lineStyle: { color: theme.axis } },
@@ -51,22 +46,22 @@ function valueAxis(theme: ChartTheme, extra: Option = {}): Option {
   };
 }
 
-function legendOf(theme: ChartTheme, names: string[], top = 24): Option {
+function legendOf(theme: ChartPalette, names: string[], top = 24): Option {
   return { data: names, top, left: 0, itemWidth: 14, itemHeight: 10, itemGap: 16, textStyle: { color: theme.text, fontSize: 12 } };
 }
 
 /** Box plot of one indicator per solver on one instance: quartiles, whiskers min–max, each run a dot. */
-export function boxplotOption(data: BoxplotData, theme: ChartTheme): Option {
+export function boxplotOption(data: BoxplotData, theme: ChartPalette): Option {
   const solvers = data.solvers.map((s) => s.solver);
   const boxes = data.solvers.map((s, i) => {
     if (!s.values.length) return { value: [], itemStyle: {} };
     const v = s.values;
     return {
       value: [Math.min(...v), quantile(v, 0.25), quantile(v, 0.5), quantile(v, 0.75), Math.max(...v)],
-      itemStyle: { color: colourOf(theme, i) + '33', borderColor: colourOf(theme, i), borderWidth: 1.5 },
+      itemStyle: { color: seriesColor(theme, i) + '33', borderColor: seriesColor(theme, i), borderWidth: 1.5 },
     };
   });
-  const dots = data.solvers.flatMap((s, i) => s.values.map((v) => ({ value: [i, v], itemStyle: { color: colourOf(theme, i) } })));
+  const dots = data.solvers.flatMap((s, i) => s.values.map((v) => ({ value: [i, v], itemStyle: { color: seriesColor(theme, i) } })));
   return {
     title: titleOf(metricTitle(data.metric), theme, `${data.higherIsBetter ? 'higher' : 'lower'} is better; box: quartiles, whiskers: min to max, dots: runs`),
     grid: { left: 64, right: 16, top: 60, bottom: 36 },
@@ -86,10 +81,10 @@ export function boxplotOption(data: BoxplotData, theme: ChartTheme): Option {
 }
 
 /** Median and interquartile band of the indicator against evaluations (log axis), per solver. */
-export function convergenceOption(data: ConvergenceData, theme: ChartTheme): Option {
+export function convergenceOption(data: ConvergenceData, theme: ChartPalette): Option {
   const series: Option[] = [];
   data.solvers.forEach((s, i) => {
-    const colour = colourOf(theme, i);
+    const colour = seriesColor(theme, i);
     const both = data.evaluations.map((_, k) => s.q1[k] !== null && s.q3[k] !== null);
     // The band is the difference q3 - q1 stacked on an invisible q1 line.
     series.push(
@@ -168,7 +163,7 @@ export function paddedExtent(values: readonly number[]): { min: number; max: num
 }
 
 /** The fronts of the median runs: a scatter for M = 2, parallel coordinates beyond. */
-export function frontOption(data: FrontData, theme: ChartTheme): Option {
+export function frontOption(data: FrontData, theme: ChartPalette): Option {
   const names = data.solvers.map((s) => s.solver);
   const title = titleOf('Front of the median run', theme, data.solvers.map((s) => `${s.solver}: seed ${s.seed}, HV ${formatValue(s.hv)}`).join('; '));
   if (data.axes.length === 2)
@@ -183,7 +178,7 @@ export function frontOption(data: FrontData, theme: ChartTheme): Option {
         name: s.solver,
         type: 'scatter',
         symbolSize: 7,
-        itemStyle: { color: colourOf(theme, i), opacity: 0.85 },
+        itemStyle: { color: seriesColor(theme, i), opacity: 0.85 },
         data: s.points.map((p) => [p[0], p[1]]),
       })),
     };
@@ -202,15 +197,15 @@ export function frontOption(data: FrontData, theme: ChartTheme): Option {
     series: data.solvers.map((s, i) => ({
       name: s.solver,
       type: 'parallel',
-      lineStyle: { color: colourOf(theme, i), width: 1.2, opacity: 0.7 },
-      itemStyle: { color: colourOf(theme, i) },
+      lineStyle: { color: seriesColor(theme, i), width: 1.2, opacity: 0.7 },
+      itemStyle: { color: seriesColor(theme, i) },
       data: s.points,
     })),
   };
 }
 
 /** F1..F15 of the best solution (green in band, red outside) over their bands [alpha, beta]. */
-export function featureOption(best: BestSolution, theme: ChartTheme): Option {
+export function featureOption(best: BestSolution, theme: ChartPalette): Option {
   const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
   const grids: Option[] = [];
   const titles: Option[] = [titleOf('Features of the best solution', theme, 'bar: value (green in band, red outside); box: band [α, β]')];
@@ -280,7 +275,7 @@ function powerOfTen(k: number): string {
 }
 
 /** chi_d of the best solution against [q(p_d), q(P_d)] per constrained d, on a log scale. */
-export function constraintOption(best: BestSolution, theme: ChartTheme): Option {
+export function constraintOption(best: BestSolution, theme: ChartPalette): Option {
   const rows = best.constraints;
   const { lo, hi, step, log } = decadeAxis(rows.flatMap((r) => [r.chi, r.lower ?? 0, r.upper ?? 0]));
   return {
@@ -330,7 +325,7 @@ export function staircase(points: readonly number[][], extent: AttainmentData['e
   return [[points[0][0], extent.y[1]], ...points.map((p) => [p[0], p[1]]), [extent.x[1], points[points.length - 1][1]]];
 }
 
-function extentAxes(data: AttainmentData, theme: ChartTheme): Option {
+function extentAxes(data: AttainmentData, theme: ChartPalette): Option {
   const axis = (range: [number, number], name: string, gap: number) => {
     const span = range[1] - range[0];
     // Surfaces often run along an objective's floor of 0: a sliver below keeps them off the axis line.
@@ -349,9 +344,9 @@ const LEVEL_STYLES = {
 const levelName = (kind: 'best' | 'median' | 'worst', s: AttainmentLevel) => `${kind} (${s.level}/${Math.round(s.level / s.fraction)})`;
 
 /** One solver's best, median and worst attainment surfaces as step lines in its colour. */
-export function attainmentOption(data: AttainmentData, solverIndex: number, colourIndex: number, theme: ChartTheme): Option {
+export function attainmentOption(data: AttainmentData, solverIndex: number, colourIndex: number, theme: ChartPalette): Option {
   const s = data.solvers[solverIndex];
-  const colour = colourOf(theme, colourIndex);
+  const colour = seriesColor(theme, colourIndex);
   const kinds = ['best', 'median', 'worst'] as const;
   return {
     title: titleOf(s.solver, theme, `attainment surfaces over ${s.runs} run${s.runs === 1 ? '' : 's'}`),
@@ -425,9 +420,9 @@ export function blend(colour: string, surface: string, opacity: number): string 
  * The EAF difference alpha_a − alpha_b as a heatmap in a's colour where a attains more often and
  * b's where b does, darker for a larger difference; the median surfaces of both on top.
  */
-export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, colours: { a: number; b: number }, theme: ChartTheme): Option {
-  const colourA = colourOf(theme, colours.a);
-  const colourB = colourOf(theme, colours.b);
+export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, colours: { a: number; b: number }, theme: ChartPalette): Option {
+  const colourA = seriesColor(theme, colours.a);
+  const colourB = seriesColor(theme, colours.b);
   const median = (label: string) => data.solvers.find((s) => s.solver === label)!.median;
   const fill = (v: number) => blend(v > 0 ? colourA : colourB, theme.surface, Math.abs(v) * DIFFERENCE_OPACITY);
   return {

@@ -4,7 +4,8 @@
  * on screen and in print, dark under prefers-color-scheme: dark (each chart is rendered in both
  * themes and CSS shows one). The PDF is this page printed by Chromium.
  */
-import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, colourOf, DARK, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, LIGHT, renderSvg, type ChartTheme } from './charts.ts';
+import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, renderSvg } from './charts.ts';
+import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { formatCell, formatValue, metricTitle } from './format.ts';
 import type { InstanceReport, MetricTable, ReportData, SetupInstance } from './types.ts';
 import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
@@ -28,12 +29,12 @@ interface ChartCounter {
   next: number;
 }
 
-function figure(counter: ChartCounter, kind: string, build: (theme: ChartTheme) => Record<string, unknown>, size: { width: number; height: number }, caption: string): string {
+function figure(counter: ChartCounter, kind: string, build: (theme: ChartPalette) => Record<string, unknown>, size: { width: number; height: number }, caption: string): string {
   const id = `c${counter.next++}`;
-  const svg = (theme: ChartTheme) => renderSvg(build(theme), size, `${id}${theme.name[0]}`);
+  const svg = (theme: ChartPalette) => renderSvg(build(theme), size, `${id}${theme.name[0]}`);
   return `<figure class="chart" data-chart="${e(kind)}" style="max-width:${size.width}px">
-<div class="svg light">${svg(LIGHT)}</div>
-<div class="svg dark" aria-hidden="true">${svg(DARK)}</div>
+<div class="svg light">${svg(LIGHT_PALETTE)}</div>
+<div class="svg dark" aria-hidden="true">${svg(DARK_PALETTE)}</div>
 <figcaption>${caption}</figcaption>
 </figure>`;
 }
@@ -87,7 +88,7 @@ function setupSection(data: ReportData): string {
   const solvers = tableHtml(
     ['solver', 'algorithm', 'parameters (defaults filled in)'],
     s.solvers.map((v, k) => [
-      `<span class="swatch" style="--c:${colourOf(LIGHT, k)};--cd:${colourOf(DARK, k)}"></span>${e(v.label)}${v.label === data.baseline ? ' <span class="tag">baseline</span>' : ''}`,
+      `<span class="swatch" style="--c:${seriesColor(LIGHT_PALETTE, k)};--cd:${seriesColor(DARK_PALETTE, k)}"></span>${e(v.label)}${v.label === data.baseline ? ' <span class="tag">baseline</span>' : ''}`,
       v.program ? `program: <code>${e(formatCommand(v.program.command))}</code>${v.program.cwd ? ` in ${e(v.program.cwd)}` : ''}${v.program.blind ? ' (blind)' : ''}` : e(v.name),
       v.program
         ? Object.entries(v.program.hashes ?? {}).map(([file, hash]) => `sha256 of ${e(file)}: <code>${e(hash)}</code>`).join('<br>') || '–'
@@ -192,7 +193,7 @@ function shadeKey(k: number): string {
   const swatches = [0.25, 0.5, 1]
     .map((v) => {
       const o = v * DIFFERENCE_OPACITY;
-      return `<span class="swatch" title="${v}" style="--c:${blend(colourOf(LIGHT, k), LIGHT.surface, o)};--cd:${blend(colourOf(DARK, k), DARK.surface, o)}"></span>`;
+      return `<span class="swatch" title="${v}" style="--c:${blend(seriesColor(LIGHT_PALETTE, k), LIGHT_PALETTE.surface, o)};--cd:${blend(seriesColor(DARK_PALETTE, k), DARK_PALETTE.surface, o)}"></span>`;
     })
     .join('');
   return `<span class="key">${swatches}</span>`;

@@ -8,7 +8,7 @@ import { createDiceProblem } from '../solvers/problem.ts';
 import { ParamError, resolveParams } from '../solvers/params.ts';
 import { checkSolverFits, checkSolverSetup, findSolver, SolverError, solvers } from '../solvers/registry.ts';
 import { effectiveBudget, terminationOfBudget } from '../solvers/stopping.ts';
-import type { ParamValue, Termination } from '../solvers/types.ts';
+import type { ParamValue } from '../solvers/types.ts';
 import type { DiceRunRequest } from '../runtime/kinds/dice.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';
@@ -82,15 +82,10 @@ export function requestOf(run: RunSpec, snapshotIntervalMs?: number, program?: P
     params: run.params,
     seed: run.seed,
     config: run.config,
-    termination: terminationOf(run.budget),
+    termination: terminationOfBudget(run.budget),
     ...(run.program ? { program } : {}),
     ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}),
   };
-}
-
-/** The termination of a run from its (effective) budget. */
-export function terminationOf(budget: RunBudget): Termination {
-  return terminationOfBudget(budget);
 }
 
 /**

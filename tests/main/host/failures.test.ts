@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded, waitFor } from '../processes.ts';
 import { describeExit, SolverHost } from '../../../src-main/host/pool.ts';
 import { processState as readProcessState } from '../../../src-main/host/process-state.ts';
-import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import { childChannel, nodeSpawner, type WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 

@@ -1,6 +1,6 @@
 // What the host tests of every kind of run share: waiting for a run's snapshot or status.
 import type { HostRun } from '../../../src-main/host/pool.ts';
-import type { RunRequest, SnapshotOf } from '../../../src-main/host/run.ts';
+import type { RunRequest, SnapshotOf } from '../../../src-shared/runtime/kinds/index.ts';
 
 /** Resolves with the first snapshot for which `accept` holds; rejects if the run ends first. */
 export function snapshotWhere<R extends RunRequest>(run: HostRun<R>, accept: (s: SnapshotOf<R>) => boolean): Promise<SnapshotOf<R>> {

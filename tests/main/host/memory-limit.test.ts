@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { DisposableStore } from '../../../src-shared/base/disposable.ts';
 import { defaultMemoryLimitMb, SolverHost } from '../../../src-main/host/pool.ts';
 import type { HostMessage } from '../../../src-main/host/protocol.ts';
-import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import type { SpawnOptions, WorkerChannel, WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';

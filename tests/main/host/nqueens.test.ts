@@ -3,7 +3,7 @@
 // failures with reasons, and `saikoro nqueens` through a worker against --inline.
 import { afterEach, describe, expect, it } from 'vitest';
 import { SolverHost } from '../../../src-main/host/pool.ts';
-import type { NqueensResult, NqueensRunRequest, NqueensSnapshot } from '../../../src-main/host/run.ts';
+import type { NqueensResult, NqueensRunRequest, NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded, isAlive } from '../processes.ts';
 import { SolverHost, type HostRun } from '../../../src-main/host/pool.ts';
-import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 import { snapshotWhere, statusBecomes } from './helpers.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';

@@ -7,7 +7,7 @@ import { labRunId, labRunRequest, Project, ProjectError, type LabRunRecord } fro
 import { APPLICATION_ID, SCHEMA_V2, SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
-import type { NqueensRunRequest } from '../../../src-main/host/run.ts';
+import type { NqueensRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 import { fakeRun, tempDir } from './fixtures.ts';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../../src-shared/experiments/canonical-json.ts';
-import { expandGrid, parseShard, runId, shardOf, terminationOf } from '../../../src-shared/experiments/grid.ts';
+import { expandGrid, parseShard, runId, shardOf } from '../../../src-shared/experiments/grid.ts';
+import { terminationOfBudget } from '../../../src-shared/solvers/stopping.ts';
 import { sha256Hex } from '../../../src-shared/experiments/sha256.ts';
 import { instanceConfig, SpecError, validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
@@ -141,7 +142,7 @@ describe('expandGrid', () => {
     const so = { name: 'p', instances: [{ name: 's', track: 'so', n: 20 }, { name: 'm', track: 'mo2', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 200 } };
     const [s, m] = expandGrid(validateSpec(so));
     expect(s.budget).toEqual({ evaluations: 200, target: 0 });
-    expect(terminationOf(s.budget)).toEqual({ maxEvaluations: 200, target: 0 });
+    expect(terminationOfBudget(s.budget)).toEqual({ maxEvaluations: 200, target: 0 });
     // Several objectives: no target, whatever the spec says.
     expect(m.budget).toEqual({ evaluations: 200 });
     expect(expandGrid(validateSpec({ ...so, budget: { evaluations: 200, target: 5 } }))[1].budget).toEqual({ evaluations: 200 });

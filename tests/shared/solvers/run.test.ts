@@ -3,7 +3,7 @@ import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { RunController, runSolver, runSolverSync } from '../../../src-shared/solvers/run.ts';
 import { defaultSolverFor, findSolver } from '../../../src-shared/solvers/registry.ts';
-import { terminationProgress, validateTermination } from '../../../src-shared/solvers/termination.ts';
+import { terminationProgress, validateTermination } from '../../../src-shared/runtime/termination.ts';
 import type { Snapshot } from '../../../src-shared/solvers/types.ts';
 
 const so = new DiceProblem(trackConfig('so', 50));
