@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { SolverHost } from '../../../src-main/host/pool.ts';
-import type { DiceRunRequest } from '../../../src-main/host/run.ts';
+import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { hasEnded, isAlive, waitFor } from '../processes.ts';
