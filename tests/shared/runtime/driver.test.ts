@@ -192,3 +192,52 @@ describe('both kinds of run on the driver', () => {
     expect(last.indicator).toBeGreaterThan(0);
   });
 });
+
+/** The Counter, but every step waits (as a solver program's does), and it records its close. */
+class WaitingCounter extends Counter {
+  closed: (string | null)[] = [];
+  closedAtWork: number | null = null;
+  failAt: number | null = null;
+  override step(limit: number): Promise<void> {
+    return Promise.resolve().then(() => {
+      if (this.failAt !== null && this.work >= this.failAt) throw new Error('the program broke');
+      super.step(limit);
+    });
+  }
+  async close(stopReason: string | null): Promise<void> {
+    this.closed.push(stopReason);
+    this.closedAtWork = this.work;
+  }
+}
+
+describe('drive: runs whose steps wait (solver programs)', () => {
+  it('awaits each step, keeps the exact budget and the maxStep, and closes with the stop reason before the result', async () => {
+    const clock = manualClock();
+    const run = new WaitingCounter(clock, 1, Infinity, 7);
+    const r = await drive(run, { maxEvaluations: 50 }, { clock: new RunClock(clock.now), yieldToHost: async () => {} });
+    expect(r).toEqual({ work: 50, seconds: 0.05, stopReason: 'evaluations' });
+    expect(run.steps).toEqual([7, 7, 7, 7, 7, 7, 7, 1]);
+    expect(run.closed).toEqual(['evaluations']);
+    expect(run.closedAtWork).toBe(50);
+  });
+
+  it('closes with the cancel, and with null when a step fails (the error goes on)', async () => {
+    const clock = manualClock();
+    const control = new RunController();
+    const cancelled = new WaitingCounter(clock, 0, Infinity, 5);
+    control.cancel();
+    expect((await drive(cancelled, { maxEvaluations: 50 }, { control, clock: new RunClock(clock.now) })).stopReason).toBe('cancelled');
+    expect(cancelled.closed).toEqual(['cancelled']);
+    const broken = new WaitingCounter(clock, 0, Infinity, 5);
+    broken.failAt = 10;
+    await expect(drive(broken, { maxEvaluations: 50 }, { clock: new RunClock(clock.now), yieldToHost: async () => {} })).rejects.toThrow('the program broke');
+    expect(broken.closed).toEqual([null]);
+    expect(broken.work).toBe(10);
+  });
+
+  it('driveSync refuses a run whose steps wait, and a waiting run needs a maxStep', async () => {
+    const clock = manualClock();
+    expect(() => driveSync(new WaitingCounter(clock, 0, Infinity, 5), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).toThrow('this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()');
+    await expect(drive(new WaitingCounter(clock, 0), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).rejects.toThrow('a run whose steps wait (return a promise) must have a maxStep');
+  });
+});
