@@ -2,7 +2,20 @@ import type { BenchSuite, BenchTable } from './suite.ts';
 import { median as sampleMedian } from '../../src-shared/stats/summary.ts';
 import { defaultNeuralParams, slidesNeuralParams, type NeuralParams } from '../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams } from '../../src-shared/problems/nqueens/minconflicts.ts';
-import { solveNqueens } from '../../src-shared/problems/nqueens/solve.ts';
+import { frameworkParams } from '../../src-shared/problems/nqueens/request.ts';
+import type { MinConflictsParams } from '../../src-shared/problems/nqueens/minconflicts.ts';
+import { runInProcessSync } from '../app/launcher.ts';
+import { planNqueensRun } from '../app/nqueens.ts';
+
+/**
+ * One method run to its end in this process, planned as every N-Queens run (app/nqueens.ts)
+ * and run through the launcher's in-process path; a failed run is a bench error.
+ */
+function solve(method: 'neural' | 'minconflicts', params: NeuralParams | MinConflictsParams, seed: number) {
+  const outcome = runInProcessSync(planNqueensRun({ kind: 'nqueens', method, n: params.n, params: frameworkParams(method, params), seed }));
+  if (!outcome.result) throw new Error(`nqueens ${method} N = ${params.n} seed ${seed}: ${outcome.reason}`);
+  return outcome.result;
+}
 
 interface NeuralRow {
   preset: string;
@@ -42,7 +55,7 @@ function neuralRun(preset: string, make: (n: number) => NeuralParams, n: number,
   const seconds: number[] = [];
   const failures: Record<string, number> = {};
   for (let seed = 1; seed <= seeds; seed++) {
-    const o = solveNqueens('neural', params, seed);
+    const o = solve('neural', params, seed);
     seconds.push(o.seconds);
     if (o.solved) steps.push(o.steps);
     else failures[o.failure ?? 'unknown'] = (failures[o.failure ?? 'unknown'] ?? 0) + 1;
@@ -101,7 +114,7 @@ export const nqueensBench: BenchSuite = {
       const steps: number[] = [];
       let solved = 0;
       for (let seed = 1; seed <= mcSeeds; seed++) {
-        const o = solveNqueens('minconflicts', defaultMinConflictsParams(n), seed);
+        const o = solve('minconflicts', defaultMinConflictsParams(n), seed);
         seconds.push(o.seconds);
         steps.push(o.steps);
         if (o.solved) solved++;

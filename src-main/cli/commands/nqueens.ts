@@ -1,9 +1,6 @@
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { defaultNeuralParams, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
-import type { NqueensOutcome } from '../../../src-shared/problems/nqueens/solve.ts';
-// Moved to src-shared (the benchmark may not import the CLI); still exported here for its callers.
-export { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { RunController } from '../../../src-shared/runtime/control.ts';
 import type { NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
@@ -19,8 +16,17 @@ import { openProject } from './project.ts';
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
 const MINCONFLICTS_ONLY = ['samples', 'greedy-tries', 'noise'] as const;
 
-// Moved to src-shared (the app's N-Queens runs use it too); still exported here for its callers.
-export { frameworkParams };
+/** What `--json` prints of a run (the queens written by toJson). */
+interface NqueensOutcome {
+  n: number;
+  method: 'neural' | 'minconflicts';
+  solved: boolean;
+  steps: number;
+  seconds: number;
+  queens: ArrayLike<number> | null;
+  params: NeuralParams | MinConflictsParams;
+  failure?: string;
+}
 /** Boards up to this size are drawn; larger ones print the column list. */
 const BOARD_MAX = 40;
 const LIST_MAX = 1000;

@@ -6,12 +6,11 @@ import { SolverHost } from '../../../src-main/host/pool.ts';
 import type { NqueensResult, NqueensRunRequest, NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
-import { solveNqueens } from '../../../src-shared/problems/nqueens/solve.ts';
 import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
 import { waitFor } from '../processes.ts';
 import { snapshotWhere, statusBecomes } from './helpers.ts';
-import { defaultMinConflictsParams, runMinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
-import { defaultNeuralParams, runNeural, slidesNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { defaultMinConflictsParams, MinConflicts, runMinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import { defaultNeuralParams, NeuralNet, runNeural, slidesNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 import { runCli } from '../cli/io.ts';
 
@@ -197,10 +196,10 @@ describe('saikoro nqueens through the host', () => {
       const inline = await runCli(['nqueens', ...argv, '--json', '--inline']);
       expect(inline.code, argv.join(' ')).toBe(worker.code);
       expect(strip(inline.stdout), argv.join(' ')).toEqual(strip(worker.stdout));
-      // The old direct path (the same function the benchmark uses) with the printed params.
+      // The method itself, run straight with the printed params (no driver): the same board.
       const o = JSON.parse(worker.stdout);
-      const direct = solveNqueens(o.method, o.params, seedOf(argv));
-      expect([o.solved, o.steps, o.queens, o.failure], argv.join(' ')).toEqual([direct.solved, direct.steps, direct.queens === null ? null : Array.from(direct.queens), direct.failure]);
+      const direct = o.method === 'neural' ? new NeuralNet(o.params, seedOf(argv)).run() : new MinConflicts(o.params, seedOf(argv)).run();
+      expect([o.solved, o.steps, o.queens], argv.join(' ')).toEqual([direct.solved, direct.steps, direct.solved && direct.queens ? Array.from(direct.queens) : null]);
     }
   }, 60_000);
 
