@@ -1,6 +1,7 @@
 /**
- * Dice runs, decided once for every entry point (`saikoro solve`, the app's startRun,
- * benchmarks): which solver (the strongest for the track unless one is named, and whether it
+ * Dice runs, decided once for every entry point (`saikoro solve`, the app's startRun and
+ * experiment sessions, `experiment run`, the solver benchmark; all launched by launcher.ts):
+ * which solver (the strongest for the track unless one is named, and whether it
  * handles the problem), its parameters (defaults filled in, checked by a throwaway setup), the
  * stopping policy (src-shared/solvers/stopping.ts), and the hypervolume normalisation of
  * multi-objective runs, computed once per instance in a worker process (hvNormalisationFor)
