@@ -3,7 +3,9 @@
  * success rate and steps-to-solution median and IQR per N. No DOM and no ECharts here, so the
  * worker can import it.
  */
-import { runNeural, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 import { PRESETS, type PresetName } from './lab.ts';
 
 export interface SweepSetting {
@@ -47,10 +49,13 @@ export function planSweep(ns: readonly number[], settings: readonly SweepSetting
   return jobs;
 }
 
-/** Runs one job (in the worker, or inline in tests). */
+/**
+ * Runs one job (in the worker, or inline in tests) as every N-Queens run runs: an nqueens
+ * request through the one driver (executeRunSync), not a loop of its own.
+ */
 export function runSweepJob(job: SweepJob, now: () => number = () => performance.now()): SweepOutcome {
   const start = now();
-  const r = runNeural(job.params, job.seed);
+  const r = executeRunSync({ kind: 'nqueens', method: 'neural', n: job.n, params: frameworkParams('neural', job.params), seed: job.seed });
   const out: SweepOutcome = { index: job.index, setting: job.setting, n: job.n, seed: job.seed, solved: r.solved, steps: r.steps, seconds: (now() - start) / 1000 };
   if (r.failure) out.failure = r.failure;
   return out;

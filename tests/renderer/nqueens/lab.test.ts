@@ -106,11 +106,12 @@ describe('the sweep', () => {
     expect(() => planSweep([8], [{ label: 'bad', preset: 'default', overrides: { A: -1 } }], 1)).toThrow(/^A: /);
   });
 
-  it('runs a job exactly as runNeural does', () => {
-    const [job] = planSweep([10], settings, 1);
-    const o = runSweepJob(job);
-    const r = runNeural(job.params, 1);
-    expect([o.solved, o.steps, o.failure]).toEqual([r.solved, r.steps, r.failure]);
+  it('runs a job through the driver to exactly what the network itself gives', () => {
+    for (const job of planSweep([10, 12], settings, 3)) {
+      const o = runSweepJob(job);
+      const r = runNeural(job.params, job.seed);
+      expect([o.solved, o.steps, o.failure], `N = ${job.n} seed ${job.seed}`).toEqual([r.solved, r.steps, r.failure]);
+    }
   });
 
   it('uses type-7 quantiles (numpy.percentile defaults)', () => {
