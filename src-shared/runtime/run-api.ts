@@ -10,7 +10,8 @@
 import type { DiceConfig, TrackName } from '../problems/dice/config.ts';
 import type { HvNormalisation } from '../metrics/hv-reference.ts';
 import type { NqueensRequestFields } from '../problems/nqueens/request.ts';
-import type { ParamValue, Snapshot, SolverResult, StopReason } from '../solvers/types.ts';
+import type { ParamValue, Snapshot, SolverResult } from '../solvers/types.ts';
+import type { StopReason } from '../runtime/termination.ts';
 import type { NqueensSnapshot, RunKindName } from './kinds/index.ts';
 import type { ProgramSpec } from '../solvers/program/protocol.ts';
 import type { ProgressPoint } from './progress.ts';

@@ -26,7 +26,7 @@ import type { DiceState } from '../problems/dice/incremental.ts';
 import { incrementalState } from '../runtime/problem.ts';
 import { compareScalar, totalViolation } from './constraints.ts';
 import { asDiceProblem } from './problem.ts';
-import type { IncrementalState, IncrementalValues, Problem } from './types.ts';
+import type { IncrementalState, IncrementalValues, Problem } from '../runtime/problem.ts';
 import { aboveBandMask, inCostlyWindow } from './so/patterns.ts';
 
 const AIM_TRIES = 16;

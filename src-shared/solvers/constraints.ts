@@ -9,7 +9,8 @@
  * block at d = 12 costs 2 (instead of about 10^9 raw), and a change of one roll moves S2_d of
  * every d by the even integer 2 (c_new - c_old) + 2. See docs/solvers.md.
  */
-import type { Evaluated, Problem } from './types.ts';
+import type { Evaluated } from './types.ts';
+import type { Problem } from '../runtime/problem.ts';
 
 /** The per-constraint divisors s_d = 6^d / max(1, floor(N / d)). */
 export function constraintScales(n: number, blockLengths: readonly number[]): Float64Array {

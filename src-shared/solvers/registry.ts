@@ -5,7 +5,8 @@
  */
 import type { TrackName } from '../problems/dice/config.ts';
 import { describeParam } from './params.ts';
-import type { ParamDescriptor, ParamValues, Problem, Solver, SolverInfo } from './types.ts';
+import type { ParamDescriptor, ParamValues, Solver, SolverInfo } from './types.ts';
+import type { Problem } from '../runtime/problem.ts';
 import { hasCapability } from '../runtime/problem.ts';
 import { handlesObjectives } from './objective-support.ts';
 import { randomSearch } from './so/random-search.ts';

@@ -18,10 +18,11 @@ import { BestKeeper, RunFront, type Kept } from './front.ts';
 import { resolveParams } from './params.ts';
 import { asDiceProblem } from './problem.ts';
 import { checkSolverFits, findSolver, SolverError } from './registry.ts';
-import type { Ask, Evaluated, ParamValue, Problem, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, StopReason, Termination, TracePoint } from './types.ts';
+import type { Ask, Evaluated, ParamValue, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, TracePoint } from './types.ts';
+import type { Problem } from '../runtime/problem.ts';
+import type { StopReason, Termination } from '../runtime/termination.ts';
 import { formatSequence } from '../problems/dice/sequence.ts';
 
-export { RunController } from '../runtime/control.ts';
 
 export interface RunOptions {
   /** Minimum milliseconds between two snapshots (default 200, i.e. 5 per second). */

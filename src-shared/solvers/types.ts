@@ -20,9 +20,6 @@ import type { TrackName } from '../problems/dice/config.ts';
 import type { Problem, ProblemCapability } from '../runtime/problem.ts';
 import type { StopReason, Termination } from '../runtime/termination.ts';
 
-export type { Problem, IncrementalState, IncrementalValues, ProblemCapability } from '../runtime/problem.ts';
-export type { StopReason, Termination } from '../runtime/termination.ts';
-export type { RunControl } from '../runtime/control.ts';
 
 /** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
 export interface Evaluated {

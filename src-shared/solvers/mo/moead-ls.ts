@@ -25,7 +25,8 @@ import { incrementalState } from '../../runtime/problem.ts';
 import { Random } from '../../random.ts';
 import { totalViolation } from '../constraints.ts';
 import { ParamError, num } from '../params.ts';
-import type { Ask, Evaluated, IncrementalState, ParamValue, ParamValues, Problem, Reported, Solver, SolverInfo } from '../types.ts';
+import type { Ask, Evaluated, ParamValue, ParamValues, Reported, Solver, SolverInfo } from '../types.ts';
+import type { IncrementalState, Problem } from '../../runtime/problem.ts';
 import { dasDennis, dasDennisCount, randomSequence } from './operators.ts';
 
 /** Default divisions per M: 20, 21, 20, 15, 21, 28 subproblems for M = 2..7. */

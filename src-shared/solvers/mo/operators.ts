@@ -4,7 +4,8 @@
  */
 import { constrainedNonDominatedSort, crowdingDistance } from '../../metrics/dominance.ts';
 import { Random } from '../../random.ts';
-import type { Ask, Evaluated, ParamSpec, ParamValues, Problem, Solver } from '../types.ts';
+import type { Ask, Evaluated, ParamSpec, ParamValues, Solver } from '../types.ts';
+import type { Problem } from '../../runtime/problem.ts';
 
 export function randomSequence(problem: Problem, random: Random): Uint8Array {
   const x = new Uint8Array(problem.n);

@@ -10,7 +10,8 @@
 import { Random } from '../../random.ts';
 import { compareEvaluated, penalised } from '../constraints.ts';
 import { num, ParamError } from '../params.ts';
-import type { Ask, Evaluated, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
+import type { Ask, Evaluated, ParamValues, Solver, SolverInfo } from '../types.ts';
+import type { Problem } from '../../runtime/problem.ts';
 import { randomSequence } from './local.ts';
 
 class GeneticAlgorithm implements Solver {

@@ -11,7 +11,8 @@
 import { Random } from '../../random.ts';
 import { compareScalar } from '../constraints.ts';
 import { bool, num, str } from '../params.ts';
-import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
+import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
+import type { Problem } from '../../runtime/problem.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
 class FirstImprovement implements Solver {

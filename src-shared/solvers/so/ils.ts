@@ -18,7 +18,8 @@ import type { DiceState } from '../../problems/dice/incremental.ts';
 import { asDiceProblem } from '../problem.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
 import { num, str } from '../params.ts';
-import type { Ask, ParamValues, Problem, Solver, SolverInfo } from '../types.ts';
+import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
+import type { Problem } from '../../runtime/problem.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 import { aboveBandMask, inCostlyWindow } from './patterns.ts';
 

@@ -6,7 +6,8 @@
 import type { Random } from '../../random.ts';
 import { incrementalState } from '../../runtime/problem.ts';
 import { compareScalar, totalViolation } from '../constraints.ts';
-import type { Evaluated, IncrementalState, ParamSpec, Problem, Reported } from '../types.ts';
+import type { Evaluated, ParamSpec, Reported } from '../types.ts';
+import type { IncrementalState, Problem } from '../../runtime/problem.ts';
 
 /** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
 export interface Move {

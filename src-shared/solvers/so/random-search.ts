@@ -1,7 +1,8 @@
 /** Random search: independent uniform sequences. A baseline for any number of objectives. */
 import { Random } from '../../random.ts';
 import { num } from '../params.ts';
-import type { Ask, Problem, ParamValues, Solver, SolverInfo } from '../types.ts';
+import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
+import type { Problem } from '../../runtime/problem.ts';
 
 class RandomSearch implements Solver {
   private problem!: Problem;

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { executeRun, executeRunSync, type NqueensMethod } from '../../../src-shared/runtime/kinds/index.ts';
 import { solvers } from '../../../src-shared/solvers/registry.ts';
-import type { SolverResult, Termination } from '../../../src-shared/solvers/types.ts';
+import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+import type { Termination } from '../../../src-shared/runtime/termination.ts';
 
 interface DiceRow {
   kind: 'dice';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { RunController, runSolver, runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { runSolver, runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { RunController } from '../../../src-shared/runtime/control.ts';
 import { defaultSolverFor, findSolver } from '../../../src-shared/solvers/registry.ts';
 import { terminationProgress, validateTermination } from '../../../src-shared/runtime/termination.ts';
 import type { Snapshot } from '../../../src-shared/solvers/types.ts';

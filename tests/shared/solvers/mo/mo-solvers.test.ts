@@ -6,7 +6,8 @@ import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';
 import { ParamError } from '../../../../src-shared/solvers/params.ts';
 import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
 import { runSolverSync } from '../../../../src-shared/solvers/run.ts';
-import type { Problem, SolverResult } from '../../../../src-shared/solvers/types.ts';
+import type { SolverResult } from '../../../../src-shared/solvers/types.ts';
+import type { Problem } from '../../../../src-shared/runtime/problem.ts';
 
 const MO_SOLVERS = ['nsga2', 'nsga3', 'moead-ls', 'barrier-mo'];
 
