@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import ProjectView from '../../../src-renderer/views/project/ProjectView.vue';
 import { formatBytes, resultText } from '../../../src-renderer/views/project/format.ts';
+import { SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { waitFor } from '../../main/processes.ts';
 import { appear, byTestId, click, key, q, realAppForViews, select, settle, textOf, type } from './mount.ts';
 
@@ -60,7 +61,7 @@ describe('project home: no project open', () => {
     await waitFor('the project to open', () => byTestId('project-info'));
     expect(q('h1')?.textContent).toBe('listed');
     expect(textOf('project-info')).toContain('listed.saikoro');
-    expect(textOf('project-info')).toContain('v4');
+    expect(textOf('project-info')).toContain(`v${SCHEMA_VERSION}`);
     expect((await env.api.getProject())?.path).toBe('listed.saikoro');
     expect(textOf('no-experiments')).toContain('No experiments yet');
   });
