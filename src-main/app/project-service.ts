@@ -59,6 +59,8 @@ interface Session {
 interface Open {
   project: Project;
   file: string;
+  /** What recovery reported while opening it (as the client sees paths). */
+  recovered: string[];
 }
 
 /** How the app prints a report's page to PDF: Electron's printToPDF, or Chromium (playwright-core) on a server. */
@@ -84,7 +86,7 @@ export class ProjectService implements Disposable {
   async create(userPath: unknown): Promise<ProjectSummary> {
     const file = this.paths.resolve(userPath, 'create');
     const project = Project.create(file);
-    await this.replace({ project, file });
+    await this.replace({ project, file, recovered: [] });
     this.changed('created', null);
     return this.summary()!;
   }
@@ -92,8 +94,9 @@ export class ProjectService implements Disposable {
   /** Opens a project file (the one open before is closed first). */
   async open(userPath: unknown): Promise<ProjectSummary> {
     const file = this.paths.resolve(userPath, 'open');
-    const project = Project.open(file);
-    await this.replace({ project, file });
+    const recovered: string[] = [];
+    const project = Project.open(file, { onRecovery: (message) => recovered.push(this.paths.redact(message)) });
+    await this.replace({ project, file, recovered });
     this.changed('opened', null);
     return this.summary()!;
   }
@@ -149,7 +152,7 @@ export class ProjectService implements Disposable {
 
   summary(): ProjectSummary | null {
     if (!this.current) return null;
-    const { project, file } = this.current;
+    const { project, file, recovered } = this.current;
     const info = project.info();
     const statuses = project.runStatuses();
     const display = this.paths.display(file);
@@ -161,6 +164,7 @@ export class ProjectService implements Disposable {
       createdBy: info.createdBy,
       sizeBytes: info.sizeBytes,
       readOnly: project.readOnly,
+      recovered: [...recovered],
       experiments: project.experiments().map((e) => this.experimentSummary(e.spec, e.createdAt, statuses)),
       notes: project.notes().map((n) => ({ id: n.id, experiment: n.experiment, text: n.text, createdAt: n.createdAt })),
       labRuns: project.labRuns().map((r) => ({

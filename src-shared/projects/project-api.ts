@@ -90,6 +90,11 @@ export interface ProjectSummary {
   labRuns: LabRunSummary[];
   /** Whether the app opened it read-only (a folder it cannot write). */
   readOnly: boolean;
+  /**
+   * What recovery did beside the file when the app opened it (a sidecar kept aside as
+   * `NAME.kept-<time>`, docs/reliability.md), one message each; empty for a clean open.
+   */
+  recovered: string[];
 }
 
 /** One run of an experiment's grid, stored or not. */
