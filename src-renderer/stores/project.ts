@@ -25,6 +25,8 @@ export const useProjectStore = defineStore('project', () => {
   /** The last failure of a project call (its message names the problem). */
   const error = ref<string | null>(null);
   const loaded = ref(false);
+  /** Whether the user dismissed the recovery notices of the project opened last (a new open shows them again). */
+  const recoveredDismissed = ref(false);
 
   const isOpen = computed(() => summary.value !== null);
   const experiments = computed<ExperimentSummary[]>(() =>
@@ -33,6 +35,9 @@ export const useProjectStore = defineStore('project', () => {
       return live && (!e.session || live.startedAt >= e.session.startedAt) ? { ...e, session: live } : e;
     }),
   );
+  /** What recovery kept aside when the app opened the file (docs/reliability.md), until dismissed. */
+  const recovered = computed<string[]>(() => (recoveredDismissed.value ? [] : (summary.value?.recovered ?? [])));
+  const dismissRecovered = () => (recoveredDismissed.value = true);
   /** Sessions queued or running, in the order they began. */
   const activeSessions = computed(() => [...sessions.value.values()].filter((s) => s.status === 'queued' || s.status === 'running' || s.status === 'stopping').sort((a, b) => a.startedAt.localeCompare(b.startedAt)));
 
@@ -80,8 +85,12 @@ export const useProjectStore = defineStore('project', () => {
     }
   }
 
-  const create = (path: string) => attempt(async () => adopt(await api.createProject(path)));
-  const open = (path: string) => attempt(async () => adopt(await api.openProject(path)));
+  const opened = (next: ProjectSummary) => {
+    recoveredDismissed.value = false;
+    adopt(next);
+  };
+  const create = (path: string) => attempt(async () => opened(await api.createProject(path)));
+  const open = (path: string) => attempt(async () => opened(await api.openProject(path)));
   const close = () => attempt(async () => (await api.closeProject(), adopt(null)));
   /** A refusal is the editor's to show (with its field), not the project's: `error` is left alone. */
   async function addExperiment(spec: unknown): Promise<ExperimentSummary> {
@@ -139,7 +148,11 @@ export const useProjectStore = defineStore('project', () => {
   }
 
   const disposers: Disposer[] = [
-    api.onProjectChanged(() => void refresh()),
+    api.onProjectChanged((e) => {
+      // Opened or created elsewhere (the desktop's File menu, a dropped file): its notices show.
+      if (e.reason === 'opened' || e.reason === 'created') recoveredDismissed.value = false;
+      void refresh();
+    }),
     api.onExperimentSession((s) => applySession(s)),
   ];
   if (api.onReconnect) disposers.push(api.onReconnect(() => void refresh()));
@@ -154,6 +167,8 @@ export const useProjectStore = defineStore('project', () => {
     loaded,
     error,
     isOpen,
+    recovered,
+    dismissRecovered,
     experiments,
     activeSessions,
     experiment,
