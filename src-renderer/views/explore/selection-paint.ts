@@ -5,7 +5,7 @@
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { LARGE_THRESHOLD } from './charts.ts';
 import type { ExplorerData } from './front-data.ts';
-import type { GridTransform } from './useChartLayer.ts';
+import { gridImage, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
 
 export interface SelectionStyle {
@@ -38,13 +38,7 @@ function pixel(hex: string, alpha: number): number {
  * canvas, a square of pixels a few nanoseconds.
  */
 export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, limit = Infinity): number {
-  const scale = ctx.getTransform().a || 1;
-  const gx = Math.round(t.x * scale);
-  const gy = Math.round(t.y * scale);
-  const gw = Math.max(1, Math.round(t.width * scale));
-  const gh = Math.max(1, Math.round(t.height * scale));
-  const image = ctx.createImageData(gw, gh);
-  const buf = new Uint32Array(image.data.buffer);
+  const { image, pixels: buf, x: gx, y: gy, width: gw, height: gh, scale } = gridImage(ctx, t);
   buf.fill(pixel(style.surface, 0.62));
   const colour = pixel(style.colour, 1);
   const side = Math.max(1, Math.round(style.size * scale));

@@ -47,6 +47,28 @@ export interface GridTransform {
   by: number;
 }
 
+/** An ImageData over grid `t` in device pixels, for a canvas whose transform scales CSS pixels. */
+export interface GridImage {
+  image: ImageData;
+  /** The image's pixels, one 32-bit RGBA word each, row by row. */
+  pixels: Uint32Array;
+  /** The grid's corner and size in device pixels, and device pixels per CSS pixel. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  scale: number;
+}
+
+/** A blank image of grid `t` on `ctx`, to fill and put back at (x, y). */
+export function gridImage(ctx: CanvasRenderingContext2D, t: GridTransform): GridImage {
+  const scale = ctx.getTransform().a || 1;
+  const width = Math.max(1, Math.round(t.width * scale));
+  const height = Math.max(1, Math.round(t.height * scale));
+  const image = ctx.createImageData(width, height);
+  return { image, pixels: new Uint32Array(image.data.buffer), x: Math.round(t.x * scale), y: Math.round(t.y * scale), width, height, scale };
+}
+
 interface GridModelLike {
   coordinateSystem?: { getRect(): { x: number; y: number; width: number; height: number } };
 }

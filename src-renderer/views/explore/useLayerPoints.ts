@@ -10,7 +10,7 @@ import type { ECharts } from '../../charts/echarts.ts';
 import { pointTooltip } from './charts.ts';
 import type { ExplorerData } from './front-data.ts';
 import { nearestPoint, rasterizePoints, type LayerGroup } from './point-layer.ts';
-import { gridTransform, POINT_LAYER_ZLEVEL, useChartLayer, type GridTransform } from './useChartLayer.ts';
+import { gridImage, gridTransform, POINT_LAYER_ZLEVEL, useChartLayer, type GridTransform } from './useChartLayer.ts';
 
 /** A grid of the chart and the objectives on its axes. */
 export interface LayerPanel {
@@ -41,15 +41,9 @@ interface ZrEvent {
 
 /** Paints the groups' points of every panel on the canvas (in CSS pixels, scaled by its transform). */
 export function paintPoints(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, panel: LayerPanel, groups: readonly LayerGroup[]): void {
-  const scale = ctx.getTransform().a || 1;
-  const gx = Math.round(t.x * scale);
-  const gy = Math.round(t.y * scale);
-  const gw = Math.max(1, Math.round(t.width * scale));
-  const gh = Math.max(1, Math.round(t.height * scale));
-  const image = ctx.createImageData(gw, gh);
-  const buf = new Uint32Array(image.data.buffer);
-  rasterizePoints(buf, gw, gh, { ax: t.ax * scale, bx: t.bx * scale - gx, ay: t.ay * scale, by: t.by * scale - gy }, data, panel.xi, panel.yi, groups, scale);
-  ctx.putImageData(image, gx, gy);
+  const g = gridImage(ctx, t);
+  rasterizePoints(g.pixels, g.width, g.height, { ax: t.ax * g.scale, bx: t.bx * g.scale - g.x, ay: t.ay * g.scale, by: t.by * g.scale - g.y }, data, panel.xi, panel.yi, groups, g.scale);
+  ctx.putImageData(g.image, g.x, g.y);
 }
 
 export function useLayerPoints(chart: Readonly<Ref<ECharts | null>>, options: LayerPointsOptions): { pointAt(x: number, y: number): number | null } {
