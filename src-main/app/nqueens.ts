@@ -4,7 +4,8 @@
  * run (the first maxQueens queens, the solution verified again on this side).
  */
 import type { NqueensRunReport, StartNqueensRun } from '../../src-shared/api.ts';
-import { checkNqueensRequest } from '../../src-shared/problems/nqueens/request.ts';
+import { checkNqueensRequest, NqueensRequestError } from '../../src-shared/problems/nqueens/request.ts';
+import { NQUEENS_RUN_PURPOSES, type NqueensRunPurpose } from '../../src-shared/runtime/run-api.ts';
 import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
 import type { NqueensResult } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunPlan } from './launcher.ts';
@@ -15,12 +16,20 @@ const METHOD_TITLES = { neural: 'the network', minconflicts: 'min-conflicts' } a
 
 export function planNqueensRun(start: StartNqueensRun): NqueensRunPlan {
   const { method, n, seed, params, maxQueens, stepLimit } = checkNqueensRequest(start);
+  const purpose = checkPurpose(start.purpose);
+  const title = `N-Queens, N = ${n.toLocaleString('en-US')}, ${METHOD_TITLES[method]}, seed ${seed}${purpose === 'baseline' ? " (the lab's baseline)" : ''}`;
   return {
     kind: 'nqueens',
     request: { kind: 'nqueens', method, n, params, seed },
-    started: { kind: 'nqueens', title: `N-Queens, N = ${n.toLocaleString('en-US')}, ${METHOD_TITLES[method]}, seed ${seed}`, method, n, seed, params, stepLimit, maxQueens },
+    started: { kind: 'nqueens', title, method, n, seed, params, stepLimit, maxQueens, purpose },
     report: (result) => nqueensReport(result, maxQueens),
   };
+}
+
+function checkPurpose(purpose: unknown): NqueensRunPurpose {
+  if (purpose === undefined) return 'run';
+  if (!NQUEENS_RUN_PURPOSES.includes(purpose as NqueensRunPurpose)) throw new NqueensRequestError('purpose', `expected ${NQUEENS_RUN_PURPOSES.map((p) => JSON.stringify(p)).join(' or ')}, got ${JSON.stringify(purpose) ?? String(purpose)}`);
+  return purpose as NqueensRunPurpose;
 }
 
 /**
@@ -39,6 +48,7 @@ export function nqueensReport(r: NqueensResult, maxQueens: number): NqueensRunRe
     seconds: r.seconds,
     stopReason: r.stopReason,
     failure: r.failure ?? null,
+    initialConflicts: r.initialConflicts ?? null,
     message: r.message,
     verified,
     queens: r.solved && r.queens ? r.queens.slice(0, maxQueens) : null,

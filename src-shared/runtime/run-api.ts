@@ -56,7 +56,15 @@ export interface StartDiceRun {
  */
 export interface StartNqueensRun extends NqueensRequestFields {
   kind: 'nqueens';
+  /**
+   * 'baseline': a run the N-Queens lab starts itself, to compare its network with min-conflicts
+   * on the same N and seed (its worker card does not show these); 'run' (the default): any other.
+   */
+  purpose?: NqueensRunPurpose;
 }
+
+export type NqueensRunPurpose = 'run' | 'baseline';
+export const NQUEENS_RUN_PURPOSES: readonly NqueensRunPurpose[] = ['run', 'baseline'];
 
 export type StartRunRequest = RunApiTypes[RunKindName]['start'];
 
@@ -111,6 +119,7 @@ export interface NqueensRunStarted extends StartedBase {
   /** The step limit that applies (maxSteps, or the method's default for N). */
   stepLimit: number;
   maxQueens: number;
+  purpose: NqueensRunPurpose;
 }
 
 /** What a finished N-Queens run found. */
@@ -126,6 +135,8 @@ export interface NqueensRunReport {
   stopReason: StopReason;
   /** Why an unsolved run failed (network: loop, oscillation, stall, wander; min-conflicts: attacking pairs left). */
   failure: string | null;
+  /** Min-conflicts: the attacking pairs its greedy start left; null for the network (or a run cancelled during the start). */
+  initialConflicts: number | null;
   message: string;
   /** Solved and confirmed by verifySolution on the main side (besides the worker's own check). */
   verified: boolean;

@@ -35,6 +35,8 @@ export interface NqueensStepper {
   queens(): number[] | null;
   /** Why an unsolved run failed (network: loop / oscillation / stall / wander). */
   failure(): string | undefined;
+  /** Min-conflicts: the attacking pairs its greedy start left (null before it finished, and for the network). */
+  initialConflicts(): number | null;
 }
 
 export interface NqueensSolverInfo {
@@ -97,6 +99,7 @@ export const nqueensNeural: NqueensSolverInfo = {
       progress: () => ({ steps: net.stepCount, conflicts: net.state.conflicts, queens: net.state.queens, energy: net.state.energy }),
       queens: () => net.result().queens,
       failure: () => net.result().failure,
+      initialConflicts: () => null,
     };
   },
 };
@@ -139,6 +142,7 @@ export const nqueensMinConflicts: NqueensSolverInfo = {
       progress: () => ({ steps: mc.progress().steps, conflicts: mc.conflictCount, queens: mc.started ? n : mc.placedRows }),
       queens: () => (mc.solved ? Array.from(mc.queens) : null),
       failure: () => (mc.solved ? undefined : `${mc.conflictCount} attacking pairs left`),
+      initialConflicts: () => (mc.started ? mc.initialConflicts : null),
     };
   },
 };

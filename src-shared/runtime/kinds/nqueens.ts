@@ -56,6 +56,11 @@ export interface NqueensResult {
   stopReason: StopReason;
   /** Why an unsolved run failed (network: loop, oscillation, stall, wander; min-conflicts: pairs left). */
   failure?: string;
+  /**
+   * Min-conflicts: the attacking pairs its greedy start left (MinConflicts.initialConflicts);
+   * absent for the network and for a run stopped during the greedy start.
+   */
+  initialConflicts?: number;
   message: string;
 }
 
@@ -95,6 +100,7 @@ class NqueensRun implements Steppable<NqueensSnapshot, NqueensResult> {
     const solved = this.stepper.solved;
     const failure = solved ? undefined : this.stepper.failure();
     const steps = this.stepper.steps;
+    const initialConflicts = this.stepper.initialConflicts();
     const stop = end.stopReason;
     const message = solved
       ? `solved N = ${n} in ${steps} steps`
@@ -115,6 +121,7 @@ class NqueensRun implements Steppable<NqueensSnapshot, NqueensResult> {
       params: this.params,
       stopReason: solved ? 'solver' : stop,
       ...(failure !== undefined ? { failure } : {}),
+      ...(initialConflicts !== null ? { initialConflicts } : {}),
       message,
     };
   }

@@ -9,6 +9,7 @@ import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';
 import { defaultNeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
+import { defaultMinConflictsParams, MinConflicts } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 import { runCli } from '../cli/io.ts';
 import { apiHarness, within } from './harness.ts';
@@ -49,6 +50,10 @@ describe('N-Queens runs through the API', () => {
     // The worker's run is the in-process driver's, step for step.
     const inline = await executeRun({ kind: 'nqueens', method: 'minconflicts', n: 2000, params: run.started.params, seed: 5 });
     expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
+    // The greedy start's attacking pairs, as the problem module counts them for this seed.
+    expect(r.initialConflicts).toBe(new MinConflicts(defaultMinConflictsParams(2000), 5).initialConflicts);
+    expect(r.initialConflicts).toBeGreaterThan(0);
+    expect(run.started.purpose).toBe('run');
     // The driver's last snapshot comes before the end: no conflicts left, at the final step.
     expect(run.snapshots.length).toBeGreaterThan(0);
     const last = run.snapshots.at(-1)!.snapshot;
@@ -64,7 +69,7 @@ describe('N-Queens runs through the API', () => {
     expect(run.started.stepLimit).toBe(5000);
     const end = await within(run.finished, 30_000, 'neural N = 8');
     const r = end.result!;
-    expect([end.status, r.solved, r.verified]).toEqual(['done', true, true]);
+    expect([end.status, r.solved, r.verified, r.initialConflicts]).toEqual(['done', true, true, null]);
     expect(verifySolution(r.queens!)).toBe(true);
     const inline = await executeRun({ kind: 'nqueens', method: 'neural', n: 8, params, seed: 1 });
     expect([r.steps, r.queens]).toEqual([inline.steps, inline.queens]);
@@ -132,6 +137,7 @@ describe('N-Queens runs through the API', () => {
     expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { kickEvery: 5, kickLength: 5 } })).toMatchObject({ field: 'params.kickLength', message: 'params.kickLength: must be less than kickEvery (5), got 5' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be >= 0 and <= 1, got 1.5' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({ field: 'maxQueens', message: 'maxQueens: must be at most 8, got 9' });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, purpose: 'demo' })).toMatchObject({ field: 'purpose', message: 'purpose: expected "run" or "baseline", got "demo"' });
     expect(await refusal(null)).toMatchObject({ name: 'RunRequestError', field: 'request' });
     expect(await dispatchCall(api, 'startRun', [{ kind: 'chess', n: 8 }])).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'kind', message: 'kind: must be "dice" or "nqueens", got "chess"' } });
     expect(runs.activeCount).toBe(0);

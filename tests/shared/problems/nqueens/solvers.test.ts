@@ -41,6 +41,10 @@ describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
     expect(mc.solved).toBe(true);
     expect(mc.queens).toEqual([...mcDirect.queens]);
     expect(verifySolution(mc.queens!)).toBe(true);
+    // The attacking pairs its greedy start left, as the method counts them; the network has none.
+    expect(mc.initialConflicts).toBe(mcDirect.initialConflicts);
+    expect(mcDirect.initialConflicts).toBeGreaterThan(0);
+    expect(neural).not.toHaveProperty('initialConflicts');
   });
 
   it('stops at a step budget and reports the failure mode', async () => {
@@ -75,6 +79,7 @@ describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
     const r = await runNqueens('minconflicts', n, {}, 1, {}, { onSnapshot: (s) => snaps.push(s), control, yieldToHost, snapshotIntervalMs: 0, sliceMilliseconds: 0 });
     expect(r.stopReason).toBe('cancelled');
     expect(r.steps).toBe(0); // still in the greedy start
+    expect(r).not.toHaveProperty('initialConflicts'); // the greedy start never finished
     // Steps of 1024 rows: the board fills up row by row, and the cancel after the third stops it.
     expect(snaps.map((s) => s.queens)).toEqual([1024, 2048, 3072, 3072]);
     expect(snaps.every((s) => s.queens < n)).toBe(true);
