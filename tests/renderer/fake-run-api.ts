@@ -2,10 +2,14 @@
 // cancelRun, onRunSnapshot, onRunFinished) with requests planned by the real application layer
 // (src-main/app/runs.ts, so answers and refusals are the real ones) and events sent by the
 // test. It keeps each run's RunInfo as RunService does, so listRuns after a "reload" is right.
+// The N-Queens lab's baseline runs (purpose "baseline", which the lab starts by itself) are run
+// here at once by the one driver and finished with the app layer's report, under ids of their
+// own and listed in `baselines`, not `requests`: tests of other runs see only theirs.
 import { ApiError, toWireError, type RunFinishedEvent, type RunInfo, type RunSnapshotEvent, type RunStarted, type SaikoroApi, type StartRunRequest } from '../../src-shared/api.ts';
 import { appendPoint } from '../../src-shared/runtime/progress.ts';
-import { progressPoint } from '../../src-shared/runtime/kinds/index.ts';
+import { executeRunSync, progressPoint, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import { planRun } from '../../src-main/app/runs.ts';
+import type { RunPlan } from '../../src-main/app/launcher.ts';
 import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
@@ -17,6 +21,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   const finishedListeners = new Set<(e: RunFinishedEvent) => void>();
   const reconnectListeners = new Set<() => void>();
   const requests: StartRunRequest[] = [];
+  const baselines: StartRunRequest[] = [];
   const cancelled: string[] = [];
   const pauses: [string, boolean][] = [];
   const infos = new Map<string, RunInfo>();
@@ -24,6 +29,12 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   let beforeAnswer: ((runId: string) => void) | null = null;
   let refuseWith: Error | null = null;
   let calls = { listRuns: 0, getRun: 0 };
+
+  function finish(e: RunFinishedEvent): void {
+    const info = infos.get(e.runId);
+    if (info) Object.assign(info, { status: e.status, reason: e.reason, result: e.result });
+    finishedListeners.forEach((l) => l(e));
+  }
 
   const api = {
     listSolvers: async () => [],
@@ -41,11 +52,16 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
       } catch (e) {
         throw new ApiError(toWireError(e));
       }
-      requests.push(request);
-      const runId = `run-test-${requests.length}`;
-      const started = { ...plan.started, runId, createdAt: new Date(Date.UTC(2026, 11, 1, 0, 0, requests.length)).toISOString() } as RunStarted;
+      const baseline = request.kind === 'nqueens' && request.purpose === 'baseline';
+      const list = baseline ? baselines : requests;
+      list.push(request);
+      const runId = `${baseline ? 'baseline' : 'run'}-test-${list.length}`;
+      const started = { ...plan.started, runId, createdAt: new Date(Date.UTC(2026, 11, 1, 0, 0, infos.size + 1)).toISOString() } as RunStarted;
       infos.set(runId, { runId, kind: plan.kind, started, status: 'queued', snapshot: null, result: null, reason: null, history: [] } as RunInfo);
-      beforeAnswer?.(runId);
+      if (baseline) {
+        const result = (plan as RunPlan<RunKindName>).report(executeRunSync(plan.request) as never);
+        setTimeout(() => finish({ runId, kind: plan.kind, status: 'done', reason: null, result } as RunFinishedEvent), 0);
+      } else beforeAnswer?.(runId);
       return structuredClone(started);
     },
     getRun: async (runId: string) => {
@@ -67,6 +83,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   return {
     api,
     requests,
+    baselines,
     cancelled,
     pauses,
     infos,
@@ -84,11 +101,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
       }
       snapshotListeners.forEach((l) => l(e));
     },
-    finish(e: RunFinishedEvent) {
-      const info = infos.get(e.runId);
-      if (info) Object.assign(info, { status: e.status, reason: e.reason, result: e.result });
-      finishedListeners.forEach((l) => l(e));
-    },
+    finish,
     /** The event socket came back (after a drop): stores re-sync. */
     reconnect: () => reconnectListeners.forEach((l) => l()),
     listenerCount: () => snapshotListeners.size + finishedListeners.size,

@@ -7,7 +7,7 @@
  */
 import { computed, ref } from 'vue';
 import type { NqueensRunReport, NqueensRunStarted, NqueensSnapshot, StartNqueensRun } from '../../../src-shared/api.ts';
-import { useRunsStore } from '../../stores/runs.ts';
+import { useRunsStore, type LiveRun } from '../../stores/runs.ts';
 import { CELL } from './lab.ts';
 
 export type WorkerPhase = 'idle' | 'starting' | 'running' | 'done' | 'failed' | 'cancelled';
@@ -60,9 +60,12 @@ export function queensCells(queens: readonly number[]): Uint8Array {
   return cells;
 }
 
+/** A run the lab started for its baseline line (useBaseline), not one of the card's. */
+const isBaseline = (r: LiveRun) => r.started.kind === 'nqueens' && r.started.purpose === 'baseline';
+
 /**
  * The card's run: the one it started last or, after a reload, the newest N-Queens run the main
- * side still has. Start, pause, cancel, and its live snapshot and result.
+ * side still has (not a baseline). Start, pause, cancel, and its live snapshot and result.
  */
 export function useWorkerRun() {
   const runs = useRunsStore();
@@ -72,7 +75,7 @@ export function useWorkerRun() {
   /** An error of the start call (a refused request names its field). */
   const error = ref<string | null>(null);
 
-  const current = computed(() => (selected.value === undefined ? (runs.ofKind('nqueens')[0] ?? null) : runs.get(selected.value)));
+  const current = computed(() => (selected.value === undefined ? (runs.ofKind('nqueens').find((r) => !isBaseline(r)) ?? null) : runs.get(selected.value)));
   const phase = computed<WorkerPhase>(() => {
     if (starting.value) return 'starting';
     const status = current.value?.status;

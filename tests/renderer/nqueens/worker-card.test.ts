@@ -42,7 +42,7 @@ const snap = (runId: string, steps: number, conflicts: number, extra: Partial<Nq
 const done = (runId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null, result: NqueensRunReport | null) => ({ runId, kind: 'nqueens' as const, status, reason, result });
 
 function report(over: Partial<NqueensRunReport> & Pick<NqueensRunReport, 'n' | 'method' | 'solved' | 'steps' | 'queens'>): NqueensRunReport {
-  return { seed: 1, params: {}, seconds: 0.91, stopReason: 'solver', failure: null, message: '', verified: over.solved, ...over };
+  return { seed: 1, params: {}, seconds: 0.91, stopReason: 'solver', failure: null, initialConflicts: null, message: '', verified: over.solved, ...over };
 }
 
 beforeEach(() => {
