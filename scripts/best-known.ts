@@ -21,9 +21,8 @@ import { evaluateDice } from '../src-shared/problems/dice/evaluate.ts';
 import { bestKnownTable as table, type BestKnown, type Entry, type Found } from '../src-shared/problems/dice/best-known.ts';
 import { dominates } from '../src-shared/metrics/dominance.ts';
 import { parseParamPairs } from '../src-shared/solvers/params.ts';
-import { createDiceProblem } from '../src-shared/solvers/problem.ts';
+import { executeRunSync } from '../src-shared/runtime/kinds/index.ts';
 import { DEFAULT_SOLVERS } from '../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../src-shared/solvers/run.ts';
 
 const root = join(fileURLToPath(import.meta.url), '..', '..');
 const DATA = join(root, 'tests/fixtures/best-known.json');
@@ -105,7 +104,9 @@ function run(args: string[]): void {
   const data = load();
   for (const seed of seedsOf(opt('seeds', '1'))) {
     const started = Date.now();
-    const r = runSolverSync(createDiceProblem(config), solver, params, seed, { maxEvaluations: evals, ...(track === 'so' ? { target: 0 } : {}) });
+    // In this process, as a worker runs it; no hypervolume in the trace (only the points are kept).
+    const termination = { maxEvaluations: evals, ...(track === 'so' ? { target: 0 } : {}) };
+    const r = executeRunSync({ kind: 'dice', solver, params, seed, config, termination, traceHypervolume: false });
     const found: Found = { solver, params: { ...params }, seed, evaluations: r.evaluations, commit: commit() };
     const points = track === 'so' ? (r.best?.feasible ? [r.best.x] : []) : r.front.map((s) => s.x);
     const changed: string[] = [];

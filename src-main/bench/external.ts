@@ -11,7 +11,7 @@ import { RunClock } from '../../src-shared/runtime/control.ts';
 import { drive } from '../../src-shared/runtime/driver.ts';
 import { givenProgramSolver } from '../../src-shared/solvers/program/solver.ts';
 import { DiceProblem } from '../../src-shared/solvers/problem.ts';
-import { SolverRun, type GivenSolver } from '../../src-shared/solvers/run.ts';
+import { SolverRun, type GivenSolver } from '../../src-shared/solvers/solver-run.ts';
 import { launchProgram } from '../host/program-process.ts';
 import type { BenchSuite } from './suite.ts';
 
@@ -79,7 +79,7 @@ async function timeRun(evaluations: number, solver: (problem: DiceProblem) => st
   const problem = new TimedProblem(trackConfig('so', N));
   const clock = new RunClock();
   const start = performance.now();
-  const run = new SolverRun(problem, solver(problem), params, 1, { maxEvaluations: evaluations }, { runClock: clock });
+  const run = new SolverRun(problem, solver(problem), params, 1, { maxEvaluations: evaluations }, { clock });
   const result = await drive(run, run.termination, { clock });
   const ms = performance.now() - start;
   if (result.evaluations !== evaluations) throw new Error(`bench external: ${result.solver} stopped after ${result.evaluations} evaluations: ${result.message}`);

@@ -2,17 +2,19 @@
  * The solver framework's contract (pymoo-style ask/tell). Everything here is plain data or a
  * small interface so that the worker host, the CLI and the renderer can share it.
  *
+ * A run is a request ({kind: 'dice', solver, params, seed, config, termination}) that the
+ * launcher (src-main/app/launcher.ts) hands to a worker, or runs in process, through
+ * executeRun (src-shared/runtime/kinds/): the dice kind builds
  *   problem  = createDiceProblem(config)            (problem.ts)
  *   solver   = findSolver(name).create()            (registry.ts)
- *   result   = await runSolver(problem, name, params, seed, termination, onSnapshot, control)
- *                                                   (run.ts)
- *
- * runSolver calls `solver.setup(problem, params, seed)`, then repeatedly
- *   ask(limit) -> the driver evaluates ask.candidates -> tell(evaluated)
+ *   run      = new SolverRun(problem, solver, ...)  (solver-run.ts)
+ * and the driver (src-shared/runtime/driver.ts) steps the run. The run calls
+ * `solver.setup(problem, params, seed)`, then the driver repeatedly steps it:
+ *   ask(limit) -> the run evaluates ask.candidates -> tell(evaluated)
  * until the termination fires, the solver says it is done, or the run is cancelled.
  *
  * Counting evaluations: every candidate whose objective values are computed counts as one
- * evaluation, fully or incrementally. The driver counts `candidates.length` itself; a solver
+ * evaluation, fully or incrementally. The run counts `candidates.length` itself; a solver
  * that evaluates internally (local search on DiceState.peekSet / peekSwap) reports those in
  * `ask.internal.evaluations`. One step never spends more than `limit` evaluations in total.
  */

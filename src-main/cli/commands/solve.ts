@@ -11,7 +11,7 @@ import type { ParamValue, Snapshot, SolverInfo, SolverResult } from '../../../sr
 import { defaultMemoryLimitMb } from '../../host/pool.ts';
 import { MemoryLimitError } from '../../../src-shared/solvers/memory.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
-import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/run.ts';
+import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';
 import type { HvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { hvNormalisationFor, planDiceRun, withHvNormalisation, type DiceRunPlan } from '../../app/dice.ts';

@@ -8,7 +8,7 @@
 import type { DiceConfig } from '../../problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../metrics/hv-reference.ts';
 import { createDiceProblem } from '../../solvers/problem.ts';
-import { SolverRun, type RunOptions } from '../../solvers/run.ts';
+import { SolverRun, type SolverRunOptions } from '../../solvers/solver-run.ts';
 import type { ProgramSpec } from '../../solvers/program/protocol.ts';
 import { givenProgramSolver } from '../../solvers/program/solver.ts';
 import type { ParamValue, Snapshot, SolverResult } from '../../solvers/types.ts';
@@ -45,12 +45,9 @@ export interface DiceRunRequest extends RunRequestBase {
 /** The largest M whose trace has the hypervolume at every point (beyond: at doublings). */
 export const TRACE_HYPERVOLUME_MAX_OBJECTIVES = 3;
 
-/**
- * The driver options of a dice request, in one place, so that an in-process run (tests,
- * benchmarks, `--inline`) uses exactly the worker's and gets a bit-identical result.
- */
-export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormalisation' | 'traceHypervolume' | 'snapshotIntervalMs'>): RunOptions {
-  const options: RunOptions = { snapshotInterval: request.snapshotIntervalMs ?? 200 };
+/** The SolverRun options of a dice request (the trace's front indicator), in one place. */
+export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormalisation' | 'traceHypervolume'>): Pick<SolverRunOptions, 'frontIndicator' | 'frontIndicatorSchedule'> {
+  const options: Pick<SolverRunOptions, 'frontIndicator' | 'frontIndicatorSchedule'> = {};
   const m = request.config.objectives.length;
   if (request.traceHypervolume !== false && m >= 2) {
     const norm: HvNormalisation = request.hvNormalisation ?? diceHvNormalisation(request.config);
@@ -61,7 +58,7 @@ export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormal
 }
 
 function createSolverRun(request: DiceRunRequest, solver: string | ReturnType<typeof givenProgramSolver>, clock: RunClock): SolverRun {
-  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), runClock: clock });
+  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), clock });
 }
 
 export const diceRunKind = {

@@ -1,5 +1,5 @@
 /**
- * A solver program as a solver of a dice run (src-shared/solvers/run.ts): the program's
+ * A solver program as a solver of a dice run (src-shared/solvers/solver-run.ts): the program's
  * requests become the run's asks, so the run counts, keeps the best or the front and traces
  * exactly as it does for the built-in solvers, whatever the program claims.
  *
@@ -16,7 +16,7 @@ import type { DiceConfig } from '../../problems/dice/config.ts';
 import type { StopReason } from '../../runtime/termination.ts';
 import type { Ask, Evaluated, ParamValues, ProgramRecord, SetupContext, SolverInfo, SolverResult } from '../types.ts';
 import type { Problem } from '../../runtime/problem.ts';
-import type { GivenSolver, RunnableSolver } from '../run.ts';
+import type { GivenSolver, RunnableSolver } from '../solver-run.ts';
 import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatAnswer, formatErrorResult, formatResult, helloMessage, parseProgramMessage, ProtocolError, STOP_OF, type ProgramSpec } from './protocol.ts';
 
 /** How a program process ended. */

@@ -3,7 +3,7 @@
 // run request itself (the worker, which the host runs, executes what it is sent). A static
 // check over the sources, as tests/layers.test.ts checks the layering.
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Launcher, runInProcess, runInProcessSync } from '../../../src-main/app/launcher.ts';
 import { planNqueensRun } from '../../../src-main/app/nqueens.ts';
@@ -29,6 +29,22 @@ export function runStartsIn(file: string, text: string): string[] {
   return problems;
 }
 
+/**
+ * Where a file runs a solver around the one entry (executeRun, src-shared/runtime/kinds/, which
+ * the worker and runInProcess call): the second solver API runSolver / runSolverSync (deleted in
+ * issue 20), or a run driven by hand. `driverHome` is the folder of the driver (its kinds
+ * below it may drive runs).
+ */
+export function secondWaysIn(file: string, text: string, driverHome: string): string[] {
+  const problems: string[] = [];
+  if (/\brunSolver(Sync)?\b/.test(text)) problems.push(`${file}: names runSolver (deleted: plan the run in src-main/app/ and start it with the launcher; from src-shared, executeRun)`);
+  // bench external times the protocol against a SolverRun on a problem that times its own evaluations.
+  const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+  const drives = /\b(drive|driveSync)\(|\bnew SolverRun\(/.test(code);
+  if (drives && !file.startsWith(`${driverHome}/`) && file !== 'src-main/bench/external.ts') problems.push(`${file}: drives a run itself (go through executeRun, or the launcher)`);
+  return problems;
+}
+
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|vue|mts)$/.test(e.name) ? [join(dir, e.name)] : []));
 }
@@ -38,6 +54,20 @@ describe('one launcher for every run', () => {
     const files = sources(join(ROOT, 'src-main'));
     expect(files.length).toBeGreaterThan(50);
     expect(files.flatMap((f) => runStartsIn(posix(f), readFileSync(f, 'utf8')))).toEqual([]);
+  });
+
+  it('there is one way to run a solver: no runSolver, and no run driven outside the driver\'s folder', () => {
+    const files = ['src-shared', 'src-main', 'src-renderer', 'scripts'].flatMap((d) => sources(join(ROOT, d)));
+    const driver = files.find((f) => /export function driveSync\b/.test(readFileSync(f, 'utf8')))!;
+    const driverHome = posix(dirname(driver));
+    expect(files.flatMap((f) => secondWaysIn(posix(f), readFileSync(f, 'utf8'), driverHome))).toEqual([]);
+    expect(secondWaysIn('src-main/cli/commands/x.ts', 'const r = await runSolver(problem, name, {}, 1, t);', driverHome)).toHaveLength(1);
+    expect(secondWaysIn('scripts/x.ts', "import { runSolverSync } from '../src-shared/solvers/run.ts';", driverHome)).toHaveLength(1);
+    expect(secondWaysIn('src-shared/problems/x.ts', 'return driveSync(run, run.termination);', driverHome)).toHaveLength(1);
+    expect(secondWaysIn('src-main/app/x.ts', 'const run = new SolverRun(problem, solver, {}, 1, t);', driverHome)).toHaveLength(1);
+    expect(secondWaysIn('src-shared/x.ts', '/**\n * run = new SolverRun(problem, solver)\n */', driverHome)).toEqual([]);
+    expect(secondWaysIn(`${driverHome}/kinds/x.ts`, 'return drive(run, termination, options);', driverHome)).toEqual([]);
+    expect(secondWaysIn('src-main/bench/solvers.ts', 'await runSolverBench(options, progress);', driverHome)).toEqual([]);
   });
 
   it('the app is wired once: only src-main/app/core.ts constructs the RunService and the ProjectService', () => {

@@ -6,8 +6,7 @@ import { randomDiceConfig } from '../../../src-shared/problems/dice/random-confi
 import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 
 describe('bench solvers', () => {
   it('takes quartiles as R type 7, with +Infinity for censored or infeasible runs', () => {
@@ -51,12 +50,12 @@ describe('bench solvers', () => {
           expect(run.seconds).toBeGreaterThanOrEqual(0.3);
           expect(run.evaluations).toBeGreaterThan(0);
         } else if (cell.case === 'so50') {
-          const local = runSolverSync(createDiceProblem(trackConfig('so', 50)), cell.solver, {}, run.seed, { maxEvaluations: 3000, target: 0 });
+          const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: run.seed, config: trackConfig('so', 50), termination: { maxEvaluations: 3000, target: 0 } });
           const hit = local.best?.feasible && local.best.objectives[0] === 0 ? local.bestFoundAt! : Infinity;
           expect(run.value).toBe(hit);
           expect(run.evaluations).toBe(local.evaluations);
         } else {
-          const local = runSolverSync(createDiceProblem(trackConfig('mo2', 840)), cell.solver, {}, run.seed, { maxEvaluations: 300 });
+          const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: run.seed, config: trackConfig('mo2', 840), termination: { maxEvaluations: 300 }, traceHypervolume: false });
           expect(run.value).toBe(normalisedHypervolume(local.front.map((s) => s.objectives), norm));
           expect(run.frontSize).toBe(local.front.length);
           expect(run.value).toBeLessThanOrEqual(1.1 * 1.1);
@@ -88,7 +87,7 @@ describe('bench solvers', () => {
     expect(benchConfig('random-so840', 0)).toEqual(trackConfig('so', 840));
     expect(benchConfig('random-so840', 2)).toEqual(randomDiceConfig(2, 'so', 840));
     for (const cell of result.cells) {
-      const local = runSolverSync(createDiceProblem(benchConfig('random-so840', cell.config)), cell.solver, {}, 1, { maxEvaluations: 300, target: 0 });
+      const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: 1, config: benchConfig('random-so840', cell.config), termination: { maxEvaluations: 300, target: 0 } });
       expect(cell.runs[0].value).toBe(local.best!.feasible ? local.best!.objectives[0] : Infinity);
     }
     const [table] = renderSolverBench(result);

@@ -14,9 +14,8 @@ import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { DEFAULT_SOLVERS, solvers } from '../../../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'saikoro-solve-'));
 const file = (name: string, text: string) => {
@@ -38,8 +37,8 @@ describe('saikoro solve', () => {
     expect(r).toMatchObject({ solver: 'random', track: 'so', n: 60, seed: 11, front: [] });
     expect(r.best.x).toMatch(/^[1-6]{60}$/);
 
-    // The same run in-process, under the one stopping policy (a single objective stops at f = 0).
-    const local = runSolverSync(createDiceProblem(trackConfig('so', 60)), 'random', {}, 11, { maxEvaluations: 1500, target: 0 });
+    // The same run in-process, as a worker runs it, under the one stopping policy (a single objective stops at f = 0).
+    const local = executeRunSync({ kind: 'dice', solver: 'random', params: {}, seed: 11, config: trackConfig('so', 60), termination: { maxEvaluations: 1500, target: 0 } });
     expect(r.evaluations).toBe(local.evaluations);
     expect(r.success).toBe(local.success);
     expect(r.message).toBe(local.message);

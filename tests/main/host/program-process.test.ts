@@ -14,7 +14,7 @@ import { drive } from '../../../src-shared/runtime/driver.ts';
 import { executeRun, type DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import type { ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
 import { givenProgramSolver } from '../../../src-shared/solvers/program/solver.ts';
-import { SolverRun } from '../../../src-shared/solvers/run.ts';
+import { SolverRun } from '../../../src-shared/solvers/solver-run.ts';
 import type { Snapshot, SolverResult } from '../../../src-shared/solvers/types.ts';
 import { dominates } from '../../../src-shared/metrics/dominance.ts';
 import { CountingProblem, timeless } from '../../shared/solvers/helpers.ts';
@@ -63,7 +63,7 @@ function run(spec: ProgramSpec, evaluations: number, options: Parameters<typeof 
 async function countedRun(track: TrackName, spec: ProgramSpec, budget: number, seed: number, maxStep = 1000): Promise<{ result: SolverResult; problem: CountingProblem }> {
   const problem = new CountingProblem(track, 50);
   const clock = new RunClock();
-  const solverRun = new SolverRun(problem, givenProgramSolver('fake', spec, launchProgram, problem.config), {}, seed, { maxEvaluations: budget }, { runClock: clock, maxStepEvaluations: maxStep });
+  const solverRun = new SolverRun(problem, givenProgramSolver('fake', spec, launchProgram, problem.config), {}, seed, { maxEvaluations: budget }, { clock, maxStepEvaluations: maxStep });
   const result = await drive(solverRun, solverRun.termination, { clock });
   return { result, problem };
 }

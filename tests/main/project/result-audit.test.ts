@@ -9,9 +9,8 @@ import { describe, expect, it } from 'vitest';
 import * as check from '../../../src-main/project/records.ts';
 import { resultProblem } from '../../../src-shared/experiments/result-audit.ts';
 import { TRACK_NAMES, trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { solversFor } from '../../../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 
 interface Line {
@@ -45,10 +44,9 @@ describe('honest results pass', () => {
 
   it.each(TRACK_NAMES)('a fresh run of every solver for %s', (track) => {
     const config = trackConfig(track, 30);
-    const problem = new DiceProblem(config);
     const names = solversFor(config.objectives.length).map((s) => s.name);
     expect(names.length).toBeGreaterThan(2);
-    for (const name of names) accepted(track, 30, 400, runSolverSync(problem, name, {}, 7, { maxEvaluations: 400 }));
+    for (const name of names) accepted(track, 30, 400, executeRunSync({ kind: 'dice', solver: name, params: {}, seed: 7, config, termination: { maxEvaluations: 400 } }));
   });
 });
 

@@ -3,7 +3,7 @@ import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { ParamError, describeParam, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
 import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { findSolver } from '../../../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { solveSync } from '../../helpers/solve.ts';
 
 const problem = new DiceProblem(trackConfig('so', 50));
 const ga = findSolver('ga');
@@ -42,7 +42,7 @@ describe('solver parameters', () => {
   });
 
   it('validates before running', () => {
-    expect(() => runSolverSync(problem, 'ga', { tournamentSize: 0 }, 1, { maxEvaluations: 10 })).toThrow('parameter tournamentSize must be >= 1');
+    expect(() => solveSync(problem, 'ga', { tournamentSize: 0 }, 1, { maxEvaluations: 10 })).toThrow('parameter tournamentSize must be >= 1');
   });
 
   it('describes problem-dependent defaults by their rule', () => {
@@ -54,11 +54,11 @@ describe('solver parameters', () => {
 describe('limits that keep a run finite', () => {
   const so = new DiceProblem(trackConfig('so', 30));
   it('tabu: a tenure past 10^7 is refused (its 32-bit counters); one above N runs', () => {
-    expect(() => runSolverSync(so, 'tabu', { tenure: 1e7 + 1 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be >= 0 and <= 10000000, got 10000001');
-    expect(runSolverSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
+    expect(() => solveSync(so, 'tabu', { tenure: 1e7 + 1 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be >= 0 and <= 10000000, got 10000001');
+    expect(solveSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
   });
   it('ils: a strength past 10^7 is refused; one above N spends the budget and stops', () => {
-    expect(() => runSolverSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (>= 0 and <= 10000000|an integer), got/);
-    expect(runSolverSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 100 }).evaluations).toBe(100);
+    expect(() => solveSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (>= 0 and <= 10000000|an integer), got/);
+    expect(solveSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 100 }).evaluations).toBe(100);
   });
 });

@@ -3,7 +3,7 @@ import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { describeSolvers, solvers } from '../../../src-shared/solvers/registry.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { solveSync } from '../../helpers/solve.ts';
 import type { SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
 import { CountingProblem, timeless } from './helpers.ts';
 
@@ -16,7 +16,7 @@ function problemFor(info: SolverInfo): CountingProblem {
 
 function run(info: SolverInfo, seed: number, extra: { maxStepEvaluations?: number } = {}): { result: SolverResult; problem: CountingProblem } {
   const problem = problemFor(info);
-  const result = runSolverSync(problem, info.name, {}, seed, { maxEvaluations: BUDGET }, extra);
+  const result = solveSync(problem, info.name, {}, seed, { maxEvaluations: BUDGET }, extra);
   return { result, problem };
 }
 
@@ -84,13 +84,13 @@ describe('tiny and unconstrained problems', () => {
   it.each(solvers.map((s) => [s.name, s] as const))('%s runs on N = 1, 2, 3 and without constraints', (_name, info) => {
     for (const n of [1, 2, 3]) {
       const tiny = new CountingProblem(info.objectives === 'multi' ? 'mo2' : 'so', n);
-      const result = runSolverSync(tiny, info.name, {}, 1, { maxEvaluations: 300 });
+      const result = solveSync(tiny, info.name, {}, 1, { maxEvaluations: 300 });
       expect(result.evaluations).toBeLessThanOrEqual(300);
       const record = result.best ?? result.front[0];
       expect(record.x).toHaveLength(n);
     }
     const free = new DiceProblem({ ...trackConfig(info.objectives === 'multi' ? 'mo2' : 'so', 30), constraints: [], lowerBounds: [], upperBounds: [] });
-    const result = runSolverSync(free, info.name, {}, 1, { maxEvaluations: 300 });
+    const result = solveSync(free, info.name, {}, 1, { maxEvaluations: 300 });
     expect(result.success).toBe(true);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { solveSync } from '../../helpers/solve.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -12,7 +12,7 @@ describe('the strong SO solver (ils)', () => {
     const seeds = [1, 2, 3, 4, 5];
     const reach = (solver: string) =>
       seeds.map((seed) => {
-        const r = runSolverSync(problem, solver, {}, seed, { maxEvaluations: 20_000, target: 0 });
+        const r = solveSync(problem, solver, {}, seed, { maxEvaluations: 20_000, target: 0 });
         expect(r.stopReason).toBe('target');
         const full = evaluateDice(r.best!.x, problem.config);
         expect(full.objectives[0]).toBe(0);
@@ -28,7 +28,7 @@ describe('the strong SO solver (ils)', () => {
   it('beats the textbook GA by a wide margin at N = 840 with equal evaluations', () => {
     const problem = new DiceProblem(trackConfig('so', 840));
     const best = (solver: string) => {
-      const r = runSolverSync(problem, solver, {}, 1, { maxEvaluations: 5000 });
+      const r = solveSync(problem, solver, {}, 1, { maxEvaluations: 5000 });
       expect(r.success).toBe(true);
       return r.best!.objectives[0];
     };

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { runOptionsFor } from '../../../src-shared/runtime/kinds/dice.ts';
 import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { INDICATOR_FIRST_AT, runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';
+import { solveSync } from '../../helpers/solve.ts';
 
 describe('the trace of an M = 7 run', () => {
   it('keeps every point that carries the hypervolume through thinning', () => {
@@ -14,7 +15,7 @@ describe('the trace of an M = 7 run', () => {
     // A small trace limit makes the run thin its trace many times over 40,000 evaluations.
     const options = { ...runOptionsFor({ config }), traceLimit: 8 };
     expect(options.frontIndicatorSchedule).toBe('doubling');
-    const result = runSolverSync(createDiceProblem(config), 'random', {}, 5, { maxEvaluations: 40_000 }, options);
+    const result = solveSync(createDiceProblem(config), 'random', {}, 5, { maxEvaluations: 40_000 }, options);
     const carrying = result.trace.filter((t) => t.indicator !== null);
     // The schedule: the first point at or after 1000 evaluations, then the first after each
     // doubling of the evaluations at the last computation, and the final point.

@@ -9,7 +9,7 @@ import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';
 import { hvUpperBound, largestSumOfSquares, leastS2, leastSquares, lowerBound } from '../../../../src-shared/problems/dice/lower-bound.ts';
 import { diceHvNormalisation } from '../../../../src-shared/metrics/hv-reference.ts';
 import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
-import { runSolverSync } from '../../../../src-shared/solvers/run.ts';
+import { solveSync } from '../../../helpers/solve.ts';
 
 const costly = (u: number, v: number) => (u + v) % 2 === 1 || u === v;
 const faces = [1, 2, 3, 4, 5, 6];
@@ -108,7 +108,7 @@ describe('the lower bound from the d = 2 and d = 3 constraints', () => {
     const b = lowerBound(config);
     const problem = createDiceProblem(config);
     for (const seed of [1, 2]) {
-      const r = runSolverSync(problem, 'barrier-ls', {}, seed, { maxEvaluations: 30000 });
+      const r = solveSync(problem, 'barrier-ls', {}, seed, { maxEvaluations: 30000 });
       expect(r.success).toBe(true);
       const c = counts(r.best!.x);
       const full = evaluateDice(r.best!.x, config);

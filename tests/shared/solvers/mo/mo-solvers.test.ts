@@ -5,7 +5,7 @@ import { trackConfig, type TrackName } from '../../../../src-shared/problems/dic
 import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';
 import { ParamError } from '../../../../src-shared/solvers/params.ts';
 import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
-import { runSolverSync } from '../../../../src-shared/solvers/run.ts';
+import { solveSync } from '../../../helpers/solve.ts';
 import type { SolverResult } from '../../../../src-shared/solvers/types.ts';
 import type { Problem } from '../../../../src-shared/runtime/problem.ts';
 
@@ -47,17 +47,17 @@ describe.each(MO_SOLVERS)('%s', (solver) => {
   const problem = createDiceProblem(config);
 
   it('gives a bit-identical result for the same seed, whatever the step size', () => {
-    const a = runSolverSync(problem, solver, {}, 7, { maxEvaluations: 900 });
-    const b = runSolverSync(problem, solver, {}, 7, { maxEvaluations: 900 });
-    const c = runSolverSync(problem, solver, {}, 7, { maxEvaluations: 900 }, { maxStepEvaluations: 37 });
+    const a = solveSync(problem, solver, {}, 7, { maxEvaluations: 900 });
+    const b = solveSync(problem, solver, {}, 7, { maxEvaluations: 900 });
+    const c = solveSync(problem, solver, {}, 7, { maxEvaluations: 900 }, { maxStepEvaluations: 37 });
     expect(stable(b)).toEqual(stable(a));
     expect(c.front).toEqual(a.front);
-    const other = runSolverSync(problem, solver, {}, 8, { maxEvaluations: 900 });
+    const other = solveSync(problem, solver, {}, 8, { maxEvaluations: 900 });
     expect(other.front).not.toEqual(a.front);
   });
 
   it('returns a feasible, mutually non-dominated front whose values are fresh evaluations of x', () => {
-    const r = runSolverSync(problem, solver, {}, 3, { maxEvaluations: 1200 });
+    const r = solveSync(problem, solver, {}, 3, { maxEvaluations: 1200 });
     expect(r.success).toBe(true);
     expect(r.front.length).toBeGreaterThan(0);
     for (const s of r.front) {
@@ -75,7 +75,7 @@ describe('evaluation budgets are counted exactly', () => {
   it('NSGA-II and NSGA-III: every full evaluation counts, the budget is met exactly', () => {
     for (const solver of ['nsga2', 'nsga3']) {
       const { problem, counts } = countingProblem('mo5', 40);
-      const r = runSolverSync(problem, solver, {}, 1, { maxEvaluations: 777 }, { maxStepEvaluations: 50 });
+      const r = solveSync(problem, solver, {}, 1, { maxEvaluations: 777 }, { maxStepEvaluations: 50 });
       expect(r.evaluations).toBe(777);
       expect(counts.evaluate).toBe(777);
       expect(counts.peek + counts.reset).toBe(0);
@@ -85,7 +85,7 @@ describe('evaluation budgets are counted exactly', () => {
   it('MOEA/D-LS: peeks, adoptions and refinements all count, the budget is met exactly', () => {
     const { problem, counts } = countingProblem('mo3', 40);
     const budget = 3001;
-    const r = runSolverSync(problem, 'moead-ls', { growAfter: 40, burst: 10 }, 2, { maxEvaluations: budget }, { maxStepEvaluations: 13 });
+    const r = solveSync(problem, 'moead-ls', { growAfter: 40, burst: 10 }, 2, { maxEvaluations: budget }, { maxStepEvaluations: 13 });
     expect(r.evaluations).toBe(budget);
     const m = 3; // the first M states are built from candidates the driver has already evaluated
     expect(counts.evaluate).toBe(m);
@@ -99,7 +99,7 @@ describe('barrier-mo: building states and peeks all count, the budget is met exa
   it.each([2, 5])('M = %i', (m) => {
     const { problem, counts } = countingProblem(m === 2 ? 'mo2' : 'mo5', 40);
     const budget = 2345;
-    const r = runSolverSync(problem, 'barrier-mo', { kneeShare: 0.4, burst: 17 }, 2, { maxEvaluations: budget }, { maxStepEvaluations: 13 });
+    const r = solveSync(problem, 'barrier-mo', { kneeShare: 0.4, burst: 17 }, 2, { maxEvaluations: budget }, { maxStepEvaluations: 13 });
     expect(r.evaluations).toBe(budget);
     // The knee's state, then one per subproblem (3 at M = 2, 15 at M = 5 with H = 2).
     expect(counts.createState).toBe(1 + (m === 2 ? 3 : 15));
@@ -109,22 +109,22 @@ describe('barrier-mo: building states and peeks all count, the budget is met exa
 
   it('reports the automatic knee share as used, and refuses more than 1000 subproblems', () => {
     const problem = createDiceProblem(trackConfig('mo3', 30));
-    expect(runSolverSync(problem, 'barrier-mo', {}, 1, { maxEvaluations: 50 }).params).toMatchObject({ kneeShare: 0 });
-    expect(() => runSolverSync(createDiceProblem(trackConfig('mo7', 30)), 'barrier-mo', { divisions: 12 }, 1, { maxEvaluations: 10 })).toThrow(/divisions gives 18564 subproblems at M = 7; at most 1000/);
+    expect(solveSync(problem, 'barrier-mo', {}, 1, { maxEvaluations: 50 }).params).toMatchObject({ kneeShare: 0 });
+    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'barrier-mo', { divisions: 12 }, 1, { maxEvaluations: 10 })).toThrow(/divisions gives 18564 subproblems at M = 7; at most 1000/);
   });
 });
 
 describe('parameters', () => {
   const problem = createDiceProblem(trackConfig('mo2', 30));
   it('are validated with errors that name them', () => {
-    expect(() => runSolverSync(problem, 'nsga2', { populationSize: 2 }, 1, { maxEvaluations: 10 })).toThrow(ParamError);
-    expect(() => runSolverSync(problem, 'nsga2', { mutationRate: 1.5 }, 1, { maxEvaluations: 10 })).toThrow(/mutationRate must be >= 0 and <= 1/);
-    expect(() => runSolverSync(problem, 'nsga3', { populationSize: 3 }, 1, { maxEvaluations: 10 })).toThrow(/populationSize must be 0 \(automatic\) or at least 4/);
-    expect(() => runSolverSync(createDiceProblem(trackConfig('mo7', 30)), 'moead-ls', { maxDivisions: 20 }, 1, { maxEvaluations: 10 })).toThrow(/maxDivisions gives 230230 subproblems/);
-    expect(() => runSolverSync(problem, 'moead-ls', { swapShare: -0.1 }, 1, { maxEvaluations: 10 })).toThrow(/swapShare/);
+    expect(() => solveSync(problem, 'nsga2', { populationSize: 2 }, 1, { maxEvaluations: 10 })).toThrow(ParamError);
+    expect(() => solveSync(problem, 'nsga2', { mutationRate: 1.5 }, 1, { maxEvaluations: 10 })).toThrow(/mutationRate must be >= 0 and <= 1/);
+    expect(() => solveSync(problem, 'nsga3', { populationSize: 3 }, 1, { maxEvaluations: 10 })).toThrow(/populationSize must be 0 \(automatic\) or at least 4/);
+    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'moead-ls', { maxDivisions: 20 }, 1, { maxEvaluations: 10 })).toThrow(/maxDivisions gives 230230 subproblems/);
+    expect(() => solveSync(problem, 'moead-ls', { swapShare: -0.1 }, 1, { maxEvaluations: 10 })).toThrow(/swapShare/);
   });
   it('refuse a single-objective problem', () => {
-    expect(() => runSolverSync(createDiceProblem(trackConfig('so', 30)), 'nsga2', {}, 1, { maxEvaluations: 10 })).toThrow(/multi-objective/);
+    expect(() => solveSync(createDiceProblem(trackConfig('so', 30)), 'nsga2', {}, 1, { maxEvaluations: 10 })).toThrow(/multi-objective/);
   });
 });
 
@@ -136,7 +136,7 @@ describe('the strong solver beats NSGA-II in hypervolume at equal evaluations', 
   const problem = createDiceProblem(config);
   const norm = diceHvNormalisation(config, { samples: 200 });
   it.each([1, 2])('seed %i', (seed) => {
-    const hv = (solver: string) => normalisedHypervolume(runSolverSync(problem, solver, {}, seed, { maxEvaluations: 2500 }).front.map((s) => s.objectives), norm);
+    const hv = (solver: string) => normalisedHypervolume(solveSync(problem, solver, {}, seed, { maxEvaluations: 2500 }).front.map((s) => s.objectives), norm);
     const strong = hv('moead-ls');
     const baseline = hv('nsga2');
     // measured: seed 1: 0.952 vs 0.689; seed 2: 0.904 vs 0.618 (the maximum is 1.1^2 = 1.21)

@@ -1,17 +1,13 @@
 /**
  * A solver run on a problem, as a Steppable of the generic driver (src-shared/runtime/driver.ts):
  * each step is one ask -> evaluate -> tell, with exact evaluation counting, the best (SO) or
- * the feasible front (MO), a convergence trace, and a plain-JSON result.
- *
- *   runSolverSync(problem, solver, params, seed, termination, options)           no yielding
- *   runSolver(problem, solver, params, seed, termination, onSnapshot, control, options)
- *
- * Both build a SolverRun and hand it to the driver, which owns termination, pause, cancel and
- * snapshots for every kind of run. The dice kind of run (src-shared/runtime/kinds/dice.ts)
- * does the same from a host request.
+ * the feasible front (MO), a convergence trace, and a plain-JSON result. The driver owns
+ * termination, pause, cancel and snapshots. The dice kind of run
+ * (src-shared/runtime/kinds/dice.ts) builds one from a request; every run, in a worker or in
+ * process (src-main/app/launcher.ts), goes through it.
  */
-import { RunClock, type RunControl } from '../runtime/control.ts';
-import { drive, driveSync, type RunEnd, type RunProgress, type Steppable } from '../runtime/driver.ts';
+import { RunClock } from '../runtime/control.ts';
+import type { RunEnd, RunProgress, Steppable } from '../runtime/driver.ts';
 import { validateTermination } from '../runtime/termination.ts';
 import { makeEvaluated, totalViolation } from './constraints.ts';
 import { BestKeeper, RunFront, type Kept } from './front.ts';
@@ -24,19 +20,13 @@ import type { StopReason, Termination } from '../runtime/termination.ts';
 import { formatSequence } from '../problems/dice/sequence.ts';
 
 
-export interface RunOptions {
-  /** Minimum milliseconds between two snapshots (default 200, i.e. 5 per second). */
-  snapshotInterval?: number;
-  /** runSolver yields to the event loop after about this many milliseconds of work (default 20). */
-  sliceMilliseconds?: number;
+export interface SolverRunOptions {
   /** Upper bound on the evaluations of one step (default 1000). */
   maxStepEvaluations?: number;
   /** The trace is thinned to between traceLimit and 2 * traceLimit points (default 200). */
   traceLimit?: number;
-  /** Milliseconds clock (default performance.now, else Date.now). */
-  clock?: () => number;
-  /** How runSolver yields to the host (default setTimeout 0). */
-  yieldToHost?: () => Promise<void>;
+  /** The run's clock, for the trace's seconds: pass the one the driver reads (default a new one). */
+  clock?: RunClock;
   /** MO: an indicator of the feasible front (e.g. normalised hypervolume) recorded in the trace. */
   frontIndicator?: (front: number[][]) => number;
   /**
@@ -110,7 +100,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     rawParams: Readonly<Record<string, unknown>>,
     readonly seed: number,
     termination: Termination,
-    private readonly options: RunOptions & { runClock?: RunClock } = {},
+    private readonly options: SolverRunOptions = {},
   ) {
     this.info = typeof solver === 'string' ? findSolver(solver) : solver.info;
     this.solverName = this.info.name;
@@ -122,7 +112,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     this.params = resolveParams(this.info.name, this.info.params, rawParams, problem);
     this.maxStep = Math.max(1, Math.floor(options.maxStepEvaluations ?? 1000));
     this.traceLimit = Math.max(2, Math.floor(options.traceLimit ?? 200));
-    this.clock = options.runClock ?? new RunClock(options.clock);
+    this.clock = options.clock ?? new RunClock();
     this.solver = typeof solver === 'string' ? this.info.create() : solver.solver;
     this.solver.setup(problem, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
   }
@@ -300,27 +290,4 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     }
     return `${frontSize} feasible non-dominated solutions ${why[stop]}`;
   }
-}
-
-/** Runs to termination without yielding and returns the result. */
-export function runSolverSync(problem: Problem, solverName: string, params: Readonly<Record<string, unknown>>, seed: number, termination: Termination, options: RunOptions = {}): SolverResult {
-  const clock = new RunClock(options.clock);
-  const run = new SolverRun(problem, solverName, params, seed, termination, { ...options, runClock: clock });
-  return driveSync(run, run.termination, { clock });
-}
-
-/** The driver for hosts (see drive): pause, cancel, throttled snapshots, yielding. */
-export async function runSolver(
-  problem: Problem,
-  solverName: string,
-  params: Readonly<Record<string, unknown>>,
-  seed: number,
-  termination: Termination,
-  onSnapshot?: (snapshot: Snapshot) => void,
-  control?: RunControl,
-  options: RunOptions = {},
-): Promise<SolverResult> {
-  const clock = new RunClock(options.clock);
-  const run = new SolverRun(problem, solverName, params, seed, termination, { ...options, runClock: clock });
-  return drive(run, run.termination, { onSnapshot, control, clock, snapshotInterval: options.snapshotInterval, sliceMilliseconds: options.sliceMilliseconds, yieldToHost: options.yieldToHost });
 }

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { runSolver, runSolverSync } from '../../../src-shared/solvers/run.ts';
+import { createDiceProblem, DiceProblem } from '../../../src-shared/solvers/problem.ts';
 import { RunController } from '../../../src-shared/runtime/control.ts';
+import { runOptionsFor } from '../../../src-shared/runtime/kinds/dice.ts';
+import { executeRun, executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 import { defaultSolverFor, findSolver } from '../../../src-shared/solvers/registry.ts';
 import { terminationProgress, validateTermination } from '../../../src-shared/runtime/termination.ts';
-import type { Snapshot } from '../../../src-shared/solvers/types.ts';
+import type { Snapshot, SolverResult } from '../../../src-shared/solvers/types.ts';
+import { solve, solveSync } from '../../helpers/solve.ts';
+import { timeless } from './helpers.ts';
 
 const so = new DiceProblem(trackConfig('so', 50));
 const mo2 = new DiceProblem(trackConfig('mo2', 50));
@@ -37,13 +40,13 @@ function fakeTime() {
   };
 }
 
-describe('runSolver', () => {
+describe('a solver run on the driver', () => {
   it('throttles snapshots to the interval and ends with a final one at progress 1', async () => {
     const { options } = fakeTime();
     const snaps: Snapshot[] = [];
     // GA steps: the initial population (100), then generations of 99 offspring (elitism 1),
     // 100 ms each: snapshots at t = 0, 300, 600, 900, plus the final one.
-    const result = await runSolver(so, 'ga', {}, 1, { maxEvaluations: 1000 }, (s) => snaps.push(s), undefined, { ...options, snapshotInterval: 250 });
+    const result = await solve(so, 'ga', {}, 1, { maxEvaluations: 1000 }, { ...options, onSnapshot: (s) => snaps.push(s), snapshotInterval: 250 });
     expect(snaps.map((s) => s.evaluations)).toEqual([100, 397, 694, 991, 1000]);
     expect(snaps.map((s) => s.seconds)).toEqual([0, 0.3, 0.6, 0.9, 1.0]);
     expect(snaps[0].progress).toBe(0.1);
@@ -60,7 +63,8 @@ describe('runSolver', () => {
     const steps = [1, 37, 3, 61, 11];
     const clock = () => (time.t += steps[time.reads++ % steps.length]);
     const snaps: Snapshot[] = [];
-    await runSolver(so, 'ga', {}, 1, { maxEvaluations: 3000 }, (s) => snaps.push(s), undefined, {
+    await solve(so, 'ga', {}, 1, { maxEvaluations: 3000 }, {
+      onSnapshot: (s) => snaps.push(s),
       clock,
       yieldToHost: async () => void (time.t += 20),
       sliceMilliseconds: 0,
@@ -73,7 +77,7 @@ describe('runSolver', () => {
 
   it('stops on the time budget, measured by the clock', async () => {
     const { options } = fakeTime();
-    const result = await runSolver(so, 'ga', {}, 1, { maxSeconds: 0.5 }, undefined, undefined, options);
+    const result = await solve(so, 'ga', {}, 1, { maxSeconds: 0.5 }, options);
     expect(result.stopReason).toBe('time');
     // The sixth step runs at t = 500 ms and ends the run.
     expect(result.evaluations).toBe(100 + 5 * 99);
@@ -83,18 +87,14 @@ describe('runSolver', () => {
   it('cancels between steps and still returns what it found', async () => {
     const control = new RunController();
     const { options } = fakeTime();
-    const result = await runSolver(
-      so,
-      'ils',
-      {},
-      1,
-      { maxEvaluations: 100_000 },
-      (s) => {
+    const result = await solve(so, 'ils', {}, 1, { maxEvaluations: 100_000 }, {
+      ...options,
+      onSnapshot: (s) => {
         if (s.evaluations >= 300) control.cancel();
       },
       control,
-      { ...options, snapshotInterval: 0 },
-    );
+      snapshotInterval: 0,
+    });
     expect(result.stopReason).toBe('cancelled');
     expect(result.evaluations).toBe(300);
     expect(result.message).toContain('cancelled');
@@ -105,13 +105,9 @@ describe('runSolver', () => {
     const control = new RunController();
     const { time, options } = fakeTime();
     const snaps: Snapshot[] = [];
-    const result = await runSolver(
-      so,
-      'ils',
-      {},
-      2,
-      { maxEvaluations: 1000 },
-      (s) => {
+    const result = await solve(so, 'ils', {}, 2, { maxEvaluations: 1000 }, {
+      ...options,
+      onSnapshot: (s) => {
         snaps.push(s);
         if (s.evaluations === 200 && !s.paused) control.pause();
         if (s.paused)
@@ -121,18 +117,18 @@ describe('runSolver', () => {
           }, 5);
       },
       control,
-      { ...options, snapshotInterval: 0 },
-    );
+      snapshotInterval: 0,
+    });
     expect(snaps.filter((s) => s.paused).map((s) => s.evaluations)).toEqual([200]);
     expect(result.evaluations).toBe(1000);
     expect(result.seconds).toBeLessThan(2);
-    const plain = runSolverSync(so, 'ils', {}, 2, { maxEvaluations: 1000 });
+    const plain = solveSync(so, 'ils', {}, 2, { maxEvaluations: 1000 });
     expect(result.best).toEqual(plain.best);
     expect(result.bestFoundAt).toBe(plain.bestFoundAt);
   });
 
   it('stops at a target value with the evaluation that reached it', () => {
-    const result = runSolverSync(so, 'ils', {}, 3, { maxEvaluations: 50_000, target: 0 });
+    const result = solveSync(so, 'ils', {}, 3, { maxEvaluations: 50_000, target: 0 });
     expect(result.stopReason).toBe('target');
     expect(result.success).toBe(true);
     expect(result.best!.objectives[0]).toBe(0);
@@ -146,7 +142,7 @@ describe('runSolver', () => {
     // new minimum of the log, found independently of the driver's bookkeeping.
     const stall = 110;
     const stalled = countingProblem();
-    const result = runSolverSync(stalled.problem, 'random', { batch: 1 }, 1, { maxEvaluations: 1_000_000, stallEvaluations: stall });
+    const result = solveSync(stalled.problem, 'random', { batch: 1 }, 1, { maxEvaluations: 1_000_000, stallEvaluations: stall });
     expect(result.stopReason).toBe('stall');
     expect(result.evaluations).toBe(stalled.values.length);
     const improvements = newMinima(stalled.values);
@@ -164,14 +160,14 @@ describe('runSolver', () => {
     // The same run without the stall rule goes on past that point, drawing the same candidates.
     const control = countingProblem();
     const budget = result.evaluations + 5 * stall;
-    const going = runSolverSync(control.problem, 'random', { batch: 1 }, 1, { maxEvaluations: budget });
+    const going = solveSync(control.problem, 'random', { batch: 1 }, 1, { maxEvaluations: budget });
     expect(going.stopReason).toBe('evaluations');
     expect(going.evaluations).toBe(budget);
     expect(control.values.slice(0, result.evaluations)).toEqual(stalled.values);
   });
 
   it('keeps a feasible non-dominated front for several objectives', () => {
-    const result = runSolverSync(mo2, 'random', {}, 1, { maxEvaluations: 2000 });
+    const result = solveSync(mo2, 'random', {}, 1, { maxEvaluations: 2000 });
     expect(result.success).toBe(true);
     expect(result.best).toBeNull();
     const front = result.front;
@@ -200,7 +196,7 @@ describe('runSolver', () => {
       return front.length + front.reduce((sum, f) => sum + f[0], 0);
     };
     const options = { frontIndicator: indicator, frontIndicatorSchedule: 'doubling' as const, traceLimit: 10_000 };
-    const result = runSolverSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options);
+    const result = solveSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options);
     expect(result.front.length).toBeGreaterThan(0);
     const withIndicator = result.trace.filter((t) => t.indicator !== null);
     // 1,000 then each doubling (>= 2,000, >= 4,000, ...) and the end: at most 1 + log2(20) + 1.
@@ -219,11 +215,11 @@ describe('runSolver', () => {
     expect(last.indicator).toBe(indicator(result.front.map((f) => f.objectives)));
     // The schedule depends on evaluation counts only: the same seed gives the same trace.
     const untimed = (trace: typeof result.trace) => trace.map((t) => ({ ...t, seconds: 0 }));
-    expect(untimed(runSolverSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options).trace)).toEqual(untimed(result.trace));
+    expect(untimed(solveSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options).trace)).toEqual(untimed(result.trace));
   });
 
   it('thins the trace but keeps its first and last points', () => {
-    const result = runSolverSync(so, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
+    const result = solveSync(so, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
     expect(result.trace.length).toBeLessThanOrEqual(7);
     expect(result.trace[0].evaluations).toBeLessThanOrEqual(1000);
     expect(result.trace[result.trace.length - 1].evaluations).toBe(20_000);
@@ -232,11 +228,33 @@ describe('runSolver', () => {
   it('reports "no feasible solution found" when nothing is feasible', () => {
     // Lower percent points of 1 demand chi_1 >= q(1) = Infinity: never satisfiable.
     const config = { ...trackConfig('so', 50), constraints: [1], lowerBounds: [1], upperBounds: [1] };
-    const result = runSolverSync(new DiceProblem(config), 'random', {}, 1, { maxEvaluations: 200 });
+    const result = solveSync(new DiceProblem(config), 'random', {}, 1, { maxEvaluations: 200 });
     expect(result.success).toBe(false);
     expect(result.message).toMatch(/^no feasible solution found after 200 evaluations \(budget used\)/);
     expect(result.best!.feasible).toBe(false);
     expect(result.firstFeasibleAt).toBeNull();
+  });
+});
+
+describe('the tests\' runs are the worker\'s', () => {
+  // tests/helpers/solve.ts drives a SolverRun as the dice kind of run does; here it meets the
+  // worker's own entry (executeRun / executeRunSync of a request) on the same request.
+  it.each([
+    ['so', 'ils', { maxEvaluations: 3000, target: 0 }],
+    ['mo2', 'nsga2', { maxEvaluations: 2000 }],
+    ['mo5', 'barrier-mo', { maxEvaluations: 2500 }],
+  ] as const)('%s %s: solveSync, solve, executeRunSync and executeRun give the same result', async (track, solver, termination) => {
+    const config = trackConfig(track, 50);
+    const request = { kind: 'dice', solver, params: {}, seed: 3, config, termination } as const;
+    const noYield = () => Promise.resolve();
+    const workerResult = executeRunSync(request);
+    const worker = timeless(workerResult);
+    expect(timeless(await executeRun(request, { yieldToHost: noYield }))).toEqual(worker);
+    expect(timeless(solveSync(createDiceProblem(config), solver, {}, 3, termination, runOptionsFor(request)))).toEqual(worker);
+    expect(timeless(await solve(createDiceProblem(config), solver, {}, 3, termination, { ...runOptionsFor(request), yieldToHost: noYield }))).toEqual(worker);
+    // Without the request's front indicator only the trace's indicators differ.
+    const noIndicator = (r: SolverResult) => timeless({ ...r, trace: r.trace.map((t) => ({ ...t, indicator: null })) });
+    expect(noIndicator(solveSync(createDiceProblem(config), solver, {}, 3, termination))).toEqual(noIndicator(workerResult));
   });
 });
 
@@ -246,12 +264,12 @@ describe('run errors', () => {
   });
 
   it('refuses a single-objective solver on several objectives', () => {
-    expect(() => runSolverSync(mo2, 'ga', {}, 1, { maxEvaluations: 10 })).toThrow('solver ga is single-objective; this problem has 2 objectives');
+    expect(() => solveSync(mo2, 'ga', {}, 1, { maxEvaluations: 10 })).toThrow('solver ga is single-objective; this problem has 2 objectives');
   });
 
   it('refuses a target on several objectives and a non-integer seed', () => {
-    expect(() => runSolverSync(mo2, 'random', {}, 1, { maxEvaluations: 10, target: 0 })).toThrow('target applies to single-objective problems only');
-    expect(() => runSolverSync(so, 'random', {}, 1.5, { maxEvaluations: 10 })).toThrow('seed must be an integer, got 1.5');
+    expect(() => solveSync(mo2, 'random', {}, 1, { maxEvaluations: 10, target: 0 })).toThrow('target applies to single-objective problems only');
+    expect(() => solveSync(so, 'random', {}, 1.5, { maxEvaluations: 10 })).toThrow('seed must be an integer, got 1.5');
   });
 
   it('validates the termination', () => {
