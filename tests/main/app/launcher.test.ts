@@ -30,18 +30,17 @@ export function runStartsIn(file: string, text: string): string[] {
 }
 
 /**
- * Where a file runs a solver around the one entry (executeRun, src-shared/runtime/kinds/, which
- * the worker and runInProcess call): the second solver API runSolver / runSolverSync (deleted in
- * issue 20), or a run driven by hand. `driverHome` is the folder of the driver (its kinds
- * below it may drive runs).
+ * Where a file runs a solver around the one entry (executeRun, which the worker and runInProcess
+ * call): the second solver API runSolver / runSolverSync (deleted in issue 20), or a run driven
+ * by hand. Only the driver itself and the kinds of run (the folder of executeRun) drive runs.
  */
-export function secondWaysIn(file: string, text: string, driverHome: string): string[] {
+export function secondWaysIn(file: string, text: string, homes: { driver: string; kinds: string }): string[] {
   const problems: string[] = [];
   if (/\brunSolver(Sync)?\b/.test(text)) problems.push(`${file}: names runSolver (deleted: plan the run in src-main/app/ and start it with the launcher; from src-shared, executeRun)`);
   // bench external times the protocol against a SolverRun on a problem that times its own evaluations.
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
   const drives = /\b(drive|driveSync)\(|\bnew SolverRun\(/.test(code);
-  if (drives && !file.startsWith(`${driverHome}/`) && file !== 'src-main/bench/external.ts') problems.push(`${file}: drives a run itself (go through executeRun, or the launcher)`);
+  if (drives && file !== homes.driver && !file.startsWith(`${homes.kinds}/`) && file !== 'src-main/bench/external.ts') problems.push(`${file}: drives a run itself (go through executeRun, or the launcher)`);
   return problems;
 }
 
@@ -56,18 +55,19 @@ describe('one launcher for every run', () => {
     expect(files.flatMap((f) => runStartsIn(posix(f), readFileSync(f, 'utf8')))).toEqual([]);
   });
 
-  it('there is one way to run a solver: no runSolver, and no run driven outside the driver\'s folder', () => {
+  it('there is one way to run a solver: no runSolver, and no run driven outside the driver and the kinds of run', () => {
     const files = ['src-shared', 'src-main', 'src-renderer', 'scripts'].flatMap((d) => sources(join(ROOT, d)));
-    const driver = files.find((f) => /export function driveSync\b/.test(readFileSync(f, 'utf8')))!;
-    const driverHome = posix(dirname(driver));
-    expect(files.flatMap((f) => secondWaysIn(posix(f), readFileSync(f, 'utf8'), driverHome))).toEqual([]);
-    expect(secondWaysIn('src-main/cli/commands/x.ts', 'const r = await runSolver(problem, name, {}, 1, t);', driverHome)).toHaveLength(1);
-    expect(secondWaysIn('scripts/x.ts', "import { runSolverSync } from '../src-shared/solvers/run.ts';", driverHome)).toHaveLength(1);
-    expect(secondWaysIn('src-shared/problems/x.ts', 'return driveSync(run, run.termination);', driverHome)).toHaveLength(1);
-    expect(secondWaysIn('src-main/app/x.ts', 'const run = new SolverRun(problem, solver, {}, 1, t);', driverHome)).toHaveLength(1);
-    expect(secondWaysIn('src-shared/x.ts', '/**\n * run = new SolverRun(problem, solver)\n */', driverHome)).toEqual([]);
-    expect(secondWaysIn(`${driverHome}/kinds/x.ts`, 'return drive(run, termination, options);', driverHome)).toEqual([]);
-    expect(secondWaysIn('src-main/bench/solvers.ts', 'await runSolverBench(options, progress);', driverHome)).toEqual([]);
+    const defining = (re: RegExp) => posix(files.find((f) => re.test(readFileSync(f, 'utf8')))!);
+    const homes = { driver: defining(/export function driveSync\b/), kinds: dirname(defining(/export async function executeRun\b/)) };
+    expect(files.flatMap((f) => secondWaysIn(posix(f), readFileSync(f, 'utf8'), homes))).toEqual([]);
+    expect(secondWaysIn('src-main/cli/commands/x.ts', 'const r = await runSolver(problem, name, {}, 1, t);', homes)).toHaveLength(1);
+    expect(secondWaysIn('scripts/x.ts', "import { runSolverSync } from '../src-shared/solvers/run.ts';", homes)).toHaveLength(1);
+    expect(secondWaysIn('src-shared/problems/x.ts', 'return driveSync(run, run.termination);', homes)).toHaveLength(1);
+    expect(secondWaysIn(`${dirname(homes.driver)}/x.ts`, 'return driveSync(run, run.termination);', homes)).toHaveLength(1);
+    expect(secondWaysIn('src-main/app/x.ts', 'const run = new SolverRun(problem, solver, {}, 1, t);', homes)).toHaveLength(1);
+    expect(secondWaysIn('src-shared/x.ts', '/**\n * run = new SolverRun(problem, solver)\n */', homes)).toEqual([]);
+    expect(secondWaysIn(`${homes.kinds}/x.ts`, 'return drive(run, termination, options);', homes)).toEqual([]);
+    expect(secondWaysIn('src-main/bench/solvers.ts', 'await runSolverBench(options, progress);', homes)).toEqual([]);
   });
 
   it('the app is wired once: only src-main/app/core.ts constructs the RunService and the ProjectService', () => {
