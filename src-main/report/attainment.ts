@@ -5,7 +5,7 @@
  * many the exact difference has.
  */
 import { attainmentSummary, eafDifference, type EafRectangle, type RunFronts } from '../../src-shared/metrics/attainment.ts';
-import { paddedExtent } from './charts.ts';
+import { paddedBoundsOf } from '../../src-shared/charts/axes.ts';
 import type { AttainmentData, AttainmentLevel, AttainmentSolver, EafDifferenceData } from './types.ts';
 
 /** The grid the EAF differences are drawn on (columns along f1, rows along f2). */
@@ -85,18 +85,11 @@ const level = (s: { level: number; fraction: number; points: number[][] }): Atta
 export function attainmentData(solvers: readonly { solver: string; fronts: RunFronts }[], baseline: string, grid: { columns: number; rows: number } = EAF_GRID): AttainmentData | null {
   const withRuns = solvers.filter((s) => s.fronts.length > 0);
   if (!withRuns.length) return null;
-  // Only the extremes matter to paddedExtent (and a spread of every point could overflow the stack).
-  const lo = [Infinity, Infinity];
-  const hi = [-Infinity, -Infinity];
-  for (const s of withRuns)
-    for (const front of s.fronts)
-      for (const p of front)
-        for (const d of [0, 1]) {
-          lo[d] = Math.min(lo[d], p[d]);
-          hi[d] = Math.max(hi[d], p[d]);
-        }
-  const ex = paddedExtent(lo[0] <= hi[0] ? [lo[0], hi[0]] : []);
-  const ey = paddedExtent(lo[1] <= hi[1] ? [lo[1], hi[1]] : []);
+  const objective = function* (d: 0 | 1) {
+    for (const s of withRuns) for (const front of s.fronts) for (const p of front) yield p[d];
+  };
+  const ex = paddedBoundsOf(objective(0));
+  const ey = paddedBoundsOf(objective(1));
   const xAxis: UniformAxis = { start: ex.min, step: (ex.max - ex.min) / grid.columns, count: grid.columns };
   const yAxis: UniformAxis = { start: ey.min, step: (ey.max - ey.min) / grid.rows, count: grid.rows };
 

@@ -5,7 +5,7 @@
  * The palettes are the app's (src-shared/charts/palette.ts), so report and app charts look alike.
  */
 import * as echarts from 'echarts';
-import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/axes.ts';
+import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval, paddedBoundsOf } from '../../src-shared/charts/axes.ts';
 import { seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { quantile } from '../../src-shared/stats/summary.ts';
 import { formatValue, metricTitle } from './format.ts';
@@ -138,30 +138,6 @@ export function convergenceOption(data: ConvergenceData, theme: ChartPalette): O
   };
 }
 
-/** A 1, 2, 2.5 or 5 times 10^k step that cuts `span` into about four parts. */
-function niceStep(span: number): number {
-  const raw = span / 4;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  for (const m of [1, 2, 2.5, 5]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
-
-/**
- * An axis range a little wider than the values, on whole steps, never below 0 for values that
- * are not (objectives are sums of errors).
- */
-export function paddedExtent(values: readonly number[]): { min: number; max: number; interval: number } {
-  if (!values.length) return { min: 0, max: 1, interval: 0.25 };
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
-  const span = hi > lo ? hi - lo : Math.max(Math.abs(hi) * 0.2, 1);
-  const step = niceStep(span * 1.1);
-  let min = Math.floor((lo - span * 0.05) / step) * step;
-  if (lo >= 0 && min < 0) min = 0;
-  const max = Math.ceil((hi + span * 0.05) / step) * step;
-  return { min, max: max > min ? max : min + step, interval: step };
-}
-
 /** The fronts of the median runs: a scatter for M = 2, parallel coordinates beyond. */
 export function frontOption(data: FrontData, theme: ChartPalette): Option {
   const names = data.solvers.map((s) => s.solver);
@@ -172,8 +148,8 @@ export function frontOption(data: FrontData, theme: ChartPalette): Option {
       legend: legendOf(theme, names, 40),
       grid: { left: 64, right: 24, top: 72, bottom: 50 },
       // Padded, so that points on the edge of the range stay clear of the axes.
-      xAxis: valueAxis(theme, { ...paddedExtent(data.solvers.flatMap((s) => s.points.map((p) => p[0]))), name: data.axes[0], nameLocation: 'middle', nameGap: 28 }),
-      yAxis: valueAxis(theme, { ...paddedExtent(data.solvers.flatMap((s) => s.points.map((p) => p[1]))), name: data.axes[1], nameLocation: 'middle', nameGap: 46 }),
+      xAxis: valueAxis(theme, { ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[0]))), name: data.axes[0], nameLocation: 'middle', nameGap: 28 }),
+      yAxis: valueAxis(theme, { ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[1]))), name: data.axes[1], nameLocation: 'middle', nameGap: 46 }),
       series: data.solvers.map((s, i) => ({
         name: s.solver,
         type: 'scatter',

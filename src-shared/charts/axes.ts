@@ -27,7 +27,7 @@ export interface AxisBounds {
 
 /**
  * A value axis around [min, max] for a chart that fits its data (the explorer's scatter, the
- * Solve view's front): 4% of the span of room on each side, ends and ticks on multiples of
+ * Solve view's front, the report's front and attainment charts): 4% of the span of room on each side, ends and ticks on multiples of
  * niceCeil of a fifth of the span, so both ends are labelled; never below 0 when min is not
  * (objectives are not negative).
  */
@@ -39,6 +39,20 @@ export function paddedBounds(min: number, max: number): AxisBounds {
   const round = (v: number) => Number(v.toPrecision(12));
   const lo = round(Math.floor((min - pad) / interval) * interval);
   return { min: min >= 0 ? Math.max(0, lo) : lo, max: round(Math.ceil((max + pad) / interval) * interval), interval };
+}
+
+/**
+ * paddedBounds around the extremes of `values` (the report's charts and shared plot ranges);
+ * [0, 1] in fifths when there are none. A loop, not Math.min(...values): fronts can be large.
+ */
+export function paddedBoundsOf(values: Iterable<number>): AxisBounds {
+  let min = Infinity;
+  let max = -Infinity;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return min <= max ? paddedBounds(min, max) : { min: 0, max: 1, interval: 0.2 };
 }
 
 export interface DecadeAxis {

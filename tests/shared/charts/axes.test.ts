@@ -1,6 +1,6 @@
 // Axis ends for fitted axes (the explorer's scatter, the Solve view's front).
 import { describe, expect, it } from 'vitest';
-import { paddedBounds } from '../../../src-shared/charts/axes.ts';
+import { paddedBounds, paddedBoundsOf } from '../../../src-shared/charts/axes.ts';
 
 describe('paddedBounds', () => {
   it('room on both sides, ends on multiples of a round step, not below 0 for objectives', () => {
@@ -18,5 +18,16 @@ describe('paddedBounds', () => {
       // Both ends are ticks: whole multiples of the interval from 0.
       for (const end of [min, max]) expect(Math.abs(end / interval - Math.round(end / interval))).toBeLessThan(1e-9);
     }
+  });
+});
+
+describe('paddedBoundsOf', () => {
+  it('is paddedBounds of the extremes, for any iterable (a front too large to spread), [0, 1] for none', () => {
+    expect(paddedBoundsOf([378.2, 213.4, 300])).toEqual(paddedBounds(213.4, 378.2));
+    expect(paddedBoundsOf(new Set([7]))).toEqual({ min: 6, max: 8, interval: 2 });
+    // 300,000 values: Math.min(...values) of that many overflows the stack under Node 20.
+    const many = Float64Array.from({ length: 300_000 }, (_, i) => 10 + (i % 1000) / 10);
+    expect(paddedBoundsOf(many)).toEqual(paddedBounds(10, 109.9));
+    expect(paddedBoundsOf([])).toEqual({ min: 0, max: 1, interval: 0.2 });
   });
 });
