@@ -15,6 +15,7 @@ import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/con
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
 import { holmAdjust } from '../../src-shared/stats/holm.ts';
+import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../src-shared/stats/attainable.ts';
 import { appVersion } from '../project/app-version.ts';
 import type { Project, RunRecord } from '../project/store.ts';
@@ -465,16 +466,6 @@ export function evaluationGrid(max: number, points = CONVERGENCE_POINTS): number
   return [...out].sort((a, b) => a - b);
 }
 
-/** The p-quantile (Hyndman & Fan 7) of sorted values that may end in +Infinity; Infinity when it touches one. */
-function quantileWithInfinity(sorted: readonly number[], p: number): number {
-  const h = (sorted.length - 1) * p;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  if (h === lo) return sorted[lo];
-  if (!Number.isFinite(sorted[hi]) || !Number.isFinite(sorted[lo])) return Infinity;
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-
 function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[]): ConvergenceData | null {
   const m = config.objectives.length;
   const withResults = runs.filter((r) => results.has(r.id));
@@ -499,8 +490,9 @@ function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: Re
     const q = (p: number) =>
       evaluations.map((_, i) => {
         if (!mine.length) return null;
+        // A run with no feasible solution yet is +Infinity: a quartile that touches one is not drawn.
         const column = mine.map((s) => s[i]).sort((a, b) => a - b);
-        return finiteOrNull(quantileWithInfinity(column, p));
+        return finiteOrNull(quantileOfSorted(column, p));
       });
     return { solver, runs: mine.length, q1: q(0.25), median: q(0.5), q3: q(0.75) };
   });

@@ -1,11 +1,12 @@
 /**
  * The sweep: N x parameter settings x seeds, run in a Web Worker (sweep.worker.ts), summarised as
- * success rate and steps-to-solution median and IQR per N. No DOM and no ECharts here, so the
- * worker can import it.
+ * success rate and steps-to-solution median and IQR per N (quantileOfSorted). No DOM and no
+ * ECharts here, so the worker can import it.
  */
 import { validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
+import { quantileOfSorted } from '../../../src-shared/stats/summary.ts';
 import { PRESETS, type PresetName } from './lab.ts';
 
 export interface SweepSetting {
@@ -61,15 +62,6 @@ export function runSweepJob(job: SweepJob, now: () => number = () => performance
   return out;
 }
 
-/** Linear-interpolation quantile (type 7, as R and numpy default) of sorted values. */
-export function quantile(sorted: readonly number[], q: number): number {
-  if (!sorted.length) return Number.NaN;
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.ceil(h);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
-
 export interface SweepCell {
   setting: number;
   n: number;
@@ -102,9 +94,9 @@ export function summarizeSweep(outcomes: readonly SweepOutcome[], settingCount: 
             runs: list.length,
             solved: steps.length,
             successRate: steps.length / list.length,
-            median: steps.length ? quantile(steps, 0.5) : null,
-            q1: steps.length ? quantile(steps, 0.25) : null,
-            q3: steps.length ? quantile(steps, 0.75) : null,
+            median: steps.length ? quantileOfSorted(steps, 0.5) : null,
+            q1: steps.length ? quantileOfSorted(steps, 0.25) : null,
+            q3: steps.length ? quantileOfSorted(steps, 0.75) : null,
             failures,
           };
         }),

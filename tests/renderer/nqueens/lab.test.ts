@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CELL, cellStates, editedFields, kickSpans, NeuralPlayer, paramsFromForm, presetForm, type History } from '../../../src-renderer/views/nqueens/lab.ts';
 import { historyOption, stepsOption, successOption } from '../../../src-renderer/views/nqueens/charts.ts';
-import { parseNList, planSweep, quantile, runSweepJob, summarizeSweep, type SweepOutcome, type SweepSetting } from '../../../src-renderer/views/nqueens/sweep.ts';
+import { parseNList, planSweep, runSweepJob, summarizeSweep, type SweepOutcome, type SweepSetting } from '../../../src-renderer/views/nqueens/sweep.ts';
 import { defaultNeuralParams, NeuralNet, runNeural } from '../../../src-shared/problems/nqueens/neural.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 
@@ -115,9 +115,10 @@ describe('the sweep', () => {
   });
 
   it('uses type-7 quantiles (numpy.percentile defaults)', () => {
-    // numpy.percentile([1, 2, 3, 4], [25, 50, 75]) = [1.75, 2.5, 3.25]
-    expect([0.25, 0.5, 0.75].map((q) => quantile([1, 2, 3, 4], q))).toEqual([1.75, 2.5, 3.25]);
-    expect(quantile([5], 0.75)).toBe(5);
+    const solved = (steps: number[]): SweepOutcome[] => steps.map((s, i) => ({ index: i, setting: 0, n: 8, seed: i + 1, solved: true, steps: s, seconds: 0 }));
+    // numpy.percentile([1, 2, 3, 4], [25, 50, 75]) = [1.75, 2.5, 3.25]; given out of order, as runs finish
+    expect(summarizeSweep(solved([3, 1, 4, 2]), 1)[0][0]).toMatchObject({ q1: 1.75, median: 2.5, q3: 3.25 });
+    expect(summarizeSweep(solved([5]), 1)[0][0]).toMatchObject({ q1: 5, median: 5, q3: 5 });
   });
 
   it('summarizes success rate, median and IQR of steps over solved runs, and failures by mode', () => {
