@@ -1,13 +1,17 @@
 /**
  * N-Queens runs for the app's API: a request checked as `saikoro nqueens` checks its options
- * (NqueensRequestError names the field), what the worker runs, and the report of a finished
- * run (the first maxQueens queens, the solution verified again on this side).
+ * (NqueensRequestError names the field), what the worker runs, the report of a finished
+ * run (the first maxQueens queens, the solution verified again on this side), and the record a
+ * project stores of it (a lab run).
  */
 import type { NqueensRunReport, StartNqueensRun } from '../../src-shared/api.ts';
 import { checkNqueensRequest, NqueensRequestError } from '../../src-shared/problems/nqueens/request.ts';
 import { NQUEENS_RUN_PURPOSES, type NqueensRunPurpose } from '../../src-shared/runtime/run-api.ts';
 import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
-import type { NqueensResult } from '../../src-shared/runtime/kinds/index.ts';
+import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunOutcome } from '../host/pool.ts';
+import { appVersion } from '../project/app-version.ts';
+import { hostName, labRunId, labRunRequest, type LabRunRecord } from '../project/store.ts';
 import type { RunPlan } from './launcher.ts';
 
 export type NqueensRunPlan = RunPlan<'nqueens'>;
@@ -52,5 +56,32 @@ export function nqueensReport(r: NqueensResult, maxQueens: number): NqueensRunRe
     message: r.message,
     verified,
     queens: r.solved && r.queens ? r.queens.slice(0, maxQueens) : null,
+  };
+}
+
+/**
+ * A finished N-Queens run as a project stores it (the app's saveRun and `saikoro nqueens
+ * --project` alike): keyed by its request, a failed run with its reason and no result.
+ * A cancelled run is not a result and has no record.
+ */
+export function nqueensLabRun(
+  request: NqueensRunRequest,
+  outcome: RunOutcome<NqueensResult> & { status: 'done' | 'failed' },
+  startedAt: string,
+  elapsedMs: number,
+): LabRunRecord {
+  const labRequest = labRunRequest(request);
+  return {
+    id: labRunId(labRequest),
+    kind: 'nqueens',
+    request: labRequest,
+    status: outcome.status,
+    error: outcome.status === 'failed' ? (outcome.reason ?? 'failed') : null,
+    result: outcome.status === 'done' ? outcome.result : null,
+    appVersion: appVersion(),
+    host: hostName(),
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    elapsedMs,
   };
 }

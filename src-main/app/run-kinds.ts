@@ -18,12 +18,11 @@ import { checkProgramSpec, ProgramSpecError, type ProgramSpec } from '../../src-
 import { defaultProgramName } from '../../src-shared/solvers/program/command-line.ts';
 import { addExperiment } from '../experiments/add.ts';
 import { recordOf } from '../experiments/runner.ts';
-import { appVersion } from '../project/app-version.ts';
-import { hostName, labRunId, labRunRequest, type LabRunRecord, type Project } from '../project/store.ts';
+import type { Project } from '../project/store.ts';
 import { chooseSolver, hvNormalisationFor, planDiceRun, solverParams } from './dice.ts';
 import { checkExperimentName, prepareSpec, ProjectRequestError } from './experiments.ts';
 import type { Launcher, RunPlan } from './launcher.ts';
-import { planNqueensRun } from './nqueens.ts';
+import { nqueensLabRun, planNqueensRun } from './nqueens.ts';
 
 /** The largest budget one app run may ask for. */
 export const MAX_RUN_EVALUATIONS = 1e9;
@@ -100,20 +99,7 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
     plan: (start) => planNqueensRun(start),
     keepResult: (result) => result.n <= KEEP_QUEENS_UP_TO,
     save({ project }, { plan, info, result }) {
-      const labRequest = labRunRequest(plan.request);
-      const record: LabRunRecord = {
-        id: labRunId(labRequest),
-        kind: 'nqueens',
-        request: labRequest,
-        status: 'done',
-        error: null,
-        result,
-        appVersion: appVersion(),
-        host: hostName(),
-        startedAt: info.started.createdAt,
-        finishedAt: new Date().toISOString(),
-        elapsedMs: result.seconds * 1000,
-      };
+      const record = nqueensLabRun(plan.request, { status: 'done', result, reason: null }, info.started.createdAt, result.seconds * 1000);
       const added = project.putLabRun(record);
       return { as: 'lab', name: record.id, id: record.id, added };
     },

@@ -5,12 +5,11 @@ import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts
 import { RunController } from '../../../src-shared/runtime/control.ts';
 import type { NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess } from '../../app/launcher.ts';
-import { planNqueensRun } from '../../app/nqueens.ts';
+import { nqueensLabRun, planNqueensRun } from '../../app/nqueens.ts';
 import type { NqueensResult } from '../../../src-shared/runtime/kinds/index.ts';
 import type { RunOutcome } from '../../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
-import { appVersion } from '../../project/app-version.ts';
-import { hostName, labRunId, labRunRequest, ProjectError, type LabRunRecord, type Project } from '../../project/store.ts';
+import { ProjectError, type Project } from '../../project/store.ts';
 import { openProject } from './project.ts';
 
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;
@@ -266,20 +265,7 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
           writeLine(io.stderr, `nqueens: not stored in ${file}: the run was cancelled`);
           return;
         }
-        const labRequest = labRunRequest(request);
-        const record: LabRunRecord = {
-          id: labRunId(labRequest),
-          kind: 'nqueens',
-          request: labRequest,
-          status: outcome.status,
-          error: outcome.status === 'failed' ? (outcome.reason ?? 'failed') : null,
-          result: outcome.status === 'done' ? outcome.result : null,
-          appVersion: appVersion(),
-          host: hostName(),
-          startedAt: startedAt.toISOString(),
-          finishedAt: new Date().toISOString(),
-          elapsedMs,
-        };
+        const record = nqueensLabRun(request, { ...outcome, status: outcome.status }, startedAt.toISOString(), elapsedMs);
         let stored: boolean;
         try {
           stored = project.putLabRun(record);
