@@ -15,6 +15,7 @@ import { resultProblem } from '../../src-shared/experiments/result-audit.ts';
 import { SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { Project, ProjectError, type RunRecord } from '../project/store.ts';
 import { addExperiment } from './add.ts';
+import { experimentStatus } from './runner.ts';
 
 export interface RefusedRun {
   id: string;
@@ -117,15 +118,10 @@ export function experimentProgress(project: Project, names: readonly string[]): 
   return names.map((name) => {
     const experiment = project.experiment(name);
     if (!experiment) throw new ProjectError(`${project.path}: no experiment named "${name}"`, project.path);
-    const runs = gridOf(project.path, experiment.spec);
     const notDone: OpenRun[] = [];
-    let done = 0;
-    for (const run of runs) {
-      const status = statuses.get(run.id);
-      if (status === 'done') done++;
-      else notDone.push({ id: run.id, instance: run.instance, label: run.label, seed: run.seed, status: status === 'failed' ? 'failed' : 'missing' });
-    }
-    const failed = notDone.filter((r) => r.status === 'failed').length;
-    return { name, total: runs.length, done, failed, missing: notDone.length - failed, notDone };
+    const { total, done, failed, missing } = experimentStatus(experiment.spec, statuses, gridOf(project.path, experiment.spec), (run, status) =>
+      notDone.push({ id: run.id, instance: run.instance, label: run.label, seed: run.seed, status }),
+    );
+    return { name, total, done, failed, missing, notDone };
   });
 }

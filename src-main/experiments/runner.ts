@@ -180,8 +180,19 @@ export interface ExperimentStatus {
   cells: { instance: string; label: string; total: number; done: number; failed: number }[];
 }
 
-export function experimentStatus(spec: ExperimentSpec, statuses: Map<string, 'done' | 'failed'>): ExperimentStatus {
-  const runs = expandGrid(spec);
+/**
+ * How far an experiment is in a project, from the stored runs' statuses (Project.runStatuses):
+ * its runs done, failed and missing, in all and per instance and solver label. The one count
+ * behind `experiment status`, `project info`, the app's experiment list and `saikoro merge`;
+ * `onNotDone` is told each run that is not done, in grid order. `runs` is the spec's grid
+ * (expandGrid) when the caller has it already.
+ */
+export function experimentStatus(
+  spec: ExperimentSpec,
+  statuses: ReadonlyMap<string, 'done' | 'failed'>,
+  runs: readonly RunSpec[] = expandGrid(spec),
+  onNotDone?: (run: RunSpec, status: 'missing' | 'failed') => void,
+): ExperimentStatus {
   const cells = new Map<string, ExperimentStatus['cells'][number]>();
   const status: ExperimentStatus = { name: spec.name, total: runs.length, done: 0, failed: 0, missing: 0, cells: [] };
   for (const run of runs) {
@@ -191,8 +202,8 @@ export function experimentStatus(spec: ExperimentSpec, statuses: Map<string, 'do
     cell.total++;
     const s = statuses.get(run.id);
     if (s === 'done') (status.done++, cell.done++);
-    else if (s === 'failed') (status.failed++, cell.failed++);
-    else status.missing++;
+    else if (s === 'failed') (status.failed++, cell.failed++, onNotDone?.(run, 'failed'));
+    else (status.missing++, onNotDone?.(run, 'missing'));
   }
   status.cells = [...cells.values()];
   return status;

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 import type { Executor } from '../../../src-main/experiments/executor.ts';
+import { addExperiment } from '../../../src-main/experiments/add.ts';
+import { experimentProgress } from '../../../src-main/experiments/merge.ts';
 import { estimateLeftMs, experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
 
@@ -123,5 +125,52 @@ describe('estimateLeftMs', () => {
     // 9 of 10 done in 4.5 s with 2 jobs; the last run is a slow one, a quarter through after 1 s.
     // The mean run time (1 s) times one run over two jobs says 0.5 s; it has 3 s to go.
     expect(estimateLeftMs({ elapsedMs: 4500, overall: 0.925, finished: 9, running: [{ fraction: 0.25, elapsedMs: 1000 }] })).toBeCloseTo(3000, 9);
+  });
+});
+
+describe('experimentStatus', () => {
+  const two = validateSpec({
+    name: 'two',
+    instances: [{ name: 'so-n10', n: 10 }, { name: 'so-n12', n: 12 }],
+    solvers: [{ name: 'random' }],
+    seeds: { count: 3 },
+    budget: { evaluations: 10 },
+  });
+
+  it('counts done, failed and missing runs in all and per cell, and names each run not done in grid order', () => {
+    const runs = plannedRuns(two);
+    // so-n10: seed 1 done, seed 2 failed, seed 3 missing; so-n12: all done but seed 3 failed.
+    const statuses = new Map<string, 'done' | 'failed'>([
+      [runs[0].id, 'done'],
+      [runs[1].id, 'failed'],
+      [runs[3].id, 'done'],
+      [runs[4].id, 'done'],
+      [runs[5].id, 'failed'],
+      ['not-a-run-of-the-grid', 'done'],
+    ]);
+    const notDone: [string, number, string][] = [];
+    const status = experimentStatus(two, statuses, undefined, (run, s) => notDone.push([run.instance, run.seed, s]));
+    expect(status).toEqual({
+      name: 'two',
+      total: 6,
+      done: 3,
+      failed: 2,
+      missing: 1,
+      cells: [
+        { instance: 'so-n10', label: 'random', total: 3, done: 1, failed: 1 },
+        { instance: 'so-n12', label: 'random', total: 3, done: 2, failed: 1 },
+      ],
+    });
+    expect(notDone).toEqual([['so-n10', 2, 'failed'], ['so-n10', 3, 'missing'], ['so-n12', 3, 'failed']]);
+  });
+
+  it('is what saikoro merge reports of an experiment (experimentProgress)', async () => {
+    addExperiment(project, spec);
+    await runExperiment(plannedRuns(spec).slice(0, 4), { executor: fakeExecutor({ inFlight: 0, maxInFlight: 0 }), jobs: 1, target: project });
+    const [progress] = experimentProgress(project, ['grid']);
+    const status = experimentStatus(spec, project.runStatuses());
+    expect(progress).toMatchObject({ name: 'grid', total: status.total, done: status.done, failed: status.failed, missing: status.missing });
+    expect([status.done, status.failed, status.missing]).toEqual([3, 1, 2]);
+    expect(progress.notDone.map((r) => [r.seed, r.status])).toEqual([[3, 'failed'], [5, 'missing'], [6, 'missing']]);
   });
 });
