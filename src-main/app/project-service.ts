@@ -25,7 +25,7 @@ import type {
   ExportOptions,
   ExportedReport,
 } from '../../src-shared/projects/project-api.ts';
-import { REPORT_FORMAT_NAMES } from '../../src-shared/projects/project-api.ts';
+import { isReportFormatName, REPORT_FORMAT_NAMES, REPORT_FORMATS } from '../../src-shared/projects/project-api.ts';
 import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportError } from '../report/index.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
@@ -225,7 +225,7 @@ export class ProjectService implements Disposable {
   async exportReport(name: unknown, options: ExportOptions): Promise<ExportedReport> {
     const { project } = this.open_();
     const experiment = checkExperimentName(name);
-    if (typeof options !== 'object' || options === null || !(REPORT_FORMAT_NAMES as readonly string[]).includes(options.format))
+    if (typeof options !== 'object' || options === null || !isReportFormatName(options.format))
       throw new ProjectRequestError('format', `must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got ${JSON.stringify(options?.format)}`);
     if (options.metrics !== undefined) (Array.isArray(options.metrics) ? options.metrics : [options.metrics]).forEach(checkMetric);
     let data;
@@ -235,22 +235,24 @@ export class ProjectService implements Disposable {
       if (e instanceof ReportError) throw new ProjectRequestError(e.kind === 'usage' ? 'options' : 'experiment', e.message.replace(/^[^:]*\.saikoro: /, ''));
       throw e;
     }
-    const utf8 = (filename: string, mediaType: string, content: string) => ({ filename, mediaType, encoding: 'utf8' as const, content });
-    switch (options.format) {
+    const format = options.format;
+    const { extensions, mediaType } = REPORT_FORMATS[format];
+    const utf8 = (content: string, suffix = '') => ({ filename: `${experiment}${suffix}${extensions[0]}`, mediaType, encoding: 'utf8' as const, content });
+    switch (format) {
       case 'html':
-        return { files: [utf8(`${experiment}.html`, 'text/html', renderHtml(data))] };
+        return { files: [utf8(renderHtml(data))] };
       case 'json':
-        return { files: [utf8(`${experiment}.json`, 'application/json', renderJson(data))] };
+        return { files: [utf8(renderJson(data))] };
       case 'latex':
-        return { files: [utf8(`${experiment}.tex`, 'application/x-latex', renderLatex(data, { standalone: true }))] };
+        return { files: [utf8(renderLatex(data, { standalone: true }))] };
       case 'csv': {
         const csv = renderCsv(data);
-        return { files: [utf8(`${experiment}-runs.csv`, 'text/csv', csv.runs), utf8(`${experiment}-solutions.csv`, 'text/csv', csv.solutions)] };
+        return { files: [utf8(csv.runs, '-runs'), utf8(csv.solutions, '-solutions')] };
       }
       case 'pdf': {
         if (!this.printPdf) throw new ProjectRequestError('format', 'PDF is not available in this app instance (no printer for the report page)');
         const pdf = await this.printPdf(renderHtml(data));
-        return { files: [{ filename: `${experiment}.pdf`, mediaType: 'application/pdf', encoding: 'base64', content: pdf.toString('base64') }] };
+        return { files: [{ filename: `${experiment}${extensions[0]}`, mediaType, encoding: 'base64', content: pdf.toString('base64') }] };
       }
     }
   }

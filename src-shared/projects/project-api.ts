@@ -171,8 +171,36 @@ export interface ExperimentRunResult {
   result: import('../solvers/types.ts').SolverResult | null;
 }
 
-export const REPORT_FORMAT_NAMES = ['html', 'csv', 'json', 'latex', 'pdf'] as const;
-export type ReportFormatName = (typeof REPORT_FORMAT_NAMES)[number];
+/** What the app and `saikoro report` say and know of a report format. */
+export interface ReportFormatInfo {
+  label: string;
+  /** One line on what the format gives (the Export view). */
+  note: string;
+  /** File name endings that choose the format for `saikoro report --out`; the first is the one it writes. */
+  extensions: readonly string[];
+  mediaType: string;
+}
+
+/**
+ * The report formats (docs/report.md), in the order the Export view offers them: the one list.
+ * `saikoro report --format`, the API's check of ExportOptions and the Export view take their
+ * names, endings and labels from it; a format added here is then asked for by the compiler in
+ * ProjectService.exportReport and `saikoro report`.
+ */
+export const REPORT_FORMATS = {
+  html: { label: 'HTML', note: 'One self-contained page: setup, tables, charts, best sequences, failed runs', extensions: ['.html', '.htm'], mediaType: 'text/html' },
+  pdf: { label: 'PDF', note: 'The HTML page printed on A4 by Chromium', extensions: ['.pdf'], mediaType: 'application/pdf' },
+  csv: { label: 'CSV', note: 'Two files: every run with its indicators, every solution (RFC 4180)', extensions: ['.csv'], mediaType: 'text/csv' },
+  json: { label: 'JSON', note: 'Everything the tables and charts are made from (docs/report.schema.json)', extensions: ['.json'], mediaType: 'application/json' },
+  latex: { label: 'LaTeX', note: 'The results tables with booktabs, as a whole document', extensions: ['.tex'], mediaType: 'application/x-latex' },
+} as const satisfies Record<string, ReportFormatInfo>;
+
+export type ReportFormatName = keyof typeof REPORT_FORMATS;
+export const REPORT_FORMAT_NAMES = Object.keys(REPORT_FORMATS) as ReportFormatName[];
+
+export function isReportFormatName(name: unknown): name is ReportFormatName {
+  return typeof name === 'string' && Object.hasOwn(REPORT_FORMATS, name);
+}
 
 export interface ExportOptions {
   format: ReportFormatName;

@@ -2,10 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type Command } from '../command.ts';
 import { METRICS } from '../../../src-shared/experiments/compare.ts';
+import { isReportFormatName, REPORT_FORMAT_NAMES, REPORT_FORMATS, type ReportFormatName } from '../../../src-shared/projects/project-api.ts';
 import { buildReport, ReportError } from '../../report/build.ts';
 import { csvPaths, renderCsv } from '../../report/csv.ts';
 import { renderHtml } from '../../report/html.ts';
-import { REPORT_FORMATS, type ReportFormat } from '../../report/index.ts';
 import { renderJson } from '../../report/json.ts';
 import { renderLatex } from '../../report/latex.ts';
 import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.ts';
@@ -13,7 +13,7 @@ import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf
 import { openProject } from './project.ts';
 
 const usage = [
-  'Usage: saikoro report FILE EXPERIMENT [--format html|csv|json|latex|pdf] [--out PATH]',
+  `Usage: saikoro report FILE EXPERIMENT [--format ${REPORT_FORMAT_NAMES.join('|')}] [--out PATH]`,
   '                      [--metric M[,M...]] [--baseline SOLVER] [--chromium PATH] [--standalone]',
   '',
   'Writes a report of an experiment (docs/report.md):',
@@ -27,7 +27,7 @@ const usage = [
   '  pdf    the HTML report printed by Chromium; needs --out',
   '',
   'Options:',
-  '  --format F       default: from the extension of --out (.html .csv .json .tex .pdf), else html',
+  `  --format F       default: from the extension of --out (${REPORT_FORMAT_NAMES.map((f) => REPORT_FORMATS[f].extensions[0]).join(' ')}), else html`,
   '  --out PATH       where to write; html, json and latex go to stdout without it',
   `  --metric M       indicators, as for saikoro compare: ${METRICS.join(', ')};`,
   '                   repeat it or separate with commas (default: best, hv, igd+, feasibility,',
@@ -37,7 +37,11 @@ const usage = [
   '  --standalone     latex: a whole document instead of the tables alone',
 ].join('\n');
 
-const EXTENSIONS: Record<string, ReportFormat> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.json': 'json', '.tex': 'latex', '.pdf': 'pdf' };
+/** The format an --out file's ending chooses. */
+function formatOfPath(file: string): ReportFormatName | undefined {
+  const extension = path.extname(file).toLowerCase();
+  return REPORT_FORMAT_NAMES.find((f) => (REPORT_FORMATS[f].extensions as readonly string[]).includes(extension));
+}
 
 function isDirectory(file: string): boolean {
   try {
@@ -94,11 +98,11 @@ export const reportCommand: Command = {
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const out = values.out;
     if (out === '') throw new UsageError('--out: needs a path');
-    let format: ReportFormat;
+    let format: ReportFormatName;
     if (values.format !== undefined) {
-      if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMATS.join(', ')}, got "${values.format}"`);
-      format = values.format as ReportFormat;
-    } else format = (out && EXTENSIONS[path.extname(out).toLowerCase()]) || 'html';
+      if (!isReportFormatName(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got "${values.format}"`);
+      format = values.format;
+    } else format = (out && formatOfPath(out)) || 'html';
     if ((format === 'csv' || format === 'pdf') && !out) throw new UsageError(`--format ${format} needs --out PATH`);
     if (values.standalone && format !== 'latex') throw new UsageError('--standalone is for --format latex');
     if (values.chromium !== undefined && format !== 'pdf') throw new UsageError('--chromium is for --format pdf');

@@ -6,6 +6,7 @@
 import { METRICS, type MetricName } from '../../../src-shared/experiments/compare.ts';
 import { instanceConfig, solverLabel, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import type { ExportedReport, ReportFormatName } from '../../../src-shared/api.ts';
+import { REPORT_FORMAT_NAMES, REPORT_FORMATS } from '../../../src-shared/projects/project-api.ts';
 import { base64Bytes } from '../../composables/download.ts';
 
 export type ReportFile = ExportedReport['files'][number];
@@ -17,14 +18,8 @@ export interface FormatChoice {
   note: string;
 }
 
-/** The formats of `saikoro report`, in the order the view offers them. */
-export const FORMATS: readonly FormatChoice[] = [
-  { id: 'html', label: 'HTML', note: 'One self-contained page: setup, tables, charts, best sequences, failed runs' },
-  { id: 'pdf', label: 'PDF', note: 'The HTML page printed on A4 by Chromium' },
-  { id: 'csv', label: 'CSV', note: 'Two files: every run with its indicators, every solution (RFC 4180)' },
-  { id: 'json', label: 'JSON', note: 'Everything the tables and charts are made from (docs/report.schema.json)' },
-  { id: 'latex', label: 'LaTeX', note: 'The results tables with booktabs, as a whole document' },
-];
+/** The formats of `saikoro report` (REPORT_FORMATS, the one list), in its order. */
+export const FORMATS: readonly FormatChoice[] = REPORT_FORMAT_NAMES.map((id) => ({ id, label: REPORT_FORMATS[id].label, note: REPORT_FORMATS[id].note }));
 
 export const METRIC_NAMES: Record<MetricName, string> = {
   best: 'Best objective',

@@ -519,6 +519,8 @@ describe('saikoro report', () => {
     const inferred = await cli(['report', 'p.saikoro', SO, '--out', 'so.json']);
     expect(inferred.stderr).toContain('report: wrote so.json (json,');
     expect(JSON.parse(fs.readFileSync(path.join(fx.cwd, 'so.json'), 'utf8')).format).toBe('saikoro-report');
+    // Every ending of REPORT_FORMATS chooses its format, in any case.
+    for (const [file, format] of [['so.tex', 'latex'], ['so.HTM', 'html']]) expect((await cli(['report', 'p.saikoro', SO, '--out', file])).stderr).toContain(`report: wrote ${file} (${format},`);
     fs.mkdirSync(path.join(fx.cwd, 'csv'));
     const dir = await cli(['report', 'p.saikoro', SO, '--format', 'csv', '--out', 'csv']);
     expect(dir.code, dir.stderr).toBe(0);
@@ -532,7 +534,7 @@ describe('saikoro report', () => {
     [['report', 'p.saikoro', SO, '--metric', 'hv'], 1, 'metric hv applies to no instance'],
     [['report', 'p.saikoro', SO, '--baseline', 'simplex'], 1, `experiment ${SO} has no solver "simplex" for --baseline (solvers: random, hill-climbing, ils)`],
     [['report', 'p.saikoro', EMPTY], 1, `experiment ${EMPTY} has no finished runs`],
-    [['report', 'p.saikoro', SO, '--format', 'docx'], 2, '--format: must be one of html, csv, json, latex, pdf, got "docx"'],
+    [['report', 'p.saikoro', SO, '--format', 'docx'], 2, '--format: must be one of html, pdf, csv, json, latex, got "docx"'],
     [['report', 'p.saikoro', SO, '--format', 'csv'], 2, '--format csv needs --out PATH'],
     [['report', 'p.saikoro', SO, '--format', 'pdf'], 2, '--format pdf needs --out PATH'],
     [['report', 'p.saikoro', SO, '--out', 'no-such-dir/r.html'], 1, '--out no-such-dir/r.html: cannot write there: no directory no-such-dir'],
