@@ -5,7 +5,7 @@
  * pixels into an image URL.
  */
 import type { EafRectangle } from '../../../src-shared/metrics/attainment.ts';
-import type { Bounds2 } from './charts.ts';
+import type { Bounds2 } from './charts/surfaces.ts';
 
 export interface Raster {
   width: number;

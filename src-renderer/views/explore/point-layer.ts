@@ -10,7 +10,7 @@
  * them without a canvas.
  */
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
-import { groupColour } from './charts.ts';
+import { groupColour } from './charts/point-series.ts';
 import type { ExplorerData } from './front-data.ts';
 import type { SeriesGroup } from './groups.ts';
 import { hexRgb } from './eaf-raster.ts';

@@ -3,7 +3,7 @@
  * dimmed by a veil in the surface colour, every selected point a square in the accent colour.
  */
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
-import { LARGE_THRESHOLD } from './charts.ts';
+import { LARGE_THRESHOLD } from './charts/point-series.ts';
 import type { ExplorerData } from './front-data.ts';
 import { gridImage, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
 import { eafAt, eafDifference } from '../../../src-shared/metrics/attainment.ts';
-import { boundsOf } from '../../../src-renderer/views/explore/charts.ts';
+import { boundsOf } from '../../../src-renderer/views/explore/charts/surfaces.ts';
 import { hexRgb, rasterizeDifference, signPixels } from '../../../src-renderer/views/explore/eaf-raster.ts';
 
 function randomFronts(random: Random, runs: number, shift: number): number[][][] {
