@@ -19,11 +19,13 @@ export function useVirtualRows(container: Ref<HTMLElement | null>, count: Ref<nu
       observer?.disconnect();
       if (!el) return;
       el.addEventListener('scroll', onScroll, { passive: true });
-      viewport.value = el.clientHeight || viewport.value;
+      // The height comes from the ResizeObserver, which reports it once laid out (the first time
+      // before that frame is painted): reading clientHeight here would lay the page out at once,
+      // a second layout in the frame that shows a new table.
       if (typeof ResizeObserver !== 'undefined') {
         observer = new ResizeObserver(() => (viewport.value = el.clientHeight || viewport.value));
         observer.observe(el);
-      }
+      } else viewport.value = el.clientHeight || viewport.value;
     },
     { immediate: true },
   );
