@@ -30,26 +30,29 @@ export interface Selection {
 export function selectInRanges(data: ExplorerData, visible: Uint8Array, ranges: readonly ObjectiveRange[]): Int32Array {
   const m = data.objectiveCount;
   const f = data.objectives;
+  // The ranges flattened into typed arrays: range a tests objective[a] against the intervals
+  // first[a] .. first[a + 1] - 1 of lo and hi (no iterator or destructuring per point).
   const active = ranges.filter((r) => r.intervals.length > 0);
+  const objective = Int32Array.from(active, (r) => r.objective);
+  const first = new Int32Array(active.length + 1);
+  active.forEach((r, a) => (first[a + 1] = first[a] + r.intervals.length));
+  const lo = Float64Array.from(active.flatMap((r) => r.intervals.map((iv) => iv[0])));
+  const hi = Float64Array.from(active.flatMap((r) => r.intervals.map((iv) => iv[1])));
+  const nActive = active.length;
   const found = new Int32Array(data.count);
   let n = 0;
   for (let i = 0; i < data.count; i++) {
     if (!visible[i]) continue;
-    let inside = true;
-    for (const r of active) {
-      const v = f[i * m + r.objective];
-      let any = false;
-      for (const [lo, hi] of r.intervals)
-        if (v >= lo && v <= hi) {
-          any = true;
-          break;
-        }
-      if (!any) {
-        inside = false;
-        break;
-      }
+    const base = i * m;
+    let a = 0;
+    for (; a < nActive; a++) {
+      const v = f[base + objective[a]];
+      let q = first[a];
+      const qEnd = first[a + 1];
+      while (q < qEnd && !(v >= lo[q] && v <= hi[q])) q++;
+      if (q === qEnd) break;
     }
-    if (inside) found[n++] = i;
+    if (a === nActive) found[n++] = i;
   }
   return found.slice(0, n);
 }
