@@ -7,6 +7,7 @@ import { LARGE_THRESHOLD } from './charts/point-series.ts';
 import type { ExplorerData } from './front-data.ts';
 import { gridImage, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
+import type { PixelMap } from './point-layer.ts';
 
 export interface SelectionStyle {
   /** The chart's surface colour (the veil). */
@@ -38,34 +39,96 @@ function pixel(hex: string, alpha: number): number {
  * canvas, a square of pixels a few nanoseconds.
  */
 export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, limit = Infinity): number {
-  const { image, pixels: buf, x: gx, y: gy, width: gw, height: gh, scale } = gridImage(ctx, t);
-  buf.fill(pixel(style.surface, 0.62));
-  const colour = pixel(style.colour, 1);
-  const side = Math.max(1, Math.round(style.size * scale));
-  const half = side / 2;
-  const m = data.objectiveCount;
-  const f = data.objectives;
+  const { image, pixels, x: gx, y: gy, width, height, scale } = gridImage(ctx, t);
+  pixels.fill(pixel(style.surface, 0.62));
   const count = Math.min(indices.length, limit);
-  const step = indices.length / count;
   // Few points get round markers (drawn after the veil); many, squares of pixels.
   const round = count <= ROUND_LIMIT && style.size >= 5;
-  // Device pixels relative to the grid's corner.
-  const ax = t.ax * scale;
-  const bx = t.bx * scale - gx - half;
-  const ay = t.ay * scale;
-  const by = t.by * scale - gy - half;
-  for (let k = 0; k < (round ? 0 : count); k++) {
-    const base = indices[count === indices.length ? k : Math.floor(k * step)] * m;
-    const x0 = Math.round(ax * f[base + xi] + bx);
-    const y0 = Math.round(ay * f[base + yi] + by);
-    const xa = Math.max(0, x0);
-    const xb = Math.min(gw, x0 + side);
-    if (xa >= xb) continue;
-    for (let y = Math.max(0, y0), yb = Math.min(gh, y0 + side); y < yb; y++) buf.fill(colour, y * gw + xa, y * gw + xb);
+  if (!round) {
+    const side = Math.max(1, Math.round(style.size * scale));
+    // Device pixels relative to the grid's corner, to a square's top-left pixel.
+    const map = { ax: t.ax * scale, bx: t.bx * scale - gx - side / 2, ay: t.ay * scale, by: t.by * scale - gy - side / 2 };
+    rasterizeSelection(pixels, width, height, map, data, indices, xi, yi, side, pixel(style.colour, 1), count);
   }
   ctx.putImageData(image, gx, gy);
   if (round) paintRound(ctx, t, data, indices, xi, yi, style, count);
   return count;
+}
+
+/**
+ * Writes `count` of `indices` (all of them, or every k-th when fewer) into `buf`, a `width` x
+ * `height` image, as squares of `side` pixels in `colour` whose top-left pixel is where `map`
+ * puts the point (rounded), cut at the image's edges. Few points are stamped one by one (a loop
+ * over a square's pixels: a fill() call per row cost twice as much); many, in two passes whose
+ * cost is the image's size, not the points' (below).
+ */
+export function rasterizeSelection(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number, count = indices.length): void {
+  const n = Math.min(count, indices.length);
+  if (n * side * side > STAMP_PER_PIXEL * (width + side) * (height + side)) rasterizeByMask(buf, width, height, map, data, indices, xi, yi, side, colour, n);
+  else rasterizeByStamp(buf, width, height, map, data, indices, xi, yi, side, colour, n);
+}
+
+/** Above this many pixel writes per pixel of the image, squares are painted through a mask. */
+const STAMP_PER_PIXEL = 1;
+
+function rasterizeByStamp(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number, n: number): void {
+  const m = data.objectiveCount;
+  const f = data.objectives;
+  const { ax, bx, ay, by } = map;
+  const all = n === indices.length;
+  const step = indices.length / n;
+  for (let k = 0; k < n; k++) {
+    const base = indices[all ? k : Math.floor(k * step)] * m;
+    const x0 = Math.round(ax * f[base + xi] + bx);
+    const y0 = Math.round(ay * f[base + yi] + by);
+    const xa = x0 < 0 ? 0 : x0;
+    const xb = x0 + side > width ? width : x0 + side;
+    if (xa >= xb) continue;
+    const yb = y0 + side > height ? height : y0 + side;
+    for (let y = y0 < 0 ? 0 : y0; y < yb; y++) {
+      const row = y * width;
+      for (let x = xa; x < xb; x++) buf[row + x] = colour;
+    }
+  }
+}
+
+/**
+ * The same squares, for many points: each point marks one byte of a mask (its top-left pixel,
+ * on a mask `side - 1` pixels wider and taller, so that squares cut at the left and top edges
+ * are kept); then a pixel is painted when a mark lies within `side - 1` pixels to its right and
+ * below, found row by row from the bottom with the nearest mark to the right in the row and the
+ * nearest such row below in each column.
+ */
+function rasterizeByMask(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number, n: number): void {
+  const m = data.objectiveCount;
+  const f = data.objectives;
+  const e = side - 1;
+  const mw = width + e;
+  const mh = height + e;
+  const mask = new Uint8Array(mw * mh);
+  const { ax, bx, ay, by } = map;
+  const all = n === indices.length;
+  const step = indices.length / n;
+  for (let k = 0; k < n; k++) {
+    const base = indices[all ? k : Math.floor(k * step)] * m;
+    // The same rounding as a stamp's corner, then shifted onto the mask.
+    const x = Math.round(ax * f[base + xi] + bx) + e;
+    const y = Math.round(ay * f[base + yi] + by) + e;
+    if (x >= 0 && x < mw && y >= 0 && y < mh) mask[y * mw + x] = 1;
+  }
+  // The nearest mask row at or below the current one with a mark within e to the right of column x.
+  const below = new Int32Array(width).fill(mh + side);
+  for (let y = mh - 1; y >= 0; y--) {
+    const row = y * mw;
+    let next = mw + side;
+    for (let x = mw - 1; x >= 0; x--) {
+      if (mask[row + x]) next = x;
+      if (x < width && next - x <= e) below[x] = y;
+    }
+    if (y >= height) continue;
+    const out = y * width;
+    for (let x = 0; x < width; x++) if (below[x] - y <= e) buf[out + x] = colour;
+  }
 }
 
 /** Up to this many selected points are drawn as round markers (arcs); beyond, as squares of pixels (arcs would take too long). */
