@@ -3,60 +3,39 @@
 // worker.js, the solver worker) and shared chunks, every command in a chunk of its own that loads
 // when the command runs. npm packages stay external (package.json's dependencies).
 //
-// A stamp of the sources (out/cli/build-stamp.json: a hash of every source's path, size and
-// modification time) is written with each build; bin/saikoro.mjs compares it with the sources in
-// a checkout and rebuilds when they differ, so a checkout never runs old code.
+// A stamp of the sources (out/cli/build-stamp.json, scripts/cli-build-stamp.mjs: the size and
+// modification time of every source, the modification time of every folder) is written with each
+// build; bin/saikoro.mjs compares it with the sources in a checkout and rebuilds when they
+// differ, so a checkout never runs old code.
 //
 //   node scripts/build-cli.mjs         build now (as `npm run build` does)
 //   node scripts/build-cli.mjs --ensure build only when out/cli is missing or stale
 //   node scripts/build-cli.mjs --check  exit 1 and say so when out/cli is missing or stale
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inputsMatchStamp, outputsPresent, readStamp, scanInputs, stampLooksCurrent, writeStamp } from './cli-build-stamp.mjs';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const CLI_OUT = path.join(ROOT, 'out', 'cli');
-const STAMP_FILE = path.join(CLI_OUT, 'build-stamp.json');
 const LOCK_FILE = path.join(ROOT, 'out', '.cli-build.lock');
-
-/** What the build reads: the sources it bundles, package.json (externals, version) and this script. */
-const INPUTS = ['src-main', 'src-shared', 'package.json', 'tsconfig.base.json', 'tsconfig.main.json', 'scripts/build-cli.mjs'];
 
 const ENTRIES = { index: 'src-main/cli/index.ts', worker: 'src-main/host/worker.ts' };
 
-function listInputs(rel, out) {
-  const abs = path.join(ROOT, rel);
-  let st;
-  try {
-    st = fs.statSync(abs);
-  } catch {
-    return;
-  }
-  if (st.isDirectory()) {
-    for (const name of fs.readdirSync(abs).sort()) listInputs(path.posix.join(rel, name), out);
-  } else {
-    out.push(`${rel}\0${st.size}\0${st.mtimeMs}`);
-  }
-}
-
-/** A hash of the build's inputs (path, size, modification time): cheap enough for every start. */
-export function sourceStamp() {
-  const lines = [];
-  for (const rel of INPUTS) listInputs(rel, lines);
-  return createHash('sha256').update(lines.join('\n')).digest('hex');
-}
-
-/** Why out/cli cannot be run as it is ('missing', 'stale'), or null when it is up to date. */
-export function cliBuildState() {
-  let stamp;
-  try {
-    stamp = JSON.parse(fs.readFileSync(STAMP_FILE, 'utf8'));
-  } catch {
-    return 'missing';
-  }
-  if (!fs.existsSync(path.join(CLI_OUT, 'index.js')) || !fs.existsSync(path.join(CLI_OUT, 'worker.js'))) return 'missing';
-  return stamp.sources === sourceStamp() ? null : 'stale';
+/**
+ * Why out/cli cannot be run as it is ('missing', 'stale'), or null when it is up to date. When
+ * only a folder's time changed (a file made and removed again, as editors do), the sources are
+ * those of the build: the stamp takes the folders' new times, so the next start's quick check
+ * passes again.
+ */
+export function cliBuildState(root = ROOT) {
+  if (stampLooksCurrent(root)) return null;
+  const stamp = readStamp(root);
+  if (!stamp || !outputsPresent(root)) return 'missing';
+  const now = scanInputs(root);
+  if (!inputsMatchStamp(stamp, now)) return 'stale';
+  writeStamp(root, now, stamp.builtAt);
+  return null;
 }
 
 /**
@@ -67,7 +46,8 @@ export function cliBuildState() {
  */
 export async function buildCli({ pruneAll = false } = {}) {
   const { build } = await import('esbuild');
-  const stamp = sourceStamp();
+  // Scanned before building: a source saved during the build leaves the build stale.
+  const inputs = scanInputs(ROOT);
   fs.mkdirSync(CLI_OUT, { recursive: true });
   const staging = fs.mkdtempSync(path.join(ROOT, 'out', '.cli-build-'));
   try {
@@ -90,9 +70,7 @@ export async function buildCli({ pruneAll = false } = {}) {
     });
     const built = fs.readdirSync(staging);
     for (const name of built) fs.renameSync(path.join(staging, name), path.join(CLI_OUT, name));
-    const stampTmp = path.join(staging, 'build-stamp.json');
-    fs.writeFileSync(stampTmp, JSON.stringify({ sources: stamp, builtAt: new Date().toISOString() }) + '\n');
-    fs.renameSync(stampTmp, STAMP_FILE);
+    writeStamp(ROOT, inputs, new Date().toISOString());
     const keep = new Set([...built, 'build-stamp.json']);
     const cutoff = Date.now() - 10 * 60_000;
     for (const name of fs.readdirSync(CLI_OUT)) {
