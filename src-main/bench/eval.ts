@@ -80,9 +80,6 @@ function quantileMillis(): number {
 }
 
 export const evalBench: BenchSuite = {
-  name: 'eval',
-  summary: 'dice evaluation: full and incremental evaluations per second, chi-square quantiles',
-  byDefault: true,
   async run({ progress, quick }) {
     const minMs = quick ? 100 : 2000;
     // Warm-up, so the first size measured is not charged for compilation.

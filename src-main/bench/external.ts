@@ -87,9 +87,6 @@ async function timeRun(evaluations: number, solver: (problem: DiceProblem) => st
 }
 
 export const externalBench: BenchSuite = {
-  name: 'external',
-  summary: `External-solver protocol overhead per evaluation at N = ${N}, batches of ${BATCH}, against the in-process random search`,
-  byDefault: true,
   async run(context) {
     const evaluations = context.quick ? 5_000 : 100_000;
     const repeats = context.quick ? 1 : 3;

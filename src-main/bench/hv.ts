@@ -49,9 +49,6 @@ function timeCase(n: number, m: number, repeats: number): Row {
 }
 
 export const hvBench: BenchSuite = {
-  name: 'hv',
-  summary: 'Exact hypervolume (WFG) of n simplex points at M = 2..7',
-  byDefault: true,
   async run(context) {
     const cases = context.quick ? QUICK_CASES : FULL_CASES;
     const repeats = context.quick ? 1 : 5;

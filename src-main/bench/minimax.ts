@@ -110,8 +110,5 @@ export async function runMinimaxBench(context: BenchContext): Promise<BenchRepor
 }
 
 export const minimaxBench: BenchSuite = {
-  name: 'minimax',
-  summary: 'Game-tree lab: plain minimax nodes/s on nim(25), largest n in 10 s, alpha-beta and memo counts',
-  byDefault: true,
   run: runMinimaxBench,
 };

@@ -94,9 +94,6 @@ export function nqueensBenchNs(raw: string | undefined): number[] | undefined {
 }
 
 export const nqueensBench: BenchSuite = {
-  name: 'nqueens',
-  summary: 'N-Queens: network success over seeds up to N = 1000; min-conflicts at 10^6 and 10^7',
-  byDefault: true,
   async run({ quick, progress }) {
     const seeds = quick ? 3 : 20;
     const ns = nqueensBenchNs(process.env.SAIKORO_BENCH_NQUEENS_N) ?? (quick ? [8, 16, 32] : [8, 10, 12, 16, 20, 32, 50, 64, 100, 200, 500, 1000]);

@@ -188,9 +188,6 @@ export async function measurePareto(
 }
 
 export const paretoBench: BenchSuite = {
-  name: 'pareto',
-  summary: 'Pareto explorer in headless Chromium: first draw, hover, brush, change of axis (--points N)',
-  byDefault: false,
   async run(context) {
     const points = context.points ?? (context.quick ? 5_000 : 100_000);
     const repeats = context.quick ? 2 : 7;

@@ -1,21 +1,26 @@
-import { evalBench } from './eval.ts';
-import { externalBench } from './external.ts';
-import { hvBench } from './hv.ts';
-import { minimaxBench } from './minimax.ts';
-import { nqueensBench } from './nqueens.ts';
-import { paretoBench } from './pareto.ts';
-import { solversBench } from './solvers.ts';
-import { startupBench } from './startup.ts';
 import type { BenchSuite } from './suite.ts';
 
-// One line per suite; each lives in its own file beside this one.
-export const suites: BenchSuite[] = [
-  evalBench,
-  externalBench,
-  hvBench,
-  minimaxBench,
-  nqueensBench,
-  paretoBench,
-  solversBench,
-  startupBench,
+/**
+ * One entry per suite: its name, one-line summary and whether `saikoro bench` runs it when no
+ * suite is named, known without loading it (`saikoro bench --help` lists them), and how to load
+ * it: a suite's module (a web server and Chromium for pareto, worker processes for solvers)
+ * loads only when it runs. Each suite lives in its own file beside this one.
+ */
+export interface BenchEntry {
+  name: string;
+  summary: string;
+  /** Run when `saikoro bench` names no suite (false for long suites such as solvers). */
+  byDefault: boolean;
+  load(): Promise<BenchSuite>;
+}
+
+export const suites: BenchEntry[] = [
+  { name: 'eval', summary: 'dice evaluation: full and incremental evaluations per second, chi-square quantiles', byDefault: true, load: async () => (await import('./eval.ts')).evalBench },
+  { name: 'external', summary: 'External-solver protocol overhead per evaluation, against the same random search in process', byDefault: true, load: async () => (await import('./external.ts')).externalBench },
+  { name: 'hv', summary: 'Exact hypervolume (WFG) of n simplex points at M = 2..7', byDefault: true, load: async () => (await import('./hv.ts')).hvBench },
+  { name: 'minimax', summary: 'Game-tree lab: plain minimax nodes/s on nim(25), largest n in 10 s, alpha-beta and memo counts', byDefault: true, load: async () => (await import('./minimax.ts')).minimaxBench },
+  { name: 'nqueens', summary: 'N-Queens: network success over seeds up to N = 1000; min-conflicts at 10^6 and 10^7', byDefault: true, load: async () => (await import('./nqueens.ts')).nqueensBench },
+  { name: 'pareto', summary: 'Pareto explorer in headless Chromium: first draw, hover, brush, change of axis (--points N)', byDefault: false, load: async () => (await import('./pareto.ts')).paretoBench },
+  { name: 'solvers', summary: 'Solver quality at equal evaluations with wall time (10 seeds; long)', byDefault: false, load: async () => (await import('./solvers.ts')).solversBench },
+  { name: 'startup', summary: 'cost of one saikoro call (fresh processes): --help, rngbias, eval, solve, a Slurm task; --reference rngbias.py', byDefault: false, load: async () => (await import('./startup.ts')).startupBench },
 ];

@@ -423,9 +423,6 @@ export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
 }
 
 export const solversBench: BenchSuite = {
-  name: 'solvers',
-  summary: 'Solver quality at equal evaluations with wall time (10 seeds; long)',
-  byDefault: false,
   async run(context: BenchContext) {
     const options = benchOptions(process.env, context.quick);
     const result = await runSolverBench(options, context.progress);

@@ -291,9 +291,6 @@ function tables(report: StartupReport): BenchTable[] {
 }
 
 export const startupBench: BenchSuite = {
-  name: 'startup',
-  summary: 'cost of one saikoro call (fresh processes): --help, rngbias, eval, solve, a Slurm task; --reference rngbias.py',
-  byDefault: false,
   async run(context) {
     const report = await measureStartup(context);
     return { tables: tables(report), json: report };

@@ -24,11 +24,8 @@ export interface BenchContext {
   reference?: string;
 }
 
+/** A suite's code; its name and summary are in registry.ts. */
 export interface BenchSuite {
-  name: string;
-  summary: string;
-  /** Included when `saikoro bench` is run without names (false for long suites such as solvers). */
-  byDefault: boolean;
   run(context: BenchContext): Promise<BenchReport>;
 }
 

@@ -12,10 +12,9 @@ export interface CliIo {
   stderrIsTTY: boolean;
 }
 
-/** A subcommand's code, loaded when it runs; its name and summary are in commands/registry.ts. */
+/** A subcommand's code, loaded when it runs; its name, summary and help are in commands/registry.ts. */
 export interface Command {
   name: string;
-  usage: string;
   /** Returns the exit status: 0 success, 1 bad input, 2 usage error. */
   run(argv: string[], io: CliIo): Promise<number>;
 }
@@ -31,10 +30,23 @@ export const EXIT_USAGE = 2;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
-/** node:util parseArgs in strict mode, turning its errors into UsageError. */
-export function parseCommandArgs<T extends Options>(argv: string[], options: T, allowPositionals = false) {
+/**
+ * What `saikoro <name> --help` prints and the options the command parses, in
+ * commands/<name>.help.ts: the registry loads it for --help without loading the command, and
+ * the command parses its arguments with it (parseCommandArgs), so the two cannot drift apart.
+ */
+export interface CommandHelp<O extends Options = Options> {
+  usage: string;
+  /** The options, as node:util parseArgs takes them. */
+  options: O;
+  /** Whether the command takes arguments besides its options (files, names). */
+  positionals: boolean;
+}
+
+/** node:util parseArgs in strict mode with the command's options (its CommandHelp), turning its errors into UsageError. */
+export function parseCommandArgs<T extends Options>(argv: string[], help: CommandHelp<T>) {
   try {
-    return parseArgs({ args: argv, options, allowPositionals, strict: true });
+    return parseArgs({ args: argv, options: help.options, allowPositionals: help.positionals, strict: true });
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -28,25 +28,28 @@ function topUsage(): string {
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...rest] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     io.stdout.write(topUsage() + '\n');
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
-  const entry = commands.find((c) => c.name === name);
+  // `saikoro help <command>` is `saikoro <command> --help`.
+  const wanted = name === 'help' ? rest[0] : name;
+  const entry = commands.find((c) => c.name === wanted);
   if (!entry) {
-    io.stderr.write(`saikoro: unknown command "${visibleControls(name)}"\n\n${topUsage()}\n`);
+    io.stderr.write(`saikoro: unknown command "${visibleControls(wanted)}"\n\n${topUsage()}\n`);
     return EXIT_USAGE;
   }
-  const command = await entry.load();
-  if (rest.includes('--help') || rest.includes('-h')) {
-    io.stdout.write(command.usage.trimEnd() + '\n');
+  // Help comes from the registry: the command's module does not load for it.
+  if (name === 'help' || rest.includes('--help') || rest.includes('-h')) {
+    io.stdout.write((await entry.help()).usage.trimEnd() + '\n');
     return EXIT_OK;
   }
+  const command = await entry.load();
   try {
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`saikoro ${name}: ${visibleControls(e.message)}\n\n${command.usage.trimEnd()}\n`);
+      io.stderr.write(`saikoro ${name}: ${visibleControls(e.message)}\n\n${(await entry.help()).usage.trimEnd()}\n`);
       return EXIT_USAGE;
     }
     // A project file that is refused, damaged, read-only or full, wherever the command met it.

@@ -2,31 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { benchHelp } from './bench.help.ts';
 import { suites } from '../../bench/registry.ts';
 import { renderTable } from '../../bench/suite.ts';
 
 export const benchCommand: Command = {
   name: 'bench',
-  get usage() {
-    return [
-      'Usage: saikoro bench [SUITE ...] [--json] [--quick] [--points N] [--reference rngbias.py]',
-      '',
-      'Runs the named benchmark suites, or every default suite when none is named, in this',
-      'process, and prints Markdown tables of measured figures (stdout). Progress goes to stderr.',
-      '',
-      'Suites:',
-      ...suites.map((s) => `  ${s.name.padEnd(10)} ${s.summary}${s.byDefault ? '' : ' (only when named)'}`),
-      '',
-      'Options:',
-      '  --json    print the figures as JSON: one suite prints its own object, several print {suite: object}',
-      '  --quick   small sizes, for a smoke test; not figures to publish',
-      '  --points N  how many points the suites that draw them use (pareto: default 100000)',
-      '  --reference FILE  the reference evaluator rngbias.py, which startup times beside rngbias',
-      '                    (needs python3 with scipy, click and yaml)',
-    ].join('\n');
-  },
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, quick: { type: 'boolean' }, points: { type: 'string' }, reference: { type: 'string' } }, true);
+    const { values, positionals } = parseCommandArgs(argv, benchHelp);
     const names: string[] = positionals;
     const unknown = names.filter((name) => !suites.some((s) => s.name === name));
     if (unknown.length) throw new UsageError(`unknown suite ${unknown.map((n) => `"${n}"`).join(', ')}`);
@@ -39,7 +22,7 @@ export const benchCommand: Command = {
     if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);
     for (const suite of chosen) {
       context.progress(`bench ${suite.name}: running...`);
-      const report = await suite.run(context);
+      const report = await (await suite.load()).run(context);
       results[suite.name] = report.json;
       if (!values.json) for (const table of report.tables) writeLine(io.stdout, renderTable(table));
     }

@@ -1,4 +1,5 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { compareHelp } from './compare.help.ts';
 import { CompareError, METRICS, usesNormalisation, type Comparison, type InstanceComparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
@@ -6,33 +7,6 @@ import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
 import { formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { openProject } from './project.ts';
 
-const usage = [
-  'Usage: saikoro compare FILE EXPERIMENT --metric hv|igd+|epsilon|spacing|feasibility|best [--json]',
-  '',
-  'Compares the solvers of an experiment on one metric (docs/stats.md):',
-  '  per instance   median, IQR, mean, sd and count per solver; pairwise Mann-Whitney U',
-  '                 (exact for small samples without ties, else normal with tie correction),',
-  '                 Holm-corrected, with the Vargha-Delaney A12 effect size',
-  '  across         Friedman test on the per-instance medians (means for feasibility),',
-  '                 Iman-Davenport F, average ranks and Holm-corrected post-hoc comparisons',
-  '                 (Demsar 2006)',
-  '',
-  'Metrics (one value per run; MO = instances with at least 2 objectives):',
-  '  hv           normalised hypervolume of the feasible front (MO, higher is better;',
-  '               empty front 0)',
-  '  igd+         IGD+ against R = the non-dominated union of all fronts of the instance',
-  '               (MO, lower is better)',
-  '  epsilon      additive epsilon indicator against the same R (MO, lower is better;',
-  '               0 when the front contains all of R)',
-  "  spacing      Schott's spacing of the front (MO, lower is better; 0 = even spacing;",
-  '               no value for fronts with fewer than 2 points)',
-  '  feasibility  1 if the run found a feasible solution, else 0 (SO and MO, higher is',
-  '               better; the mean column is the share of runs)',
-  '  best         best feasible objective value (SO, lower is better)',
-  'hv, igd+, epsilon and spacing use normalised objectives; the normalisation (ideal, nadir,',
-  'reference point 1.1) of each instance is printed with it. Runs with no value (no feasible',
-  'solution, empty or too small front) are counted in the "no value" column.',
-].join('\n');
 
 const fmt = (v: number) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.001 && v !== 0) ? v.toExponential(3) : v.toFixed(4));
 const fmtP = (p: number) => (p < 0.0001 ? p.toExponential(2) : p.toFixed(4));
@@ -92,9 +66,8 @@ function render(c: Comparison): string[] {
 
 export const compareCommand: Command = {
   name: 'compare',
-  usage,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { metric: { type: 'string' }, json: { type: 'boolean' } }, true);
+    const { values, positionals } = parseCommandArgs(argv, compareHelp);
     const [file, name, ...extra] = positionals;
     if (!file) throw new UsageError('missing FILE');
     if (!name) throw new UsageError('missing EXPERIMENT');

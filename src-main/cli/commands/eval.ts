@@ -1,22 +1,10 @@
 import type { Writable } from 'node:stream';
-import { formatBytes, parseCommandArgs, readLines, STDIN_LIMIT_BYTES, TooLongLine, type Command } from '../command.ts';
+import { parseCommandArgs, readLines, TooLongLine, type Command } from '../command.ts';
+import { evalHelp } from './eval.help.ts';
 import { configFromPartial, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { JsonInputError, parseJsonSafe, topLevelMemberText } from '../../../src-shared/json.ts';
 
-const USAGE = `Usage: saikoro eval [--json] < cases.jsonl
-
-Evaluates dice sequences in batches. Reads JSON lines
-  {"id"?: any, "x": "3155...", "config"?: {alpha, beta, gamma, objectives, constraints, lowerBounds, upperBounds}}
-(every config field optional, with the spec's defaults; N is the length of x) and writes, per line,
-  {"id", "features", "errors", "objectives", "constraints", "chi", "bounds", "feasible"}
-where chi holds chi_d and bounds [q(p_d), q(P_d)] per constrained d (null = infinite).
-A bad line yields {"id", "error": "..."} and the rest go on; the exit status is then 1.
-The id comes back exactly as written (12345678901234567890 is not rounded). A line nested
-deeper than 64 levels is an error line like any other.
-Blank lines are skipped. Output is always JSON lines (--json is accepted for uniformity).
-Lines are streamed: memory does not grow with the number of lines, nor with the number of
-distinct configs (the last 64 evaluators are kept). A line longer than ${formatBytes(STDIN_LIMIT_BYTES)} is an error line.`;
 
 const CONFIG_FIELDS = new Set(['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
 const CACHE_LIMIT = 64;
@@ -85,9 +73,8 @@ function write(stream: Writable, text: string): Promise<void> | undefined {
 
 export const evalCommand: Command = {
   name: 'eval',
-  usage: USAGE,
   async run(argv, io) {
-    parseCommandArgs(argv, { json: { type: 'boolean' } });
+    parseCommandArgs(argv, evalHelp);
     const cache = new EvaluatorCache();
     let failures = 0;
     for await (const line of readLines(io.stdin)) {

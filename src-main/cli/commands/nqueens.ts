@@ -1,4 +1,5 @@
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { nqueensHelp } from './nqueens.help.ts';
 import { defaultNeuralParams, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
@@ -30,50 +31,6 @@ interface NqueensOutcome {
 const BOARD_MAX = 40;
 const LIST_MAX = 1000;
 
-const usage = [
-  'Usage: saikoro nqueens --n N [--method neural|minconflicts] [--seed S] [options] [--json]',
-  '',
-  'Places N queens with the hill-climbing neural network of the slides (default) or with',
-  'min-conflicts local search, verifies the result independently and prints it with the step',
-  'count and the time. The run goes through the solver host, in a worker process; Ctrl-C',
-  'cancels it. Exit status: 0 solved, 1 not solved within the step limit (or the run failed),',
-  '2 usage error, 130 interrupted.',
-  '',
-  'Options:',
-  '  --n N               board size (neural: 4..4000; minconflicts: 1 or 4..50,000,000)',
-  '  --method M          neural (default) or minconflicts',
-  '  --seed S            integer seed (default 1); the same seed gives the same run',
-  '  --max-steps K       step limit (neural: sweeps over all N*N neurons; minconflicts: repairs)',
-  '  --json              print {"n","method","solved","steps","seconds","queens","params"};',
-  '                      queens[r] is the 0-based column of the queen in row r (null if unsolved);',
-  '                      an unsolved run adds "failure" (loop, oscillation, stall, wander, or',
-  '                      for minconflicts the attacking pairs left)',
-  '  --inline            run in this process instead of a worker process (same result)',
-  '  --project FILE      store the finished run (request, result, version, host, times) in a',
-  '                      project file (saikoro project new FILE); the same request is stored once',
-  '',
-  'Neural network (defaults: --preset default):',
-  '  --preset P          default (sequential updates, A=B=C=1, kicks when a state repeats, |U|<=3)',
-  '                      or slides (synchronous, unbounded U, A=B=1/0.8/0.6/0.5 by N, kick every 50)',
-  '  --A a  --B b        weights of the row/column and diagonal terms',
-  '  --C c               weight of the hill-climbing term outside kicks',
-  '  --kick v            C during a kick (default 4)',
-  '  --kick-every k|auto kick every k steps, or "auto": whenever the outputs repeat (0 = never)',
-  '  --kick-length L     steps per kick',
-  '  --update sync|seq   all neurons at once (the slides) or one at a time in random order',
-  '  --threshold t       a neuron is raised when U > t (default 0)',
-  '  --clamp b           keep |U - threshold| <= b (0 = unbounded)',
-  '',
-  'Min-conflicts:',
-  '  --samples k         partner rows examined per repair (default 32)',
-  '  --greedy-tries k    random columns tried per row by the greedy start (default 64)',
-  '  --noise p           probability of a worsening move (default 0.02)',
-  '',
-  'Examples:',
-  '  saikoro nqueens --n 8 --seed 3',
-  '  saikoro nqueens --n 15 --preset slides --A 0.6 --B 0.6',
-  '  saikoro nqueens --n 1000000 --method minconflicts --json > queens.json',
-].join('\n');
 
 function neuralParams(n: number, v: Record<string, string | boolean | undefined>): NeuralParams {
   const preset = (v.preset as string | undefined) ?? 'default';
@@ -158,14 +115,8 @@ export interface NqueensDependencies {
 export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
   return {
     name: 'nqueens',
-    usage,
     async run(argv, io) {
-      const string = { type: 'string' } as const;
-      const { values } = parseCommandArgs(argv, {
-        n: string, method: string, seed: string, 'max-steps': string, json: { type: 'boolean' }, inline: { type: 'boolean' }, project: string,
-        preset: string, A: string, B: string, C: string, kick: string, 'kick-every': string, 'kick-length': string, update: string, threshold: string, clamp: string,
-        samples: string, 'greedy-tries': string, noise: string,
-      });
+      const { values } = parseCommandArgs(argv, nqueensHelp);
       if (values.n === undefined) throw new UsageError('--n is required (the board size)');
       const method = values.method ?? 'neural';
       if (method !== 'neural' && method !== 'minconflicts') throw new UsageError(`--method: expected "neural" or "minconflicts", got "${method}"`);

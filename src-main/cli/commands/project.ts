@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
+import { projectHelp } from './project.help.ts';
 import { Project, ProjectError, type OpenOptions } from '../../project/store.ts';
 import { experimentStatus } from '../../experiments/runner.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
@@ -42,25 +43,11 @@ export function createProject(file: string, io: CliIo): Project {
   }
 }
 
-const usage = [
-  'Usage: saikoro project new FILE',
-  '       saikoro project info FILE [--json]',
-  '       saikoro project note FILE TEXT [--experiment NAME]',
-  '',
-  'A project is one *.saikoro file (SQLite) holding experiments, their runs and results, and',
-  'notes. See docs/projects.md.',
-  '',
-  '  new    create an empty project (refuses to overwrite a file)',
-  '  info   schema version, creation, counts of experiments, runs, notes and lab runs, then per',
-  '         experiment how many of its runs are done; migrates an older project',
-  '  note   add a note (optionally about one experiment)',
-].join('\n');
 
 export const projectCommand: Command = {
   name: 'project',
-  usage,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(argv, { json: { type: 'boolean' }, experiment: { type: 'string' } }, true);
+    const { values, positionals } = parseCommandArgs(argv, projectHelp);
     const [action, file, ...rest] = positionals;
     if (!action) throw new UsageError('missing action: new, info or note');
     if (!file) throw new UsageError(`project ${action}: missing FILE`);

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type Command } from '../command.ts';
+import { reportHelp } from './report.help.ts';
 import { METRICS } from '../../../src-shared/experiments/compare.ts';
 import { isReportFormatName, REPORT_FORMAT_NAMES, REPORT_FORMATS, type ReportFormatName } from '../../../src-shared/projects/project-api.ts';
 import { buildReport, ReportError } from '../../report/build.ts';
@@ -12,30 +13,6 @@ import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.
 import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf.ts';
 import { openProject } from './project.ts';
 
-const usage = [
-  `Usage: saikoro report FILE EXPERIMENT [--format ${REPORT_FORMAT_NAMES.join('|')}] [--out PATH]`,
-  '                      [--metric M[,M...]] [--baseline SOLVER] [--chromium PATH] [--standalone]',
-  '',
-  'Writes a report of an experiment (docs/report.md):',
-  '  html   one self-contained page: setup, results tables (median (IQR), +/-/= against the',
-  '         baseline, A12, Friedman ranks), SVG charts, the best sequences, the failed runs',
-  '  csv    two files, runs and solutions (RFC 4180); needs --out: PATH-runs.csv and',
-  '         PATH-solutions.csv (a trailing .csv of PATH dropped), or EXPERIMENT-runs.csv and',
-  '         EXPERIMENT-solutions.csv inside PATH when PATH is a directory',
-  '  json   everything the tables and charts are made from (docs/report.schema.json)',
-  '  latex  the results tables with booktabs (--standalone: a whole document)',
-  '  pdf    the HTML report printed by Chromium; needs --out',
-  '',
-  'Options:',
-  `  --format F       default: from the extension of --out (${REPORT_FORMAT_NAMES.map((f) => REPORT_FORMATS[f].extensions[0]).join(' ')}), else html`,
-  '  --out PATH       where to write; html, json and latex go to stdout without it',
-  `  --metric M       indicators, as for saikoro compare: ${METRICS.join(', ')};`,
-  '                   repeat it or separate with commas (default: best, hv, igd+, feasibility,',
-  '                   those that apply to some instance)',
-  "  --baseline S     solver label the +/-/= marks compare against (default: the spec's first)",
-  '  --chromium PATH  the Chromium that prints the PDF (default: /usr/bin/chromium)',
-  '  --standalone     latex: a whole document instead of the tables alone',
-].join('\n');
 
 /** The format an --out file's ending chooses. */
 function formatOfPath(file: string): ReportFormatName | undefined {
@@ -78,20 +55,8 @@ function write(targets: readonly { path: string; shown: string }[], contents: re
 
 export const reportCommand: Command = {
   name: 'report',
-  usage,
   async run(argv, io) {
-    const { values, positionals } = parseCommandArgs(
-      argv,
-      {
-        format: { type: 'string' },
-        out: { type: 'string' },
-        metric: { type: 'string', multiple: true },
-        baseline: { type: 'string' },
-        chromium: { type: 'string' },
-        standalone: { type: 'boolean' },
-      },
-      true,
-    );
+    const { values, positionals } = parseCommandArgs(argv, reportHelp);
     const [file, name, ...extra] = positionals;
     if (!file) throw new UsageError('missing FILE');
     if (!name) throw new UsageError('missing EXPERIMENT');

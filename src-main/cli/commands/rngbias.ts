@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { InputError, parseCommandArgs, readAll, writeLine, type CliIo, type Command } from '../command.ts';
+import { rngbiasHelp } from './rngbias.help.ts';
 import { ConfigError, configFromPartial, DEFAULT_N, type DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, parseSequence, SequenceError } from '../../../src-shared/problems/dice/evaluate.ts';
 import { checkValueDepth, describeValue, JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
@@ -13,42 +14,22 @@ import { checkValueDepth, describeValue, JsonInputError, parseJsonSafe } from '.
 interface OptionSpec {
   /** Key in the YAML file; the environment variable is RNGBIAS_ + its upper case. */
   key: string;
-  long: string;
-  short: string;
+  /** The command-line option (rngbiasHelp.options). */
+  long: keyof typeof rngbiasHelp.options;
   field: keyof Omit<DiceConfig, 'n'> | 'n';
 }
 
 const OPTIONS: OptionSpec[] = [
-  { key: 'variables', long: 'variables', short: 'x', field: 'n' },
-  { key: 'objectives', long: 'objectives', short: 'o', field: 'objectives' },
-  { key: 'constraints', long: 'constraints', short: 's', field: 'constraints' },
-  { key: 'lower_bounds', long: 'lower-bounds', short: 'l', field: 'lowerBounds' },
-  { key: 'upper_bounds', long: 'upper-bounds', short: 'u', field: 'upperBounds' },
-  { key: 'bias_alpha', long: 'bias_alpha', short: 'a', field: 'alpha' },
-  { key: 'bias_beta', long: 'bias_beta', short: 'b', field: 'beta' },
-  { key: 'bias_gamma', long: 'bias_gamma', short: 'g', field: 'gamma' },
+  { key: 'variables', long: 'variables', field: 'n' },
+  { key: 'objectives', long: 'objectives', field: 'objectives' },
+  { key: 'constraints', long: 'constraints', field: 'constraints' },
+  { key: 'lower_bounds', long: 'lower-bounds', field: 'lowerBounds' },
+  { key: 'upper_bounds', long: 'upper-bounds', field: 'upperBounds' },
+  { key: 'bias_alpha', long: 'bias_alpha', field: 'alpha' },
+  { key: 'bias_beta', long: 'bias_beta', field: 'beta' },
+  { key: 'bias_gamma', long: 'bias_gamma', field: 'gamma' },
 ];
 
-const USAGE = `Usage: saikoro rngbias [options] < solution.json
-
-A drop-in for the EC-Comp 2020 reference evaluator (rngbias.py). Reads one JSON string of
-N digits 1-6 from stdin and prints {"objective": ..., "constraint": ..., "error": null}:
-a number when there is one value, a list when there are several, null when there are none.
-Bad input prints {"objective": null, "constraint": null, "error": "..."} and exits 1.
-
-Options (each also read from RNGBIAS_<KEY> and from the YAML config file's <key>):
-  -x, --variables N          sequence length N (key variables; default ${DEFAULT_N})
-  -o, --objectives JSON      feature groups, e.g. [[1,2,3],[4,5]] (default [[1..15]])
-  -s, --constraints JSON     constrained block lengths d (default [1..12])
-  -l, --lower-bounds JSON    lower percent points p_d (key lower_bounds; default 0.1 each)
-  -u, --upper-bounds JSON    upper percent points P_d (key upper_bounds; default 0.9 each)
-  -a, --bias_alpha JSON      15 lower band edges alpha_i
-  -b, --bias_beta JSON       15 upper band edges beta_i
-  -g, --bias_gamma JSON      15 weights gamma_i
-  -c, --config FILE          YAML config file (default: config.yml, if it exists)
-
-Precedence: command line > environment > config file > defaults.
-Example: echo '"31552264665432613134314646226624645162511461153216"' | saikoro rngbias`;
 
 class RngbiasInputError extends Error {}
 
@@ -173,15 +154,10 @@ function collapse(values: number[]): number | number[] | null {
 
 export const rngbiasCommand: Command = {
   name: 'rngbias',
-  usage: USAGE,
   async run(argv, io) {
-    const options = Object.fromEntries([
-      ...OPTIONS.map((o) => [o.long, { type: 'string' as const, short: o.short }]),
-      ['config', { type: 'string' as const, short: 'c' }],
-    ]);
-    const { values } = parseCommandArgs(argv, options);
+    const { values } = parseCommandArgs(argv, rngbiasHelp);
     try {
-      const config = await resolveRngbiasConfig(values as Record<string, string | undefined>, io);
+      const config = await resolveRngbiasConfig(values, io);
       const x = parseSolution(await readInput(io), config.n);
       const evaluation = new DiceEvaluator(config).evaluate(x);
       writeLine(io.stdout, JSON.stringify({ objective: collapse(evaluation.objectives), constraint: collapse(evaluation.constraints), error: null }));

@@ -1,17 +1,9 @@
 import { parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { solversHelp } from './solvers.help.ts';
 import { TRACK_NAMES, TRACK_OBJECTIVES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { DEFAULT_SOLVERS, describeSolvers, type SolverDescriptor } from '../../../src-shared/solvers/registry.ts';
 import { handlesObjectives } from '../../../src-shared/solvers/objective-support.ts';
 
-const USAGE = `Usage: saikoro solvers [--track so|mo2|mo3|mo5|mo7] [--json]
-
-Lists the solvers and their parameters (name, type, default, range). Pass parameters to
-\`saikoro solve\` as --param NAME=VALUE.
-
-Options:
-  --track T   only the solvers that handle track T (so: one objective; moM: M objectives)
-  --json      print [{"name","title","summary","objectives","baseline","defaultFor","params":[{"name",
-              "type","default","defaultText","min","max","choices","description"}]}] on stdout`;
 
 export interface ListedSolver extends SolverDescriptor {
   /** Tracks on which `saikoro solve` runs this solver when --solver is left out. */
@@ -34,9 +26,8 @@ function range(p: SolverDescriptor['params'][number]): string {
 
 export const solversCommand: Command = {
   name: 'solvers',
-  usage: USAGE,
   async run(argv, io) {
-    const { values } = parseCommandArgs(argv, { track: { type: 'string' }, json: { type: 'boolean' } });
+    const { values } = parseCommandArgs(argv, solversHelp);
     if (values.track !== undefined && !(TRACK_NAMES as string[]).includes(values.track))
       throw new UsageError(`--track: expected one of ${TRACK_NAMES.join(', ')}, got "${values.track}"`);
     const list = listSolvers(values.track as TrackName | undefined);

@@ -1,0 +1,144 @@
+// Every command's help comes from the registry (commands/<name>.help.ts) without loading the
+// command: `saikoro <name> --help` and `saikoro help <name>` print the usage the registry holds;
+// that usage names every option the command parses, and the command parses with exactly the
+// options the registry holds (a spy on parseCommandArgs records what each command passes), so
+// help and parser cannot drift apart. The built CLI, run with a module-load recorder, loads the
+// help's chunk and not the command's.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { CommandHelp } from '../../../src-main/cli/command.ts';
+import { commands } from '../../../src-main/cli/commands/registry.ts';
+import { runCli } from './io.ts';
+
+const parsedWith = vi.hoisted(() => [] as unknown[]);
+vi.mock('../../../src-main/cli/command.ts', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../../src-main/cli/command.ts')>();
+  return {
+    ...actual,
+    parseCommandArgs: ((argv, help) => {
+      parsedWith.push(help);
+      return actual.parseCommandArgs(argv, help);
+    }) satisfies typeof actual.parseCommandArgs,
+  };
+});
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const OUT = join(ROOT, 'out', 'cli');
+const NOT_AN_OPTION = '--not-an-option-of-any-command';
+
+/** The option names a usage line starts with ("  -x, --variables N   ...", "  --json  ..."). */
+function optionsListed(usage: string): string[] {
+  return [...usage.matchAll(/^\s*(?:-\w, )?--([A-Za-z][\w-]*)/gm)].map((m) => m[1]);
+}
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+describe('command help, from the registry', () => {
+  it('every command has its help, with a usage line naming it', async () => {
+    expect(commands.length).toBeGreaterThanOrEqual(13);
+    for (const entry of commands) expect((await entry.help()).usage, entry.name).toMatch(new RegExp(`^Usage: saikoro ${entry.name}\\b`));
+  });
+
+  for (const entry of commands) {
+    it(`${entry.name}: --help and \`help ${entry.name}\` print the registry's usage, which names every option`, async () => {
+      const help: CommandHelp = await entry.help();
+      const expected = help.usage.trimEnd() + '\n';
+      for (const argv of [[entry.name, '--help'], [entry.name, '-h'], ['help', entry.name]]) {
+        const run = await runCli(argv);
+        expect([run.code, run.stdout, run.stderr], argv.join(' ')).toEqual([0, expected, '']);
+      }
+      for (const [long, option] of Object.entries(help.options)) {
+        expect(help.usage, `--${long}`).toMatch(new RegExp(`--${escape(long)}(?![\\w-])`));
+        if (option.short) expect(help.usage, `-${option.short}`).toMatch(new RegExp(`(^|\\s)-${escape(option.short)}[,\\s]`, 'm'));
+      }
+      // And the other way: an option the usage lists is one the command takes.
+      for (const listed of optionsListed(help.usage)) expect(Object.keys(help.options), `--${listed} in the usage`).toContain(listed);
+    });
+  }
+
+  it('each command parses its arguments with the options its help lists (a usage error shows that usage)', async () => {
+    for (const entry of commands) {
+      parsedWith.length = 0;
+      const run = await runCli([entry.name, NOT_AN_OPTION]);
+      expect(run.code, entry.name).toBe(2);
+      expect(parsedWith, entry.name).toHaveLength(1);
+      expect(parsedWith[0], entry.name).toBe(await entry.help());
+      expect(run.stderr, entry.name).toContain(`saikoro ${entry.name}: Unknown option '${NOT_AN_OPTION}'`);
+      expect(run.stderr.endsWith(`\n\n${(await entry.help()).usage.trimEnd()}\n`), entry.name).toBe(true);
+    }
+  });
+
+  it('an unknown command after help is named, with the command list', async () => {
+    const run = await runCli(['help', 'nosuch']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^saikoro: unknown command "nosuch"\n\nUsage: saikoro <command>/);
+  });
+});
+
+// A module-load recorder for the built CLI: a loader hook (node:module register) that writes the
+// URL of every file module loaded to the file SAIKORO_LOAD_LOG names.
+const RECORDER = `
+import { register } from 'node:module';
+register('data:text/javascript,' + encodeURIComponent(\`
+import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) appendFileSync(process.env.SAIKORO_LOAD_LOG, url + '\\\\n');
+  return next(url, context);
+}\`));
+`;
+const scratch = mkdtempSync(join(tmpdir(), 'saikoro-help-loads-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Runs the built CLI (bin/saikoro.mjs) and returns its stdout and the out/cli files it loaded. */
+function runBuilt(args: string[]): Promise<{ code: number; stdout: string; loaded: string[] }> {
+  const log = join(scratch, `loads-${args.join('-')}.log`);
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--import', `data:text/javascript,${encodeURIComponent(RECORDER)}`, join(ROOT, 'bin', 'saikoro.mjs'), ...args],
+      { env: { PATH: process.env.PATH, SAIKORO_LOAD_LOG: log }, cwd: dirname(ROOT) },
+      (error, stdout) => {
+        if (error && typeof error.code !== 'number') return reject(error);
+        const urls = readFileSync(log, 'utf8').trim().split('\n');
+        const loaded = urls.filter((u) => u.startsWith(`file://${OUT}/`)).map((u) => u.slice(`file://${OUT}/`.length));
+        resolve({ code: error ? (error.code as number) : 0, stdout, loaded });
+      },
+    );
+  });
+}
+
+/** The chunk index.js imports for `file` (rngbias.ts: the command, rngbias.help.ts: its help). */
+function chunkOf(file: string): string {
+  const index = readFileSync(join(OUT, 'index.js'), 'utf8');
+  const base = file.replace(/\.ts$/, '');
+  const match = new RegExp(`import\\("\\./(${escape(base)}-[A-Z0-9]+\\.js)"\\)`).exec(index);
+  expect(match, `index.js imports ${file} lazily`).not.toBeNull();
+  return match![1];
+}
+
+describe('the built CLI prints help without loading the command', () => {
+  it('saikoro --help loads index.js and the chunks it shares with commands, no command and no help', async () => {
+    const run = await runBuilt(['--help']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe((await runCli(['--help'])).stdout);
+    expect(run.loaded.filter((file) => !file.startsWith('chunk-'))).toEqual(['index.js']);
+  }, 60_000);
+
+  it('saikoro <command> --help loads its help chunk, never its command chunk', async () => {
+    for (const entry of commands) {
+      const run = await runBuilt([entry.name, '--help']);
+      expect(run.code, entry.name).toBe(0);
+      expect(run.stdout, entry.name).toBe((await entry.help()).usage.trimEnd() + '\n');
+      expect(run.loaded, entry.name).toContain(chunkOf(`${entry.name}.help.ts`));
+      expect(run.loaded, entry.name).not.toContain(chunkOf(`${entry.name}.ts`));
+    }
+    // The recorder sees a command's chunk when the command runs.
+    const solvers = await runBuilt(['solvers', '--json']);
+    expect(solvers.code).toBe(0);
+    expect(solvers.loaded).toContain(chunkOf('solvers.ts'));
+  }, 300_000);
+});
