@@ -8,7 +8,7 @@
  * and sent to the run's worker.
  */
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { Launcher } from './launcher.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
@@ -20,7 +20,7 @@ import { MemoryLimitError, memoryRefusal } from '../../src-shared/solvers/memory
 import type { ParamValue, SolverInfo } from '../../src-shared/solvers/types.ts';
 import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
-import type { RunPlan } from './launcher.ts';
+import type { AnyRunPlan, RunPlan } from './launcher.ts';
 
 /** The named solver, or the strongest for the problem's track; throws SolverError when it does not fit. */
 export function chooseSolver(problem: DiceProblem, name?: string): SolverInfo {
@@ -114,8 +114,41 @@ export async function hvNormalisationFor(launcher: Pick<Launcher, 'computeHvNorm
   }
 }
 
+/** The normalisation of a config if hvNormalisationFor has it already (nothing is computed), else null. */
+export function knownHvNormalisation(config: DiceConfig): HvNormalisation | null {
+  return hvCache.get(canonicalJson(config))?.value ?? null;
+}
+
+/**
+ * Up to this N the default normalisation may be computed in the process that asks for it
+ * (about 0.3 s at N = 2,520 on a loaded 2-core EPYC; docs/limits.md); above it, only in a
+ * worker (hvNormalisationFor).
+ */
+export const HV_NORMALISATION_IN_PROCESS_MAX_N = 2520;
+
+/** Computes a dice config's default normalisation (experiment add, addExperiment). */
+export type HvNormaliser = (config: DiceConfig) => Promise<HvNormalisation>;
+
+/**
+ * The normaliser of a process that must stay free: small configs (N <= 2,520) here, larger ones
+ * in a worker of the launcher `launcher()` gives (created only when one is needed, so that a
+ * small spec starts no process), remembered as hvNormalisationFor remembers them.
+ */
+export function boundedHvNormaliser(launcher: () => Pick<Launcher, 'computeHvNormalisation'>, signal?: AbortSignal): HvNormaliser {
+  return async (config) => {
+    signal?.throwIfAborted();
+    if (config.n <= HV_NORMALISATION_IN_PROCESS_MAX_N) return diceHvNormalisation(config);
+    return hvNormalisationFor(launcher(), config, signal);
+  };
+}
+
+/** Whether a planned run still needs its normalisation (M >= 2, traced, none given) before it is launched. */
+export function needsHvNormalisation(plan: AnyRunPlan): plan is RunPlan<'dice'> {
+  return plan.kind === 'dice' && plan.started.objectiveCount >= 2 && plan.request.traceHypervolume !== false && !plan.request.hvNormalisation;
+}
+
 /** A planned dice run with its normalisation (what its trace's hypervolume and the app show). */
-export function withHvNormalisation(plan: DiceRunPlan, hvNormalisation: HvNormalisation): DiceRunPlan {
+export function withHvNormalisation<P extends RunPlan<'dice'>>(plan: P, hvNormalisation: HvNormalisation): P {
   return { ...plan, request: { ...plan.request, hvNormalisation }, started: { ...plan.started, hvNormalisation } };
 }
 

@@ -7,9 +7,11 @@
 import { FieldError } from '../../src-shared/base/field-error.ts';
 import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName } from '../../src-shared/experiments/compare.ts';
 import { expandGrid, expandGridWithSetups, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { withNormalisations } from '../../src-shared/experiments/normalisation.ts';
+import { configsWithoutNormalisation, withNormalisations } from '../../src-shared/experiments/normalisation.ts';
+import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { SpecError, validateSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import { normalisedHypervolume } from '../../src-shared/metrics/hv-reference.ts';
+import { normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormaliser } from './dice.ts';
 import { normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import type { ExperimentRunRow } from '../../src-shared/projects/project-api.ts';
 import type { Project, RunRecord } from '../project/store.ts';
@@ -21,16 +23,30 @@ export class ProjectRequestError extends FieldError {
 }
 
 /**
- * A spec as `experiment add` takes it: validated (SpecError names the field), the sha256 of
- * every solver program's files in the project's folder `projectDir` stored with it
- * (src-main/experiments/programs.ts), every solver's setup run once per instance (limits only
- * the problem knows), and the default HV normalisation stored with each multi-objective
- * instance that has none.
+ * A spec as `experiment add` takes it, but for the normalisations: validated (SpecError names
+ * the field), the sha256 of every solver program's files in the project's folder `projectDir`
+ * stored with it (src-main/experiments/programs.ts), every solver's setup run once per instance
+ * (limits only the problem knows). Nothing heavy: see prepareSpec.
  */
-export function prepareSpec(input: unknown, projectDir: string): ExperimentSpec {
+export function checkSpec(input: unknown, projectDir: string): ExperimentSpec {
   const spec = withProgramHashes(validateSpec(input), projectDir);
   expandGridWithSetups(spec);
-  return withNormalisations(spec);
+  return spec;
+}
+
+/**
+ * A spec as `experiment add` takes it: checkSpec, and the default HV normalisation stored with
+ * each multi-objective instance that has none, computed by `normalise` (boundedHvNormaliser:
+ * in a worker at large N, never in a process that must stay free), one config at a time.
+ */
+export async function prepareSpec(input: unknown, projectDir: string, normalise: HvNormaliser): Promise<ExperimentSpec> {
+  const spec = checkSpec(input, projectDir);
+  const computed = new Map<string, HvNormalisation>();
+  for (const config of configsWithoutNormalisation(spec)) {
+    const key = canonicalJson(config);
+    if (!computed.has(key)) computed.set(key, await normalise(config));
+  }
+  return withNormalisations(spec, (config) => computed.get(canonicalJson(config))!);
 }
 
 /** An experiment name as a call gives it; ProjectRequestError otherwise. */

@@ -12,7 +12,7 @@ import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { RunController } from '../../src-shared/runtime/control.ts';
 import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKindTypes, type RunRequest, type SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
-import { SolverHost, type HostRun, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
+import { SolverHost, type HostRun, type HostStartOptions, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
 import { launchProgram } from '../host/program-process.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
@@ -57,9 +57,9 @@ export class Launcher implements Disposable {
     return this.host.memoryLimitMb;
   }
 
-  /** Queues a planned run; it starts as soon as a worker is free. */
-  start<R extends RunRequest>(plan: { readonly request: R }): LaunchedRun<R> {
-    return this.host.start(plan.request);
+  /** Queues a planned run; it starts as soon as a worker is free (and prepared: HostStartOptions). */
+  start<R extends RunRequest>(plan: { readonly request: R }, options: HostStartOptions<R> = {}): LaunchedRun<R> {
+    return this.host.start(plan.request, options);
   }
 
   /** Ends every worker; unfinished runs fail or are cancelled. */

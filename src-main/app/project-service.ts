@@ -40,6 +40,8 @@ import { projectFolder } from '../experiments/programs.ts';
 import type { ProjectPaths } from './project-paths.ts';
 import type { ApiEventHub } from '../api/events.ts';
 import type { RunService } from './run-service.ts';
+import { boundedHvNormaliser } from './dice.ts';
+import { requestSignal } from '../api/request-context.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
@@ -266,9 +268,19 @@ export class ProjectService implements Disposable {
   // ---- writing ----------------------------------------------------------------------------
 
   /** Adds an experiment from a spec, checked exactly as `saikoro experiment add` checks it. */
-  addExperiment(input: unknown): ExperimentSummary {
-    const { project, file } = this.open_();
-    const spec = prepareSpec(input, projectFolder(file));
+  /**
+   * Checks and stores an experiment. A multi-objective instance's normalisation is computed in
+   * a worker at large N (boundedHvNormaliser), so other calls are answered meanwhile; a call
+   * whose client has gone by then stores nothing.
+   */
+  async addExperiment(input: unknown): Promise<ExperimentSummary> {
+    const signal = requestSignal();
+    const opened = this.open_();
+    const spec = await prepareSpec(input, projectFolder(opened.file), boundedHvNormaliser(() => this.runs, signal));
+    signal?.throwIfAborted();
+    // Another project may have been opened, or this one closed, while the normalisation was computed.
+    if (this.current !== opened) throw new ProjectRequestError('project', 'the project was closed or another one opened while the experiment was prepared; add it again');
+    const { project } = opened;
     storeExperiment(project, spec);
     this.changed('experiment-added', spec.name);
     const stored = project.experiment(spec.name)!;

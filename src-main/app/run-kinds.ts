@@ -19,9 +19,9 @@ import { defaultProgramName } from '../../src-shared/solvers/program/command-lin
 import { addExperiment } from '../experiments/add.ts';
 import { recordOf } from '../experiments/runner.ts';
 import type { Project } from '../project/store.ts';
-import { chooseSolver, hvNormalisationFor, planDiceRun, solverParams } from './dice.ts';
-import { checkExperimentName, prepareSpec, ProjectRequestError } from './experiments.ts';
-import type { Launcher, RunPlan } from './launcher.ts';
+import { chooseSolver, planDiceRun, solverParams } from './dice.ts';
+import { checkExperimentName, checkSpec, ProjectRequestError } from './experiments.ts';
+import type { RunPlan } from './launcher.ts';
 import { nqueensLabRun, planNqueensRun } from './nqueens.ts';
 
 /** The largest budget one app run may ask for. */
@@ -32,17 +32,14 @@ export class RunRequestError extends FieldError {
   override readonly name = 'RunRequestError';
 }
 
-/** What the planners need to know of where the run will go. */
+/**
+ * What the planners need to know of where the run will go. Planning does no heavy work: a
+ * multi-objective run's normalisation is left out of its plan (needsHvNormalisation), and the
+ * RunService has it computed in a worker after startRun has answered.
+ */
 export interface PlanContext {
   /** The memory limit of the host's workers (MB; null: none): settings that cannot fit are refused. */
   memoryLimitMb?: number | null;
-  /**
-   * Where the normalisation of a multi-objective run is computed (a worker process of the
-   * launcher); without it the run's own worker computes it and the plan reports none.
-   */
-  launcher?: Pick<Launcher, 'computeHvNormalisation'>;
-  /** The request was abandoned (its client has gone): stop planning, launch nothing. */
-  signal?: AbortSignal;
 }
 
 /** A finished run of this app, as saveRun stores it. */
@@ -77,10 +74,13 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
       const started = info.started;
       const experimentName = name === undefined || name === null ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}` : checkExperimentName(name);
       const { config } = request;
-      const spec = prepareSpec({
+      // The run's own normalisation (computed in a worker before it ran) is the instance's: nothing is computed here.
+      const norm = request.hvNormalisation;
+      if (config.objectives.length >= 2 && !norm) throw new ProjectRequestError('runId', `run ${info.runId} has no hypervolume normalisation to store with its instance`);
+      const spec = checkSpec({
         name: experimentName,
         description: `Saved from the app: ${started.title}`,
-        instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds } }],
+        instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds }, ...(norm ? { normalisation: { ideal: norm.ideal, nadir: norm.nadir, method: norm.method } } : {}) }],
         solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
         seeds: [request.seed],
         budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
@@ -114,7 +114,7 @@ function withoutHashes(program: ProgramSpec): ProgramSpec {
 }
 
 /** A dice run whose solver is a program (StartDiceRun.program; its cwd already absolute). */
-async function planProgramRun(start: StartDiceRun, config: DiceConfig, context: PlanContext): Promise<RunPlan<'dice'>> {
+function planProgramRun(start: StartDiceRun, config: DiceConfig): RunPlan<'dice'> {
   if (typeof start.program !== 'object' || start.program === null || Array.isArray(start.program)) throw new RunRequestError('program', 'must be an object like {"command": ["python3", "my_ga.py"]}');
   let program: ProgramSpec;
   try {
@@ -126,13 +126,10 @@ async function planProgramRun(start: StartDiceRun, config: DiceConfig, context: 
   if (start.params !== undefined && Object.keys(start.params).length) throw new RunRequestError('params', 'a solver program takes no params: give its options as arguments in program.command');
   const name = start.solver ?? defaultProgramName(program.command);
   if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new RunRequestError('solver', `a program's name must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
-  const problem = createDiceProblem(config);
-  const hvNormalisation = problem.objectiveCount >= 2 && context.launcher ? await hvNormalisationFor(context.launcher, config, context.signal) : null;
-  context.signal?.throwIfAborted();
-  return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget }, { hvNormalisation });
+  return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget });
 }
 
-async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunPlan<'dice'>> {
+function planDice(start: StartDiceRun, context: PlanContext): RunPlan<'dice'> {
   const { seed, evaluations } = start;
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
   if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
@@ -140,15 +137,12 @@ async function planDice(start: StartDiceRun, context: PlanContext): Promise<RunP
   if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
   if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
-  if (start.program !== undefined) return planProgramRun(start, config, context);
+  if (start.program !== undefined) return planProgramRun(start, config);
   const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
-  // A bad solver or parameter is refused before the (slow, at large N) normalisation is computed.
   const problem = createDiceProblem(config);
   const info = chooseSolver(problem, start.solver);
   const { params } = solverParams(info, problem, input.params);
   const tooBig = memoryRefusal({ solver: info.name, params, n: config.n, objectiveCount: problem.objectiveCount }, input.workerMemoryLimitMb);
   if (tooBig) throw new RunRequestError('params', tooBig);
-  const hvNormalisation = problem.objectiveCount >= 2 && context.launcher ? await hvNormalisationFor(context.launcher, config, context.signal) : null;
-  context.signal?.throwIfAborted();
-  return planDiceRun(input, { hvNormalisation });
+  return planDiceRun(input);
 }

@@ -7,14 +7,15 @@
  *
  * Ownership: the service owns its runs' listeners; dispose() cancels the unfinished runs.
  */
-import type { FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
+import type { DiceRunStarted, FinishedStatus, RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from '../../src-shared/api.ts';
 import { DisposableStore, type Disposable } from '../../src-shared/base/disposable.ts';
-import { progressPoint, type AnyRunResult, type RunKindName, type RunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import { progressPoint, type AnyRunResult, type DiceRunRequest, type RunKindName, type RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { planRun } from './runs.ts';
 import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from './run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from './launcher.ts';
-import type { RunOutcome } from '../host/pool.ts';
+import { hvNormalisationFor, knownHvNormalisation, needsHvNormalisation, withHvNormalisation } from './dice.ts';
+import type { HostStartOptions, RunOutcome } from '../host/pool.ts';
 import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { requestSignal } from '../api/request-context.ts';
@@ -25,6 +26,7 @@ export const FINISHED_RUNS_KEPT = 100;
 
 interface Tracked {
   info: RunInfo;
+  /** What runs (a prepared run's plan once it has its normalisation). */
   handle: LaunchedRun;
   plan: AnyRunPlan;
   /** The worker's own result (before the API's report), kept for saveRun; large boards are not kept. */
@@ -48,16 +50,28 @@ export class RunService implements Disposable {
   ) {}
 
   /**
-   * Plans and queues a run; its events may reach listeners before this answers. Nothing heavy
-   * happens in this process: a multi-objective run's normalisation is computed in a worker
-   * (hvNormalisationFor), so other calls are answered meanwhile. A call whose client has gone
-   * (requestSignal(), set by the web server) is not carried out: no run is launched.
+   * Plans and queues a run, and answers at once; its events may reach listeners before this
+   * answers. Nothing heavy happens in this process, and nothing waits for it: a multi-objective
+   * run whose normalisation is not known yet is listed as queued while a worker computes it
+   * (hvNormalisationFor; the run's RunStarted then has it, as getRun and listRuns show), and
+   * starts once it is there; cancelling it meanwhile stops that worker. A call whose client has
+   * gone before it is carried out (requestSignal(), set by the web server) launches nothing.
    */
   async start(request: StartRunRequest): Promise<RunStarted> {
     const signal = requestSignal();
-    const plan = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb, launcher: this, signal });
     signal?.throwIfAborted();
-    return this.launch(plan).started;
+    const plan = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb });
+    signal?.throwIfAborted();
+    if (!needsHvNormalisation(plan)) return this.launch(plan).started;
+    const known = knownHvNormalisation(plan.request.config);
+    if (known) return this.launch(withHvNormalisation(plan, known)).started;
+    return this.launch(plan, (tracked) => async (request, aborted) => {
+      const hvNormalisation = await hvNormalisationFor(this, (request as DiceRunRequest).config, aborted);
+      tracked.plan = withHvNormalisation(plan, hvNormalisation);
+      // Replaced, not changed: the answer already given (an in-process caller holds it) stays as it was.
+      tracked.info.started = { ...(tracked.info.started as DiceRunStarted), hvNormalisation };
+      return tracked.plan.request;
+    }).started;
   }
 
   /** A dice config's normalisation, computed in a worker process of the launcher (for hvNormalisationFor). */
@@ -65,27 +79,33 @@ export class RunService implements Disposable {
     return this.launcher.computeHvNormalisation(config, signal);
   }
 
-  /** Queues a planned run (the API's, or an experiment's) and tracks it like every other. */
-  launch(plan: AnyRunPlan): Launched {
-    const handle = this.launcher.start<RunRequest>(plan);
+  /**
+   * Queues a planned run (the API's, or an experiment's) and tracks it like every other;
+   * `preparation` says what must happen before it may start (HostStartOptions.prepare).
+   */
+  launch(plan: AnyRunPlan, preparation?: (tracked: Tracked) => NonNullable<HostStartOptions<RunRequest>['prepare']>): Launched {
+    let tracked: Tracked | undefined;
+    // The host calls prepare after start has returned, when the run is tracked.
+    const handle = this.launcher.start<RunRequest>(plan, preparation ? { prepare: (request, signal) => preparation(tracked!)(request, signal) } : {});
     const runId = handle.id;
     const started = { ...plan.started, runId, createdAt: this.now().toISOString() } as RunStarted;
     const info = { runId, kind: plan.kind, started, status: handle.status, snapshot: null, result: null, reason: null, history: [] } as RunInfo;
-    const tracked: Tracked = { info, handle, plan, hostResult: null };
-    this.runs.set(runId, tracked);
+    tracked = { info, handle, plan, hostResult: null };
+    const run = tracked;
+    this.runs.set(runId, run);
     const listeners = new DisposableStore();
     this.store.add(listeners);
     listeners.add(handle.onStatus((status) => (info.status = status)));
     listeners.add(
       handle.onSnapshot((snapshot) => {
         info.snapshot = snapshot as never;
-        appendPoint(info.history, progressPoint(started, snapshot));
+        appendPoint(info.history, progressPoint(info.started, snapshot));
         this.events.emit('onRunSnapshot', { runId, kind: plan.kind, snapshot } as RunSnapshotEvent);
       }),
     );
     void handle.outcome.then((outcome) => {
       this.store.delete(listeners);
-      this.finish(tracked, plan, outcome);
+      this.finish(run, run.plan, outcome);
     });
     return { started, handle };
   }

@@ -51,6 +51,15 @@ export interface SolverHostOptions {
   processState?: (pid: number) => ProcessState;
 }
 
+export interface HostStartOptions<R extends RunRequest> {
+  /**
+   * Work to do before the run may start, outside this process's event loop (a multi-objective
+   * run's normalisation, computed in a worker): the run waits in the queue, listed as queued,
+   * until this gives the request to run. Aborted when the run is cancelled or the host shuts down.
+   */
+  prepare?: (request: R, signal: AbortSignal) => Promise<R>;
+}
+
 export function defaultParallelism(): number {
   return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
 }
@@ -100,12 +109,25 @@ export class HostRun<R extends RunRequest = RunRequest> {
   /** The pid of the worker running it, while it runs. */
   pid: number | undefined;
 
+  /** While the run is being prepared (HostStartOptions.prepare): aborts the preparation. It waits in the queue meanwhile. */
+  preparation: AbortController | null = null;
+
   constructor(
     readonly id: string,
-    readonly request: R,
+    private requestValue: R,
     private readonly host: SolverHost,
   ) {
     this.outcome = new Promise((resolve) => (this.settle = resolve));
+  }
+
+  /** What the worker runs (once prepared, the prepared request). */
+  get request(): R {
+    return this.requestValue;
+  }
+  /** @internal */
+  prepared(request: R): void {
+    this.preparation = null;
+    this.requestValue = request;
   }
 
   get status(): RunStatus {
@@ -253,8 +275,11 @@ export class SolverHost implements Disposable {
   /** Fires for every run started on this host. */
   readonly onRun = (listener: (run: HostRun) => void): Disposable => this.runEmitter.listen(listener);
 
-  /** Queues a run of any kind; it starts as soon as a worker is free. */
-  start<R extends RunRequest>(request: R): HostRun<R> {
+  /**
+   * Queues a run of any kind; it starts as soon as a worker is free (and, with
+   * `options.prepare`, once prepared).
+   */
+  start<R extends RunRequest>(request: R, options: HostStartOptions<R> = {}): HostRun<R> {
     if (this.store.isDisposed) throw new Error('the solver host has been disposed');
     const run = new HostRun<R>(`run-${this.tag}-${this.nextId++}`, request, this) as unknown as HostRun;
     this.active.set(run.id, run);
@@ -267,8 +292,34 @@ export class SolverHost implements Disposable {
       return run as unknown as HostRun<R>;
     }
     this.queue.push(run);
+    if (options.prepare) this.prepare(run as unknown as HostRun<R>, options.prepare);
     this.dispatch();
     return run as unknown as HostRun<R>;
+  }
+
+  /**
+   * A queued run held back until `prepare` gives its final request (after this call returns,
+   * so that the caller has its run first); it can be paused or cancelled meanwhile (a cancel
+   * aborts the preparation). A failed preparation fails the run with the reason.
+   */
+  private prepare<R extends RunRequest>(run: HostRun<R>, prepare: NonNullable<HostStartOptions<R>['prepare']>): void {
+    const controller = new AbortController();
+    run.preparation = controller;
+    void Promise.resolve()
+      .then(() => prepare(run.request, controller.signal))
+      .then(
+        (request) => {
+          if (run.isFinished || controller.signal.aborted) return;
+          run.prepared(request);
+          this.dispatch();
+        },
+        (e: unknown) => {
+          if (run.isFinished || controller.signal.aborted) return;
+          run.preparation = null;
+          this.removeFromQueue(run as unknown as HostRun);
+          run.finish({ status: 'failed', result: null, reason: `the run could not be prepared: ${e instanceof Error ? e.message : String(e)}` });
+        },
+      );
   }
 
   /** Runs every request and resolves with their outcomes, in order. */
@@ -315,6 +366,7 @@ export class SolverHost implements Disposable {
     const worker = this.workerOf(run);
     if (!worker) {
       this.removeFromQueue(run);
+      run.preparation?.abort(new Error('the run was cancelled'));
       run.finish({ status: 'cancelled', result: null, reason: 'cancelled' });
       return;
     }
@@ -391,7 +443,10 @@ export class SolverHost implements Disposable {
     this.watchTimer = null;
     for (const timer of this.cancelTimers.values()) clearTimeout(timer);
     this.cancelTimers.clear();
-    for (const run of this.queue.splice(0)) run.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
+    for (const run of this.queue.splice(0)) {
+      run.preparation?.abort(new Error('the solver host shut down'));
+      run.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
+    }
     for (const worker of [...this.workers]) {
       worker.run?.finish({ status: 'cancelled', result: null, reason: 'the solver host shut down' });
       this.retire(worker);
@@ -412,7 +467,7 @@ export class SolverHost implements Disposable {
   private dispatch(): void {
     if (this.store.isDisposed) return;
     for (;;) {
-      const next = this.queue.find((r) => !r.pauseRequested);
+      const next = this.queue.find((r) => !r.pauseRequested && !r.preparation);
       if (!next) return;
       let worker = [...this.workers].find((w) => w.run === null);
       if (!worker) {

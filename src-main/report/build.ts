@@ -8,7 +8,8 @@ import path from 'node:path';
 import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName, type StoredRun } from '../../src-shared/experiments/compare.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { instanceConfig, programOf, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
-import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { defaultNormalisationMethod, diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { HV_NORMALISATION_IN_PROCESS_MAX_N } from '../app/dice.ts';
 import { normalise } from '../../src-shared/metrics/hypervolume.ts';
 import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
 import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
@@ -400,7 +401,7 @@ function instanceReport(
   baseline: string,
 ): InstanceReport {
   const m = config.objectives.length;
-  const norm = instance.normalisation ?? (m >= 2 ? diceHvNormalisation(config) : null);
+  const norm = m < 2 ? null : (instance.normalisation ?? diceDefaultNormalisation(instance, config) ?? frontBox(m, runs, results));
   const done = (label: string) => runs.filter((r) => r.label === label && results.has(r.id));
 
   const boxplots: BoxplotData[] = metrics
@@ -445,7 +446,7 @@ function instanceReport(
     instance: instance.name,
     objectives: m,
     boxplots,
-    convergence: convergenceOf(config, runs, results, labels),
+    convergence: convergenceOf(config, runs, results, labels, m >= 2 ? diceDefaultNormalisation(instance, config) : null),
     fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results) : null,
     attainment: m === 2 ? attainmentData(labels.map((solver) => ({ solver, fronts: done(solver).map((r) => results.get(r.id)!.front.map((s) => s.objectives)) })), baseline) : null,
     best,
@@ -466,7 +467,24 @@ export function evaluationGrid(max: number, points = CONVERGENCE_POINTS): number
   return [...out].sort((a, b) => a - b);
 }
 
-function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[]): ConvergenceData | null {
+/**
+ * The dice default normalisation of an instance (what the runs' traces record) without the
+ * main process computing it at large N: the instance's stored one when it is that default,
+ * computed here only up to N = 2,520 (HV_NORMALISATION_IN_PROCESS_MAX_N); otherwise null.
+ */
+function diceDefaultNormalisation(instance: InstanceSpec, config: DiceConfig): { ideal: number[]; nadir: number[]; method?: string } | null {
+  if (instance.normalisation?.method === defaultNormalisationMethod()) return instance.normalisation;
+  return config.n <= HV_NORMALISATION_IN_PROCESS_MAX_N ? diceHvNormalisation(config) : null;
+}
+
+/** An instance without a stored normalisation at large N (an old spec): ideal 0, nadir the largest objective on the runs' fronts. */
+function frontBox(m: number, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>): { ideal: number[]; nadir: number[]; method: string } {
+  const nadir = new Array<number>(m).fill(0);
+  for (const run of runs) for (const s of results.get(run.id)?.front ?? []) s.objectives.forEach((v, k) => (nadir[k] = Number.isFinite(v) ? Math.max(nadir[k], v) : nadir[k]));
+  return { ideal: new Array<number>(m).fill(0), nadir: nadir.map((v) => (v > 0 ? v : 1)), method: "ideal 0; nadir = the largest objective on the runs' fronts (the instance stores no normalisation)" };
+}
+
+function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[], defaultNorm: { ideal: number[]; nadir: number[] } | null): ConvergenceData | null {
   const m = config.objectives.length;
   const withResults = runs.filter((r) => results.has(r.id));
   if (!withResults.length) return null;
@@ -508,7 +526,7 @@ function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: Re
   return {
     indicator: 'hv',
     higherIsBetter: true,
-    caption: `Normalised hypervolume of the feasible front against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. The runs record it under the dice default normalisation, ${formatHvNormalisation(diceHvNormalisation(config))}; where a trace point has no value (M >= 4 records it at doublings of the evaluations) the last recorded value is carried forward; an empty front counts 0.`,
+    caption: `Normalised hypervolume of the feasible front against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. The runs record it under the dice default normalisation, ${defaultNorm ? formatHvNormalisation(defaultNorm) : `${defaultNormalisationMethod()} (at N = ${config.n.toLocaleString('en-US')} not computed for the report)`}; where a trace point has no value (M >= 4 records it at doublings of the evaluations) the last recorded value is carried forward; an empty front counts 0.`,
     evaluations,
     solvers,
   };

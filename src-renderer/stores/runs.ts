@@ -66,6 +66,12 @@ export function withFinished(run: LiveRun, e: RunFinishedEvent): LiveRun {
   return markRaw({ ...run, status: e.status, reason: e.reason, result: e.result, points: markRaw([...points]) }) as LiveRun;
 }
 
+/** A multi-objective dice run whose normalisation the answer to startRun could not give yet. */
+export function awaitsNormalisation(run: Pick<RunInfo, 'started'>): boolean {
+  const s = run.started;
+  return s.kind === 'dice' && s.objectiveCount >= 2 && s.hvNormalisation === null;
+}
+
 export function liveFromStarted(started: RunStarted): LiveRun {
   return markRaw({ runId: started.runId, kind: started.kind, started, status: 'queued', snapshot: null, result: null, reason: null, history: [], points: markRaw([]) }) as LiveRun;
 }
@@ -102,6 +108,25 @@ export const useRunsStore = defineStore('runs', () => {
     try {
       const info = await api.getRun(runId);
       if (info && !runs.value.has(runId)) put(adopt(liveFromInfo(info)));
+    } catch (e) {
+      syncError.value = `could not load run ${runId}: ${(e as Error).message}`;
+    } finally {
+      fetching.delete(runId);
+    }
+  }
+
+  /**
+   * A multi-objective run answered by startRun before its normalisation was computed (the main
+   * side computes it in a worker, then starts the run): at its first snapshot the normalisation
+   * is known, and getRun tells it.
+   */
+  async function refreshStarted(runId: string): Promise<void> {
+    if (fetching.has(runId)) return;
+    fetching.add(runId);
+    try {
+      const info = await api.getRun(runId);
+      const run = runs.value.get(runId);
+      if (info && run && awaitsNormalisation(run) && !awaitsNormalisation(info)) put(markRaw({ ...run, started: info.started }) as LiveRun);
     } catch (e) {
       syncError.value = `could not load run ${runId}: ${(e as Error).message}`;
     } finally {
@@ -172,8 +197,10 @@ export const useRunsStore = defineStore('runs', () => {
   const disposers: Disposer[] = [
     api.onRunSnapshot((e) => {
       const run = runs.value.get(e.runId);
-      if (run) put(withSnapshot(run, e));
-      else keep(e.runId, { snapshot: e });
+      if (run) {
+        put(withSnapshot(run, e));
+        if (awaitsNormalisation(run)) void refreshStarted(run.runId);
+      } else keep(e.runId, { snapshot: e });
     }),
     api.onRunFinished((e) => {
       const run = runs.value.get(e.runId);

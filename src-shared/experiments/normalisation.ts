@@ -1,24 +1,33 @@
 /**
  * Every multi-objective instance carries its HV / IGD+ normalisation, so every figure in a
  * comparison uses the same box and the box is shown with it. Instances without one get the
- * metrics module's dice default (ideal 0, nadir = median objective of random sequences).
+ * metrics module's dice default (ideal 0, nadir = median objective of random sequences), which
+ * the caller computes (`normalise`): the main side does it in a worker at large N
+ * (src-main/app/dice.ts, boundedHvNormaliser), since it costs 1000 evaluations at the instance's N.
  *
  * The spec field is `normalisation`. Specs stored before it was spelt so hold the key
  * `normalization`; validateSpec accepts either on input, and upgradeSpec turns a stored spec
  * into the current spelling before anything reads it.
  */
-import { diceHvNormalisation } from '../metrics/hv-reference.ts';
+import type { HvNormalisation } from '../metrics/hv-reference.ts';
+import type { DiceConfig } from '../problems/dice/config.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { instanceConfig, type ExperimentSpec, type InstanceSpec } from './spec.ts';
 
-export function withNormalisations(spec: ExperimentSpec): ExperimentSpec {
-  return { ...spec, instances: spec.instances.map(withNormalisation) };
+/** The configs of the multi-objective instances that have no normalisation yet, in order. */
+export function configsWithoutNormalisation(spec: ExperimentSpec): DiceConfig[] {
+  return spec.instances.filter((i) => !i.normalisation).map(instanceConfig).filter((c) => c.objectives.length >= 2);
 }
 
-function withNormalisation(instance: InstanceSpec): InstanceSpec {
+/** The spec with every multi-objective instance's missing normalisation filled in by `normalise` (the dice default's numbers). */
+export function withNormalisations(spec: ExperimentSpec, normalise: (config: DiceConfig) => HvNormalisation): ExperimentSpec {
+  return { ...spec, instances: spec.instances.map((instance) => withNormalisation(instance, normalise)) };
+}
+
+function withNormalisation(instance: InstanceSpec, normalise: (config: DiceConfig) => HvNormalisation): InstanceSpec {
   const config = instanceConfig(instance);
   if (instance.normalisation || config.objectives.length < 2) return instance;
-  const { ideal, nadir, method } = diceHvNormalisation(config);
+  const { ideal, nadir, method } = normalise(config);
   return { ...instance, normalisation: { ideal, nadir, method } };
 }
 

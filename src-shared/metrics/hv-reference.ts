@@ -41,6 +41,11 @@ export function diceHvNormalisation(config: DiceConfig, options: { samples?: num
   }
 }
 
+/** The `method` of diceHvNormalisation's normalisation (by which a stored one is known as the default). */
+export function defaultNormalisationMethod(samples = DEFAULT_NADIR_SAMPLES, seed = DEFAULT_NADIR_SEED): string {
+  return `ideal 0; nadir = median objective of ${samples} uniformly random sequences (seed ${seed}); reference ${HV_REFERENCE_COORDINATE} in normalised objectives`;
+}
+
 /**
  * diceHvNormalisation in slices: yields after every `slice` sampled sequences (the count so
  * far), so that a host can compute it without blocking its event loop (about 2.6 s at
@@ -75,7 +80,7 @@ export function* diceHvNormalisationSteps(config: DiceConfig, options: { samples
     ideal: new Array<number>(m).fill(0),
     nadir,
     reference: normalisedReferencePoint(m),
-    method: `ideal 0; nadir = median objective of ${samples} uniformly random sequences (seed ${seed}); reference ${HV_REFERENCE_COORDINATE} in normalised objectives`,
+    method: defaultNormalisationMethod(samples, seed),
   };
 }
 

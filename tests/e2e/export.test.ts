@@ -35,7 +35,7 @@ beforeAll(async () => {
   outDir = await buildRendererInTemp('saikoro-e2e-export-');
   server = await startAppServer({ port: 0, rendererDir: outDir, build: 'never', parallelism: 2, workspace });
   await server.projects.create('e2e.saikoro');
-  server.projects.addExperiment(SMALL);
+  await server.projects.addExperiment(SMALL);
   server.projects.runExperiment('small');
   await waitFor('the experiment to finish', () => server.projects.summary()!.experiments[0].counts.done === 6, { withinMs: 60_000 });
   browser = await launchChromium();

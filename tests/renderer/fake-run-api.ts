@@ -11,10 +11,8 @@ import { executeRunSync, progressPoint, type RunKindName } from '../../src-share
 import { planRun } from '../../src-main/app/runs.ts';
 import type { RunPlan } from '../../src-main/app/launcher.ts';
 import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
-import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import { needsHvNormalisation, withHvNormalisation } from '../../src-main/app/dice.ts';
 
-/** The main side computes the normalisation in a worker; this fake, in this process (same numbers). */
-const inProcessNormalisation = { computeHvNormalisation: async (config: DiceConfig) => diceHvNormalisation(config) };
 
 export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   const snapshotListeners = new Set<(e: RunSnapshotEvent) => void>();
@@ -28,6 +26,8 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   /** Called after a run is created and before startRun answers (to send events that overtake the answer). */
   let beforeAnswer: ((runId: string) => void) | null = null;
   let refuseWith: Error | null = null;
+  /** Answer startRun before the normalisation is known (as the main side does the first time it meets a config). */
+  let normaliseLater = false;
   let calls = { listRuns: 0, getRun: 0 };
 
   function finish(e: RunFinishedEvent): void {
@@ -47,8 +47,15 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
     startRun: async (request: StartRunRequest): Promise<RunStarted> => {
       if (refuseWith) throw new ApiError(toWireError(refuseWith));
       let plan;
+      let later: ReturnType<typeof diceHvNormalisation> | null = null;
       try {
-        plan = await planRun(request, { launcher: inProcessNormalisation });
+        plan = await planRun(request);
+        // The main side has a worker compute it (answering first when it is not known yet); this fake, here (same numbers).
+        if (needsHvNormalisation(plan)) {
+          const norm = diceHvNormalisation(plan.request.config);
+          if (normaliseLater) later = norm;
+          else plan = withHvNormalisation(plan, norm);
+        }
       } catch (e) {
         throw new ApiError(toWireError(e));
       }
@@ -62,7 +69,10 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
         const result = (plan as RunPlan<RunKindName>).report(executeRunSync(plan.request) as never);
         setTimeout(() => finish({ runId, kind: plan.kind, status: 'done', reason: null, result } as RunFinishedEvent), 0);
       } else beforeAnswer?.(runId);
-      return structuredClone(started);
+      const answer = structuredClone(started);
+      // As the RunService does once the worker has computed it: getRun and listRuns tell it from then on.
+      if (later) infos.get(runId)!.started = { ...started, hvNormalisation: later } as RunStarted;
+      return answer;
     },
     getRun: async (runId: string) => {
       calls.getRun++;
@@ -91,6 +101,7 @@ export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
     resetCalls: () => (calls = { listRuns: 0, getRun: 0 }),
     setBeforeAnswer: (f: typeof beforeAnswer) => (beforeAnswer = f),
     refuse: (e: Error | null) => (refuseWith = e),
+    answerBeforeNormalisation: (on: boolean) => (normaliseLater = on),
     /** A snapshot as the main side sends it; the run's RunInfo follows. */
     snapshot(e: RunSnapshotEvent) {
       const info = infos.get(e.runId);

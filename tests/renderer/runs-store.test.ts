@@ -9,6 +9,8 @@ import { provideApi } from '../../src-renderer/api/index.ts';
 import { useRunsStore } from '../../src-renderer/stores/runs.ts';
 import type { RunSnapshotEvent, SolverResult } from '../../src-shared/api.ts';
 import { fakeRunApi } from './fake-run-api.ts';
+import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { TRACK_OBJECTIVES, trackConfig } from '../../src-shared/problems/dice/config.ts';
 
 let env: ReturnType<typeof fakeRunApi>;
 
@@ -55,6 +57,24 @@ describe('the run store', () => {
     expect(run.points).toEqual([{ evaluations: 600, value: 0, secondary: null }]);
     // Those events were the run's own: nothing was fetched for them.
     expect(env.calls().getRun).toBe(0);
+  });
+
+  it('learns the normalisation of a run answered before it was computed, at its first snapshot', async () => {
+    const runs = newStore();
+    await settle();
+    env.answerBeforeNormalisation(true);
+    const started = await runs.start({ kind: 'dice', config: { n: 24, objectives: TRACK_OBJECTIVES.mo2 }, solver: 'random', seed: 1, evaluations: 100 });
+    expect(started.kind === 'dice' && started.hvNormalisation).toBeNull();
+    expect(env.calls().getRun).toBe(0);
+    env.snapshot({ ...snap(started.runId, 50, 1), snapshot: { ...snap(started.runId, 50, 1).snapshot, best: null, front: [[3, 4]] } });
+    await settle();
+    const run = runs.get(started.runId)!;
+    expect(run.started.kind === 'dice' && run.started.hvNormalisation).toEqual(diceHvNormalisation(trackConfig('mo2', 24)));
+    expect([run.status, run.snapshot?.evaluations]).toEqual(['running', 50]);
+    // Once known, later snapshots ask nothing more.
+    env.snapshot(snap(started.runId, 80, 1));
+    await settle();
+    expect(env.calls().getRun).toBe(1);
   });
 
   it('fetches a run it does not know (started in another tab) when its events arrive', async () => {

@@ -5,6 +5,9 @@ import { experimentHelp } from './experiment.help.ts';
 import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
 import { SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { prepareSpec } from '../../app/experiments.ts';
+import { boundedHvNormaliser } from '../../app/dice.ts';
+import { Launcher } from '../../app/launcher.ts';
+import { nodeSpawner } from '../../host/spawner.ts';
 import { ProjectError, type Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
@@ -25,8 +28,12 @@ function formatDuration(ms: number): string {
   return h ? `${h}h${String(m).padStart(2, '0')}m` : m ? `${m}m${String(sec).padStart(2, '0')}s` : `${(ms / 1000).toFixed(1)}s`;
 }
 
-/** A spec file as `experiment add` takes it: read, parsed with the nesting limit, prepared (prepareSpec). */
-function readSpecFile(file: string, io: CliIo, projectDir: string): ExperimentSpec {
+/**
+ * A spec file as `experiment add` takes it: read, parsed with the nesting limit, prepared
+ * (prepareSpec). A multi-objective instance's normalisation above N = 2,520 is computed in a
+ * worker process (under a worker's memory limit), not in this one.
+ */
+async function readSpecFile(file: string, io: CliIo, projectDir: string): Promise<ExperimentSpec> {
   const full = path.resolve(io.cwd, file);
   let text: string;
   try {
@@ -42,11 +49,21 @@ function readSpecFile(file: string, io: CliIo, projectDir: string): ExperimentSp
     if (e instanceof JsonInputError) throw new InputError(`${file}: ${e.message}`);
     throw e;
   }
+  let launcher: Launcher | null = null;
+  const normalise = boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: nodeSpawner(), parallelism: 1 })));
   try {
-    return prepareSpec(json, projectDir);
+    return await prepareSpec(json, projectDir, async (config) => {
+      try {
+        return await normalise(config);
+      } catch (e) {
+        throw new InputError(`${file}: the default normalisation of an instance at N = ${config.n.toLocaleString('en-US')} could not be computed: ${(e as Error).message}`);
+      }
+    });
   } catch (e) {
     if (e instanceof SpecError) throw new InputError(`${file}: ${e.message}`);
     throw e;
+  } finally {
+    (launcher as Launcher | null)?.dispose();
   }
 }
 
@@ -198,7 +215,7 @@ export const experimentCommand: Command = {
         if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
         const project = openProject(file, io);
         try {
-          const spec = readSpecFile(values.spec, io, projectFolder(project.path));
+          const spec = await readSpecFile(values.spec, io, projectFolder(project.path));
           let outcome;
           try {
             outcome = addExperiment(project, spec);

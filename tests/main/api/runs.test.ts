@@ -1,5 +1,6 @@
 // Dice runs through the app's one run API on a real solver host (worker processes): what
-// startRun answers (every default resolved, the HV normalisation computed once here), the one
+// startRun answers (every default resolved; the HV normalisation, computed in a worker, once the
+// run has it), the one
 // stopping policy, pause that really pauses, getRun / listRuns for a page that reloads, unique
 // run ids, and bad requests refused with the field named.
 import { afterAll, describe, expect, it } from 'vitest';
@@ -73,9 +74,11 @@ describe('dice runs through the API', () => {
     const config = { n: 840, objectives: TRACK_OBJECTIVES.mo2 };
     const run = await start({ config, seed: 1, evaluations: 1e8 });
     const norm = diceHvNormalisation(trackConfig('mo2', 840));
-    expect(run.started).toMatchObject({ solver: 'barrier-mo', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: norm });
+    // Answered before the normalisation is computed (in a worker); the run has it once it goes.
+    expect(run.started).toMatchObject({ solver: 'barrier-mo', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: null });
     const id = run.started.runId;
     const going = await within(run.snapshotWhere((e) => e.snapshot.front.length > 0), 30_000, 'a front');
+    expect((await call<RunInfo>('getRun', id)).started).toEqual({ ...run.started, hvNormalisation: norm });
     expect(going.snapshot.indicator).toBeGreaterThan(0);
 
     expect(await call('pauseRun', id, true)).toBe(true);
@@ -107,7 +110,7 @@ describe('dice runs through the API', () => {
     // What a page that reloads gets: the run still going, with what it runs and its history.
     const listed = await call<RunInfo[]>('listRuns');
     expect(listed[0].runId).toBe(id);
-    expect(listed[0]).toMatchObject({ kind: 'dice', status: 'running', started: run.started, result: null, reason: null });
+    expect(listed[0]).toMatchObject({ kind: 'dice', status: 'running', started: { ...run.started, hvNormalisation: norm }, result: null, reason: null });
     expect(listed[0].history.length).toBeGreaterThan(0);
     expect(listed[0].history.at(-1)!.secondary).toBe((listed[0].snapshot as { front: unknown[] }).front.length);
     expect(listed.slice(1).every((r) => r.status === 'done')).toBe(true);

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentSession, RunSnapshotEvent } from '../../../src-shared/api.ts';
 import { prepareSpec } from '../../../src-main/app/experiments.ts';
+import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { hostExecutor } from '../../../src-main/experiments/executor.ts';
 import { experimentStatus, plannedRuns, runExperiment } from '../../../src-main/experiments/runner.ts';
@@ -37,7 +38,7 @@ describe('a run cancelled in flight', () => {
     // The CLI: Ctrl-C twice stops the session and disposes the executor (its runs in flight are cancelled).
     const cliFile = path.join(workspace, 'cli.saikoro');
     const project = Project.create(cliFile);
-    addExperiment(project, prepareSpec(SPEC, workspace));
+    addExperiment(project, await prepareSpec(SPEC, workspace, async (config) => diceHvNormalisation(config)));
     const executor = hostExecutor({ jobs: 1 });
     let stop = false;
     const summary = await runExperiment(plannedRuns(project.experiment('slow')!.spec), {
@@ -61,7 +62,7 @@ describe('a run cancelled in flight', () => {
     try {
       const projects = harness.projects!;
       await projects.create('app.saikoro');
-      projects.addExperiment(SPEC);
+      await projects.addExperiment(SPEC);
       const ended = new Promise<ExperimentSession>((resolve) =>
         harness.events.attach((m) => {
           if (m.event === 'onExperimentSession' && (m.payload as ExperimentSession).status === 'cancelled') resolve(m.payload as ExperimentSession);

@@ -12,6 +12,7 @@ import { useProjectStore } from '../../../src-renderer/stores/project.ts';
 import { resultText } from '../../../src-renderer/views/monitor/monitor.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { prepareSpec } from '../../../src-main/app/experiments.ts';
+import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { recordOf } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
@@ -116,7 +117,7 @@ describe('run monitor', () => {
   it('a failed run shows its reason, and Retry runs the failed and missing runs again', async () => {
     // A project where an earlier session (the CLI's, say) stored a run as failed.
     const file = path.join(env.workspace, 'failed.saikoro');
-    const spec = prepareSpec(SMALL, env.workspace);
+    const spec = await prepareSpec(SMALL, env.workspace, async (config) => diceHvNormalisation(config));
     const project = Project.create(file);
     addExperiment(project, spec);
     const victim = expandGrid(spec)[4];

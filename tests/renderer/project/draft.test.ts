@@ -11,6 +11,7 @@ import { cloneAsDraft, inSpecOrder, newDraft } from '../../../src-renderer/views
 import { solversThatFit } from '../../../src-renderer/views/experiment/solver-fit.ts';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { withNormalisations } from '../../../src-shared/experiments/normalisation.ts';
+import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
 import { describeSolvers } from '../../../src-shared/solvers/registry.ts';
 import { DEFAULT_ALPHA } from '../../../src-shared/problems/dice/config.ts';
 
@@ -158,6 +159,7 @@ describe('cloning and solvers that fit', () => {
         seeds: [1],
         budget: { evaluations: 100 },
       }),
+      diceHvNormalisation,
     );
     expect(spec.instances[0].normalisation?.method).toMatch(/^ideal 0; nadir = median objective of/);
     const clone = cloneAsDraft(spec, new Set(['mo', 'mo-copy']));

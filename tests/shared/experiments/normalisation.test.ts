@@ -40,13 +40,13 @@ describe('the spec field normalisation (older spelling normalization)', () => {
   });
 
   it('stores the default under normalisation at add', () => {
-    const spec = withNormalisations(validateSpec(input('normalisation')));
+    const spec = withNormalisations(validateSpec(input('normalisation')), diceHvNormalisation);
     const { ideal, nadir, method } = diceHvNormalisation(trackConfig('mo2', 12));
     expect(spec.instances.map((i) => i.normalisation)).toEqual([box, { ideal, nadir, method }, undefined]);
   });
 
   it('upgrades a spec stored before (older key) to the current spelling; sameSpec sees through the spelling', () => {
-    const current = withNormalisations(validateSpec(input('normalisation')));
+    const current = withNormalisations(validateSpec(input('normalisation')), diceHvNormalisation);
     const stored = JSON.parse(JSON.stringify(current).replaceAll('"normalisation"', '"normalization"')) as ExperimentSpec;
     expect(canonicalJson(upgradeSpec(stored))).toBe(canonicalJson(current));
     expect(upgradeSpec(current)).toBe(current);
@@ -67,7 +67,7 @@ describe('the spec field normalisation (older spelling normalization)', () => {
       ['c', 2, '001f76f3081bd4d9352542a59f132a41'],
     ];
     for (const key of ['normalisation', 'normalization']) {
-      const spec = withNormalisations(validateSpec(input(key)));
+      const spec = withNormalisations(validateSpec(input(key)), diceHvNormalisation);
       expect(expandGrid(spec).map((r) => [r.instance, r.seed, r.id])).toEqual(before);
       const stored = JSON.parse(JSON.stringify(spec).replaceAll('"normalisation"', `"${key}"`)) as ExperimentSpec;
       expect(expandGrid(stored).map((r) => r.id)).toEqual(before.map((r) => r[2]));
