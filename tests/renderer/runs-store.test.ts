@@ -70,7 +70,7 @@ describe('the run store', () => {
     await settle();
     const run = runs.get(started.runId)!;
     expect(run.started.kind === 'dice' && run.started.hvNormalisation).toEqual(diceHvNormalisation(trackConfig('mo2', 24)));
-    expect([run.status, run.snapshot?.evaluations]).toEqual(['running', 50]);
+    expect([run.status, (run.snapshot as { evaluations: number } | null)?.evaluations]).toEqual(['running', 50]);
     // Once known, later snapshots ask nothing more.
     env.snapshot(snap(started.runId, 80, 1));
     await settle();
