@@ -177,6 +177,13 @@ export function isActive(s: ExperimentSession): boolean {
   return s.status === 'queued' || s.status === 'running' || s.status === 'stopping';
 }
 
+/** The tone of a session's status badge (the theme's .badge classes): a failure shows even while it runs; a queued one waits in grey. */
+export function sessionTone(s: ExperimentSession): 'ok' | 'bad' | 'queued' | 'running' {
+  if (s.status === 'failed' || s.failed > 0) return 'bad';
+  if (s.status === 'done') return 'ok';
+  return s.status === 'queued' ? 'queued' : 'running';
+}
+
 /** "12 of 30 runs · 1 failed" (finished counts done and failed runs). */
 export function sessionCounts(s: ExperimentSession): string {
   return `${s.finished} of ${s.todo} run${s.todo === 1 ? '' : 's'}${s.failed ? ` · ${s.failed} failed` : ''}`;

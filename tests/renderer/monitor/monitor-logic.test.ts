@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
-import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd } from '../../../src-renderer/views/monitor/monitor.ts';
+import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionTone } from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
   id,
@@ -137,6 +137,14 @@ describe('sessions', () => {
     expect(sessionEnd(session({ status: 'failed', error: 'the project was closed' }))).toBe('failed: the project was closed');
     expect(sessionCounts(session({ failed: 1 }))).toBe('4 of 10 runs · 1 failed');
     expect(sessionCounts(session({ todo: 1, finished: 0 }))).toBe('0 of 1 run');
+  });
+  it('the status badge\'s tone: a failure shows while the session runs, a queued one is grey', () => {
+    expect(sessionTone(session({ status: 'done' }))).toBe('ok');
+    expect(sessionTone(session({ status: 'done', failed: 1 }))).toBe('bad');
+    expect(sessionTone(session({ status: 'running', failed: 2 }))).toBe('bad');
+    expect(sessionTone(session({ status: 'failed' }))).toBe('bad');
+    expect(sessionTone(session({ status: 'queued' }))).toBe('queued');
+    expect(['running', 'stopping', 'cancelled'].map((status) => sessionTone(session({ status: status as ExperimentSession['status'] })))).toEqual(['running', 'running', 'running']);
   });
   it('durations and places', () => {
     expect([860, 9_949, 9_960, 75_000, 7_500_000].map(formatDuration)).toEqual(['0.9 s', '9.9 s', '10 s', '1 min 15 s', '2 h 5 min']);
