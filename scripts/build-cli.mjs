@@ -23,6 +23,18 @@ const LOCK_FILE = path.join(ROOT, 'out', '.cli-build.lock');
 const ENTRIES = { index: 'src-main/cli/index.ts', worker: 'src-main/host/worker.ts' };
 
 /**
+ * The dice evaluator's window table (src-shared/problems/dice/features.ts), built here once by
+ * the sources' own buildWindowTable, to go into the bundle as an array: building it at every
+ * start cost a `saikoro rngbias` call more than the rest of its work.
+ */
+export async function computeWindowTable() {
+  const { build } = await import('esbuild');
+  const bundled = await build({ absWorkingDir: ROOT, entryPoints: ['src-shared/problems/dice/features.ts'], bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+  const features = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+  return features.buildWindowTable();
+}
+
+/**
  * Why out/cli cannot be run as it is ('missing', 'stale'), or null when it is up to date. When
  * only a folder's time changed (a file made and removed again, as editors do), the sources are
  * those of the build: the stamp takes the folders' new times, so the next start's quick check
@@ -48,6 +60,7 @@ export async function buildCli({ pruneAll = false } = {}) {
   const { build } = await import('esbuild');
   // Scanned before building: a source saved during the build leaves the build stale.
   const inputs = scanInputs(ROOT);
+  const windowTable = await computeWindowTable();
   fs.mkdirSync(CLI_OUT, { recursive: true });
   const staging = fs.mkdtempSync(path.join(ROOT, 'out', '.cli-build-'));
   try {
@@ -67,6 +80,7 @@ export async function buildCli({ pruneAll = false } = {}) {
       tsconfig: 'tsconfig.main.json',
       sourcemap: true,
       logLevel: 'warning',
+      define: { 'globalThis.SAIKORO_WINDOW_TABLE': JSON.stringify(Array.from(windowTable)) },
     });
     const built = fs.readdirSync(staging);
     for (const name of built) fs.renameSync(path.join(staging, name), path.join(CLI_OUT, name));

@@ -88,7 +88,7 @@ export const WINDOW_OFFSET: number[] = [0];
 for (let L = 1; L <= TABLE_LENGTH + 1; L++) WINDOW_OFFSET[L] = L === 1 ? 0 : WINDOW_OFFSET[L - 1] + POW6[L - 1];
 
 /** Packed pattern fields (F6..F14, and the inner count for F15) for every window code of every length 1..6. */
-export const WINDOW_TABLE: Uint32Array = (() => {
+export function buildWindowTable(): Uint32Array {
   const table = new Uint32Array(WINDOW_OFFSET[TABLE_LENGTH + 1]);
   const w = new Uint8Array(TABLE_LENGTH);
   for (let L = 1; L <= TABLE_LENGTH; L++) {
@@ -100,7 +100,7 @@ export const WINDOW_TABLE: Uint32Array = (() => {
       }
       // A pattern of length d looks at the window's first d faces only, and the window one face
       // shorter (code / 6, rounded down) has the same first faces: its fields carry over, and only
-      // the patterns of length L are tested here (a fifth of the matches, at every start-up).
+      // the patterns of length L are tested here (a fifth of the matches).
       let packed = L > 1 ? table[WINDOW_OFFSET[L - 1] + Math.floor(code / 6)] : 0;
       for (let k = 0; k < TABLE_FEATURES; k++) if (PATTERN_LENGTH[k] === L && matches(k, w)) packed |= 1 << (FIELD_BITS * k);
       if (L === TABLE_LENGTH) {
@@ -112,7 +112,18 @@ export const WINDOW_TABLE: Uint32Array = (() => {
     }
   }
   return table;
-})();
+}
+
+/**
+ * The table as the CLI's build computed it (scripts/build-cli.mjs writes buildWindowTable()'s
+ * result into the bundle as an array), undefined where the sources run as they are (tests, the
+ * app). Building it takes longer than the rest of a one-sequence `saikoro rngbias` call (56k
+ * windows, run once, so never compiled); reading the array is a few milliseconds.
+ */
+const BUILT_WINDOW_TABLE = (globalThis as { SAIKORO_WINDOW_TABLE?: readonly number[] }).SAIKORO_WINDOW_TABLE;
+
+/** buildWindowTable()'s table: the one the build computed, or built now. */
+export const WINDOW_TABLE: Uint32Array = BUILT_WINDOW_TABLE ? Uint32Array.from(BUILT_WINDOW_TABLE) : buildWindowTable();
 
 /** Whether the 7 faces w match F15; the reference form that the table-based count must equal. */
 export function matchesF15(w: ArrayLike<number>): boolean {

@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
 import { closeConstraint, closeValue, goldenCases } from '../../shared/problems/dice/golden.ts';
+import { buildWindowTable } from '../../../src-shared/problems/dice/features.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const BIN = join(ROOT, 'bin', 'saikoro.mjs');
@@ -120,6 +121,15 @@ describe('what a light command loads', () => {
     // Its YAML comes through import(): the chunk it loads that way does import yaml.
     const lazy = [...readFileSync(join(OUT, chunkOf('rngbias')), 'utf8').matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => m[1]);
     expect(lazy.some((chunk) => staticClosure(chunk).has('yaml'))).toBe(true);
+  });
+
+  it('rngbias finds the evaluator\'s window table in the bundle, as the sources build it (no table built at start)', () => {
+    const holders = [...staticClosure(chunkOf('rngbias'))].filter((m) => m.endsWith('.js')).map((m) => readFileSync(join(OUT, m), 'utf8')).map((text) => /SAIKORO_WINDOW_TABLE\w* = (\[[\d,\s]*\])/.exec(text)).filter((m) => m !== null);
+    expect(holders).toHaveLength(1);
+    const built = Uint32Array.from(JSON.parse(holders[0]![1]) as number[]);
+    const table = buildWindowTable();
+    expect(built.length).toBe(table.length);
+    expect(built).toEqual(table);
   });
 
   it('report loads ECharts (the check sees a package when there is one)', () => {
