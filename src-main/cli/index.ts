@@ -3,7 +3,11 @@ import { commands } from './commands/registry.ts';
 
 export function defaultIo(): CliIo {
   return {
-    stdin: process.stdin,
+    // Node makes process.stdin on first use, and for a pipe that loads node:net and its streams
+    // (a few milliseconds): only the commands that read stdin pay for it, --help does not.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
