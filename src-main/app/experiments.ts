@@ -14,7 +14,8 @@ import { normalisedHypervolume, type HvNormalisation } from '../../src-shared/me
 import type { HvNormaliser } from './dice.ts';
 import { normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import type { ExperimentRunRow } from '../../src-shared/projects/project-api.ts';
-import type { Project, RunRecord } from '../project/store.ts';
+import type { RunRecord } from '../project/project-records.ts';
+import type { Project } from '../project/store.ts';
 import { withProgramHashes } from '../experiments/programs.ts';
 
 /** A request about the open project that cannot be served; `field` names what is wrong. */

@@ -11,7 +11,7 @@ import { verifySolution } from '../../src-shared/problems/nqueens/verify.ts';
 import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunOutcome } from '../host/pool.ts';
 import { appVersion } from '../project/app-version.ts';
-import { hostName, labRunId, labRunRequest, type LabRunRecord } from '../project/store.ts';
+import { hostName, labRunId, type LabRunRecord, labRunRequest } from '../project/project-records.ts';
 import type { RunPlan } from './launcher.ts';
 
 export type NqueensRunPlan = RunPlan<'nqueens'>;

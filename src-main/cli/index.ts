@@ -60,7 +60,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     // Recognised by name first, so a command that never opened a project never loads the store.
     let input = e;
     if (e instanceof Error && e.name === 'ProjectError') {
-      const { ProjectError } = await import('../project/store.ts');
+      const { ProjectError } = await import('../project/errors.ts');
       const { projectInputError } = await import('./commands/project.ts');
       if (e instanceof ProjectError) input = projectInputError(e, io);
     }

@@ -13,7 +13,9 @@
 import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { resultProblem } from '../../src-shared/experiments/result-audit.ts';
 import { SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import { Project, ProjectError, type RunRecord } from '../project/store.ts';
+import { ProjectError } from '../project/errors.ts';
+import type { RunRecord } from '../project/project-records.ts';
+import { Project } from '../project/store.ts';
 import { addExperiment } from './add.ts';
 import { experimentStatus } from './runner.ts';
 

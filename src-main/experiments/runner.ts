@@ -8,7 +8,9 @@ import { expandGrid, shardOf, type RunSpec } from '../../src-shared/experiments/
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { appVersion } from '../project/app-version.ts';
-import { hostName, ProjectError, type Project, type RunRecord } from '../project/store.ts';
+import { ProjectError } from '../project/errors.ts';
+import { hostName, type RunRecord } from '../project/project-records.ts';
+import type { Project } from '../project/store.ts';
 import type { Executor, RunOutcome } from './executor.ts';
 
 export interface ProgressEvent {

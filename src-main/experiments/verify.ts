@@ -6,7 +6,7 @@ import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { describeValue } from '../../src-shared/json.ts';
 import { runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
-import type { RunRecord } from '../project/store.ts';
+import type { RunRecord } from '../project/project-records.ts';
 import { Random } from '../../src-shared/random.ts';
 import { runInline } from './executor.ts';
 import { checkProgramFiles, ProgramFilesError } from './programs.ts';

@@ -14,6 +14,8 @@ const binding = createRequire(import.meta.url)('node-sqlite3-wasm') as Binding;
 
 export const Database = binding.Database;
 export type Database = InstanceType<Binding['Database']>;
+/** A row as the binding returns it: column name to value. */
+export type Row = Record<string, unknown>;
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 export function sleepSync(ms: number): void {

@@ -1,7 +1,11 @@
 /**
  * The project store: one `*.saikoro` file (SQLite as the application file format) holding
  * experiments, runs, their results and notes, and lab runs (single N-Queens runs stored from the
- * CLI). This module is the only one that knows SQL.
+ * CLI). `Project` is the repository: the rest of the app reads and writes a project only
+ * through it, and only the store's modules know SQL. Its parts: what a project holds
+ * (project-records.ts), how it fails (errors.ts), the checks a file passes before it is used
+ * (file-checks.ts), migration (migration.ts), the schema (schema.ts), the checks of every row
+ * read (records.ts), and recovery from a dead writer (lock.ts, journal.ts).
  *
  * Durability: rollback journal (journal_mode=DELETE; the wasm VFS has no shared memory, so no
  * WAL) with synchronous=FULL. Every run is written in its own transaction the moment it ends;
@@ -9,334 +13,33 @@
  * state: the next open rolls back the hot journal (after clearing the dead process's lock, see
  * lock.ts and journal.ts).
  *
- * Refusal: before SQLite opens a file, it is checked with plain file I/O: a regular file (a
- * FIFO, a device or /proc/self/mem is refused without reading it), with an SQLite header,
- * Saikoro's application id, a schema this version reads, and a size that is a whole number of
- * pages. A Saikoro file is then opened read-only and checked with PRAGMA integrity_check (which,
- * unlike quick_check, also finds an index that disagrees with its table) and against the
- * tables and columns of its schema version; only if that passes is it opened for writing (and
- * migrated if older). Every row is checked as it is read (records.ts): JSON that is not JSON,
- * a spec that is no longer valid, a result whose objective count is not its config's. Whatever
- * goes wrong, the caller gets a ProjectError naming the file and what is wrong, never a
- * SQLite or JSON stack trace, and a refused file is never written to.
- *
- * Read-only places: in a folder that cannot be written (a read-only file system, or no
- * permission), the file is opened read-only through a symbolic link in a private temporary
- * folder, so the binding's lock directory lives there; nothing is written beside the file.
- * A write that fails for lack of space is reported as "disk full" with the data kept.
+ * Refusal: a file is checked before it is opened for writing (file-checks.ts), and every row is
+ * checked as it is read (records.ts): JSON that is not JSON, a spec that is no longer valid, a
+ * result whose objective count is not its config's. Whatever goes wrong, the caller gets a
+ * ProjectError naming the file and what is wrong (errors.ts), and a refused file is never
+ * written to.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
-import type { BudgetSpec, ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts';
+import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
-import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import type { RunProgram } from '../../src-shared/experiments/grid.ts';
+import type { NqueensResult } from '../../src-shared/runtime/kinds/index.ts';
 import { appVersion } from './app-version.ts';
+import { CODE_WORDS, errnoCode, isSqliteError, ProjectError, sqliteMessage, writeFailure } from './errors.ts';
+import { hasHotJournal, integrityCheck, MAX_FILE_NAME_BYTES, privateLink, readHeader, schemaCheck, writability } from './file-checks.ts';
 import { rollbackHotJournal } from './journal.ts';
-import { KEPT_SUFFIX_BYTES } from './keep-aside.ts';
 import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
+import { migrate } from './migration.ts';
+import { labRunId, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RunRecord } from './project-records.ts';
 import * as check from './records.ts';
 import { RecordError } from './records.ts';
-import { APPLICATION_ID, CURRENT_SCHEMA, MIGRATIONS, SCHEMA_V1, SCHEMA_V2, SCHEMA_V4, SCHEMA_VERSION } from './schema.ts';
-import { Database, withBusyRetry } from './sqlite.ts';
-
-/** A project file that cannot be used; the message names the file and the reason. */
-export class ProjectError extends Error {
-  constructor(
-    message: string,
-    /** The file, as the store was given it (absolute when the CLI opened it). */
-    readonly file?: string,
-  ) {
-    super(message);
-    this.name = 'ProjectError';
-  }
-}
-
-export interface RunRecord {
-  id: string;
-  instance: string;
-  label: string;
-  config: DiceConfig;
-  solver: string;
-  params: Record<string, ParamValue>;
-  seed: number;
-  budget: BudgetSpec;
-  /** A solver program's run: the program as its spec entry stored it (part of the run id); else null. */
-  program: RunProgram | null;
-  status: 'done' | 'failed';
-  error: string | null;
-  /** The solver's result (null for a failed run). */
-  result: SolverResult | null;
-  appVersion: string;
-  host: string;
-  /** ISO 8601 times. */
-  startedAt: string;
-  finishedAt: string;
-  elapsedMs: number;
-  evaluations: number | null;
-}
-
-/** What identifies a lab run: the request without its delivery options (snapshots, memory). */
-export interface LabRunRequest {
-  kind: 'nqueens';
-  method: NqueensRunRequest['method'];
-  n: number;
-  params: NqueensRunRequest['params'];
-  seed: number;
-  limits: NonNullable<NqueensRunRequest['limits']>;
-}
-
-/** A single run outside any experiment (an N-Queens run from `saikoro nqueens --project`). */
-export interface LabRunRecord {
-  /** labRunId(request): equal requests share one row. */
-  id: string;
-  kind: LabRunRequest['kind'];
-  request: LabRunRequest;
-  status: 'done' | 'failed';
-  error: string | null;
-  /** The run's result (null for a failed run). */
-  result: NqueensResult | null;
-  appVersion: string;
-  host: string;
-  /** ISO 8601 times. */
-  startedAt: string;
-  finishedAt: string;
-  elapsedMs: number;
-}
-
-const LAB_RUN_ID_VERSION = 1;
-
-/** The identifying part of a host request (kind, method, n, params, seed, limits). */
-export function labRunRequest(request: NqueensRunRequest): LabRunRequest {
-  const { kind, method, n, params, seed } = request;
-  return { kind, method, n, params, seed, limits: { ...(request.limits ?? {}) } };
-}
-
-/** Content hash of the request: SHA-256 of its canonical JSON, 32 hex digits (as runId). */
-export function labRunId(request: LabRunRequest | NqueensRunRequest): string {
-  const { kind, method, n, params, seed, limits } = labRunRequest(request as NqueensRunRequest);
-  return sha256Hex(canonicalJson({ v: LAB_RUN_ID_VERSION, kind, method, n, params, seed, limits })).slice(0, 32);
-}
-
-export interface ExperimentRecord {
-  name: string;
-  spec: ExperimentSpec;
-  createdAt: string;
-}
-
-export interface NoteRecord {
-  id: number;
-  experiment: string | null;
-  text: string;
-  createdAt: string;
-}
-
-export interface ProjectInfo {
-  path: string;
-  schemaVersion: number;
-  createdAt: string | null;
-  createdBy: string | null;
-  sizeBytes: number;
-  experiments: number;
-  runs: { done: number; failed: number };
-  notes: number;
-  labRuns: { done: number; failed: number };
-}
-
-type Row = Record<string, unknown>;
-
-const SQLITE_MAGIC = 'SQLite format 3\0';
-
-/**
- * Longest file name (in bytes) a project may have: SQLite and the store put files beside it
- * whose names add up to `.open.<host>.<pid>` (or `-journal.kept-<time>`) to it, and a name longer than the file system's
- * 255 bytes fails at the first write.
- */
-export const MAX_FILE_NAME_BYTES = 255 - Math.max('-journal'.length + KEPT_SUFFIX_BYTES, `.open.${os.hostname()}.${2 ** 22}`.length);
-
-interface Header {
-  applicationId: number;
-  userVersion: number;
-}
-
-function errnoCode(e: unknown): string | undefined {
-  return (e as NodeJS.ErrnoException | null)?.code;
-}
-
-/** Error codes in words (Node's own messages repeat the path, which may be 300 characters). */
-const CODE_WORDS: Record<string, string> = {
-  ENOENT: 'no such file or folder',
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'read-only file system',
-  ENOSPC: 'the disk is full',
-  ENAMETOOLONG: 'file name too long',
-  ENOTDIR: 'a part of the path is not a directory',
-  ELOOP: 'too many levels of symbolic links',
-  EISDIR: 'is a directory',
-};
-
-/** Why a file could not be opened, in words, from the error code (Node's message repeats the path). */
-function openFailure(file: string, e: unknown): ProjectError {
-  const code = errnoCode(e);
-  const reason =
-    code === 'ENOENT'
-      ? `no such file (create one with: saikoro project new ${file})`
-      : code === 'EISDIR'
-        ? 'is a directory, not a project file'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'ENAMETOOLONG'
-            ? 'file name too long'
-            : code === 'ELOOP'
-              ? 'too many levels of symbolic links'
-              : code === 'ENOTDIR'
-                ? 'a part of the path is not a directory'
-                : code === 'ENXIO'
-                  ? 'not a regular file (a socket or device), not a project file'
-                  : `cannot open (${code ?? (e as Error).message})`;
-  return new ProjectError(`${file}: ${reason}`, file);
-}
-
-function fileKind(stat: fs.Stats): string {
-  if (stat.isFIFO()) return 'a FIFO';
-  if (stat.isSocket()) return 'a socket';
-  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
-  return 'not a regular file';
-}
-
-/** Classifies a file from its header alone; throws ProjectError for anything not ours. */
-export function readHeader(file: string): Header {
-  let fd: number;
-  try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer (it is refused below).
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
-  } catch (e) {
-    throw openFailure(file, e);
-  }
-  try {
-    const stat = fs.fstatSync(fd);
-    if (stat.isDirectory()) throw new ProjectError(`${file}: is a directory, not a project file`, file);
-    if (!stat.isFile()) throw new ProjectError(`${file}: ${fileKind(stat)}, not a project file`, file);
-    if (stat.size === 0) throw new ProjectError(`${file}: empty file, not a Saikoro project`, file);
-    const header = Buffer.alloc(100);
-    let read: number;
-    try {
-      read = fs.readSync(fd, header, 0, 100, 0);
-    } catch (e) {
-      throw new ProjectError(`${file}: cannot be read (${errnoCode(e) ?? (e as Error).message})`, file);
-    }
-    if (read === 0) throw new ProjectError(`${file}: empty file, not a Saikoro project`, file);
-    if (read < 16 || header.toString('latin1', 0, 16) !== SQLITE_MAGIC) throw new ProjectError(`${file}: not a Saikoro project (not an SQLite database)`, file);
-    if (read < 100) throw new ProjectError(`${file}: corrupt Saikoro project (truncated header, ${stat.size} bytes)`, file);
-    const userVersion = header.readInt32BE(60);
-    const applicationId = header.readUInt32BE(68);
-    if (applicationId !== APPLICATION_ID) {
-      const id = applicationId === 0 ? 'no application id' : `application id 0x${applicationId.toString(16).padStart(8, '0')}`;
-      throw new ProjectError(`${file}: an SQLite database but not a Saikoro project (${id})`, file);
-    }
-    if (userVersion > SCHEMA_VERSION)
-      throw new ProjectError(`${file}: written by a newer Saikoro (project schema ${userVersion}; this version reads up to ${SCHEMA_VERSION}). Update Saikoro to open it.`, file);
-    if (userVersion < 1) throw new ProjectError(`${file}: corrupt Saikoro project (schema version ${userVersion})`, file);
-    // SQLite writes whole pages: any other size is a file cut short (or padded) by something else.
-    const rawPageSize = header.readUInt16BE(16);
-    const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
-    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new ProjectError(`${file}: corrupt Saikoro project (page size ${rawPageSize} in the header)`, file);
-    if (stat.size % pageSize !== 0)
-      throw new ProjectError(`${file}: corrupt Saikoro project (${stat.size} bytes is not a whole number of ${pageSize}-byte pages: the file was cut short or added to)`, file);
-    const pages = header.readUInt32BE(28);
-    const headerValid = pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24);
-    if (headerValid && pages * pageSize > stat.size)
-      throw new ProjectError(`${file}: corrupt Saikoro project (the header counts ${pages} pages, the file holds ${stat.size / pageSize}: it was cut short)`, file);
-    return { applicationId, userVersion };
-  } finally {
-    try {
-      fs.closeSync(fd);
-    } catch {
-      // nothing was written through it
-    }
-  }
-}
+import { APPLICATION_ID, CURRENT_SCHEMA, SCHEMA_VERSION } from './schema.ts';
+import { Database, withBusyRetry, type Row } from './sqlite.ts';
 
 /** Called only while holding the file's lock, so any journal present is a dead writer's. */
 function rollbackIfHot(file: string, notice: RecoveryNotice): void {
   const kept = rollbackHotJournal(file)?.keptAside;
   if (kept) notice(`${file}-journal: ${kept.reason}; kept aside as ${kept.as}`);
-}
-
-/** Whether a journal with content is beside the file (an interrupted transaction). */
-function hasHotJournal(file: string): boolean {
-  try {
-    const journal = fs.statSync(`${file}-journal`);
-    if (journal.size === 0) return false;
-    const fd = fs.openSync(`${file}-journal`, 'r');
-    try {
-      const head = Buffer.alloc(8);
-      fs.readSync(fd, head, 0, 8, 0);
-      // A journal whose header was never written changed nothing in the file (journal.ts).
-      return head.equals(Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]));
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false;
-  }
-}
-
-function isSqliteError(e: unknown): e is Error {
-  return e instanceof Error && e.name === 'SQLite3Error';
-}
-
-function sqliteMessage(file: string, e: unknown): ProjectError {
-  const message = e instanceof Error ? e.message : String(e);
-  if (/malformed|not a database|corrupt|no such table|no such column/i.test(message)) return new ProjectError(`${file}: corrupt Saikoro project (${message})`, file);
-  if (/locked/i.test(message)) return new ProjectError(`${file}: in use by another process for too long (${message})`, file);
-  return new ProjectError(`${file}: cannot be read (${message})`, file);
-}
-
-/** Free bytes for unprivileged users on the file system holding `file`, or null. */
-function freeBytes(file: string): number | null {
-  try {
-    const s = fs.statfsSync(path.dirname(file));
-    return s.bavail * s.bsize;
-  } catch {
-    return null;
-  }
-}
-
-/** A failed write: SQLite only says "disk I/O error" when the disk is full (the VFS hides ENOSPC). */
-function writeFailure(file: string, e: unknown): ProjectError {
-  const message = e instanceof Error ? e.message : String(e);
-  const free = freeBytes(file);
-  if (/full/i.test(message) || (/I\/O error/i.test(message) && free !== null && free < 1024 * 1024))
-    return new ProjectError(`${file}: could not write: the disk is full${free === null ? '' : ` (${free} bytes free)`}; nothing already stored was lost`, file);
-  if (/I\/O error/i.test(message)) return new ProjectError(`${file}: could not write (${message}); the disk may be full or failing; nothing already stored was lost`, file);
-  return sqliteMessage(file, e);
-}
-
-/** The tables and columns each schema version has (from the schema text itself). */
-const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: CURRENT_SCHEMA };
-const expectedColumns = new Map<number, Map<string, string[]>>();
-
-function schemaColumns(version: number): Map<string, string[]> {
-  let tables = expectedColumns.get(version);
-  if (!tables) {
-    const db = new Database(':memory:');
-    try {
-      db.exec(SCHEMA_TEXT[version]);
-      tables = new Map();
-      for (const { name } of db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as { name: string }[])
-        tables.set(name, (db.all(`PRAGMA table_info(${name})`) as { name: string }[]).map((c) => c.name));
-    } finally {
-      db.close();
-    }
-    expectedColumns.set(version, tables);
-  }
-  return tables;
 }
 
 export interface OpenOptions {
@@ -348,36 +51,6 @@ export interface OpenOptions {
    * broken later). Nothing is reported for an ordinary recovery.
    */
   onRecovery?: RecoveryNotice;
-}
-
-/** Where a file lives, for writing: can its folder and the file itself be written? */
-function writability(file: string): { folder: boolean; file: boolean } {
-  const can = (p: string) => {
-    try {
-      fs.accessSync(p, fs.constants.W_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  return { folder: can(path.dirname(path.resolve(file))), file: can(file) };
-}
-
-/**
- * A symbolic link to the file in a private temporary folder. SQLite reaches the file through
- * it, and the binding puts its lock directory beside the link instead of beside the file.
- * The binding resolves paths without following links, so nothing is ever written in the
- * file's own (read-only) folder.
- */
-function privateLink(file: string): { path: string; dispose: () => void } {
-  let folder: string;
-  try {
-    folder = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-read-'));
-    fs.symlinkSync(path.resolve(file), path.join(folder, path.basename(file)));
-  } catch (e) {
-    throw new ProjectError(`${file}: is in a read-only folder, and no temporary folder to read it from could be made (${errnoCode(e) ?? (e as Error).message})`, file);
-  }
-  return { path: path.join(folder, path.basename(file)), dispose: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
 
 export class Project {
@@ -844,38 +517,6 @@ function configure(db: Database): void {
   db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;');
 }
 
-/**
- * PRAGMA integrity_check: b-tree structure, free list, and every index against its table (a row
- * missing from the runs index passes quick_check, and lookups by id then miss the run).
- */
-function integrityCheck(file: string, db: Database, retry: <T>(fn: () => T) => T): void {
-  const rows = retry(() => db.all('PRAGMA integrity_check(20)')) as Row[];
-  const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
-  if (problems.length) throw new ProjectError(`${file}: corrupt Saikoro project (integrity check: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`, file);
-}
-
-/**
- * The tables of the file's schema version, with exactly their columns (DROP TABLE meta was not
- * noticed until a query failed). Saikoro tables of another version are refused too, so a file
- * whose version number was damaged is never "migrated". Tables Saikoro never had are ignored.
- */
-function schemaCheck(file: string, db: Database, version: number, retry: <T>(fn: () => T) => T): void {
-  const present = new Set((retry(() => db.all("SELECT name FROM sqlite_master WHERE type = 'table'")) as Row[]).map((r) => String(r.name)));
-  const expected = schemaColumns(version);
-  const corrupt = (what: string) => new ProjectError(`${file}: corrupt Saikoro project (${what})`, file);
-  for (const [table, columns] of expected) {
-    if (!present.has(table)) throw corrupt(`table ${table} is missing`);
-    const have = (retry(() => db.all(`PRAGMA table_info(${table})`)) as Row[]).map((c) => String(c.name));
-    const missing = columns.filter((c) => !have.includes(c));
-    if (missing.length) throw corrupt(`table ${table} has no column ${missing.join(', ')}`);
-    const extra = have.filter((c) => !columns.includes(c));
-    if (extra.length) throw corrupt(`table ${table} has column ${extra.join(', ')}, which project schema ${version} does not have`);
-  }
-  for (const v of Object.keys(SCHEMA_TEXT).map(Number))
-    for (const table of schemaColumns(v).keys())
-      if (!expected.has(table) && present.has(table)) throw corrupt(`table ${table} is not part of project schema ${version}, the version in its header`);
-}
-
 function toRunRecord(r: Row): RunRecord {
   const config = check.config('config_json', check.jsonColumn('config_json', r.config_json));
   const statusValue = check.status('status', r.status);
@@ -905,36 +546,4 @@ function toRunRecord(r: Row): RunRecord {
     elapsedMs: check.finite('elapsed_ms', r.elapsed_ms),
     evaluations,
   };
-}
-
-function migrate(file: string, db: Database, from: number): void {
-  withBusyRetry(() => {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      // Re-read inside the transaction: another process may have migrated meanwhile.
-      let version = Number((db.get('PRAGMA user_version') as Row).user_version);
-      while (version < SCHEMA_VERSION) {
-        const step = MIGRATIONS[version];
-        if (!step) throw new ProjectError(`${file}: no migration from project schema ${version}`, file);
-        if (typeof step === 'string') db.exec(step);
-        else step({ exec: (sql) => db.exec(sql), all: (sql) => db.all(sql), run: (sql, values) => void db.run(sql, values as never) });
-        version++;
-        db.exec(`PRAGMA user_version = ${version}`);
-      }
-      db.run('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)', [`migrated_from_${from}`, `${new Date().toISOString()} by ${appVersion()}`]);
-      db.exec('COMMIT');
-    } catch (e) {
-      try {
-        if (db.inTransaction) db.exec('ROLLBACK');
-      } catch {
-        // the next open plays the journal back
-      }
-      throw e;
-    }
-  });
-}
-
-/** This machine's name, stored with each run. */
-export function hostName(): string {
-  return os.hostname();
 }

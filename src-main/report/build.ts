@@ -19,7 +19,8 @@ import { holmAdjust } from '../../src-shared/stats/holm.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../src-shared/stats/attainable.ts';
 import { appVersion } from '../project/app-version.ts';
-import type { Project, RunRecord } from '../project/store.ts';
+import type { RunRecord } from '../project/project-records.ts';
+import type { Project } from '../project/store.ts';
 import { attainmentData } from './attainment.ts';
 import { instanceMetricValues, metricApplies, runHypervolume } from './indicators.ts';
 import {

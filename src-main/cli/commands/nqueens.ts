@@ -10,7 +10,8 @@ import { nqueensLabRun, planNqueensRun } from '../../app/nqueens.ts';
 import type { NqueensResult } from '../../../src-shared/runtime/kinds/index.ts';
 import type { RunOutcome } from '../../host/pool.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
-import { ProjectError, type Project } from '../../project/store.ts';
+import { ProjectError } from '../../project/errors.ts';
+import type { Project } from '../../project/store.ts';
 import { openProject } from './project.ts';
 
 const NEURAL_ONLY = ['A', 'B', 'C', 'kick', 'kick-every', 'kick-length', 'threshold', 'update', 'clamp', 'preset'] as const;

@@ -1,7 +1,8 @@
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { projectHelp } from './project.help.ts';
-import { Project, ProjectError, type OpenOptions } from '../../project/store.ts';
+import { ProjectError } from '../../project/errors.ts';
+import { type OpenOptions, Project } from '../../project/store.ts';
 import { experimentStatus } from '../../experiments/runner.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 

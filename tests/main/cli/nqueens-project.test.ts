@@ -4,7 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runCli } from './io.ts';
-import { labRunId, Project } from '../../../src-main/project/store.ts';
+import { labRunId } from '../../../src-main/project/project-records.ts';
+import { Project } from '../../../src-main/project/store.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 
 let cwd: string;

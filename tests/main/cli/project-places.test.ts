@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_FILE_NAME_BYTES } from '../../../src-main/project/store.ts';
+import { MAX_FILE_NAME_BYTES } from '../../../src-main/project/file-checks.ts';
 import { runCli, type CliRun } from './io.ts';
 
 let root: string;

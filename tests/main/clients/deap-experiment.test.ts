@@ -15,7 +15,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { requireTool } from '../../e2e/tools.ts';
-import { Project, type RunRecord } from '../../../src-main/project/store.ts';
+import type { RunRecord } from '../../../src-main/project/project-records.ts';
+import { Project } from '../../../src-main/project/store.ts';
 import { runCli } from '../cli/io.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import type { RunRecord } from '../../../src-main/project/store.ts';
+import type { RunRecord } from '../../../src-main/project/project-records.ts';
 
 export function tempDir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-project-'));

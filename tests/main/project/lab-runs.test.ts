@@ -3,7 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { labRunId, labRunRequest, Project, ProjectError, type LabRunRecord } from '../../../src-main/project/store.ts';
+import { ProjectError } from '../../../src-main/project/errors.ts';
+import { labRunId, type LabRunRecord, labRunRequest } from '../../../src-main/project/project-records.ts';
+import { Project } from '../../../src-main/project/store.ts';
 import { APPLICATION_ID, SCHEMA_V2, SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { executeRun } from '../../../src-shared/runtime/kinds/index.ts';

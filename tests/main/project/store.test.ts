@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Project, ProjectError } from '../../../src-main/project/store.ts';
+import { ProjectError } from '../../../src-main/project/errors.ts';
+import { Project } from '../../../src-main/project/store.ts';
 import { APPLICATION_ID, SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { fakeRun, fileDigest, tempDir } from './fixtures.ts';

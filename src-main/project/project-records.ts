@@ -1,0 +1,109 @@
+/**
+ * What a project holds, as the store reads and writes it: experiments, dice runs of experiments,
+ * lab runs (single N-Queens runs, identified by the content hash of their request), notes, and
+ * the summary `saikoro project info` prints.
+ */
+import os from 'node:os';
+import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import type { BudgetSpec, ExperimentSpec } from '../../src-shared/experiments/spec.ts';
+import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts';
+import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
+import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
+import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import type { RunProgram } from '../../src-shared/experiments/grid.ts';
+
+export interface RunRecord {
+  id: string;
+  instance: string;
+  label: string;
+  config: DiceConfig;
+  solver: string;
+  params: Record<string, ParamValue>;
+  seed: number;
+  budget: BudgetSpec;
+  /** A solver program's run: the program as its spec entry stored it (part of the run id); else null. */
+  program: RunProgram | null;
+  status: 'done' | 'failed';
+  error: string | null;
+  /** The solver's result (null for a failed run). */
+  result: SolverResult | null;
+  appVersion: string;
+  host: string;
+  /** ISO 8601 times. */
+  startedAt: string;
+  finishedAt: string;
+  elapsedMs: number;
+  evaluations: number | null;
+}
+
+/** What identifies a lab run: the request without its delivery options (snapshots, memory). */
+export interface LabRunRequest {
+  kind: 'nqueens';
+  method: NqueensRunRequest['method'];
+  n: number;
+  params: NqueensRunRequest['params'];
+  seed: number;
+  limits: NonNullable<NqueensRunRequest['limits']>;
+}
+
+/** A single run outside any experiment (an N-Queens run from `saikoro nqueens --project`). */
+export interface LabRunRecord {
+  /** labRunId(request): equal requests share one row. */
+  id: string;
+  kind: LabRunRequest['kind'];
+  request: LabRunRequest;
+  status: 'done' | 'failed';
+  error: string | null;
+  /** The run's result (null for a failed run). */
+  result: NqueensResult | null;
+  appVersion: string;
+  host: string;
+  /** ISO 8601 times. */
+  startedAt: string;
+  finishedAt: string;
+  elapsedMs: number;
+}
+
+const LAB_RUN_ID_VERSION = 1;
+
+/** The identifying part of a host request (kind, method, n, params, seed, limits). */
+export function labRunRequest(request: NqueensRunRequest): LabRunRequest {
+  const { kind, method, n, params, seed } = request;
+  return { kind, method, n, params, seed, limits: { ...(request.limits ?? {}) } };
+}
+
+/** Content hash of the request: SHA-256 of its canonical JSON, 32 hex digits (as runId). */
+export function labRunId(request: LabRunRequest | NqueensRunRequest): string {
+  const { kind, method, n, params, seed, limits } = labRunRequest(request as NqueensRunRequest);
+  return sha256Hex(canonicalJson({ v: LAB_RUN_ID_VERSION, kind, method, n, params, seed, limits })).slice(0, 32);
+}
+
+export interface ExperimentRecord {
+  name: string;
+  spec: ExperimentSpec;
+  createdAt: string;
+}
+
+export interface NoteRecord {
+  id: number;
+  experiment: string | null;
+  text: string;
+  createdAt: string;
+}
+
+export interface ProjectInfo {
+  path: string;
+  schemaVersion: number;
+  createdAt: string | null;
+  createdBy: string | null;
+  sizeBytes: number;
+  experiments: number;
+  runs: { done: number; failed: number };
+  notes: number;
+  labRuns: { done: number; failed: number };
+}
+
+/** This machine's name, stored with each run. */
+export function hostName(): string {
+  return os.hostname();
+}
