@@ -153,7 +153,7 @@ export interface TracePoint {
   feasible: boolean;
   /** MO: size of the feasible non-dominated archive; SO: null. */
   frontSize: number | null;
-  /** MO: RunOptions.frontIndicator of the feasible front (e.g. hypervolume), else null. */
+  /** MO: SolverRunOptions.frontIndicator of the feasible front (e.g. hypervolume), else null. */
   indicator: number | null;
 }
 
