@@ -80,7 +80,7 @@ export async function buildCli({ pruneAll = false } = {}) {
       tsconfig: 'tsconfig.main.json',
       sourcemap: true,
       logLevel: 'warning',
-      define: { 'globalThis.SAIKORO_WINDOW_TABLE': JSON.stringify(Array.from(windowTable)) },
+      define: { 'globalThis.SAIKORO_WINDOW_TABLE': JSON.stringify(JSON.stringify(Array.from(windowTable))) },
     });
     const built = fs.readdirSync(staging);
     for (const name of built) fs.renameSync(path.join(staging, name), path.join(CLI_OUT, name));

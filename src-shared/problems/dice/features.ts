@@ -116,14 +116,15 @@ export function buildWindowTable(): Uint32Array {
 
 /**
  * The table as the CLI's build computed it (scripts/build-cli.mjs writes buildWindowTable()'s
- * result into the bundle as an array), undefined where the sources run as they are (tests, the
- * app). Building it takes longer than the rest of a one-sequence `saikoro rngbias` call (56k
- * windows, run once, so never compiled); reading the array is a few milliseconds.
+ * result into the bundle, as JSON text: a string stays in this module's chunk, where an array
+ * would join the chunk every command loads), undefined where the sources run as they are (tests,
+ * the app). Building it takes longer than the rest of a one-sequence `saikoro rngbias` call (56k
+ * windows, run once, so never compiled); parsing the text is a few milliseconds.
  */
-const BUILT_WINDOW_TABLE = (globalThis as { SAIKORO_WINDOW_TABLE?: readonly number[] }).SAIKORO_WINDOW_TABLE;
+const BUILT_WINDOW_TABLE = (globalThis as { SAIKORO_WINDOW_TABLE?: string }).SAIKORO_WINDOW_TABLE;
 
 /** buildWindowTable()'s table: the one the build computed, or built now. */
-export const WINDOW_TABLE: Uint32Array = BUILT_WINDOW_TABLE ? Uint32Array.from(BUILT_WINDOW_TABLE) : buildWindowTable();
+export const WINDOW_TABLE: Uint32Array = BUILT_WINDOW_TABLE === undefined ? buildWindowTable() : Uint32Array.from(JSON.parse(BUILT_WINDOW_TABLE) as number[]);
 
 /** Whether the 7 faces w match F15; the reference form that the table-based count must equal. */
 export function matchesF15(w: ArrayLike<number>): boolean {
