@@ -5,7 +5,7 @@
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { LARGE_THRESHOLD } from './charts/point-series.ts';
 import type { ExplorerData } from './front-data.ts';
-import { gridImage, type GridTransform } from './useChartLayer.ts';
+import { gridImage, transformKey, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
 import type { PixelMap } from './point-layer.ts';
 
@@ -39,20 +39,41 @@ function pixel(hex: string, alpha: number): number {
  * canvas, a square of pixels a few nanoseconds.
  */
 export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, limit = Infinity): number {
-  const { image, pixels, x: gx, y: gy, width, height, scale } = gridImage(ctx, t);
-  pixels.fill(pixel(style.surface, 0.62));
-  const count = Math.min(indices.length, limit);
-  // Few points get round markers (drawn after the veil); many, squares of pixels.
-  const round = count <= ROUND_LIMIT && style.size >= 5;
-  if (!round) {
-    const side = Math.max(1, Math.round(style.size * scale));
-    // Device pixels relative to the grid's corner, to a square's top-left pixel.
-    const map = { ax: t.ax * scale, bx: t.bx * scale - gx - side / 2, ay: t.ay * scale, by: t.by * scale - gy - side / 2 };
-    rasterizeSelection(pixels, width, height, map, data, indices, xi, yi, side, pixel(style.colour, 1), count);
-  }
-  ctx.putImageData(image, gx, gy);
-  if (round) paintRound(ctx, t, data, indices, xi, yi, style, count);
-  return count;
+  return selectionPainter()(ctx, t, data, indices, xi, yi, style, limit);
+}
+
+/** paintSelection, remembering what it painted last. */
+export type SelectionPainter = typeof paintSelection;
+
+/**
+ * A paintSelection for one grid that keeps the image it painted last: asked again for the same
+ * selection on the same grid, axes and style (the layer is redrawn because the brush's rectangle
+ * moved, say, while a selection is shown), it puts that image back instead of painting every
+ * selected point again.
+ */
+export function selectionPainter(): SelectionPainter {
+  let last: { key: unknown[]; image: ImageData; x: number; y: number } | null = null;
+  return (ctx, t, data, indices, xi, yi, style, limit = Infinity) => {
+    const count = Math.min(indices.length, limit);
+    // Few points get round markers (drawn after the veil); many, squares of pixels.
+    const round = count <= ROUND_LIMIT && style.size >= 5;
+    const key = [data, indices, xi, yi, style.surface, style.colour, style.size, count, ctx.getTransform().a, transformKey(t)];
+    if (last && last.key.every((v, k) => v === key[k])) ctx.putImageData(last.image, last.x, last.y);
+    else {
+      const { image, pixels, x: gx, y: gy, width, height, scale } = gridImage(ctx, t);
+      pixels.fill(pixel(style.surface, 0.62));
+      if (!round) {
+        const side = Math.max(1, Math.round(style.size * scale));
+        // Device pixels relative to the grid's corner, to a square's top-left pixel.
+        const map = { ax: t.ax * scale, bx: t.bx * scale - gx - side / 2, ay: t.ay * scale, by: t.by * scale - gy - side / 2 };
+        rasterizeSelection(pixels, width, height, map, data, indices, xi, yi, side, pixel(style.colour, 1), count);
+      }
+      ctx.putImageData(image, gx, gy);
+      last = { key, image, x: gx, y: gy };
+    }
+    if (round) paintRound(ctx, t, data, indices, xi, yi, style, count);
+    return count;
+  };
 }
 
 /**

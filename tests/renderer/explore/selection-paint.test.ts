@@ -5,7 +5,11 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
 import { objectivesOf } from '../../../src-renderer/views/explore/front-data.ts';
-import { rasterizeSelection } from '../../../src-renderer/views/explore/selection-paint.ts';
+import { LIGHT_PALETTE } from '../../../src-shared/charts/palette.ts';
+import { rasterizeSelection, selectionPainter, selectionStyle } from '../../../src-renderer/views/explore/selection-paint.ts';
+import { packPixel } from '../../../src-renderer/views/explore/point-layer.ts';
+import { hexRgb } from '../../../src-renderer/views/explore/eaf-raster.ts';
+import type { GridTransform } from '../../../src-renderer/views/explore/useChartLayer.ts';
 import type { PixelMap } from '../../../src-renderer/views/explore/point-layer.ts';
 import { smallFront } from './fixtures.ts';
 
@@ -81,5 +85,77 @@ describe('rasterizeSelection', () => {
       const chosen = Array.from({ length: limit }, (_, k) => indices[Math.floor((k * indices.length) / limit)]);
       expect(Array.from(buf)).toEqual(Array.from(reference(map, data, chosen, 1, 0, 2)));
     }
+  });
+});
+
+/** The little of a canvas context the painter uses: images are plain objects, each put recorded. */
+function fakeContext() {
+  const puts: { image: ImageData; x: number; y: number }[] = [];
+  let created = 0;
+  const ctx = {
+    getTransform: () => ({ a: 1 }),
+    createImageData: (width: number, height: number) => {
+      created++;
+      return { width, height, data: new Uint8ClampedArray(width * height * 4) };
+    },
+    putImageData: (image: ImageData, x: number, y: number) => puts.push({ image, x, y }),
+  };
+  return { ctx: ctx as unknown as CanvasRenderingContext2D, puts, created: () => created };
+}
+
+describe('selectionPainter', () => {
+  const data = smallFront(20_000, 3, 17);
+  const random = Random.fromSeed(8);
+  const indices = Int32Array.from(Array.from({ length: data.count }, (_, i) => i).filter(() => random.below(4) === 0));
+  const map = overhangingMap(data, 0, 1);
+  // The grid's corner at (10, 20) on the canvas.
+  const grid: GridTransform = { x: 10, y: 20, width: W, height: H, ax: map.ax, bx: map.bx + 10, ay: map.ay, by: map.by + 20 };
+  const style = selectionStyle(LIGHT_PALETTE, data.count);
+  const rgba = (hex: string, alpha: number) => packPixel(...hexRgb(hex), Math.round(alpha * 255));
+
+  it('puts the veil and a square per selected point at the grid corner', () => {
+    expect(style.size).toBe(4);
+    const { ctx, puts } = fakeContext();
+    expect(selectionPainter()(ctx, grid, data, indices, 0, 1, style)).toBe(indices.length);
+    expect(puts.map((p) => [p.x, p.y, p.image.width, p.image.height])).toEqual([[10, 20, W, H]]);
+    const got = new Uint32Array(puts[0].image.data.buffer);
+    // The squares' top-left corners: half a side up and left of the point.
+    const squares = reference({ ax: map.ax, bx: map.bx - 2, ay: map.ay, by: map.by - 2 }, data, Array.from(indices), 0, 1, 4);
+    const veil = rgba(LIGHT_PALETTE.surface, 0.62);
+    const accent = rgba(LIGHT_PALETTE.accent, 1);
+    let selected = 0;
+    for (let k = 0; k < got.length; k++) {
+      const want = squares[k] ? accent : veil;
+      if (got[k] !== want) expect.unreachable(`pixel (${k % W}, ${Math.floor(k / W)})`);
+      if (squares[k]) selected++;
+    }
+    expect(selected).toBeGreaterThan(0);
+    expect(selected).toBeLessThan(W * H);
+  });
+
+  it('puts its last image back for the same selection, grid and style, and paints anew when one of them changes', () => {
+    const { ctx, puts, created } = fakeContext();
+    const paint = selectionPainter();
+    paint(ctx, grid, data, indices, 0, 1, style);
+    paint(ctx, { ...grid }, data, indices, 0, 1, { ...style });
+    expect(created()).toBe(1);
+    expect(puts[1]).toEqual(puts[0]);
+    expect(puts[1].image).toBe(puts[0].image);
+    const pixels = (n: number) => Array.from(new Uint32Array(puts[n].image.data.buffer));
+    const fewer = indices.slice(0, 100);
+    const changes: [string, () => void][] = [
+      ['another selection', () => paint(ctx, grid, data, fewer, 0, 1, style)],
+      ['other axes', () => paint(ctx, grid, data, fewer, 0, 2, style)],
+      ['a zoom', () => paint(ctx, { ...grid, ax: grid.ax * 1.5 }, data, fewer, 0, 2, style)],
+      ['another colour', () => paint(ctx, { ...grid, ax: grid.ax * 1.5 }, data, fewer, 0, 2, { ...style, colour: '#000000' })],
+    ];
+    for (const [what, change] of changes) {
+      const before = puts.length;
+      change();
+      expect(puts.length, what).toBe(before + 1);
+      expect(puts.at(-1)!.image, what).not.toBe(puts[before - 1].image);
+      expect(pixels(puts.length - 1), what).not.toEqual(pixels(before - 1));
+    }
+    expect(created()).toBe(1 + changes.length);
   });
 });
