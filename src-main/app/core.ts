@@ -25,6 +25,8 @@ export interface AppCoreOptions {
   spawn: WorkerSpawner;
   /** Parallel runs (default: one per core). */
   parallelism?: number;
+  /** Each worker's memory limit in MB (default: the host's share of this machine's memory; null: none). */
+  memoryLimitMb?: number | null;
   /** Where project files may be (null: no project calls, as a viewer without projects). */
   paths: ProjectPaths | null;
   /** How a report's page is printed to PDF (null: PDF export is refused). */
@@ -47,7 +49,7 @@ export interface AppCore extends Disposable {
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new ApiEventHub();
-  const launcher = new Launcher({ spawn: options.spawn, parallelism: options.parallelism });
+  const launcher = new Launcher({ spawn: options.spawn, parallelism: options.parallelism, ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}) });
   const runs = new RunService(launcher, events);
   const projects = options.paths ? new ProjectService(runs, events, options.paths, launcher.parallelism, options.printPdf ?? null) : null;
   const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}), ...(options.programs ? { programs: options.programs } : {}) });

@@ -1,11 +1,14 @@
 /**
  * The solver host: a pool of worker processes, one run at a time per worker, as many workers
- * as there are cores by default. Runs beyond that wait in a queue. Any run can be paused,
- * resumed and cancelled. A worker that crashes, is killed or exceeds its memory limit ends its
- * run as failed with the reason; the other runs go on.
+ * as there are cores by default. Runs beyond that wait in a queue (a run may first be prepared:
+ * HostStartOptions.prepare). Any run can be paused, resumed and cancelled. A worker that
+ * crashes, is killed or exceeds its memory limit ends its run as failed with the reason
+ * (exit-reason.ts); the other runs go on. This module is the queue and the workers' lifecycle;
+ * the health watchdog that looks at busy workers from outside (memory, SIGSTOP, silence, wall
+ * time) is watchdog.ts, and the normalisation's own worker is normalisation-worker.ts.
  *
  * Ownership: the host owns its workers (a DisposableStore per worker holds the process and its
- * listeners) and every cancel timer; `dispose()` ends all of them.
+ * listeners), its watchdog and every cancel timer; `dispose()` ends all of them.
  */
 import os from 'node:os';
 import { DisposableStore, Emitter, type Disposable } from '../../src-shared/base/disposable.ts';
@@ -13,6 +16,9 @@ import type { WorkerMessage } from './protocol.ts';
 import type { AnyRunResult, DiceRunRequest, ResultOf, RunRequest, SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunStatus } from '../../src-shared/runtime/run-api.ts';
 import type { WorkerChannel, WorkerExit, WorkerSpawner } from './spawner.ts';
+import { describeExit } from './exit-reason.ts';
+import { computeHvNormalisationInWorker } from './normalisation-worker.ts';
+import { HealthWatchdog, type WatchedWorker } from './watchdog.ts';
 import { processState as readProcessState, type ProcessState } from './process-state.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { solvers } from '../../src-shared/solvers/registry.ts';
@@ -78,17 +84,15 @@ export function defaultMemoryLimitMb(parallelism: number, totalBytes: number = o
   return Math.max(MIN_DEFAULT_MEMORY_LIMIT_MB, Math.floor((totalBytes / MB) * DEFAULT_MEMORY_SHARE / Math.max(1, parallelism)));
 }
 
-interface PoolWorker {
+/** A worker of the pool, as its health watchdog sees it too (watchdog.ts). */
+interface PoolWorker extends WatchedWorker {
   channel: WorkerChannel;
   /** Owns the channel and its listeners. */
   store: DisposableStore;
   ready: boolean;
   run: HostRun | null;
-  /** When its run was assigned, and when the worker was last heard from (any message). */
   runSince: number;
   lastHeard: number;
-  /** Since when the system says the worker is stopped (SIGSTOP), or null. */
-  stoppedSince: number | null;
 }
 
 /**
@@ -187,12 +191,7 @@ export class SolverHost implements Disposable {
   /** Each worker's memory limit in MB (null: none), the default share unless one was given. */
   readonly memoryLimitMb: number | null;
   private readonly cancelGraceMs: number;
-  private readonly runTimeoutMs: number | null;
-  private readonly stoppedGraceMs: number;
-  private readonly heartbeatTimeoutMs: number;
-  private readonly watchIntervalMs: number;
-  private readonly processState: (pid: number) => ProcessState;
-  private watchTimer: NodeJS.Timeout | null = null;
+  private readonly watchdog: HealthWatchdog<PoolWorker>;
   private readonly workers = new Set<PoolWorker>();
   private readonly queue: HostRun[] = [];
   private readonly active = new Map<string, HostRun>();
@@ -208,48 +207,18 @@ export class SolverHost implements Disposable {
     this.parallelism = Math.max(1, Math.floor(options.parallelism ?? defaultParallelism()));
     this.memoryLimitMb = options.memoryLimitMb === undefined ? defaultMemoryLimitMb(this.parallelism) : options.memoryLimitMb;
     this.cancelGraceMs = options.cancelGraceMs ?? 2000;
-    this.runTimeoutMs = options.runTimeoutMs ?? null;
-    this.stoppedGraceMs = options.stoppedGraceMs ?? 30_000;
-    this.heartbeatTimeoutMs = options.heartbeatTimeoutMs ?? 120_000;
-    this.watchIntervalMs = options.watchIntervalMs ?? 500;
-    this.processState = options.processState ?? readProcessState;
+    this.watchdog = new HealthWatchdog<PoolWorker>(
+      {
+        runTimeoutMs: options.runTimeoutMs ?? null,
+        stoppedGraceMs: options.stoppedGraceMs ?? 30_000,
+        heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? 120_000,
+        watchIntervalMs: options.watchIntervalMs ?? 500,
+        processState: options.processState ?? readProcessState,
+      },
+      () => [...this.workers].filter((w) => w.run !== null && !w.run.isFinished),
+      (worker, reason) => this.fail(worker, worker.run!, reason),
+    );
     this.store.defer(() => this.shutdown());
-  }
-
-  /**
-   * Looks at every busy worker from outside: resident memory over the limit (a worker busy in
-   * one long step cannot run its own watchdog), stopped by a signal for too long, silent for
-   * too long where the system cannot say it is stopped, or its run past the wall-time limit.
-   * Each ends the run as failed with the reason, and the worker is killed.
-   */
-  private watch(): void {
-    const now = Date.now();
-    for (const worker of [...this.workers]) {
-      const run = worker.run;
-      const pid = worker.channel.pid;
-      if (!run || run.isFinished || pid === undefined) continue;
-      const state = this.processState(pid);
-      const limit = (run.request as { memoryLimitMb?: number }).memoryLimitMb ?? this.memoryLimitMb;
-      if (limit !== null && state.rssBytes !== null && state.rssBytes > limit * MB) {
-        this.fail(worker, run, `memory limit exceeded: the worker used ${Math.round(state.rssBytes / MB)} MB, the limit is ${limit} MB`);
-        continue;
-      }
-      if (state.stopped) worker.stoppedSince ??= now;
-      else worker.stoppedSince = null;
-      if (worker.stoppedSince !== null && now - worker.stoppedSince >= this.stoppedGraceMs) {
-        this.fail(worker, run, `the worker was stopped (SIGSTOP) and did not continue within ${formatSeconds(this.stoppedGraceMs)}; it was killed`);
-        continue;
-      }
-      // Where the system cannot tell, a worker silent this long (no heartbeat: stopped, or hung) is given up.
-      if (state.stopped === null && now - worker.lastHeard >= this.heartbeatTimeoutMs) {
-        this.fail(worker, run, `the worker gave no sign of life for ${formatSeconds(this.heartbeatTimeoutMs)}; it was killed`);
-        continue;
-      }
-      if (this.runTimeoutMs !== null && now - worker.runSince >= this.runTimeoutMs) {
-        this.fail(worker, run, `the run took longer than its wall-time limit of ${formatSeconds(this.runTimeoutMs)}; it was killed`);
-      }
-    }
-    this.updateWatch();
   }
 
   private fail(worker: PoolWorker, run: HostRun, reason: string): void {
@@ -258,18 +227,6 @@ export class SolverHost implements Disposable {
     run.finish({ status: 'failed', result: null, reason });
     this.retire(worker);
     this.dispatch();
-  }
-
-  /** The watch runs while some worker is busy. */
-  private updateWatch(): void {
-    const busy = [...this.workers].some((w) => w.run !== null);
-    if (busy && !this.watchTimer && !this.store.isDisposed) {
-      this.watchTimer = setInterval(() => this.watch(), this.watchIntervalMs);
-      this.watchTimer.unref?.();
-    } else if (!busy && this.watchTimer) {
-      clearInterval(this.watchTimer);
-      this.watchTimer = null;
-    }
   }
 
   /** Fires for every run started on this host. */
@@ -393,54 +350,18 @@ export class SolverHost implements Disposable {
   }
 
   /**
-   * The default hypervolume normalisation of a dice config (src-shared/metrics/hv-reference.ts),
-   * computed in a worker process of its own, with this host's memory limit and outside the
-   * pool's count, so it never waits behind runs and the main process stays free: it costs 1000
-   * evaluations of a random sequence (seconds at N = 27,720, minutes at 10^7). The numbers are
-   * exactly diceHvNormalisation's. An abort kills the worker and rejects with the signal's
-   * reason; so does the host's disposal.
+   * The default hypervolume normalisation of a dice config, computed in a worker process of its
+   * own (normalisation-worker.ts), with this host's memory limit and outside the pool's count,
+   * so it never waits behind runs and the main process stays free. An abort kills the worker
+   * and rejects with the signal's reason; so does the host's disposal.
    */
   computeHvNormalisation(config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
     if (this.store.isDisposed) return Promise.reject(new Error('the solver host has been disposed'));
-    if (signal?.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const store = new DisposableStore();
-      // The first outcome settles the promise; disposing of the store then kills the worker.
-      const settle = (action: () => void) => {
-        if (store.isDisposed) return;
-        action();
-        this.store.delete(store);
-      };
-      this.store.add(store);
-      store.defer(() => reject(new Error('the solver host shut down')));
-      let channel: WorkerChannel;
-      try {
-        channel = store.add(this.spawn({ memoryLimitMb: this.memoryLimitMb }));
-      } catch (e) {
-        settle(() => reject(new Error(`could not start a worker: ${e instanceof Error ? e.message : String(e)}`)));
-        return;
-      }
-      const id = `norm-${this.tag}-${this.nextId++}`;
-      store.add(
-        channel.onMessage((m) => {
-          if (m.type !== 'normalisation' || m.id !== id) return;
-          settle(() => (m.normalisation ? resolve(m.normalisation) : reject(new Error(m.reason ?? 'the normalisation failed'))));
-        }),
-      );
-      store.add(channel.onExit((exit) => settle(() => reject(new Error(describeExit(exit, this.memoryLimitMb))))));
-      if (signal) {
-        const onAbort = () => settle(() => reject(signal.reason));
-        signal.addEventListener('abort', onAbort, { once: true });
-        store.defer(() => signal.removeEventListener('abort', onAbort));
-      }
-      channel.send({ type: 'init', memoryLimitMb: this.memoryLimitMb });
-      channel.send({ type: 'normalise', id, config });
-    });
+    return computeHvNormalisationInWorker(config, { spawn: this.spawn, memoryLimitMb: this.memoryLimitMb, owner: this.store, id: `norm-${this.tag}-${this.nextId++}` }, signal);
   }
 
   private shutdown(): void {
-    if (this.watchTimer) clearInterval(this.watchTimer);
-    this.watchTimer = null;
+    this.watchdog.dispose();
     for (const timer of this.cancelTimers.values()) clearTimeout(timer);
     this.cancelTimers.clear();
     for (const run of this.queue.splice(0)) {
@@ -489,7 +410,22 @@ export class SolverHost implements Disposable {
     const store = new DisposableStore();
     const channel = store.add(this.spawn({ memoryLimitMb: this.memoryLimitMb }));
     const now = Date.now();
-    const worker: PoolWorker = { channel, store, ready: false, run: null, runSince: now, lastHeard: now, stoppedSince: null };
+    const hostLimit = this.memoryLimitMb;
+    const worker: PoolWorker = {
+      channel,
+      store,
+      ready: false,
+      run: null,
+      runSince: now,
+      lastHeard: now,
+      stoppedSince: null,
+      get pid() {
+        return channel.pid;
+      },
+      get memoryLimitMb() {
+        return (this.run?.request as { memoryLimitMb?: number } | undefined)?.memoryLimitMb ?? hostLimit;
+      },
+    };
     this.workers.add(worker);
     store.add(channel.onMessage((m) => this.onMessage(worker, m)));
     store.add(channel.onExit((exit) => this.onExit(worker, exit)));
@@ -505,7 +441,7 @@ export class SolverHost implements Disposable {
     run.setStatus('running');
     // Messages sent before the worker has loaded wait in the IPC channel.
     worker.channel.send({ type: 'start', runId: run.id, request: run.request });
-    this.updateWatch();
+    this.watchdog.update();
   }
 
   private onMessage(worker: PoolWorker, message: WorkerMessage): void {
@@ -593,22 +529,4 @@ function diceMemoryRefusal(request: DiceRunRequest, limitMb: number | null): str
   for (const spec of info?.params ?? []) if (typeof spec.default !== 'function') params[spec.name] = spec.default as ParamValue;
   Object.assign(params, request.params);
   return memoryRefusal({ solver: request.solver, params, n: request.config.n, objectiveCount: request.config.objectives.length }, limitMb);
-}
-
-function formatSeconds(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
-}
-
-/** A human-readable reason for a worker's end. */
-export function describeExit(exit: WorkerExit, memoryLimitMb: number | null): string {
-  const lastLine = exit.output
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-    .pop();
-  if (/heap out of memory|Allocation failed|ERR_WORKER_OUT_OF_MEMORY|OOM/i.test(exit.output))
-    return `the worker ran out of memory${memoryLimitMb !== null ? ` (limit ${memoryLimitMb} MB)` : ''}`;
-  if (exit.signal) return `the worker was killed (${exit.signal})`;
-  if (exit.code === 0) return 'the worker exited before the run ended';
-  return `the worker crashed (exit code ${exit.code})${lastLine ? `: ${lastLine}` : ''}`;
 }

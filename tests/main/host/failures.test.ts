@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hasEnded, waitFor } from '../processes.ts';
-import { describeExit, SolverHost } from '../../../src-main/host/pool.ts';
+import { SolverHost } from '../../../src-main/host/pool.ts';
+import { describeExit } from '../../../src-main/host/exit-reason.ts';
 import { processState as readProcessState } from '../../../src-main/host/process-state.ts';
 import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import { childChannel, nodeSpawner, type WorkerSpawner } from '../../../src-main/host/spawner.ts';

@@ -11,12 +11,8 @@ import type { HostMessage } from '../../../src-main/host/protocol.ts';
 import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts';
 import type { SpawnOptions, WorkerChannel, WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { RunService } from '../../../src-main/app/run-service.ts';
-import { Launcher } from '../../../src-main/app/launcher.ts';
-import { ProjectService } from '../../../src-main/app/project-service.ts';
+import { createAppCore } from '../../../src-main/app/core.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 
 const GB = 1024 * 1024 * 1024;
@@ -99,12 +95,23 @@ describe('the host and its workers', () => {
   });
 });
 
+/** The app wired as the desktop and the web server wire it (createAppCore), over a spawner that starts nothing. */
+function appCore(spawn: WorkerSpawner, options: { memoryLimitMb?: number; workspace?: string } = {}) {
+  const core = createAppCore({
+    appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'web' },
+    spawn,
+    parallelism: 2,
+    ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
+    paths: options.workspace ? workspacePaths(options.workspace) : null,
+  });
+  onTestFinished(() => core.dispose());
+  return core;
+}
+
 describe('the API', () => {
   it("getAppInfo shows the workers' limit, and startRun refuses what cannot fit as a bad params field", async () => {
     const { spawn, spawned } = recordingSpawner();
-    const launcher = new Launcher({ spawn, parallelism: 2 });
-    onTestFinished(() => launcher.dispose());
-    const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs: new RunService(launcher, new ApiEventHub()) });
+    const { api } = appCore(spawn);
     expect((await api.getAppInfo()).workerMemoryLimitMb).toBe(defaultMemoryLimitMb(2));
     const refused = await dispatchCall(api, 'startRun', [{ config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 }]);
     expect(refused).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'params', message: expect.stringContaining(`memory limit of ${defaultMemoryLimitMb(2).toLocaleString('en-US')} MB`) } });
@@ -117,16 +124,7 @@ describe("the app's experiment sessions", () => {
     const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-memory-app-'));
     onTestFinished(() => fs.rmSync(workspace, { recursive: true, force: true }));
     const { spawn, spawned } = recordingSpawner();
-    const launcher = new Launcher({ spawn, parallelism: 2, memoryLimitMb: 4096 });
-    const events = new ApiEventHub();
-    const runs = new RunService(launcher, events);
-    const projects = new ProjectService(runs, events, workspacePaths(workspace), 2);
-    onTestFinished(() => {
-      projects.dispose();
-      runs.dispose();
-      launcher.dispose();
-    });
-    const api = createApi({ name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, { runs, projects });
+    const { api } = appCore(spawn, { memoryLimitMb: 4096, workspace });
     expect(await dispatchCall(api, 'createProject', ['p.saikoro'])).toMatchObject({ ok: true });
     const spec = { name: 'big', instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }], solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }], seeds: [1, 2], budget: { evaluations: 10 } };
     expect(await dispatchCall(api, 'addExperiment', [spec])).toMatchObject({ ok: true });
