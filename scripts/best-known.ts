@@ -20,7 +20,7 @@ import { trackConfig, TRACK_NAMES, type TrackName } from '../src-shared/problems
 import { evaluateDice } from '../src-shared/problems/dice/evaluate.ts';
 import { bestKnownTable as table, type BestKnown, type Entry, type Found } from '../src-shared/problems/dice/best-known.ts';
 import { dominates } from '../src-shared/metrics/dominance.ts';
-import { parseParamPairs } from '../src-shared/solvers/params.ts';
+import { parseParamPairs } from '../src-shared/core/params.ts';
 import { executeRunSync } from '../src-shared/runtime/kinds/index.ts';
 import { DEFAULT_SOLVERS } from '../src-shared/solvers/registry.ts';
 

@@ -12,7 +12,8 @@
 import type { DiceConfig } from './problems/dice/config.ts';
 import type { DiceEvaluation } from './problems/dice/evaluate.ts';
 import type { SolverDescriptor } from './solvers/registry.ts';
-import type { ParamValue, Snapshot, SolverResult } from './solvers/types.ts';
+import type { Snapshot, SolverResult } from './solvers/types.ts';
+import type { ParamValue } from './core/params.ts';
 import type { NqueensSnapshot } from './runtime/kinds/index.ts';
 import type { RunFinishedEvent, RunInfo, RunSnapshotEvent, RunStarted, StartRunRequest } from './runtime/run-api.ts';
 import type {

@@ -8,16 +8,17 @@
  * and sent to the run's worker.
  */
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import { diceHvNormalisation, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, type HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { Launcher } from './launcher.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { resolveParams } from '../../src-shared/solvers/params.ts';
-import { createDiceProblem, type DiceProblem } from '../../src-shared/solvers/problem.ts';
+import { resolveParams } from '../../src-shared/core/params.ts';
+import { createDiceProblem, type DiceProblem } from '../../src-shared/problems/dice/problem.ts';
 import { checkSolverFits, checkSolverSetup, defaultSolverFor, findSolver } from '../../src-shared/solvers/registry.ts';
 import { effectiveBudget, stoppingPolicy } from '../../src-shared/solvers/stopping.ts';
 import { MemoryLimitError, memoryRefusal } from '../../src-shared/solvers/memory.ts';
-import type { ParamValue, SolverInfo } from '../../src-shared/solvers/types.ts';
+import type { SolverInfo } from '../../src-shared/solvers/types.ts';
+import type { ParamValue } from '../../src-shared/core/params.ts';
 import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
 import type { AnyRunPlan, RunPlan } from './launcher.ts';

@@ -10,7 +10,7 @@ import { expandGrid, expandGridWithSetups, type RunSpec } from '../../src-shared
 import { configsWithoutNormalisation, withNormalisations } from '../../src-shared/experiments/normalisation.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { SpecError, validateSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import { normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { normalisedHypervolume, type HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { HvNormaliser } from './dice.ts';
 import { normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import type { ExperimentRunRow } from '../../src-shared/projects/project-api.ts';

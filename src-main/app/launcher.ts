@@ -9,12 +9,12 @@
  * src-main/app/ constructs a host or executes a request itself.
  */
 import type { Disposable } from '../../src-shared/base/disposable.ts';
-import { RunController } from '../../src-shared/runtime/control.ts';
+import { RunController } from '../../src-shared/core/control.ts';
 import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKindTypes, type RunRequest, type SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type HostStartOptions, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
 import { launchProgram } from '../host/program-process.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
 /** A run planned by the application layer: what the worker runs, what the run is, how its result is reported. */

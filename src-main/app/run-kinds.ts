@@ -12,7 +12,7 @@ import { DEFAULT_N, diceConfig, type DiceConfig } from '../../src-shared/problem
 import { expandGrid, runId } from '../../src-shared/experiments/grid.ts';
 import type { RunInfoOf } from '../../src-shared/runtime/run-api.ts';
 import type { RunKindName, RunKindTypes } from '../../src-shared/runtime/kinds/index.ts';
-import { createDiceProblem } from '../../src-shared/solvers/problem.ts';
+import { createDiceProblem } from '../../src-shared/problems/dice/problem.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { checkProgramSpec, ProgramSpecError, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { defaultProgramName } from '../../src-shared/solvers/program/command-line.ts';

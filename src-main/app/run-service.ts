@@ -16,7 +16,7 @@ import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from './run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from './launcher.ts';
 import { hvNormalisationFor, knownHvNormalisation, needsHvNormalisation, withHvNormalisation } from './dice.ts';
 import type { HostStartOptions, RunOutcome } from '../host/pool.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { requestSignal } from '../api/request-context.ts';
 import type { ApiEventHub } from '../api/events.ts';

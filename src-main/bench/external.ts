@@ -7,10 +7,10 @@
  * evaluation: what the pipe, the JSON and the second process add.
  */
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
-import { RunClock } from '../../src-shared/runtime/control.ts';
-import { drive } from '../../src-shared/runtime/driver.ts';
+import { RunClock } from '../../src-shared/core/control.ts';
+import { drive } from '../../src-shared/core/driver.ts';
 import { givenProgramSolver } from '../../src-shared/solvers/program/solver.ts';
-import { DiceProblem } from '../../src-shared/solvers/problem.ts';
+import { DiceProblem } from '../../src-shared/problems/dice/problem.ts';
 import { SolverRun, type GivenSolver } from '../../src-shared/solvers/solver-run.ts';
 import { launchProgram } from '../host/program-process.ts';
 import type { BenchSuite } from './suite.ts';

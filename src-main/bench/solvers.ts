@@ -19,7 +19,7 @@
  *           f ratio, lower is better; nsga2 for MO: HV ratio, higher is better), and compares the
  *           ratio on the random configs with the one on the default config.
  *
- * Hypervolume uses the dice normalisation of src-shared/metrics/hv-reference.ts (ideal 0, nadir
+ * Hypervolume uses the dice normalisation of src-shared/problems/dice/hv-reference.ts (ideal 0, nadir
  * the median objective of 1000 random sequences, reference 1.1 in every normalised objective);
  * the table notes state the numbers.
  *
@@ -35,7 +35,7 @@
  */
 import { TRACK_OBJECTIVES, trackConfig, type DiceConfig, type TrackName } from '../../src-shared/problems/dice/config.ts';
 import { randomDiceConfig } from '../../src-shared/problems/dice/random-config.ts';
-import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { DEFAULT_SOLVERS, solvers as registeredSolvers } from '../../src-shared/solvers/registry.ts';
 import { handlesObjectives } from '../../src-shared/solvers/objective-support.ts';
 import type { SolverInfo, SolverResult } from '../../src-shared/solvers/types.ts';

@@ -1,5 +1,5 @@
 /**
- * The default hypervolume normalisation of a dice config (src-shared/metrics/hv-reference.ts),
+ * The default hypervolume normalisation of a dice config (src-shared/problems/dice/hv-reference.ts),
  * computed in a worker process of its own, so the main process stays free: it costs 1000
  * evaluations of a random sequence (seconds at N = 27,720, minutes at 10^7). The worker is the
  * solver host's worker entry (a `normalise` message answered by `normalisation`), started for
@@ -11,7 +11,7 @@
  * down) kills the worker and rejects.
  */
 import { DisposableStore } from '../../src-shared/base/disposable.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { describeExit } from './exit-reason.ts';
 import type { WorkerChannel, WorkerSpawner } from './spawner.ts';

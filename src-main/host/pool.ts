@@ -22,8 +22,8 @@ import { HealthWatchdog, type WatchedWorker } from './watchdog.ts';
 import { processState as readProcessState, type ProcessState } from './process-state.ts';
 import { memoryRefusal } from '../../src-shared/solvers/memory.ts';
 import { solvers } from '../../src-shared/solvers/registry.ts';
-import type { ParamValue } from '../../src-shared/solvers/types.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { ParamValue } from '../../src-shared/core/params.ts';
+import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
 /** How a run ended. `result` is present when done, and when cancelled after it had started. */

@@ -4,7 +4,7 @@
  * typed arrays and Maps survive the trip; functions and class prototypes do not.
  */
 import type { AnyRunResult, AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import type { HvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
 export type HostMessage =

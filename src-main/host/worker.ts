@@ -12,9 +12,9 @@
  * watchdog timer, cleared when the run ends.
  */
 import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
-import { RunController } from '../../src-shared/runtime/control.ts';
+import { RunController } from '../../src-shared/core/control.ts';
 import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
-import { diceHvNormalisationSteps } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisationSteps } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { launchProgram } from './program-process.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';

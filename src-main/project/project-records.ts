@@ -6,7 +6,8 @@
 import os from 'node:os';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { BudgetSpec, ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import type { ParamValue, SolverResult } from '../../src-shared/solvers/types.ts';
+import type { SolverResult } from '../../src-shared/solvers/types.ts';
+import type { ParamValue } from '../../src-shared/core/params.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
 import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';

@@ -9,7 +9,8 @@
 import { ConfigError, validateConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { SpecError, validateSpec, type BudgetSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { describeValue, JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
-import type { ParamValue, SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
+import type { SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
+import type { ParamValue } from '../../src-shared/core/params.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
 import { objectiveCeiling } from '../../src-shared/problems/dice/objective-range.ts';
 import { runProgramOf, type RunProgram } from '../../src-shared/experiments/grid.ts';

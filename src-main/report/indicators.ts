@@ -8,7 +8,7 @@ import type { MetricName } from '../../src-shared/experiments/compare.ts';
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { InstanceSpec } from '../../src-shared/experiments/spec.ts';
 import { nonDominatedIndices } from '../../src-shared/metrics/dominance.ts';
-import { normalisedHypervolume } from '../../src-shared/metrics/hv-reference.ts';
+import { normalisedHypervolume } from '../../src-shared/problems/dice/hv-reference.ts';
 import { normalise, normalisedReferencePoint } from '../../src-shared/metrics/hypervolume.ts';
 import { additiveEpsilon, igdPlus, spacing } from '../../src-shared/metrics/indicators.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';

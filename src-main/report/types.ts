@@ -7,7 +7,7 @@
 import type { Comparison, MetricName } from '../../src-shared/experiments/compare.ts';
 import type { BudgetSpec } from '../../src-shared/experiments/spec.ts';
 import type { TrackName } from '../../src-shared/problems/dice/config.ts';
-import type { ParamValue } from '../../src-shared/solvers/types.ts';
+import type { ParamValue } from '../../src-shared/core/params.ts';
 
 /** Bumped when a field changes meaning or goes away (docs/report.schema.json). */
 export const REPORT_VERSION = 1;

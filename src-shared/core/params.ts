@@ -4,7 +4,38 @@
  * errors that name the parameter. Values may come typed (API, project files) or as strings
  * (`--param k=v`).
  */
-import type { ParamDescriptor, ParamSpec, ParamValue, ParamValues } from './types.ts';
+import type { Problem } from './problem.ts';
+
+export type ParamValue = number | boolean | string;
+export type ParamValues = Readonly<Record<string, ParamValue>>;
+
+/** A parameter of a solver or method; `C` is what a computed default depends on (the problem). */
+export interface ParamSpec<C = Problem> {
+  readonly name: string;
+  readonly type: 'integer' | 'number' | 'boolean' | 'choice';
+  /** The default; a function when it depends on the problem (then `defaultText` explains it). */
+  readonly default: ParamValue | ((context: C) => ParamValue);
+  /** How the default is shown, e.g. "1/N". */
+  readonly defaultText?: string;
+  readonly min?: number;
+  readonly max?: number;
+  /** Whether min / max themselves are excluded (e.g. a rate in (0, 1]). */
+  readonly exclusiveMin?: boolean;
+  readonly choices?: readonly string[];
+  readonly description: string;
+}
+
+/** Serializable view of a ParamSpec (for `saikoro solvers`, IPC and the UI). */
+export interface ParamDescriptor {
+  name: string;
+  type: ParamSpec['type'];
+  default: ParamValue;
+  defaultText: string;
+  min: number | null;
+  max: number | null;
+  choices: string[] | null;
+  description: string;
+}
 
 export class ParamError extends Error {
   constructor(

@@ -3,7 +3,7 @@
  * M objectives to minimise, constraint values G with 0 meaning satisfied) and one evaluation
  * hook that fills F and G. Optional capabilities are asked for by the solvers that need them:
  * incremental evaluation (`createState`) for local search, and `report` for the numbers a
- * result shows. The dice problem (src-shared/solvers/problem.ts) is one implementation.
+ * result shows. The dice problem (src-shared/problems/dice/problem.ts) is one implementation.
  */
 
 export interface Problem {

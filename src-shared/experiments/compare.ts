@@ -28,7 +28,7 @@
  */
 import { nonDominatedIndices } from '../metrics/dominance.ts';
 import { normalise, normalisedReferencePoint } from '../metrics/hypervolume.ts';
-import { normalisedHypervolume } from '../metrics/hv-reference.ts';
+import { normalisedHypervolume } from '../problems/dice/hv-reference.ts';
 import { additiveEpsilon, igdPlus, spacing } from '../metrics/indicators.ts';
 import type { SolverResult } from '../solvers/types.ts';
 import { a12, a12Magnitude, type EffectMagnitude } from '../stats/a12.ts';

@@ -4,11 +4,11 @@
  * two shards has the same id, and a changed parameter gives a new one.
  */
 import type { DiceConfig } from '../problems/dice/config.ts';
-import { createDiceProblem } from '../solvers/problem.ts';
-import { ParamError, resolveParams } from '../solvers/params.ts';
+import { createDiceProblem } from '../problems/dice/problem.ts';
+import { ParamError, resolveParams } from '../core/params.ts';
 import { checkSolverFits, checkSolverSetup, findSolver, SolverError, solvers } from '../solvers/registry.ts';
 import { effectiveBudget, terminationOfBudget } from '../solvers/stopping.ts';
-import type { ParamValue } from '../solvers/types.ts';
+import type { ParamValue } from '../core/params.ts';
 import type { DiceRunRequest } from '../runtime/kinds/dice.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { sha256Hex } from './sha256.ts';

@@ -9,7 +9,7 @@
  * `normalization`; validateSpec accepts either on input, and upgradeSpec turns a stored spec
  * into the current spelling before anything reads it.
  */
-import type { HvNormalisation } from '../metrics/hv-reference.ts';
+import type { HvNormalisation } from '../problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { canonicalJson } from './canonical-json.ts';
 import { instanceConfig, type ExperimentSpec, type InstanceSpec } from './spec.ts';

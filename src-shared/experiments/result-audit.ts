@@ -13,7 +13,8 @@
 import type { DiceConfig } from '../problems/dice/config.ts';
 import { DiceEvaluator } from '../problems/dice/evaluate.ts';
 import { dominates } from '../metrics/dominance.ts';
-import { constraintScales, totalViolation } from '../solvers/constraints.ts';
+import { totalViolation } from '../solvers/constraints.ts';
+import { constraintScales } from '../problems/dice/problem.ts';
 import type { SolutionRecord, SolverResult } from '../solvers/types.ts';
 import type { BudgetSpec } from './spec.ts';
 

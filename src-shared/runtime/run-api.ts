@@ -8,10 +8,11 @@
  * Everything here is plain JSON: no typed arrays, no Infinity, null for "none".
  */
 import type { DiceConfig, TrackName } from '../problems/dice/config.ts';
-import type { HvNormalisation } from '../metrics/hv-reference.ts';
+import type { HvNormalisation } from '../problems/dice/hv-reference.ts';
 import type { NqueensRequestFields } from '../problems/nqueens/request.ts';
-import type { ParamValue, Snapshot, SolverResult } from '../solvers/types.ts';
-import type { StopReason } from '../runtime/termination.ts';
+import type { Snapshot, SolverResult } from '../solvers/types.ts';
+import type { ParamValue } from '../core/params.ts';
+import type { StopReason } from '../core/termination.ts';
 import type { NqueensSnapshot, RunKindName } from './kinds/index.ts';
 import type { ProgramSpec } from '../solvers/program/protocol.ts';
 import type { ProgressPoint } from './progress.ts';

@@ -23,10 +23,10 @@
 import type { Random } from '../random.ts';
 import { PreparedConfig, type DiceValues } from '../problems/dice/evaluate.ts';
 import type { DiceState } from '../problems/dice/incremental.ts';
-import { incrementalState } from '../runtime/problem.ts';
+import { incrementalState } from '../core/problem.ts';
 import { compareScalar, totalViolation } from './constraints.ts';
-import { asDiceProblem } from './problem.ts';
-import type { IncrementalState, IncrementalValues, Problem } from '../runtime/problem.ts';
+import { asDiceProblem } from '../problems/dice/problem.ts';
+import type { IncrementalState, IncrementalValues, Problem } from '../core/problem.ts';
 import { aboveBandMask, inCostlyWindow } from './so/patterns.ts';
 
 const AIM_TRIES = 16;

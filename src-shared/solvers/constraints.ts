@@ -1,21 +1,10 @@
 /**
  * Constraint handling, in one place: feasibility, total normalised violation, and the
- * feasibility-first order every solver and the driver use.
- *
- * Normalisation: g_d is divided by s_d = 6^d / B_d (B_d = floor(N/d) blocks, at least 1).
- * Since chi_d = (6^d / B_d) * S2_d - B_d, where S2_d is the sum of squared block counts, the
- * scaled value g_d / s_d is the distance of the integer S2_d from its allowed band. Every
- * constraint is therefore measured in the same currency (squared-count units): one repeated
- * block at d = 12 costs 2 (instead of about 10^9 raw), and a change of one roll moves S2_d of
- * every d by the even integer 2 (c_new - c_old) + 2. See docs/solvers.md.
+ * feasibility-first order every solver and the driver use. A violation is normalised by the
+ * problem's `constraintScales` (the dice problem's are in src-shared/problems/dice/problem.ts).
  */
 import type { Evaluated } from './types.ts';
-import type { Problem } from '../runtime/problem.ts';
-
-/** The per-constraint divisors s_d = 6^d / max(1, floor(N / d)). */
-export function constraintScales(n: number, blockLengths: readonly number[]): Float64Array {
-  return Float64Array.from(blockLengths, (d) => 6 ** d / Math.max(1, Math.floor(n / d)));
-}
+import type { Problem } from '../core/problem.ts';
 
 /** Total normalised violation: sum over d of max(0, g_d) / s_d. */
 export function totalViolation(G: ArrayLike<number>, scales: ArrayLike<number>): number {

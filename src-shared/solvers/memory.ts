@@ -20,7 +20,7 @@
 import { dasDennisCount } from './mo/operators.ts';
 import { defaultSubproblemDivisions } from './mo/moead-ls.ts';
 import { defaultDivisions } from './mo/nsga3.ts';
-import type { ParamValue } from './types.ts';
+import type { ParamValue } from '../core/params.ts';
 
 export const MB = 1024 * 1024;
 /** The problem's evaluator, per position. */

@@ -4,10 +4,11 @@
  * if it becomes the strongest for a track).
  */
 import type { TrackName } from '../problems/dice/config.ts';
-import { describeParam } from './params.ts';
-import type { ParamDescriptor, ParamValues, Solver, SolverInfo } from './types.ts';
-import type { Problem } from '../runtime/problem.ts';
-import { hasCapability } from '../runtime/problem.ts';
+import { describeParam } from '../core/params.ts';
+import type { Solver, SolverInfo } from './types.ts';
+import type { ParamDescriptor, ParamValues } from '../core/params.ts';
+import type { Problem } from '../core/problem.ts';
+import { hasCapability } from '../core/problem.ts';
 import { handlesObjectives } from './objective-support.ts';
 import { randomSearch } from './so/random-search.ts';
 import { nsga2 } from './mo/nsga2.ts';

@@ -1,22 +1,23 @@
 /**
- * A solver run on a problem, as a Steppable of the generic driver (src-shared/runtime/driver.ts):
+ * A solver run on a problem, as a Steppable of the generic driver (src-shared/core/driver.ts):
  * each step is one ask -> evaluate -> tell, with exact evaluation counting, the best (SO) or
  * the feasible front (MO), a convergence trace, and a plain-JSON result. The driver owns
  * termination, pause, cancel and snapshots. The dice kind of run
  * (src-shared/runtime/kinds/dice.ts) builds one from a request; every run, in a worker or in
  * process (src-main/app/launcher.ts), goes through it.
  */
-import { RunClock } from '../runtime/control.ts';
-import type { RunEnd, RunProgress, Steppable } from '../runtime/driver.ts';
-import { validateTermination } from '../runtime/termination.ts';
+import { RunClock } from '../core/control.ts';
+import type { RunEnd, RunProgress, Steppable } from '../core/driver.ts';
+import { validateTermination } from '../core/termination.ts';
 import { makeEvaluated, totalViolation } from './constraints.ts';
 import { BestKeeper, RunFront, type Kept } from './front.ts';
-import { resolveParams } from './params.ts';
-import { asDiceProblem } from './problem.ts';
+import { resolveParams } from '../core/params.ts';
+import { asDiceProblem } from '../problems/dice/problem.ts';
 import { checkSolverFits, findSolver, SolverError } from './registry.ts';
-import type { Ask, Evaluated, ParamValue, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, TracePoint } from './types.ts';
-import type { Problem } from '../runtime/problem.ts';
-import type { StopReason, Termination } from '../runtime/termination.ts';
+import type { Ask, Evaluated, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, TracePoint } from './types.ts';
+import type { ParamValue } from '../core/params.ts';
+import type { Problem } from '../core/problem.ts';
+import type { StopReason, Termination } from '../core/termination.ts';
 import { formatSequence } from '../problems/dice/sequence.ts';
 
 

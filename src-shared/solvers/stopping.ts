@@ -5,7 +5,7 @@
  * unless another is given, and there is none when the user asks for the whole budget. A
  * multi-objective run has no target (it has no single f to reach).
  */
-import type { Termination } from '../runtime/termination.ts';
+import type { Termination } from '../core/termination.ts';
 
 export interface Budget {
   /** Exact evaluation budget. */

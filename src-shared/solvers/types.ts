@@ -5,10 +5,10 @@
  * A run is a request ({kind: 'dice', solver, params, seed, config, termination}) that the
  * launcher (src-main/app/launcher.ts) hands to a worker, or runs in process, through
  * executeRun (src-shared/runtime/kinds/): the dice kind builds
- *   problem  = createDiceProblem(config)            (problem.ts)
+ *   problem  = createDiceProblem(config)            (problems/dice/problem.ts)
  *   solver   = findSolver(name).create()            (registry.ts)
  *   run      = new SolverRun(problem, solver, ...)  (solver-run.ts)
- * and the driver (src-shared/runtime/driver.ts) steps the run. The run calls
+ * and the driver (src-shared/core/driver.ts) steps the run. The run calls
  * `solver.setup(problem, params, seed)`, then the driver repeatedly steps it:
  *   ask(limit) -> the run evaluates ask.candidates -> tell(evaluated)
  * until the termination fires, the solver says it is done, or the run is cancelled.
@@ -19,8 +19,9 @@
  * `ask.internal.evaluations`. One step never spends more than `limit` evaluations in total.
  */
 import type { TrackName } from '../problems/dice/config.ts';
-import type { Problem, ProblemCapability } from '../runtime/problem.ts';
-import type { StopReason, Termination } from '../runtime/termination.ts';
+import type { Problem, ProblemCapability } from '../core/problem.ts';
+import type { StopReason, Termination } from '../core/termination.ts';
+import type { ParamSpec, ParamValue, ParamValues } from '../core/params.ts';
 
 
 /** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
@@ -71,40 +72,6 @@ export interface Solver {
   done?(): boolean;
   /** After setup: parameters whose value the setup derives (a size given as 0 = automatic), as used. */
   effectiveParams?(): Record<string, ParamValue>;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parameters
-
-export type ParamValue = number | boolean | string;
-export type ParamValues = Readonly<Record<string, ParamValue>>;
-
-/** A parameter of a solver or method; `C` is what a computed default depends on (the problem). */
-export interface ParamSpec<C = Problem> {
-  readonly name: string;
-  readonly type: 'integer' | 'number' | 'boolean' | 'choice';
-  /** The default; a function when it depends on the problem (then `defaultText` explains it). */
-  readonly default: ParamValue | ((context: C) => ParamValue);
-  /** How the default is shown, e.g. "1/N". */
-  readonly defaultText?: string;
-  readonly min?: number;
-  readonly max?: number;
-  /** Whether min / max themselves are excluded (e.g. a rate in (0, 1]). */
-  readonly exclusiveMin?: boolean;
-  readonly choices?: readonly string[];
-  readonly description: string;
-}
-
-/** Serializable view of a ParamSpec (for `saikoro solvers`, IPC and the UI). */
-export interface ParamDescriptor {
-  name: string;
-  type: ParamSpec['type'];
-  default: ParamValue;
-  defaultText: string;
-  min: number | null;
-  max: number | null;
-  choices: string[] | null;
-  description: string;
 }
 
 // ---------------------------------------------------------------------------------------------

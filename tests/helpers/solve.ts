@@ -1,16 +1,16 @@
 /**
  * A dice solver run in this process on the code a worker runs: a SolverRun
- * (src-shared/solvers/solver-run.ts) driven by the one driver (src-shared/runtime/driver.ts),
+ * (src-shared/solvers/solver-run.ts) driven by the one driver (src-shared/core/driver.ts),
  * as the dice kind of run builds and executeRun drives it. For tests that need what a request
  * cannot carry: a problem of their own (counting or logging its evaluations), a step size, a
  * trace length, a front indicator, a fake clock. A test that runs a config as the app does uses
  * executeRunSync / executeRun (src-shared/runtime/kinds/) or the launcher (src-main/app/launcher.ts);
  * tests/shared/solvers/solver-run.test.ts checks that both give the same result.
  */
-import { RunClock, type RunControl } from '../../src-shared/runtime/control.ts';
-import { drive, driveSync } from '../../src-shared/runtime/driver.ts';
-import type { Problem } from '../../src-shared/runtime/problem.ts';
-import type { Termination } from '../../src-shared/runtime/termination.ts';
+import { RunClock, type RunControl } from '../../src-shared/core/control.ts';
+import { drive, driveSync } from '../../src-shared/core/driver.ts';
+import type { Problem } from '../../src-shared/core/problem.ts';
+import type { Termination } from '../../src-shared/core/termination.ts';
 import { SolverRun, type SolverRunOptions } from '../../src-shared/solvers/solver-run.ts';
 import type { Snapshot, SolverResult } from '../../src-shared/solvers/types.ts';
 

@@ -10,7 +10,7 @@ import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { executeRunSync, progressPoint, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import { planRun } from '../../src-main/app/runs.ts';
 import type { RunPlan } from '../../src-main/app/launcher.ts';
-import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { needsHvNormalisation, withHvNormalisation } from '../../src-main/app/dice.ts';
 
 

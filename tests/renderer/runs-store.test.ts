@@ -9,7 +9,7 @@ import { provideApi } from '../../src-renderer/api/index.ts';
 import { useRunsStore } from '../../src-renderer/stores/runs.ts';
 import type { RunSnapshotEvent, SolverResult } from '../../src-shared/api.ts';
 import { fakeRunApi } from './fake-run-api.ts';
-import { diceHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { TRACK_OBJECTIVES, trackConfig } from '../../src-shared/problems/dice/config.ts';
 
 let env: ReturnType<typeof fakeRunApi>;

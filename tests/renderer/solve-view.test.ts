@@ -11,7 +11,7 @@ import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import { provideApi } from '../../src-renderer/api/index.ts';
 import { useSolveStore } from '../../src-renderer/stores/solve.ts';
 import type { DiceRunStarted, RunInfo, SolverResult } from '../../src-shared/api.ts';
-import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, formatHvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { describeSolvers } from '../../src-shared/solvers/registry.ts';
 import { fakeRunApi } from './fake-run-api.ts';

@@ -4,7 +4,7 @@ import { CompareError, METRICS, usesNormalisation, type Comparison, type Instanc
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
-import { formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { formatHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { openProject } from './project.ts';
 
 

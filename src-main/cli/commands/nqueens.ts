@@ -3,7 +3,7 @@ import { nqueensHelp } from './nqueens.help.ts';
 import { defaultNeuralParams, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
-import { RunController } from '../../../src-shared/runtime/control.ts';
+import { RunController } from '../../../src-shared/core/control.ts';
 import type { NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess } from '../../app/launcher.ts';
 import { nqueensLabRun, planNqueensRun } from '../../app/nqueens.ts';

@@ -3,7 +3,7 @@
  * (tests/fixtures/best-known.json, kept by scripts/best-known.ts), and the table of
  * docs/best-known.md made from them: each with its gap to the lower bound (lower-bound.ts).
  */
-import { diceHvNormalisation, normalisedHypervolume } from '../../metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from './hv-reference.ts';
 import { trackConfig, type TrackName } from './config.ts';
 import { hvUpperBound, lowerBound } from './lower-bound.ts';
 

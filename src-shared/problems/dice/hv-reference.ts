@@ -11,12 +11,12 @@
 // The values depend only on the config (N, bands, weights, groups), are computed once per
 // instance and must be stored with it, so every HV in a table uses the same box.
 
-import type { DiceConfig } from '../problems/dice/config.ts';
-import { DiceEvaluator, createValues } from '../problems/dice/evaluate.ts';
-import { Random } from '../random.ts';
-import { quantileOfSorted } from '../stats/summary.ts';
-import { HV_REFERENCE_COORDINATE, hypervolume, normalise, normalisedReferencePoint } from './hypervolume.ts';
-import type { Objectives } from './dominance.ts';
+import type { DiceConfig } from './config.ts';
+import { DiceEvaluator, createValues } from './evaluate.ts';
+import { Random } from '../../random.ts';
+import { quantileOfSorted } from '../../stats/summary.ts';
+import { HV_REFERENCE_COORDINATE, hypervolume, normalise, normalisedReferencePoint } from '../../metrics/hypervolume.ts';
+import type { Objectives } from '../../metrics/dominance.ts';
 
 export interface HvNormalisation {
   /** Objective values mapped to 0. */

@@ -24,7 +24,7 @@
  * Every number is exact: counts are whole numbers and the quantiles come from chi2.ts (scipy's
  * chi2.ppf to 1e-12 relative); S2 <= U is tested as S2 <= floor(U).
  */
-import type { HvNormalisation } from '../../metrics/hv-reference.ts';
+import type { HvNormalisation } from './hv-reference.ts';
 import { blockQuantile } from './chi2.ts';
 import type { DiceConfig } from './config.ts';
 

@@ -1,13 +1,24 @@
 /**
- * The dice problem behind the generic Problem interface (src-shared/runtime/problem.ts), with
+ * The dice problem behind the generic Problem interface (src-shared/core/problem.ts), with
  * both optional capabilities: incremental evaluation (DiceState) and the full evaluation as
  * the reported numbers.
+ *
+ * Normalisation: g_d is divided by s_d = 6^d / B_d (B_d = floor(N/d) blocks, at least 1).
+ * Since chi_d = (6^d / B_d) * S2_d - B_d, where S2_d is the sum of squared block counts, the
+ * scaled value g_d / s_d is the distance of the integer S2_d from its allowed band. Every
+ * constraint is therefore measured in the same currency (squared-count units): one repeated
+ * block at d = 12 costs 2 (instead of about 10^9 raw), and a change of one roll moves S2_d of
+ * every d by the even integer 2 (c_new - c_old) + 2. See docs/solvers.md.
  */
-import { trackOf, validateConfig, type DiceConfig } from '../problems/dice/config.ts';
-import { DiceEvaluator, createValues, type DiceEvaluation, type DiceValues } from '../problems/dice/evaluate.ts';
-import { DiceState } from '../problems/dice/incremental.ts';
-import { constraintScales } from './constraints.ts';
-import type { Problem } from '../runtime/problem.ts';
+import { trackOf, validateConfig, type DiceConfig } from './config.ts';
+import { DiceEvaluator, createValues, type DiceEvaluation, type DiceValues } from './evaluate.ts';
+import { DiceState } from './incremental.ts';
+import type { Problem } from '../../core/problem.ts';
+
+/** The per-constraint divisors s_d = 6^d / max(1, floor(N / d)). */
+export function constraintScales(n: number, blockLengths: readonly number[]): Float64Array {
+  return Float64Array.from(blockLengths, (d) => 6 ** d / Math.max(1, Math.floor(n / d)));
+}
 
 export class DiceProblem implements Problem {
   readonly name = 'dice';

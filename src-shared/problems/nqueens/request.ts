@@ -5,10 +5,10 @@
  * carries). Shared by the main side (checks every request), the CLI and the renderer (checks a
  * form before sending it).
  */
-import type { ParamValue } from '../../solvers/types.ts';
+import type { ParamValue } from '../../core/params.ts';
 import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from './minconflicts.ts';
 import { defaultNeuralParams, validateNeuralParams, type NeuralParams } from './neural.ts';
-import { ParamError, resolveParams } from '../../solvers/params.ts';
+import { ParamError, resolveParams } from '../../core/params.ts';
 import { findNqueensSolver } from './solvers.ts';
 import { FieldError } from '../../base/field-error.ts';
 

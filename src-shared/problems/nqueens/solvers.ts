@@ -1,14 +1,14 @@
 /**
  * The two N-Queens methods behind one stepping interface: parameters as ParamSpec (resolved by
- * the one parameter resolver, src-shared/solvers/params.ts; the UI's parameter forms use
+ * the one parameter resolver, src-shared/core/params.ts; the UI's parameter forms use
  * describeParam), and a stepper that the generic driver advances in slices (the N-Queens kind
  * of run, src-shared/runtime/kinds/nqueens.ts, does that; see docs/nqueens.md).
  *
  * They are not in src-shared/solvers/registry.ts: those solvers are ask/tell searches over a
  * Problem's variables, these are whole methods with their own state (the network's neurons).
  */
-import { describeParam } from '../../solvers/params.ts';
-import type { ParamDescriptor, ParamSpec, ParamValue } from '../../solvers/types.ts';
+import { describeParam } from '../../core/params.ts';
+import type { ParamDescriptor, ParamSpec, ParamValue } from '../../core/params.ts';
 import { defaultNeuralParams, NeuralNet, type NeuralParams } from './neural.ts';
 import { defaultMinConflictsParams, MinConflicts, type MinConflictsParams } from './minconflicts.ts';
 

@@ -1,6 +1,6 @@
 /** What every kind of run shares: the request's delivery options and what a kind builds. */
-import type { Steppable } from '../driver.ts';
-import type { Termination } from '../termination.ts';
+import type { Steppable } from '../../core/driver.ts';
+import type { Termination } from '../../core/termination.ts';
 import type { ProgramLauncher } from '../../solvers/program/solver.ts';
 
 export interface RunRequestBase {

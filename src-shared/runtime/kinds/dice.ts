@@ -6,14 +6,15 @@
  * the run, on the 'doubling' schedule (after 1,000 evaluations, after each doubling, at the end).
  */
 import type { DiceConfig } from '../../problems/dice/config.ts';
-import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../metrics/hv-reference.ts';
-import { createDiceProblem } from '../../solvers/problem.ts';
+import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from '../../problems/dice/hv-reference.ts';
+import { createDiceProblem } from '../../problems/dice/problem.ts';
 import { SolverRun, type SolverRunOptions } from '../../solvers/solver-run.ts';
 import type { ProgramSpec } from '../../solvers/program/protocol.ts';
 import { givenProgramSolver } from '../../solvers/program/solver.ts';
-import type { ParamValue, Snapshot, SolverResult } from '../../solvers/types.ts';
-import type { RunClock } from '../control.ts';
-import type { Termination } from '../termination.ts';
+import type { Snapshot, SolverResult } from '../../solvers/types.ts';
+import type { ParamValue } from '../../core/params.ts';
+import type { RunClock } from '../../core/control.ts';
+import type { Termination } from '../../core/termination.ts';
 import type { KindRun, RunEnvironment, RunRequestBase } from './base.ts';
 import { snapshotPoint, tracePoints } from '../progress.ts';
 import type { DiceRunStarted } from '../run-api.ts';

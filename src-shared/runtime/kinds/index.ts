@@ -10,8 +10,8 @@
  * renderer's run store are generic over the kind.
  */
 import type { Snapshot, SolverResult } from '../../solvers/types.ts';
-import { RunClock, type RunControl } from '../control.ts';
-import { drive, driveSync } from '../driver.ts';
+import { RunClock, type RunControl } from '../../core/control.ts';
+import { drive, driveSync } from '../../core/driver.ts';
 import type { KindRun, RunEnvironment } from './base.ts';
 import type { RunApiTypes } from '../run-api.ts';
 import type { ProgressPoint } from '../progress.ts';

@@ -6,10 +6,10 @@
  */
 import { findNqueensSolver, type NqueensProgress, type NqueensStepper } from '../../problems/nqueens/solvers.ts';
 import { verifySolution } from '../../problems/nqueens/verify.ts';
-import { resolveParams } from '../../solvers/params.ts';
-import type { ParamValue } from '../../solvers/types.ts';
-import type { RunEnd, RunProgress, Steppable } from '../driver.ts';
-import type { StopReason, Termination } from '../termination.ts';
+import { resolveParams } from '../../core/params.ts';
+import type { ParamValue } from '../../core/params.ts';
+import type { RunEnd, RunProgress, Steppable } from '../../core/driver.ts';
+import type { StopReason, Termination } from '../../core/termination.ts';
 import type { KindRun, RunRequestBase } from './base.ts';
 import { nqueensPoint } from '../progress.ts';
 

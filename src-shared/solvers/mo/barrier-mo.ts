@@ -25,10 +25,11 @@
 import { ParetoArchive } from '../../metrics/archive.ts';
 import { Random } from '../../random.ts';
 import { BarrierKnowledge, BarrierSearch, type Scalarisation } from '../barrier.ts';
-import { num, ParamError } from '../params.ts';
+import { num, ParamError } from '../../core/params.ts';
 import { BARRIER_PARAMS, barrierOptions } from '../so/barrier-ls.ts';
-import type { Ask, Evaluated, ParamValue, ParamValues, Reported, SetupContext, Solver, SolverInfo } from '../types.ts';
-import type { IncrementalValues, Problem } from '../../runtime/problem.ts';
+import type { Ask, Evaluated, Reported, SetupContext, Solver, SolverInfo } from '../types.ts';
+import type { ParamValue, ParamValues } from '../../core/params.ts';
+import type { IncrementalValues, Problem } from '../../core/problem.ts';
 import { dasDennis, dasDennisCount, randomSequence } from './operators.ts';
 
 /** Below this sum the knee's barrier fades out linearly (as barrier-ls's below f = 10). */

@@ -21,12 +21,13 @@
  * The order of operations depends only on the seed: a step just runs the next `limit` of them.
  */
 import { ParetoArchive } from '../../metrics/archive.ts';
-import { incrementalState } from '../../runtime/problem.ts';
+import { incrementalState } from '../../core/problem.ts';
 import { Random } from '../../random.ts';
 import { totalViolation } from '../constraints.ts';
-import { ParamError, num } from '../params.ts';
-import type { Ask, Evaluated, ParamValue, ParamValues, Reported, Solver, SolverInfo } from '../types.ts';
-import type { IncrementalState, Problem } from '../../runtime/problem.ts';
+import { ParamError, num } from '../../core/params.ts';
+import type { Ask, Evaluated, Reported, Solver, SolverInfo } from '../types.ts';
+import type { ParamValue, ParamValues } from '../../core/params.ts';
+import type { IncrementalState, Problem } from '../../core/problem.ts';
 import { dasDennis, dasDennisCount, randomSequence } from './operators.ts';
 
 /** Default divisions per M: 20, 21, 20, 15, 21, 28 subproblems for M = 2..7. */

@@ -5,8 +5,9 @@
  * sorting with crowding distance. Constraint handling is Deb's constrained domination on the
  * total normalised violation (feasible first, then the smaller violation, then Pareto).
  */
-import { num } from '../params.ts';
-import type { Evaluated, ParamValues, SolverInfo } from '../types.ts';
+import { num } from '../../core/params.ts';
+import type { Evaluated, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
 import { crossoverParam, GenerationalSolver, generationOffspring, mutationParam, populationParam, rankAndCrowd, type Ranked } from './operators.ts';
 
 class Nsga2 extends GenerationalSolver {

@@ -8,8 +8,9 @@
  * the worst objective values when the hyperplane is degenerate). Mating: binary tournament on
  * feasibility and violation, random between feasible parents (as in Part II, constrained case).
  */
-import { ParamError, num } from '../params.ts';
-import type { Evaluated, ParamValue, ParamValues, SolverInfo } from '../types.ts';
+import { ParamError, num } from '../../core/params.ts';
+import type { Evaluated, SolverInfo } from '../types.ts';
+import type { ParamValue, ParamValues } from '../../core/params.ts';
 import { crossoverParam, dasDennis, dasDennisCount, GenerationalSolver, generationOffspring, mutationParam, rankAndCrowd } from './operators.ts';
 
 /** Default Das-Dennis divisions per M: 100, 91, 120, 210, 126, 210 directions for M = 2..7. */

@@ -4,8 +4,9 @@
  */
 import { constrainedNonDominatedSort, crowdingDistance } from '../../metrics/dominance.ts';
 import { Random } from '../../random.ts';
-import type { Ask, Evaluated, ParamSpec, ParamValues, Solver } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import type { Ask, Evaluated, Solver } from '../types.ts';
+import type { ParamSpec, ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 
 export function randomSequence(problem: Problem, random: Random): Uint8Array {
   const x = new Uint8Array(problem.n);

@@ -12,7 +12,7 @@
 import { FieldError } from '../../base/field-error.ts';
 import { describeValue } from '../../json.ts';
 import { trackOf, type DiceConfig } from '../../problems/dice/config.ts';
-import type { StopReason } from '../../runtime/termination.ts';
+import type { StopReason } from '../../core/termination.ts';
 
 export const PROTOCOL_VERSION = 1;
 

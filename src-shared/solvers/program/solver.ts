@@ -13,9 +13,10 @@
  */
 import { parseSequence, SequenceError } from '../../problems/dice/sequence.ts';
 import type { DiceConfig } from '../../problems/dice/config.ts';
-import type { StopReason } from '../../runtime/termination.ts';
-import type { Ask, Evaluated, ParamValues, ProgramRecord, SetupContext, SolverInfo, SolverResult } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import type { StopReason } from '../../core/termination.ts';
+import type { Ask, Evaluated, ProgramRecord, SetupContext, SolverInfo, SolverResult } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import type { GivenSolver, RunnableSolver } from '../solver-run.ts';
 import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatAnswer, formatErrorResult, formatResult, helloMessage, parseProgramMessage, ProtocolError, STOP_OF, type ProgramSpec } from './protocol.ts';
 

@@ -10,9 +10,10 @@
  */
 import { Random } from '../../random.ts';
 import { quantileOfSorted } from '../../stats/summary.ts';
-import { num, str } from '../params.ts';
-import type { Ask, ParamValues, SetupContext, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num, str } from '../../core/params.ts';
+import type { Ask, SetupContext, Solver, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
 const CALIBRATION_MOVES = 100;

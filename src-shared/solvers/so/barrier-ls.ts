@@ -46,9 +46,10 @@ import { Random } from '../../random.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
 import { BarrierKnowledge, BarrierSearch, type Scalarisation } from '../barrier.ts';
 import { compareScalar } from '../constraints.ts';
-import { num } from '../params.ts';
-import type { Ask, Evaluated, ParamSpec, ParamValues, Reported, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num } from '../../core/params.ts';
+import type { Ask, Evaluated, Reported, Solver, SolverInfo } from '../types.ts';
+import type { ParamSpec, ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import { randomSequence } from './local.ts';
 
 /** Below this f the barrier fades out linearly: near f = 0 (small N) it would only slow the last steps. */

@@ -9,9 +9,10 @@
  */
 import { Random } from '../../random.ts';
 import { compareEvaluated, penalised } from '../constraints.ts';
-import { num, ParamError } from '../params.ts';
-import type { Ask, Evaluated, ParamValues, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num, ParamError } from '../../core/params.ts';
+import type { Ask, Evaluated, Solver, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import { randomSequence } from './local.ts';
 
 class GeneticAlgorithm implements Solver {

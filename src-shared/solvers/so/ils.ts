@@ -15,11 +15,12 @@
  */
 import { Random } from '../../random.ts';
 import type { DiceState } from '../../problems/dice/incremental.ts';
-import { asDiceProblem } from '../problem.ts';
+import { asDiceProblem } from '../../problems/dice/problem.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
-import { num, str } from '../params.ts';
-import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num, str } from '../../core/params.ts';
+import type { Ask, Solver, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 import { aboveBandMask, inCostlyWindow } from './patterns.ts';
 

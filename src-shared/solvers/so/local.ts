@@ -4,10 +4,11 @@
  * move sampling, and the per-step bookkeeping of evaluations and reported bests.
  */
 import type { Random } from '../../random.ts';
-import { incrementalState } from '../../runtime/problem.ts';
+import { incrementalState } from '../../core/problem.ts';
 import { compareScalar, totalViolation } from '../constraints.ts';
-import type { Evaluated, ParamSpec, Reported } from '../types.ts';
-import type { IncrementalState, Problem } from '../../runtime/problem.ts';
+import type { Evaluated, Reported } from '../types.ts';
+import type { ParamSpec } from '../../core/params.ts';
+import type { IncrementalState, Problem } from '../../core/problem.ts';
 
 /** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
 export interface Move {

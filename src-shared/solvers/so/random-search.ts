@@ -1,8 +1,9 @@
 /** Random search: independent uniform sequences. A baseline for any number of objectives. */
 import { Random } from '../../random.ts';
-import { num } from '../params.ts';
-import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num } from '../../core/params.ts';
+import type { Ask, Solver, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 
 class RandomSearch implements Solver {
   private problem!: Problem;

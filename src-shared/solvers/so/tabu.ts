@@ -7,9 +7,10 @@
 import { Random } from '../../random.ts';
 import { compareScalar } from '../constraints.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
-import { num, str } from '../params.ts';
-import type { Ask, ParamValues, Solver, SolverInfo } from '../types.ts';
-import type { Problem } from '../../runtime/problem.ts';
+import { num, str } from '../../core/params.ts';
+import type { Ask, Solver, SolverInfo } from '../types.ts';
+import type { ParamValues } from '../../core/params.ts';
+import type { Problem } from '../../core/problem.ts';
 import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
 class Tabu implements Solver {

@@ -9,7 +9,7 @@ import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { trackConfig, TRACK_OBJECTIVES } from '../../../src-shared/problems/dice/config.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { apiHarness, within } from './harness.ts';
 
 const harness = apiHarness();

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type * as HvReference from '../../../src-shared/metrics/hv-reference.ts';
+import type * as HvReference from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { withRequestSignal } from '../../../src-main/api/request-context.ts';
 import { hvNormalisationFor, knownHvNormalisation } from '../../../src-main/app/dice.ts';
@@ -17,7 +17,7 @@ import { apiHarness, within } from './harness.ts';
 
 // Counts every call of the normalisation in this (the main) process; workers are other processes.
 const calls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src-shared/metrics/hv-reference.ts', async (importOriginal) => {
+vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) => {
   const real = await importOriginal<typeof HvReference>();
   return {
     ...real,
@@ -37,7 +37,7 @@ afterAll(() => harness.dispose());
 
 /** The normalisation as the main side computed it before (the real function, not counted). */
 async function expected(config: ReturnType<typeof trackConfig>) {
-  const real = await vi.importActual<typeof HvReference>('../../../src-shared/metrics/hv-reference.ts');
+  const real = await vi.importActual<typeof HvReference>('../../../src-shared/problems/dice/hv-reference.ts');
   return real.diceHvNormalisation(config);
 }
 

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { chooseSolver, hvNormalisationFor, planDiceRun, withHvNormalisation } from '../../../src-main/app/dice.ts';
 import { planRun } from '../../../src-main/app/runs.ts';
 import { MemoryLimitError, memoryRefusal } from '../../../src-shared/solvers/memory.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { createDiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 
 describe('planning a dice run', () => {
   it('chooses the strongest solver for the track and says when a named one does not fit', () => {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { Launcher, runInProcess, runInProcessSync } from '../../../src-main/app/launcher.ts';
 import { planNqueensRun } from '../../../src-main/app/nqueens.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
-import { RunController } from '../../../src-shared/runtime/control.ts';
+import { RunController } from '../../../src-shared/core/control.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const posix = (file: string) => relative(ROOT, file).split(sep).join('/');

@@ -5,7 +5,7 @@ import { benchConfig, benchOptions, leadRatio, quantileWithInfinity, renderSolve
 import { randomDiceConfig } from '../../../src-shared/problems/dice/random-config.ts';
 import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 
 describe('bench solvers', () => {

@@ -9,7 +9,7 @@ import { median, summarize } from '../../../src-shared/stats/summary.ts';
 import { nonDominatedIndices } from '../../../src-shared/metrics/dominance.ts';
 import { normalise } from '../../../src-shared/metrics/hypervolume.ts';
 import { additiveEpsilon, spacing } from '../../../src-shared/metrics/indicators.ts';
-import { diceHvNormalisation, formatHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, formatHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { runCli } from './io.ts';
 

@@ -6,14 +6,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import type * as HvReference from '../../../src-shared/metrics/hv-reference.ts';
+import type * as HvReference from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { Project } from '../../../src-main/project/store.ts';
 import { runCli } from './io.ts';
 
 // Counts every call of the normalisation in this (the CLI's) process; workers are other processes.
 const calls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src-shared/metrics/hv-reference.ts', async (importOriginal) => {
+vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) => {
   const real = await importOriginal<typeof HvReference>();
   return {
     ...real,
@@ -32,7 +32,7 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-add-norm-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 async function expected(n: number) {
-  const real = await vi.importActual<typeof HvReference>('../../../src-shared/metrics/hv-reference.ts');
+  const real = await vi.importActual<typeof HvReference>('../../../src-shared/problems/dice/hv-reference.ts');
   const { ideal, nadir, method } = real.diceHvNormalisation(trackConfig('mo2', n));
   return { ideal, nadir, method };
 }

@@ -13,7 +13,7 @@ import { runCli } from './io.ts';
 import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { DEFAULT_SOLVERS, solvers } from '../../../src-shared/solvers/registry.ts';
 import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 

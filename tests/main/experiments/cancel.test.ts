@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ExperimentSession, RunSnapshotEvent } from '../../../src-shared/api.ts';
 import { prepareSpec } from '../../../src-main/app/experiments.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { hostExecutor } from '../../../src-main/experiments/executor.ts';
 import { experimentStatus, plannedRuns, runExperiment } from '../../../src-main/experiments/runner.ts';

@@ -10,7 +10,7 @@ import { snapshotWhere, statusBecomes } from './helpers.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { solvers } from '../../../src-shared/solvers/registry.ts';
 import type { Snapshot as RunSnapshot, SolverResult } from '../../../src-shared/solvers/types.ts';
 

@@ -14,7 +14,7 @@ import { escapeLatex, latexValue, renderLatex } from '../../../src-main/report/l
 import type { ReportData } from '../../../src-main/report/types.ts';
 import type { Comparison } from '../../../src-shared/experiments/compare.ts';
 import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
-import { normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { holmAdjust } from '../../../src-shared/stats/holm.ts';

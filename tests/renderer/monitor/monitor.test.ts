@@ -12,7 +12,7 @@ import { useProjectStore } from '../../../src-renderer/stores/project.ts';
 import { resultText } from '../../../src-renderer/views/monitor/monitor.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { prepareSpec } from '../../../src-main/app/experiments.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { recordOf } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';

@@ -11,7 +11,7 @@ import { cloneAsDraft, inSpecOrder, newDraft } from '../../../src-renderer/views
 import { solversThatFit } from '../../../src-renderer/views/experiment/solver-fit.ts';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { withNormalisations } from '../../../src-shared/experiments/normalisation.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { describeSolvers } from '../../../src-shared/solvers/registry.ts';
 import { DEFAULT_ALPHA } from '../../../src-shared/problems/dice/config.ts';
 

@@ -2,8 +2,8 @@
 // throttled snapshots on the run's own clock, cancel, adaptive step sizes. A synthetic run and
 // both real kinds, with a clock the test moves by hand.
 import { describe, expect, it } from 'vitest';
-import { RunClock, RunController } from '../../../src-shared/runtime/control.ts';
-import { drive, driveSync, type RunEnd, type RunProgress, type Steppable } from '../../../src-shared/runtime/driver.ts';
+import { RunClock, RunController } from '../../../src-shared/core/control.ts';
+import { drive, driveSync, type RunEnd, type RunProgress, type Steppable } from '../../../src-shared/core/driver.ts';
 import { executeRun, type NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import type { Snapshot } from '../../../src-shared/solvers/types.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { ParamError, describeParam, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { ParamError, describeParam, parseParamPairs, resolveParams } from '../../../src-shared/core/params.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { findSolver } from '../../../src-shared/solvers/registry.ts';
 import { solveSync } from '../../helpers/solve.ts';
 

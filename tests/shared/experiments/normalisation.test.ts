@@ -3,7 +3,7 @@ import { canonicalJson } from '../../../src-shared/experiments/canonical-json.ts
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { sameSpec, upgradeSpec, withNormalisations } from '../../../src-shared/experiments/normalisation.ts';
 import { SpecError, validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
-import { diceHvNormalisation } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 
 const box = { ideal: [0, 0], nadir: [3, 4] };

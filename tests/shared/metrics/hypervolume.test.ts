@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hypervolume, normalise, normalisedReferencePoint, simplexPoints } from '../../../src-shared/metrics/hypervolume.ts';
-import { normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { Random } from '../../../src-shared/random.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { additiveEpsilon, bestSingleObjective, feasibilityRate, igd, igdPlus, spacing } from '../../../src-shared/metrics/indicators.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 
 describe('IGD and IGD+', () => {

@@ -9,7 +9,7 @@ import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/c
 import { executeRun, executeRunSync, type NqueensMethod } from '../../../src-shared/runtime/kinds/index.ts';
 import { solvers } from '../../../src-shared/solvers/registry.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
-import type { Termination } from '../../../src-shared/runtime/termination.ts';
+import type { Termination } from '../../../src-shared/core/termination.ts';
 
 interface DiceRow {
   kind: 'dice';

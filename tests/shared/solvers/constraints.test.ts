@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { configFromPartial } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { compareScalar, constraintScales, makeEvaluated, totalViolation } from '../../../src-shared/solvers/constraints.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { compareScalar, makeEvaluated, totalViolation } from '../../../src-shared/solvers/constraints.ts';
+import { constraintScales } from '../../../src-shared/problems/dice/problem.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 
 describe('constraint normalisation', () => {
   it('divides g_d by 6^d / floor(N/d)', () => {

@@ -1,6 +1,6 @@
 import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import type { DiceState } from '../../../src-shared/problems/dice/incremental.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 
 /**

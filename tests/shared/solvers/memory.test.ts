@@ -2,8 +2,8 @@
 // for every solver that holds many sequences, and the refusal that names them.
 import { describe, expect, it } from 'vitest';
 import { estimateRunMemory, EVALUATOR_BYTES_PER_POSITION, MB, memoryRefusal, SEQUENCE_OVERHEAD_BYTES, STATE_BYTES_PER_POSITION } from '../../../src-shared/solvers/memory.ts';
-import { resolveParams } from '../../../src-shared/solvers/params.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { resolveParams } from '../../../src-shared/core/params.ts';
+import { createDiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { solvers as SOLVERS } from '../../../src-shared/solvers/registry.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { expandGridWithSetups } from '../../../src-shared/experiments/grid.ts';
 import { SpecError, validateSpec } from '../../../src-shared/experiments/spec.ts';
-import { ParamError, parseParamPairs, resolveParams } from '../../../src-shared/solvers/params.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { ParamError, parseParamPairs, resolveParams } from '../../../src-shared/core/params.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { checkSolverSetup, findSolver } from '../../../src-shared/solvers/registry.ts';
 
 const problem = new DiceProblem(trackConfig('so', 50));

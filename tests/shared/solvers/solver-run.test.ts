@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { createDiceProblem, DiceProblem } from '../../../src-shared/solvers/problem.ts';
-import { RunController } from '../../../src-shared/runtime/control.ts';
+import { createDiceProblem, DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
+import { RunController } from '../../../src-shared/core/control.ts';
 import { runOptionsFor } from '../../../src-shared/runtime/kinds/dice.ts';
 import { executeRun, executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 import { defaultSolverFor, findSolver } from '../../../src-shared/solvers/registry.ts';
-import { terminationProgress, validateTermination } from '../../../src-shared/runtime/termination.ts';
+import { terminationProgress, validateTermination } from '../../../src-shared/core/termination.ts';
 import type { Snapshot, SolverResult } from '../../../src-shared/solvers/types.ts';
 import { solve, solveSync } from '../../helpers/solve.ts';
 import { timeless } from './helpers.ts';

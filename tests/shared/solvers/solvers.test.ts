@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { describeSolvers, solvers } from '../../../src-shared/solvers/registry.ts';
 import { solveSync } from '../../helpers/solve.ts';
 import type { SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';

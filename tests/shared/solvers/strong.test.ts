@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { DiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { solveSync } from '../../helpers/solve.ts';
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

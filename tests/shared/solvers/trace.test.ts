@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { runOptionsFor } from '../../../src-shared/runtime/kinds/dice.ts';
-import { createDiceProblem } from '../../../src-shared/solvers/problem.ts';
+import { createDiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';
 import { solveSync } from '../../helpers/solve.ts';
 

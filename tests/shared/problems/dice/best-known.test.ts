@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { dominates } from '../../../../src-shared/metrics/dominance.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../../src-shared/problems/dice/hv-reference.ts';
 import { bestKnownTable, type BestKnown } from '../../../../src-shared/problems/dice/best-known.ts';
 import { trackConfig } from '../../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';

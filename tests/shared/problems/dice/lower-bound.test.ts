@@ -7,8 +7,8 @@ import { blockQuantile } from '../../../../src-shared/problems/dice/chi2.ts';
 import { diceConfig, trackConfig } from '../../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';
 import { hvUpperBound, largestSumOfSquares, leastS2, leastSquares, lowerBound } from '../../../../src-shared/problems/dice/lower-bound.ts';
-import { diceHvNormalisation } from '../../../../src-shared/metrics/hv-reference.ts';
-import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
+import { diceHvNormalisation } from '../../../../src-shared/problems/dice/hv-reference.ts';
+import { createDiceProblem } from '../../../../src-shared/problems/dice/problem.ts';
 import { solveSync } from '../../../helpers/solve.ts';
 
 const costly = (u: number, v: number) => (u + v) % 2 === 1 || u === v;

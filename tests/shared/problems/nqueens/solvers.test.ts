@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { describeNqueensSolvers, findNqueensSolver } from '../../../../src-shared/problems/nqueens/solvers.ts';
-import { resolveParams } from '../../../../src-shared/solvers/params.ts';
+import { resolveParams } from '../../../../src-shared/core/params.ts';
 import { executeRun, type NqueensMethod, type NqueensSnapshot } from '../../../../src-shared/runtime/kinds/index.ts';
 import type { ExecuteOptions } from '../../../../src-shared/runtime/kinds/index.ts';
 import { defaultNeuralParams, runNeural } from '../../../../src-shared/problems/nqueens/neural.ts';
 import { defaultMinConflictsParams, runMinConflicts } from '../../../../src-shared/problems/nqueens/minconflicts.ts';
 import { verifySolution } from '../../../../src-shared/problems/nqueens/verify.ts';
-import { RunController } from '../../../../src-shared/runtime/control.ts';
+import { RunController } from '../../../../src-shared/core/control.ts';
 import { waitFor } from '../../../main/processes.ts';
 
 const noYield = () => Promise.resolve();

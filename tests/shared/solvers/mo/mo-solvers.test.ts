@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { dominates } from '../../../../src-shared/metrics/dominance.ts';
-import { diceHvNormalisation, normalisedHypervolume } from '../../../../src-shared/metrics/hv-reference.ts';
+import { diceHvNormalisation, normalisedHypervolume } from '../../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig, type TrackName } from '../../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../../src-shared/problems/dice/evaluate.ts';
-import { ParamError } from '../../../../src-shared/solvers/params.ts';
-import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
+import { ParamError } from '../../../../src-shared/core/params.ts';
+import { createDiceProblem } from '../../../../src-shared/problems/dice/problem.ts';
 import { solveSync } from '../../../helpers/solve.ts';
 import type { SolverResult } from '../../../../src-shared/solvers/types.ts';
-import type { Problem } from '../../../../src-shared/runtime/problem.ts';
+import type { Problem } from '../../../../src-shared/core/problem.ts';
 
 const MO_SOLVERS = ['nsga2', 'nsga3', 'moead-ls', 'barrier-mo'];
 

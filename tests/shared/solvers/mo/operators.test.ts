@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dasDennis, dasDennisCount, twoPointCrossover, uniformMutation } from '../../../../src-shared/solvers/mo/operators.ts';
 import { defaultDivisions, hyperplaneIntercepts } from '../../../../src-shared/solvers/mo/nsga3.ts';
 import { Random } from '../../../../src-shared/random.ts';
-import { createDiceProblem } from '../../../../src-shared/solvers/problem.ts';
+import { createDiceProblem } from '../../../../src-shared/problems/dice/problem.ts';
 import { trackConfig } from '../../../../src-shared/problems/dice/config.ts';
 
 describe('Das-Dennis reference directions', () => {
