@@ -71,9 +71,12 @@ export interface DocumentationLink {
 
 /**
  * The project's own documentation on the web, the only links the app hands to the system
- * browser without asking. The documentation lives in the repository (docs/*.md) and is not
- * published on the web yet, so the list is empty and every web link is asked about; when it is
- * published, its address goes here.
+ * browser without asking. The documentation lives in the repository (docs/*.md), and
+ * package.json names no homepage or repository where it could be read on the web, so the list
+ * is empty and every web link is asked about first (linkOpener). When package.json gets a
+ * `homepage` or `repository`, its docs folder goes here (e.g. `{ origin: 'https://github.com',
+ * pathPrefix: '/OWNER/saikoro/blob/main/docs/' }`); tests/main/window-policy.test.ts fails until
+ * it does.
  */
 export const DOCUMENTATION_LINKS: readonly DocumentationLink[] = [];
 
@@ -111,5 +114,47 @@ export function externalLinkQuestion(url: string): { message: string; detail: st
     defaultId: 0,
     cancelId: 0,
     openId: 1,
+  };
+}
+
+/** What a linkOpener needs of the shell (Electron's message box and shell.openExternal; a fake in tests). */
+export interface LinkShell {
+  /** Shows the question (a message box) and resolves with the index of the button pressed. */
+  ask(question: ReturnType<typeof externalLinkQuestion>): Promise<number>;
+  /** Hands the address to the system browser. */
+  openExternal(url: string): Promise<void>;
+}
+
+/** What became of a link: opened at once (documentation), opened after a yes, declined, refused, or dropped while another question was on screen. */
+export type LinkOutcome = 'opened' | 'confirmed' | 'declined' | 'denied' | 'dropped';
+
+/**
+ * The window's handler for links the page opens in a new window (setWindowOpenHandler; the
+ * window itself is always denied): externalLinkAction decides; `open` goes to the system browser;
+ * `ask` opens only after the person says yes in the question (Cancel is the default), and
+ * links opened while a question is on screen are dropped, not queued, so a page cannot stack
+ * questions; `deny` opens nothing and asks nothing.
+ */
+export function linkOpener(shell: LinkShell, documentation: readonly DocumentationLink[] = DOCUMENTATION_LINKS): (url: string) => Promise<LinkOutcome> {
+  let asking = false;
+  return async (url) => {
+    const action = externalLinkAction(url, documentation);
+    if (action === 'deny') return 'denied';
+    if (action === 'open') {
+      await shell.openExternal(url);
+      return 'opened';
+    }
+    if (asking) return 'dropped';
+    asking = true;
+    let answer: number;
+    try {
+      const question = externalLinkQuestion(url);
+      answer = await shell.ask(question);
+      if (answer !== question.openId) return 'declined';
+    } finally {
+      asking = false;
+    }
+    await shell.openExternal(url);
+    return 'confirmed';
   };
 }

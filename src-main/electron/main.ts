@@ -22,7 +22,7 @@ import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
 import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
 import { PrintFiles } from '../print-file.ts';
 import { electronSpawner } from './solver-spawner.ts';
-import { developerMenuRoles, externalLinkAction, externalLinkQuestion, isAppUrl as isAppUrlAt, isDevelopment, navigationAllowed, permissionGranted } from '../window-policy.ts';
+import { developerMenuRoles, isAppUrl as isAppUrlAt, isDevelopment, linkOpener, navigationAllowed, permissionGranted } from '../window-policy.ts';
 
 const PRELOAD = fileURLToPath(new URL('../preload/index.cjs', import.meta.url));
 const RENDERER_HTML = fileURLToPath(new URL('../renderer/index.html', import.meta.url));
@@ -237,27 +237,15 @@ function guardNavigation(win: BrowserWindow, allowed: (url: string | undefined, 
   win.webContents.on('will-attach-webview', (event) => event.preventDefault());
 }
 
-/** Whether a question about a link is on screen (links opened meanwhile are dropped, not queued). */
-let askingAboutLink = false;
-
-/** A link the page opened in a new window: see externalLinkAction (src-main/window-policy.ts). */
-async function openLink(url: string): Promise<void> {
-  const action = externalLinkAction(url);
-  if (action === 'deny') return;
-  if (action === 'ask') {
-    if (askingAboutLink) return;
-    askingAboutLink = true;
-    try {
-      const question = externalLinkQuestion(url);
-      const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
-      const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
-      if (answer.response !== question.openId) return;
-    } finally {
-      askingAboutLink = false;
-    }
-  }
-  await shell.openExternal(url);
-}
+/** A link the page opened in a new window: documentation opens, any other web link only after a yes (src-main/window-policy.ts). */
+const openLink = linkOpener({
+  async ask(question) {
+    const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
+    const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
+    return answer.response;
+  },
+  openExternal: (url) => shell.openExternal(url),
+});
 
 function sendMenuCommand(command: MenuCommand): void {
   core.events.emit('onMenuCommand', command);

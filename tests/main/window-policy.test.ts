@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { developerMenuRoles, DOCUMENTATION_LINKS, externalLinkAction, externalLinkQuestion, GRANTED_PERMISSIONS, isAppUrl, isDevelopment, MAX_EXTERNAL_URL_LENGTH, navigationAllowed, permissionGranted } from '../../src-main/window-policy.ts';
+import { developerMenuRoles, DOCUMENTATION_LINKS, externalLinkAction, externalLinkQuestion, GRANTED_PERMISSIONS, isAppUrl, isDevelopment, linkOpener, MAX_EXTERNAL_URL_LENGTH, navigationAllowed, permissionGranted, type LinkShell } from '../../src-main/window-policy.ts';
 
 const built = { appUrl: 'file:///opt/Saikoro/resources/app/out/renderer/index.html' };
 const dev = { devUrl: 'http://localhost:5173', appUrl: 'http://localhost:5173' };
@@ -95,5 +96,82 @@ describe('links the page opens in a new window', () => {
     expect(prompt.buttons[prompt.defaultId]).toBe('Cancel');
     expect(prompt.cancelId).toBe(prompt.defaultId);
     expect(prompt.buttons[prompt.openId]).toBe('Open in browser');
+  });
+});
+
+/** The shell as a fake: the questions asked, the answers given (by button index, held until the test answers), the addresses opened. */
+function fakeShell() {
+  const asked: ReturnType<typeof externalLinkQuestion>[] = [];
+  const answers: ((button: number) => void)[] = [];
+  const opened: string[] = [];
+  const shell: LinkShell = {
+    ask: (question) => new Promise<number>((resolve) => (asked.push(question), answers.push(resolve))),
+    openExternal: async (url) => void opened.push(url),
+  };
+  const answer = (button: number) => answers.shift()!(button);
+  return { shell, asked, opened, answer };
+}
+
+describe('the window\'s link handler (linkOpener, with a fake shell)', () => {
+  const docs = [{ origin: 'https://saikoro.example', pathPrefix: '/docs/' }];
+
+  it('opens a link outside the documentation only after the person says yes', async () => {
+    const fake = fakeShell();
+    const open = linkOpener(fake.shell, docs);
+    const yes = open('https://example.com/paper.pdf');
+    await Promise.resolve();
+    // Asked, with the whole address, and nothing opened while the question is on screen.
+    expect(fake.asked.map((q) => q.detail)).toEqual([expect.stringContaining('https://example.com/paper.pdf')]);
+    expect(fake.opened).toEqual([]);
+    fake.answer(fake.asked[0].openId);
+    expect(await yes).toBe('confirmed');
+    expect(fake.opened).toEqual(['https://example.com/paper.pdf']);
+
+    const no = open('https://example.com/other');
+    await Promise.resolve();
+    fake.answer(fake.asked[1].cancelId);
+    expect(await no).toBe('declined');
+    expect(fake.opened).toEqual(['https://example.com/paper.pdf']);
+  });
+
+  it('opens the documentation without asking, and refuses other schemes without asking', async () => {
+    const fake = fakeShell();
+    const open = linkOpener(fake.shell, docs);
+    expect(await open('https://saikoro.example/docs/app.md')).toBe('opened');
+    expect(await open('file:///etc/passwd')).toBe('denied');
+    expect(await open('javascript:alert(1)')).toBe('denied');
+    expect([fake.asked, fake.opened]).toEqual([[], ['https://saikoro.example/docs/app.md']]);
+  });
+
+  it('drops links opened while a question is on screen, so a page cannot stack questions', async () => {
+    const fake = fakeShell();
+    const open = linkOpener(fake.shell, docs);
+    const first = open('https://example.com/1');
+    await Promise.resolve();
+    const more = await Promise.all([open('https://example.com/2'), open('https://example.com/3')]);
+    expect(more).toEqual(['dropped', 'dropped']);
+    expect(fake.asked).toHaveLength(1);
+    fake.answer(fake.asked[0].cancelId);
+    expect(await first).toBe('declined');
+    // Once answered, the next link is asked about again.
+    const next = open('https://example.com/4');
+    await Promise.resolve();
+    expect(fake.asked).toHaveLength(2);
+    fake.answer(fake.asked[1].openId);
+    expect(await next).toBe('confirmed');
+    expect(fake.opened).toEqual(['https://example.com/4']);
+  });
+
+  it("with the app's own list, every web link is asked about: package.json names no homepage or repository to allow", async () => {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { homepage?: unknown; repository?: unknown };
+    // When package.json names where the docs are published, DOCUMENTATION_LINKS must allow them (window-policy.ts).
+    expect(DOCUMENTATION_LINKS.length > 0).toBe(pkg.homepage !== undefined || pkg.repository !== undefined);
+    const fake = fakeShell();
+    const open = linkOpener(fake.shell);
+    const asked = open('https://github.com/');
+    await Promise.resolve();
+    expect(fake.asked).toHaveLength(1);
+    fake.answer(fake.asked[0].cancelId);
+    expect([await asked, fake.opened]).toEqual(['declined', []]);
   });
 });
