@@ -60,6 +60,10 @@ describe('one launcher for every run', () => {
     const defining = (re: RegExp) => posix(files.find((f) => re.test(readFileSync(f, 'utf8')))!);
     const homes = { driver: defining(/export function driveSync\b/), kinds: dirname(defining(/export async function executeRun\b/)) };
     expect(files.flatMap((f) => secondWaysIn(posix(f), readFileSync(f, 'utf8'), homes))).toEqual([]);
+    // Nor do the docs teach it.
+    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    expect(docs.length).toBeGreaterThan(10);
+    expect(docs.filter((f) => /\brunSolver(Sync)?\b/.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
     expect(secondWaysIn('src-main/cli/commands/x.ts', 'const r = await runSolver(problem, name, {}, 1, t);', homes)).toHaveLength(1);
     expect(secondWaysIn('scripts/x.ts', "import { runSolverSync } from '../src-shared/solvers/run.ts';", homes)).toHaveLength(1);
     expect(secondWaysIn('src-shared/problems/x.ts', 'return driveSync(run, run.termination);', homes)).toHaveLength(1);
