@@ -1,5 +1,5 @@
 /**
- * The local-search engine of barrier-ls (SO) and moead-barrier (MO): one sequence on the
+ * The local-search engine of barrier-ls (SO) and barrier-mo (MO): one sequence on the
  * incremental evaluator, improved by first-improvement moves accepted on
  *
  *      E = g(F) + lambda * violation - mu * sum_d log(1 + slack_d)

@@ -36,7 +36,7 @@
  * makes `strength` random changes (one peek each), as ILS does.
  *
  * The moves, the memory and the acceptance are the engine in ../barrier.ts (shared with
- * moead-barrier). Counting: building the first state, each reset and each peek (one-roll,
+ * barrier-mo). Counting: building the first state, each reset and each peek (one-roll,
  * two-roll) is one evaluation; commits reuse the peeked values. Every new best is reported with
  * the evaluation that found it. Off the dice problem (any Problem with incremental evaluation)
  * the aiming and the barrier are off and it is a plain first-improvement search with
@@ -135,7 +135,7 @@ class BarrierLocalSearch implements Solver {
   tell(): void {}
 }
 
-/** The engine's options from the parameters (shared with moead-barrier). */
+/** The engine's options from the parameters (shared with barrier-mo). */
 export function barrierOptions(params: ParamValues, n: number, memoryLimit: number) {
   return {
     pairShare: num(params, 'pairShare'),
@@ -150,7 +150,7 @@ export function barrierOptions(params: ParamValues, n: number, memoryLimit: numb
   };
 }
 
-/** The engine's parameters (shared with moead-barrier). */
+/** The engine's parameters (shared with barrier-mo). */
 export const BARRIER_PARAMS: readonly ParamSpec[] = [
   { name: 'pairShare', type: 'number', default: 0.3, min: 0, max: 1, description: 'Share of moves that change two neighbouring rolls at once (one evaluation).' },
   { name: 'guidance', type: 'number', default: 0.8, min: 0, max: 1, description: 'Share of moves aimed at positions inside a window of a pattern feature above its band.' },
