@@ -25,6 +25,7 @@ import { solvers } from '../../src-shared/solvers/registry.ts';
 import type { ParamValue } from '../../src-shared/core/params.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import { defaultMemoryLimitMb } from './memory-limit.ts';
 
 /** How a run ended. `result` is present when done, and when cancelled after it had started. */
 export interface RunOutcome<Result = AnyRunResult> {
@@ -68,20 +69,6 @@ export interface HostStartOptions<R extends RunRequest> {
 
 export function defaultParallelism(): number {
   return Math.max(1, typeof os.availableParallelism === 'function' ? os.availableParallelism() : os.cpus().length);
-}
-
-/** The share of the machine's memory that the workers of one host may use between them. */
-export const DEFAULT_MEMORY_SHARE = 0.5;
-/** No default limit is below this (MB): a worker needs about 64 MB before its run starts. */
-export const MIN_DEFAULT_MEMORY_LIMIT_MB = 256;
-
-/**
- * Every worker's memory limit unless one is given (MB): half of this machine's memory shared
- * by the workers that run at once (`parallelism`), at least 256 MB. 24 GB and one worker:
- * 12,052 MB; two workers: 6,026 MB each.
- */
-export function defaultMemoryLimitMb(parallelism: number, totalBytes: number = os.totalmem()): number {
-  return Math.max(MIN_DEFAULT_MEMORY_LIMIT_MB, Math.floor((totalBytes / MB) * DEFAULT_MEMORY_SHARE / Math.max(1, parallelism)));
 }
 
 /** A worker of the pool, as its health watchdog sees it too (watchdog.ts). */
@@ -518,8 +505,6 @@ export class SolverHost implements Disposable {
     worker.store.dispose();
   }
 }
-
-const MB = 1024 * 1024;
 
 /** A dice request's memory refusal (src-shared/solvers/memory.ts), its parameters' plain defaults filled in. */
 function diceMemoryRefusal(request: DiceRunRequest, limitMb: number | null): string | null {

@@ -1,5 +1,5 @@
 import type { CommandHelp } from '../command.ts';
-import { defaultMemoryLimitMb } from '../../host/pool.ts';
+import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 
 /** `saikoro experiment --help`, and the options it parses (see CommandHelp). */
 export const experimentHelp = {

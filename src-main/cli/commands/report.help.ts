@@ -1,5 +1,4 @@
 import type { CommandHelp } from '../command.ts';
-import { METRICS } from '../../../src-shared/experiments/compare.ts';
 import { REPORT_FORMAT_NAMES, REPORT_FORMATS } from '../../../src-shared/projects/project-api.ts';
 
 /** `saikoro report --help`, and the options it parses (see CommandHelp). */
@@ -21,7 +20,7 @@ export const reportHelp = {
     'Options:',
     `  --format F       default: from the extension of --out (${REPORT_FORMAT_NAMES.map((f) => REPORT_FORMATS[f].extensions[0]).join(' ')}), else html`,
     '  --out PATH       where to write; html, json and latex go to stdout without it',
-    `  --metric M       indicators, as for saikoro compare: ${METRICS.join(', ')};`,
+    '  --metric M       indicators, as for saikoro compare: hv, igd+, epsilon, spacing, feasibility, best;',
     '                   repeat it or separate with commas (default: best, hv, igd+, feasibility,',
     '                   those that apply to some instance)',
     "  --baseline S     solver label the +/-/= marks compare against (default: the spec's first)",

@@ -1,5 +1,5 @@
 import type { CommandHelp } from '../command.ts';
-import { defaultMemoryLimitMb } from '../../host/pool.ts';
+import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS } from '../../../src-shared/solvers/program/protocol.ts';
 
 /** `saikoro solve --help`, and the options it parses (see CommandHelp). */

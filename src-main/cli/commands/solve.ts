@@ -10,7 +10,7 @@ import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/c
 import { SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { Snapshot, SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
 import type { ParamValue } from '../../../src-shared/core/params.ts';
-import { defaultMemoryLimitMb } from '../../host/pool.ts';
+import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { MemoryLimitError } from '../../../src-shared/solvers/memory.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';

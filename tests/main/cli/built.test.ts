@@ -3,11 +3,12 @@
 // `eval` (all 718 in one batch) and `rngbias` (one call per case, as harnesses do). And the build
 // keeps its promise of a light start: the code `--help` and `rngbias` load holds no heavy package.
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
+import { commands } from '../../../src-main/cli/commands/registry.ts';
 import { closeConstraint, closeValue, goldenCases } from '../../shared/problems/dice/golden.ts';
 import { buildWindowTable } from '../../../src-shared/problems/dice/features.ts';
 
@@ -111,6 +112,15 @@ describe('what a light command loads', () => {
     const loaded = [...staticClosure('index.js')];
     expect(loaded.filter((m) => !m.startsWith('node:') && !m.endsWith('.js'))).toEqual([]);
     expect(loaded.filter((m) => /^(rngbias|eval|report|serve|solve|experiment)-/.test(m))).toEqual([]);
+  });
+
+  it('a command\'s help loads no npm package and a few kB (it never loads the command: tests/main/cli/help.test.ts)', () => {
+    for (const { name } of commands) {
+      const loaded = [...staticClosure(chunkOf(`${name}.help`))];
+      expect(loaded.filter((m) => !m.startsWith('node:') && !m.endsWith('.js')), name).toEqual([]);
+      const bytes = loaded.filter((m) => m.endsWith('.js')).reduce((sum, m) => sum + statSync(join(OUT, m)).size, 0);
+      expect(bytes, name).toBeLessThan(64 * 1024);
+    }
   });
 
   it('rngbias and eval load none of the heavy packages (YAML only for a config file, through import())', () => {

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CommandHelp } from '../../../src-main/cli/command.ts';
 import { commands } from '../../../src-main/cli/commands/registry.ts';
+import { METRICS } from '../../../src-shared/experiments/compare.ts';
 import { runCli } from './io.ts';
 
 const parsedWith = vi.hoisted(() => [] as unknown[]);
@@ -69,6 +70,13 @@ describe('command help, from the registry', () => {
       expect(parsedWith[0], entry.name).toBe(await entry.help());
       expect(run.stderr, entry.name).toContain(`saikoro ${entry.name}: Unknown option '${NOT_AN_OPTION}'`);
       expect(run.stderr.endsWith(`\n\n${(await entry.help()).usage.trimEnd()}\n`), entry.name).toBe(true);
+    }
+  });
+
+  it('compare and report name every metric (their help lists them without loading the statistics)', async () => {
+    for (const name of ['compare', 'report']) {
+      const { usage } = await commands.find((c) => c.name === name)!.help();
+      for (const metric of METRICS) expect(usage, `${name}: ${metric}`).toMatch(new RegExp(`(^|[\\s|:,])${escape(metric)}([\\s|;,]|$)`, 'm'));
     }
   });
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultMemoryLimitMb } from '../../../src-main/host/pool.ts';
+import { defaultMemoryLimitMb } from '../../../src-main/host/memory-limit.ts';
 import { runCli } from './io.ts';
 
 let cwd: string;
