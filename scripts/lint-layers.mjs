@@ -10,6 +10,9 @@
 //   tests        : never import electron nor reach src-main/electron/.
 // "Reach" means any import of a file there: `import`, `import type`, `export ... from`,
 // a bare `import '...'`, `import('...')` and `require('...')`.
+// Inside a layer, its folders are in an order (FOLDER_ORDER below, as VS Code orders base,
+// platform, editor, workbench): a file imports its own folder and the folders below it, never one
+// above it nor a peer beside it, so the folders have no import cycle. Every file must be placed.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { builtinModules } from 'node:module';
@@ -62,6 +65,62 @@ const rules = [
   },
 ];
 
+/**
+ * The folders of a layer, lowest first. An entry is a folder (with its subfolders, unless one of
+ * them is listed itself) or a file at the layer's top; the entries of one [...] are peers, which
+ * may not import each other. A file may import only its own entry and the entries listed before
+ * it. docs/CONTRIBUTING.md ("Folders and their order") says what each holds.
+ */
+export const FOLDER_ORDER = {
+  'src-shared': [
+    'base', // csv, disposables, field errors: imports nothing of the project
+    ['json.ts', 'random.ts'], // JSON checks; the seeded generator
+    'math', // special functions (gamma, chi-square)
+    'stats', // statistical tests and summaries
+    'metrics', // dominance, archives, hypervolume, indicators: know no problem
+    'core', // the generic run core: Problem, termination, control, the driver, parameters
+    ['problems/dice', 'problems/gametree', 'problems/nqueens'], // the problems, each on its own
+    'solvers', // the dice solvers (ask/tell), their registry and the stopping policy
+    'solvers/program', // a solver program behind the external-solver protocol
+    'runtime', // the per-kind layer: kinds of run (runtime/kinds/), the run API, progress
+    'experiments', // experiment specs, grids, comparisons
+    'projects', // the project API's types
+    'charts', // chart helpers shared by the renderer and the reports
+    'api.ts', // the one typed API object: everything above
+  ],
+};
+
+/** Where a layer-relative path sits in its layer's order: its entry and that entry's level, or null. */
+function placeOf(order, path) {
+  let best = null;
+  order.forEach((level, index) => {
+    for (const entry of Array.isArray(level) ? level : [level]) {
+      const hit = entry.endsWith('.ts') ? path === entry || path + '.ts' === entry : path === entry || path.startsWith(entry + '/');
+      if (hit && (!best || entry.length > best.entry.length)) best = { entry, level: index };
+    }
+  });
+  return best;
+}
+
+/** The entry of FOLDER_ORDER[layer] that holds a layer-relative path, or null when none does. */
+export function folderOf(layer, path) {
+  return placeOf(FOLDER_ORDER[layer] ?? [], path)?.entry ?? null;
+}
+
+/**
+ * Why a file of `layer` at `from` (layer-relative) may not import `to`, or null. Paths outside
+ * the order (not yet placed) are not judged here: lintLayers reports unplaced files.
+ */
+function folderOrderProblem(layer, from, to) {
+  const order = FOLDER_ORDER[layer];
+  if (!order) return null;
+  const a = placeOf(order, from);
+  const b = placeOf(order, to);
+  if (!a || !b || a.entry === b.entry || b.level < a.level) return null;
+  const where = b.level === a.level ? 'a peer of it' : 'above it';
+  return `${layer}/${a.entry} may not import ${layer}/${b.entry}, which is ${where} in the folder order of ${layer} (FOLDER_ORDER in scripts/lint-layers.mjs)`;
+}
+
 function* walk(dir) {
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
@@ -95,6 +154,10 @@ export function problemsIn(file, text) {
       const target = resolveRelative(at, spec);
       const why = rule.paths(target, at);
       if (why) problems.push(`${file}: imports "${spec}" (${target}), which reaches ${why}; ${rule.layer} may not`);
+      else if (within(target, rule.layer)) {
+        const order = folderOrderProblem(rule.layer, at.slice(rule.layer.length + 1), target.slice(rule.layer.length + 1));
+        if (order) problems.push(`${file}: imports "${spec}" (${target}): ${order}`);
+      }
     } else {
       const why = rule.packages(spec, at);
       if (why) problems.push(`${file}: imports ${why} ("${spec}"), which ${rule.layer} may not use`);
@@ -116,7 +179,13 @@ export function lintLayers() {
   for (const rule of rules) {
     let files;
     try { files = [...walk(join(root, rule.layer))]; } catch { continue; }
-    for (const path of files) problems.push(...problemsIn(relative(root, path), readFileSync(path, 'utf8')));
+    for (const path of files) {
+      const file = relative(root, path);
+      problems.push(...problemsIn(file, readFileSync(path, 'utf8')));
+      const order = FOLDER_ORDER[rule.layer];
+      const inLayer = file.split(sep).join('/').slice(rule.layer.length + 1);
+      if (order && !folderOf(rule.layer, inLayer)) problems.push(`${file}: is in no folder of the folder order of ${rule.layer}; place its folder in FOLDER_ORDER (scripts/lint-layers.mjs)`);
+    }
   }
   return problems;
 }

@@ -1,7 +1,7 @@
 import { sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { importsIn, lintLayers, problemsIn } from '../scripts/lint-layers.mjs';
+import { FOLDER_ORDER, folderOf, importsIn, lintLayers, problemsIn } from '../scripts/lint-layers.mjs';
 
 const path = (...parts: string[]) => parts.join(sep);
 // Spelled in pieces so that this file does not itself look like an electron import.
@@ -72,7 +72,7 @@ describe('layering by path: relative imports resolve to the layer they reach', (
     expect(problemsIn(file, "import { App } from '../../../src-renderer/App.vue';")[0]).toContain('reaches src-renderer');
     // Within src-shared, and names that only look like another layer, pass.
     expect(problemsIn(file, "import { Random } from '../../random.ts';")).toEqual([]);
-    expect(problemsIn(file, "import type { Api } from '../../api.ts';")).toEqual([]);
+    expect(problemsIn(file, "import { resolveParams } from '../../core/params.ts';")).toEqual([]);
     expect(problemsIn(file, "import { x } from './src-main/host.ts';")).toEqual([]);
     expect(problemsIn(file, "import { x } from '../../../src-main-old/host.ts';")).toEqual([]);
   });
@@ -101,5 +101,47 @@ describe('layering by path: relative imports resolve to the layer they reach', (
     expect(problemsIn(path('src-main', ELECTRON, 'main.ts'), "import { SolverHost } from '../host/pool.ts';")).toEqual([]);
     expect(problemsIn(path('tests', 'main', 'a.test.ts'), `import { x } from '../../${ELECTRON_DIR}/main.ts';`)).toHaveLength(1);
     expect(problemsIn(path('tests', 'main', 'a.test.ts'), "import { x } from '../../src-main/host/pool.ts';")).toEqual([]);
+  });
+});
+
+describe('the folder order inside src-shared (FOLDER_ORDER, as VS Code orders its layers)', () => {
+  const order = FOLDER_ORDER['src-shared'] as (string | string[])[];
+
+  it('a folder imports folders below it; an import going upward names both folders', () => {
+    const request = path('src-shared', 'problems', 'nqueens', 'request.ts');
+    // What the N-Queens request imported before issue 20: the parameter types from solvers/.
+    const up = problemsIn(request, "import type { ParamValue } from '../../solvers/types.ts';");
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('src-shared/problems/nqueens may not import src-shared/solvers, which is above it');
+    expect(problemsIn(request, "import type { ParamValue } from '../../core/params.ts';")).toEqual([]);
+    // The driver reaching the per-kind layer, and anything reaching api.ts (the top).
+    expect(problemsIn(path('src-shared', 'core', 'driver.ts'), "import type { RunRequest } from '../runtime/kinds/index.ts';")[0]).toContain('src-shared/core may not import src-shared/runtime');
+    expect(problemsIn(path('src-shared', 'metrics', 'hypervolume.ts'), "import type { SaikoroApi } from '../api.ts';")[0]).toContain('src-shared/metrics may not import src-shared/api.ts');
+    // A metric reaching a problem (metrics <-> problems/dice was a cycle).
+    expect(problemsIn(path('src-shared', 'metrics', 'x.ts'), "import { DiceEvaluator } from '../problems/dice/evaluate.ts';")).toHaveLength(1);
+    // Downward, and within one folder (subfolders included), passes.
+    expect(problemsIn(path('src-shared', 'runtime', 'kinds', 'dice.ts'), "import { drive } from '../../core/driver.ts';\nimport { SolverRun } from '../../solvers/solver-run.ts';\nimport type { RunApiTypes } from '../run-api.ts';")).toEqual([]);
+    expect(problemsIn(path('src-shared', 'solvers', 'so', 'ga.ts'), "import type { Solver } from '../types.ts';")).toEqual([]);
+  });
+
+  it('peers do not import each other; a listed subfolder is its own folder', () => {
+    const peer = problemsIn(path('src-shared', 'problems', 'nqueens', 'x.ts'), "import { trackConfig } from '../dice/config.ts';");
+    expect(peer).toHaveLength(1);
+    expect(peer[0]).toContain('src-shared/problems/dice, which is a peer of it');
+    expect(problemsIn(path('src-shared', 'random.ts'), "import { isRecord } from './json.ts';")[0]).toContain('a peer of it');
+    expect(problemsIn(path('src-shared', 'solvers', 'registry.ts'), "import { ProgramRun } from './program/solver.ts';")[0]).toContain('src-shared/solvers may not import src-shared/solvers/program');
+    expect(problemsIn(path('src-shared', 'solvers', 'program', 'solver.ts'), "import type { Solver } from '../types.ts';")).toEqual([]);
+  });
+
+  it('places every folder of src-shared, each once', () => {
+    const entries = order.flat();
+    expect(new Set(entries).size).toBe(entries.length);
+    expect(folderOf('src-shared', 'solvers/so/ga.ts')).toBe('solvers');
+    expect(folderOf('src-shared', 'solvers/program/solver.ts')).toBe('solvers/program');
+    expect(folderOf('src-shared', 'api.ts')).toBe('api.ts');
+    expect(folderOf('src-shared', 'widgets/x.ts')).toBeNull();
+    expect(folderOf('src-shared', 'util.ts')).toBeNull();
+    const unplaced = lintLayers().filter((p: string) => p.includes('is in no folder of the folder order'));
+    expect(unplaced).toEqual([]);
   });
 });
