@@ -143,6 +143,15 @@ export function boundedHvNormaliser(launcher: () => Pick<Launcher, 'computeHvNor
   };
 }
 
+/**
+ * The preparation of a multi-objective run that has no normalisation yet
+ * (HostStartOptions.prepare): its config's normalisation from hvNormalisationFor (a worker of
+ * `launcher`, remembered), then the request with it. The run waits in the host's queue meanwhile.
+ */
+export function hvPreparation(launcher: Pick<Launcher, 'computeHvNormalisation'>): (request: DiceRunRequest, signal: AbortSignal) => Promise<DiceRunRequest> {
+  return async (request, signal) => ({ ...request, hvNormalisation: await hvNormalisationFor(launcher, request.config, signal) });
+}
+
 /** Whether a planned run still needs its normalisation (M >= 2, traced, none given) before it is launched. */
 export function needsHvNormalisation(plan: AnyRunPlan): plan is RunPlan<'dice'> {
   return plan.kind === 'dice' && plan.started.objectiveCount >= 2 && plan.request.traceHypervolume !== false && !plan.request.hvNormalisation;

@@ -414,10 +414,10 @@ export class ProjectService implements Disposable {
     return launchingExecutor({
       experiment: session.info.experiment,
       projectDir,
-      launcher: this.runs,
       shouldStop: () => session.stop,
       launch: (run, plan) => {
-        const { started, handle } = this.runs.launch(plan);
+        // Listed as queued at once, also while its instance's normalisation is computed in a worker.
+        const { started, handle } = this.runs.launchPrepared(plan);
         session.inFlight.set(run.id, started.runId);
         return handle as LaunchedRun<DiceRunRequest>;
       },

@@ -14,7 +14,7 @@ import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { planRun } from './runs.ts';
 import { RUN_KIND_DESCRIPTORS, type RunKindDescriptor } from './run-kinds.ts';
 import type { AnyRunPlan, Launcher, LaunchedRun, RunPlan } from './launcher.ts';
-import { hvNormalisationFor, knownHvNormalisation, needsHvNormalisation, withHvNormalisation } from './dice.ts';
+import { hvPreparation, knownHvNormalisation, needsHvNormalisation, withHvNormalisation } from './dice.ts';
 import type { HostStartOptions, RunOutcome } from '../host/pool.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
@@ -62,16 +62,28 @@ export class RunService implements Disposable {
     signal?.throwIfAborted();
     const plan = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb });
     signal?.throwIfAborted();
-    if (!needsHvNormalisation(plan)) return this.launch(plan).started;
+    return this.launchPrepared(plan).started;
+  }
+
+  /**
+   * Queues a planned run (startRun's, or an experiment session's) and answers at once: a
+   * multi-objective run whose normalisation is not known yet waits in the queue, listed as
+   * queued, while a worker computes it (hvPreparation); its RunStarted is then replaced by one
+   * with the normalisation, and the run starts.
+   */
+  launchPrepared(plan: AnyRunPlan): Launched {
+    if (!needsHvNormalisation(plan)) return this.launch(plan);
     const known = knownHvNormalisation(plan.request.config);
-    if (known) return this.launch(withHvNormalisation(plan, known)).started;
+    if (known) return this.launch(withHvNormalisation(plan, known));
+    const prepare = hvPreparation(this);
     return this.launch(plan, (tracked) => async (request, aborted) => {
-      const hvNormalisation = await hvNormalisationFor(this, (request as DiceRunRequest).config, aborted);
+      const prepared = await prepare(request as DiceRunRequest, aborted);
+      const hvNormalisation = prepared.hvNormalisation!;
       tracked.plan = withHvNormalisation(plan, hvNormalisation);
       // Replaced, not changed: the answer already given (an in-process caller holds it) stays as it was.
       tracked.info.started = { ...(tracked.info.started as DiceRunStarted), hvNormalisation };
-      return tracked.plan.request;
-    }).started;
+      return prepared;
+    });
   }
 
   /** A dice config's normalisation, computed in a worker process of the launcher (for hvNormalisationFor). */

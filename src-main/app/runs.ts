@@ -9,21 +9,21 @@ import { trackOf } from '../../src-shared/problems/dice/config.ts';
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import { gridRequest } from '../experiments/programs.ts';
 import { isRunKindName, RUN_KIND_NAMES, type DiceRunRequest, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
-import { hvNormalisationFor } from './dice.ts';
-import type { AnyRunPlan, Launcher, RunPlan } from './launcher.ts';
+import type { AnyRunPlan, RunPlan } from './launcher.ts';
 import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDescriptor } from './run-kinds.ts';
 
 
 /**
  * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
  * (src-main/experiments/executor.ts): its request (requestOf, the one a verification runs
- * inline too) plus the instance's default HV normalisation, computed once per instance in a
- * worker of `options.launcher` (hvNormalisationFor) instead of in every run's worker. `experiment` names it in its title and tag (null: untagged, as the CLI's).
+ * inline too). A multi-objective run's default HV normalisation is not in it: whoever launches
+ * it has it computed once per instance in a worker before the run starts (hvPreparation),
+ * instead of in every run's worker. `experiment` names it in its title and tag (null:
+ * untagged, as the CLI's).
  */
-export async function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number; projectDir?: string | null; launcher?: Pick<Launcher, 'computeHvNormalisation'> } = {}): Promise<RunPlan<'dice'>> {
+export function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number; projectDir?: string | null } = {}): RunPlan<'dice'> {
   const m = run.config.objectives.length;
-  const hvNormalisation = m >= 2 && options.launcher ? await hvNormalisationFor(options.launcher, run.config) : null;
-  const request: DiceRunRequest = { ...gridRequest(run, options.projectDir ?? null, options.snapshotIntervalMs), ...(hvNormalisation ? { hvNormalisation } : {}) };
+  const request: DiceRunRequest = gridRequest(run, options.projectDir ?? null, options.snapshotIntervalMs);
   const track = trackOf(run.config.objectives) ?? null;
   return {
     kind: 'dice',
@@ -41,7 +41,7 @@ export async function planGridRun(run: RunSpec, experiment: string | null, optio
       config: run.config,
       evaluations: run.budget.evaluations,
       target: run.budget.target ?? null,
-      hvNormalisation,
+      hvNormalisation: null,
       experiment: experiment === null ? null : { name: experiment, id: run.id, instance: run.instance, label: run.label },
     },
     report: (result) => result,

@@ -11,6 +11,7 @@ import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
 import { planGridRun } from '../app/runs.ts';
+import { hvPreparation, needsHvNormalisation } from '../app/dice.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { gridRequest } from './programs.ts';
 
@@ -64,8 +65,6 @@ export interface LaunchingExecutorOptions {
   experiment?: string | null;
   /** Minimum milliseconds between a run's snapshots (the worker's default when left out). */
   snapshotIntervalMs?: number;
-  /** Computes each instance's hypervolume normalisation once, in a worker (else every run's worker computes it). */
-  launcher?: Pick<Launcher, 'computeHvNormalisation'>;
   /** True once the session stops: a run planned after that is not launched (it stays missing). */
   shouldStop?: () => boolean;
   /** Called when a launched run has ended. */
@@ -82,7 +81,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       const startedAt = new Date();
       let plan: RunPlan<'dice'>;
       try {
-        plan = await planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null, launcher: options.launcher });
+        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null });
       } catch (e) {
         return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
       }
@@ -115,5 +114,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
  */
 export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; projectDir?: string | null }): Executor {
   const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
-  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan), launcher, snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
+  // A multi-objective run waits in the queue while a worker computes its instance's normalisation (once per instance).
+  const prepare = hvPreparation(launcher);
+  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan, needsHvNormalisation(plan) ? { prepare } : {}), snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
 }

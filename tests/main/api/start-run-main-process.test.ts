@@ -188,6 +188,29 @@ describe('an experiment added with a multi-objective instance above N = 2,520', 
     }
   });
 
+  it("a session's multi-objective run is listed as queued at once while its instance's normalisation is computed, then runs", async () => {
+    // The spec gives its own normalisation, so addExperiment computes none; the runs' traces need the dice default.
+    const given = { ...spec('given', 2700), instances: [{ name: 'mo2-n2700', track: 'mo2', n: 2700, normalisation: { ideal: [0, 0], nadir: [100, 100] } }] };
+    await within(app.api.addExperiment(given), 30_000, 'addExperiment');
+    calls.count = 0;
+    const held = holdNormalisation(app);
+    try {
+      await app.api.runExperiment('given');
+      await within(waitUntil(() => held.signals.length === 1), 30_000, 'the normalisation asked for');
+      const listed = (await app.api.listRuns()).find((r) => r.started.kind === 'dice' && r.started.experiment?.name === 'given')!;
+      expect([listed.status, listed.snapshot, listed.started.kind === 'dice' && listed.started.hvNormalisation]).toEqual(['queued', null, null]);
+      held.release();
+      await within(waitUntil(() => false, async () => (await app.api.getProject())?.experiments.find((e) => e.name === 'given')?.counts.done === 1), 120_000, 'the run');
+      const ran = (await app.api.getRun(listed.runId))!;
+      expect(ran.status).toBe('done');
+      expect(ran.started.kind === 'dice' && ran.started.hvNormalisation).toEqual(await expected(trackConfig('mo2', 2700)));
+      expect(calls.count).toBe(0);
+    } finally {
+      held.release();
+      held.restore();
+    }
+  });
+
   it('small instances (N <= 2,520) are computed where they are asked for, with the same numbers', async () => {
     calls.count = 0;
     const summary = await within(app.api.addExperiment(spec('small', 120)), 30_000, 'addExperiment');
