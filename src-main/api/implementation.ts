@@ -75,7 +75,7 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
     },
     async startRun(request: StartRunRequest) {
       if (!deps.runs) throw new UnavailableError('solver runs are not available in this app instance');
-      if (typeof request === 'object' && request !== null && request.kind !== 'nqueens' && request.program !== undefined) {
+      if (typeof request === 'object' && request !== null && (request.kind === undefined || request.kind === 'dice') && request.program !== undefined) {
         const program = request.program;
         const { folder, place } = programPlace();
         if (typeof program === 'object' && program !== null && Array.isArray(program.command) && program.command.every((a) => typeof a === 'string') && program.command.length > 0) {

@@ -23,6 +23,7 @@ import { chooseSolver, planDiceRun, solverParams } from './dice.ts';
 import { checkExperimentName, checkSpec, ProjectRequestError } from './experiments.ts';
 import type { RunPlan } from './launcher.ts';
 import { nqueensLabRun, planNqueensRun } from './nqueens.ts';
+import { planNqueensSweep } from './nqueens-sweep.ts';
 
 /** The largest budget one app run may ask for. */
 export const MAX_RUN_EVALUATIONS = 1e9;
@@ -102,6 +103,14 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
       const record = nqueensLabRun(plan.request, { status: 'done', result, reason: null }, info.started.createdAt, result.seconds * 1000);
       const added = project.putLabRun(record);
       return { as: 'lab', name: record.id, id: record.id, added };
+    },
+  },
+  'nqueens-sweep': {
+    plan: (start) => planNqueensSweep(start),
+    // A sweep is the lab's figures of the moment: its report carries every cell, and it is not stored.
+    keepResult: () => false,
+    save(_target, { info }) {
+      throw new ProjectRequestError('runId', `run ${info.runId} is an N-Queens sweep, which is not stored in a project (save a single run of the lab instead)`);
     },
   },
 };

@@ -50,7 +50,8 @@ export function planGridRun(run: RunSpec, experiment: string | null, options: { 
 
 /** Checks and plans a start request of any kind (dice when `kind` is left out). */
 export async function planRun(start: StartRunRequest, context: PlanContext = {}): Promise<AnyRunPlan> {
-  const kinds = RUN_KIND_NAMES.map((k) => `"${k}"`).join(' or ');
+  const quoted = RUN_KIND_NAMES.map((k) => `"${k}"`);
+  const kinds = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted.join('');
   if (typeof start !== 'object' || start === null || Array.isArray(start)) throw new RunRequestError('request', `must be an object with a kind (${kinds})`);
   const kind = start.kind ?? 'dice';
   if (!isRunKindName(kind)) throw new RunRequestError('kind', `must be ${kinds}, got ${JSON.stringify(kind)}`);

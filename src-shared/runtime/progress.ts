@@ -8,6 +8,7 @@
  *   dice, M objectives  : value = the front's indicator (normalised hypervolume; M <= 3 live),
  *                         secondary = the feasible front's size
  *   N-Queens            : value = attacking pairs, secondary = queens placed
+ *   N-Queens sweep      : work = runs finished, value = runs solved (kinds/nqueens-sweep.ts)
  */
 import type { Snapshot, SolverResult } from '../solvers/types.ts';
 import type { NqueensSnapshot } from './kinds/nqueens.ts';

@@ -13,11 +13,12 @@ import type { NqueensRequestFields } from '../problems/nqueens/request.ts';
 import type { Snapshot, SolverResult } from '../solvers/types.ts';
 import type { ParamValue } from '../core/params.ts';
 import type { StopReason } from '../core/termination.ts';
-import type { NqueensSnapshot, RunKindName } from './kinds/index.ts';
+import type { NqueensSnapshot, NqueensSweepPoint, NqueensSweepResult, NqueensSweepSnapshot, RunKindName } from './kinds/index.ts';
 import type { ProgramSpec } from '../solvers/program/protocol.ts';
 import type { ProgressPoint } from './progress.ts';
 
 export type { ProgressPoint } from './progress.ts';
+export type { NqueensSweepOutcome, NqueensSweepPoint, NqueensSweepResult, NqueensSweepSnapshot } from './kinds/index.ts';
 
 /** A dice run: the problem, the solver and its budget. */
 export interface StartDiceRun {
@@ -66,6 +67,28 @@ export interface StartNqueensRun extends NqueensRequestFields {
 
 export type NqueensRunPurpose = 'run' | 'baseline';
 export const NQUEENS_RUN_PURPOSES: readonly NqueensRunPurpose[] = ['run', 'baseline'];
+
+/**
+ * The N-Queens lab's sweep: the network on each (setting, N) point with seeds 1..seeds, one
+ * cell after the other in one worker; its result is every cell's outcome (each exactly the
+ * nqueens run of its N, parameters and seed).
+ */
+export interface StartNqueensSweep {
+  kind: 'nqueens-sweep';
+  /** Parameters by their framework names, as StartNqueensRun's; missing ones take their defaults. */
+  points: NqueensSweepPoint[];
+  seeds: number;
+}
+
+/** What a sweep runs. */
+export interface NqueensSweepStarted extends StartedBase {
+  kind: 'nqueens-sweep';
+  /** Every parameter of each point, defaults filled in. */
+  points: NqueensSweepPoint[];
+  seeds: number;
+  /** points x seeds. */
+  cells: number;
+}
 
 export type StartRunRequest = RunApiTypes[RunKindName]['start'];
 
@@ -155,6 +178,7 @@ export interface NqueensRunReport {
 export interface RunApiTypes {
   dice: { start: StartDiceRun; started: DiceRunStarted; snapshot: Snapshot; result: SolverResult };
   nqueens: { start: StartNqueensRun; started: NqueensRunStarted; snapshot: NqueensSnapshot; result: NqueensRunReport };
+  'nqueens-sweep': { start: StartNqueensSweep; started: NqueensSweepStarted; snapshot: NqueensSweepSnapshot; result: NqueensSweepResult };
 }
 
 export type RunStarted = RunApiTypes[RunKindName]['started'];

@@ -1,11 +1,12 @@
 /**
- * The sweep: N x parameter settings x seeds, run in a Web Worker (sweep.worker.ts), summarised as
- * success rate and steps-to-solution median and IQR per N (quantileOfSorted). No DOM and no
- * ECharts here, so the worker can import it.
+ * The sweep: N x parameter settings x seeds, a run of the app (kind 'nqueens-sweep': the
+ * request carries the grid, a worker process runs each cell as the nqueens run of its N,
+ * parameters and seed), summarised here as success rate and steps-to-solution median and IQR
+ * per N (quantileOfSorted). No DOM and no ECharts here.
  */
 import { validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
-import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
+import type { NqueensSweepOutcome, StartNqueensSweep } from '../../../src-shared/api.ts';
 import { quantileOfSorted } from '../../../src-shared/stats/summary.ts';
 import { PRESETS, type PresetName } from './lab.ts';
 
@@ -16,50 +17,25 @@ export interface SweepSetting {
   overrides: Partial<Omit<NeuralParams, 'n'>>;
 }
 
-export interface SweepJob {
-  index: number;
-  setting: number;
-  n: number;
-  seed: number;
-  params: NeuralParams;
-}
+/** How one (setting, N, seed) run ended, as the sweep's result reports it. */
+export type SweepOutcome = NqueensSweepOutcome;
 
-export interface SweepOutcome {
-  index: number;
-  setting: number;
-  n: number;
-  seed: number;
-  solved: boolean;
-  steps: number;
-  failure?: string;
-  seconds: number;
-}
-
-/** Every (setting, N, seed) combination, seeds 1..seeds, in the order they will run. */
-export function planSweep(ns: readonly number[], settings: readonly SweepSetting[], seeds: number): SweepJob[] {
-  const jobs: SweepJob[] = [];
-  for (const n of ns) {
-    for (let s = 0; s < settings.length; s++) {
-      const { preset, overrides } = settings[s];
-      const base = PRESETS[preset].make(n);
-      const params: NeuralParams = { ...base, ...overrides, n, kick: { ...base.kick, ...(overrides.kick ?? {}) } };
-      validateNeuralParams(params);
-      for (let seed = 1; seed <= seeds; seed++) jobs.push({ index: jobs.length, setting: s, n, seed, params });
-    }
-  }
-  return jobs;
+/** Each setting's network parameters for N (the preset's for N, then the overrides); throws naming a bad one. */
+export function settingParams(setting: SweepSetting, n: number): NeuralParams {
+  const { preset, overrides } = setting;
+  const base = PRESETS[preset].make(n);
+  const params: NeuralParams = { ...base, ...overrides, n, kick: { ...base.kick, ...(overrides.kick ?? {}) } };
+  validateNeuralParams(params);
+  return params;
 }
 
 /**
- * Runs one job (in the worker, or inline in tests) as every N-Queens run runs: an nqueens
- * request through the one driver (executeRunSync), not a loop of its own.
+ * The sweep's start request: every (N, setting) point, N first, each with seeds 1..seeds (so
+ * the cells run N by N, setting by setting, seed by seed).
  */
-export function runSweepJob(job: SweepJob, now: () => number = () => performance.now()): SweepOutcome {
-  const start = now();
-  const r = executeRunSync({ kind: 'nqueens', method: 'neural', n: job.n, params: frameworkParams('neural', job.params), seed: job.seed });
-  const out: SweepOutcome = { index: job.index, setting: job.setting, n: job.n, seed: job.seed, solved: r.solved, steps: r.steps, seconds: (now() - start) / 1000 };
-  if (r.failure) out.failure = r.failure;
-  return out;
+export function planSweep(ns: readonly number[], settings: readonly SweepSetting[], seeds: number): StartNqueensSweep {
+  const points = ns.flatMap((n) => settings.map((setting, s) => ({ setting: s, n, params: frameworkParams('neural', settingParams(setting, n)) })));
+  return { kind: 'nqueens-sweep', points, seeds };
 }
 
 export interface SweepCell {

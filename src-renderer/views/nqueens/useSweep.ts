@@ -1,26 +1,45 @@
 /**
- * The lab's sweep: its form (N list, seeds, which settings), the jobs run in a Web Worker
- * (sweep.worker.ts), the outcomes as they arrive (one UI update per animation frame) and their
- * summary per N and setting. Owns the worker and terminates it in onScopeDispose.
+ * The lab's sweep: its form (N list, seeds, which settings) and the sweep as one run of the app
+ * (startRun of kind 'nqueens-sweep' through the runs store, planned and launched by the app
+ * layer, run in a worker process), its progress while it runs and its outcomes once it ends,
+ * summarised per N and setting. A sweep no longer wanted is cancelled: by Cancel, by a new
+ * sweep, and when the lab closes (onScopeDispose). A cancelled sweep shows the runs it finished.
  */
-import { computed, markRaw, onScopeDispose, reactive, ref, shallowRef, type Ref } from 'vue';
+import { computed, onScopeDispose, reactive, ref, shallowRef, type Ref } from 'vue';
+import type { NqueensSweepResult, NqueensSweepSnapshot, StartNqueensSweep } from '../../../src-shared/api.ts';
+import { useRunsStore } from '../../stores/runs.ts';
 import type { FormResult } from './lab.ts';
 import { parseNList, planSweep, summarizeSweep, type SweepOutcome, type SweepSetting } from './sweep.ts';
-import type { SweepMessage } from './sweep.worker.ts';
 
 /** The largest N a sweep may ask for. */
 export const SWEEP_MAX_N = 1000;
 const MAX_SEEDS = 200;
+const NO_OUTCOMES: readonly SweepOutcome[] = Object.freeze([]);
 
 /** @param checked the lab's checked parameters: the "current parameters" setting. */
 export function useSweep(checked: Readonly<Ref<FormResult>>) {
+  const runs = useRunsStore();
   const form = reactive({ ns: '8, 16, 32, 64', seeds: 10, useDefault: true, useSlides: true, useCustom: false });
   const settings = shallowRef<SweepSetting[]>([]);
-  const outcomes = shallowRef<SweepOutcome[]>([]);
-  const total = ref(0);
-  const running = ref(false);
-  const error = ref<string | null>(null);
-  let worker: Worker | null = null;
+  const runId = ref<string | null>(null);
+  const starting = ref(false);
+  const formError = ref<string | null>(null);
+  /** Bumped by every start and stop: an answer to an older start is not wanted any more. */
+  let generation = 0;
+
+  const run = computed(() => {
+    const r = runs.get(runId.value);
+    return r?.kind === 'nqueens-sweep' ? r : null;
+  });
+  const unfinished = computed(() => run.value !== null && (run.value.status === 'queued' || run.value.status === 'running' || run.value.status === 'paused'));
+  const running = computed(() => starting.value || unfinished.value);
+  const total = computed(() => (run.value?.started.kind === 'nqueens-sweep' ? run.value.started.cells : 0));
+  const result = computed(() => (run.value?.result as NqueensSweepResult | null | undefined) ?? null);
+  const outcomes = computed(() => result.value?.outcomes ?? NO_OUTCOMES);
+  /** Runs finished so far: the last snapshot's count while it runs, the result's once it ends. */
+  const done = computed(() => (result.value ? result.value.outcomes.length : ((run.value?.snapshot as NqueensSweepSnapshot | null | undefined)?.done ?? 0)));
+  const solvedSoFar = computed(() => (result.value ? result.value.outcomes.filter((o) => o.solved).length : ((run.value?.snapshot as NqueensSweepSnapshot | null | undefined)?.solved ?? 0)));
+  const error = computed(() => formError.value ?? (run.value?.status === 'failed' ? `The sweep failed: ${run.value.reason ?? 'no reason given'}` : null));
 
   function chosenSettings(): SweepSetting[] {
     const out: SweepSetting[] = [];
@@ -34,62 +53,57 @@ export function useSweep(checked: Readonly<Ref<FormResult>>) {
     return out;
   }
 
-  function start(): void {
-    stop();
-    error.value = null;
+  /** The form's sweep request, or null with formError saying what is wrong. */
+  function request(chosen: SweepSetting[]): StartNqueensSweep | null {
     let ns: number[];
     try {
       ns = parseNList(form.ns, SWEEP_MAX_N);
     } catch (e) {
-      error.value = `N list: ${(e as Error).message}`;
-      return;
+      formError.value = `N list: ${(e as Error).message}`;
+      return null;
     }
     if (!Number.isInteger(form.seeds) || form.seeds < 1 || form.seeds > MAX_SEEDS) {
-      error.value = `Seeds: an integer from 1 to ${MAX_SEEDS}`;
-      return;
+      formError.value = `Seeds: an integer from 1 to ${MAX_SEEDS}`;
+      return null;
     }
-    const chosen = chosenSettings();
     if (!chosen.length) {
-      error.value = 'Settings: choose at least one';
-      return;
+      formError.value = 'Settings: choose at least one';
+      return null;
     }
-    const jobs = planSweep(ns, chosen, form.seeds);
-    settings.value = chosen;
-    outcomes.value = [];
-    total.value = jobs.length;
-    running.value = true;
-    const w = (worker = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' }));
-    const collected: SweepOutcome[] = [];
-    let pending = false;
-    w.onmessage = (e: MessageEvent<SweepMessage>) => {
-      const m = e.data;
-      if (m.kind === 'outcome') {
-        collected.push(m.outcome);
-        // Batch UI updates: one per animation frame however fast results arrive.
-        if (!pending) {
-          pending = true;
-          requestAnimationFrame(() => {
-            pending = false;
-            outcomes.value = markRaw([...collected]);
-          });
-        }
-      } else {
-        if (m.kind === 'error') error.value = m.message;
-        outcomes.value = markRaw([...collected]);
-        stop();
-      }
-    };
-    w.onerror = (e) => {
-      error.value = `The sweep worker failed: ${e.message}`;
-      stop();
-    };
-    w.postMessage({ jobs });
+    try {
+      return planSweep(ns, chosen, form.seeds);
+    } catch (e) {
+      formError.value = `Settings: ${(e as Error).message}`;
+      return null;
+    }
   }
 
+  async function start(): Promise<void> {
+    stop();
+    formError.value = null;
+    const chosen = chosenSettings();
+    const req = request(chosen);
+    if (!req) return;
+    const mine = generation;
+    settings.value = chosen;
+    runId.value = null;
+    starting.value = true;
+    try {
+      const s = await runs.start(req);
+      if (mine === generation) runId.value = s.runId;
+      else void runs.cancel(s.runId);
+    } catch (e) {
+      if (mine === generation) formError.value = (e as Error).message;
+    } finally {
+      if (mine === generation) starting.value = false;
+    }
+  }
+
+  /** Cancels the sweep (one being started is cancelled as soon as it is answered). */
   function stop(): void {
-    worker?.terminate();
-    worker = null;
-    running.value = false;
+    generation++;
+    starting.value = false;
+    if (unfinished.value && runId.value) void runs.cancel(runId.value);
   }
   onScopeDispose(stop);
 
@@ -97,5 +111,5 @@ export function useSweep(checked: Readonly<Ref<FormResult>>) {
   /** Every (N, setting) cell, N first. */
   const rows = computed(() => cells.value.flat().sort((a, b) => a.n - b.n || a.setting - b.setting));
 
-  return { form, settings, outcomes, total, running, error, cells, rows, start, stop };
+  return { form, settings, runId, outcomes, total, done, solvedSoFar, running, error, cells, rows, start, stop };
 }

@@ -17,15 +17,18 @@ import type { RunApiTypes } from '../run-api.ts';
 import type { ProgressPoint } from '../progress.ts';
 import { diceRunKind, type DiceRunRequest } from './dice.ts';
 import { nqueensRunKind, type NqueensResult, type NqueensRunRequest, type NqueensSnapshot } from './nqueens.ts';
+import { nqueensSweepRunKind, type NqueensSweepRequest, type NqueensSweepResult, type NqueensSweepSnapshot } from './nqueens-sweep.ts';
 
 export type { DiceRunRequest } from './dice.ts';
 export type { NqueensMethod, NqueensResult, NqueensRunRequest, NqueensSnapshot } from './nqueens.ts';
+export type { NqueensSweepOutcome, NqueensSweepPoint, NqueensSweepRequest, NqueensSweepResult, NqueensSweepSnapshot } from './nqueens-sweep.ts';
 export type { RunEnvironment, RunRequestBase } from './base.ts';
 
 /** Request, snapshot and result of each kind. */
 export interface RunKindTypes {
   dice: { request: DiceRunRequest; snapshot: Snapshot; result: SolverResult };
   nqueens: { request: NqueensRunRequest; snapshot: NqueensSnapshot; result: NqueensResult };
+  'nqueens-sweep': { request: NqueensSweepRequest; snapshot: NqueensSweepSnapshot; result: NqueensSweepResult };
 }
 
 export type RunKindName = keyof RunKindTypes;
@@ -51,6 +54,7 @@ export interface RunKind<K extends RunKindName> {
 const RUN_KINDS: { [K in RunKindName]: RunKind<K> } = {
   dice: diceRunKind,
   nqueens: nqueensRunKind,
+  'nqueens-sweep': nqueensSweepRunKind,
 };
 
 export const RUN_KIND_NAMES = Object.keys(RUN_KINDS) as readonly RunKindName[];

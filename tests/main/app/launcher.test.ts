@@ -1,7 +1,9 @@
 // Every run of the app and the CLI goes through the launcher (src-main/app/launcher.ts): no
 // module of src-main outside src-main/app/ constructs a solver host, names it, or executes a
-// run request itself (the worker, which the host runs, executes what it is sent). A static
-// check over the sources, as tests/layers.test.ts checks the layering.
+// run request itself (the worker, which the host runs, executes what it is sent), and no module
+// of src-renderer executes a request or runs a Web Worker of its own (the page starts runs of
+// the app through the API: the N-Queens lab's sweep is a kind of run). A static check over the
+// sources, as tests/layers.test.ts checks the layering.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -26,6 +28,7 @@ export function runStartsIn(file: string, text: string): string[] {
   if (/\bSolverHost\b/.test(text)) problems.push(`${file}: names SolverHost (start runs with src-main/app/launcher.ts)`);
   if (/\bexecuteRun(Sync)?\b/.test(text)) problems.push(`${file}: executes a run request itself (use the launcher's runInProcess)`);
   if (/\bhost\/pool\.ts['"]/.test(text) && /import\s+(type\s+)?\{[^}]*\bHostRun\b/.test(text)) problems.push(`${file}: imports HostRun (a launched run is a LaunchedRun)`);
+  if (file.startsWith('src-renderer/') && /\bnew (Shared)?Worker\(/.test(text)) problems.push(`${file}: runs a Web Worker of its own (start a run of the app through the API)`);
   return problems;
 }
 
@@ -49,9 +52,9 @@ function sources(dir: string): string[] {
 }
 
 describe('one launcher for every run', () => {
-  it('no module of src-main outside src-main/app/ starts a host run or executes a request', () => {
-    const files = sources(join(ROOT, 'src-main'));
-    expect(files.length).toBeGreaterThan(50);
+  it('no module of src-main outside src-main/app/, nor of src-renderer, starts a host run or executes a request', () => {
+    const files = [...sources(join(ROOT, 'src-main')), ...sources(join(ROOT, 'src-renderer'))];
+    expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap((f) => runStartsIn(posix(f), readFileSync(f, 'utf8')))).toEqual([]);
   });
 
@@ -88,6 +91,9 @@ describe('one launcher for every run', () => {
     expect(runStartsIn('src-main/app/launcher.ts', 'this.host = new SolverHost(options);')).toEqual([]);
     expect(runStartsIn('src-main/host/worker.ts', 'await executeRun(request)')).toEqual([]);
     expect(runStartsIn('src-main/host/pool.ts', 'executeRunSync(request)')).toHaveLength(1);
+    expect(runStartsIn('src-renderer/views/nqueens/sweep.ts', "import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';")).toHaveLength(1);
+    expect(runStartsIn('src-renderer/views/nqueens/useSweep.ts', "const w = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' });")).toHaveLength(1);
+    expect(runStartsIn('src-renderer/views/nqueens/useSweep.ts', "const s = await runs.start(request);")).toEqual([]);
   });
 
   it('a plan gives the same result in a worker and in this process', async () => {

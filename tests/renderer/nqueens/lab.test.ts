@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { CELL, cellStates, editedFields, kickSpans, NeuralPlayer, paramsFromForm, presetForm, type History } from '../../../src-renderer/views/nqueens/lab.ts';
 import { historyOption, stepsOption, successOption } from '../../../src-renderer/views/nqueens/charts.ts';
-import { parseNList, planSweep, runSweepJob, summarizeSweep, type SweepOutcome, type SweepSetting } from '../../../src-renderer/views/nqueens/sweep.ts';
+import { parseNList, planSweep, summarizeSweep, type SweepOutcome, type SweepSetting } from '../../../src-renderer/views/nqueens/sweep.ts';
 import { defaultNeuralParams, NeuralNet, runNeural } from '../../../src-shared/problems/nqueens/neural.ts';
+import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 
 describe('the parameter form', () => {
@@ -97,21 +98,14 @@ describe('the sweep', () => {
     { label: 'slides, A = B = 0.6', preset: 'slides', overrides: { A: 0.6, B: 0.6 } },
   ];
 
-  it('plans N x settings x seeds jobs with each setting\'s parameters', () => {
-    const jobs = planSweep([8, 15], settings, 3);
-    expect(jobs.length).toBe(12);
-    expect(jobs.map((j) => j.index)).toEqual([...Array(12).keys()]);
-    expect(jobs.filter((j) => j.setting === 1 && j.n === 15).map((j) => [j.seed, j.params.A, j.params.update])).toEqual([[1, 0.6, 'sync'], [2, 0.6, 'sync'], [3, 0.6, 'sync']]);
-    expect(jobs[0].params).toEqual(defaultNeuralParams(8));
+  it('plans the sweep request: (N, setting) points, N first, each with the setting\'s parameters for N', () => {
+    const request = planSweep([8, 15], settings, 3);
+    expect(request.kind).toBe('nqueens-sweep');
+    expect(request.seeds).toBe(3);
+    expect(request.points.map((p) => [p.n, p.setting])).toEqual([[8, 0], [8, 1], [15, 0], [15, 1]]);
+    expect(request.points[0].params).toEqual(frameworkParams('neural', defaultNeuralParams(8)));
+    expect(request.points[3].params).toMatchObject({ A: 0.6, B: 0.6, update: 'sync' });
     expect(() => planSweep([8], [{ label: 'bad', preset: 'default', overrides: { A: -1 } }], 1)).toThrow(/^A: /);
-  });
-
-  it('runs a job through the driver to exactly what the network itself gives', () => {
-    for (const job of planSweep([10, 12], settings, 3)) {
-      const o = runSweepJob(job);
-      const r = runNeural(job.params, job.seed);
-      expect([o.solved, o.steps, o.failure], `N = ${job.n} seed ${job.seed}`).toEqual([r.solved, r.steps, r.failure]);
-    }
   });
 
   it('uses type-7 quantiles (numpy.percentile defaults)', () => {
