@@ -8,22 +8,16 @@
  * median, because a few moves into infeasibility have huge energy deltas; the mean made T0
  * far too hot: 257 against 235 at N = 840 after 200,000 evaluations).
  */
-import { Random } from '../../random.ts';
 import { quantileOfSorted } from '../../stats/summary.ts';
 import { num, str } from '../../core/params.ts';
-import type { Ask, SetupContext, Solver, SolverInfo } from '../types.ts';
+import type { SetupContext, SolverInfo } from '../types.ts';
 import type { ParamValues } from '../../core/params.ts';
 import type { Problem } from '../../core/problem.ts';
-import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
+import { LocalSearch, LocalSearchSolver, neighbourhoodParam, swapShareParam, type Neighbourhood } from './local.ts';
 
 const CALIBRATION_MOVES = 100;
 
-class Annealing implements Solver {
-  private problem!: Problem;
-  private random!: Random;
-  private ls: LocalSearch | null = null;
-  private neighbourhood!: Neighbourhood;
-  private swapShare = 0;
+class Annealing extends LocalSearchSolver {
   private penalty = 0;
   private t0 = 0;
   private ratio = 0;
@@ -33,12 +27,8 @@ class Annealing implements Solver {
   private readonly calibration: number[] = [];
   private calibrated = false;
   private bestX: Uint8Array | null = null;
-  private readonly best = new BestTracker();
-  private readonly move: Move = { p: 0, q: -1, face: 1 };
 
-  setup(problem: Problem, params: ParamValues, seed: number, context?: SetupContext): void {
-    this.problem = problem;
-    this.random = Random.fromSeed(seed);
+  protected configure(params: ParamValues, _problem: Problem, context?: SetupContext): void {
     this.neighbourhood = str(params, 'neighbourhood') as Neighbourhood;
     this.swapShare = num(params, 'swapShare');
     this.penalty = num(params, 'penalty');
@@ -49,51 +39,44 @@ class Annealing implements Solver {
     this.cycle = cycle > 0 ? cycle : (context?.maxEvaluations ?? 100000);
   }
 
-  ask(limit: number): Ask {
-    let used = 0;
-    while (used < limit) {
-      if (!this.ls) {
-        this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
-        used++;
-        this.clock++;
-      } else if (this.clock >= this.cycle && this.bestX) {
-        this.ls.reset(this.bestX); // reheat from the best
-        used++;
-        this.clock = 0;
-      } else {
-        const ls = this.ls;
-        ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
-        ls.peek(this.move);
-        used++;
-        this.clock++;
-        const delta = ls.peekF + this.penalty * ls.peekV - (ls.f + this.penalty * ls.v);
-        let accept: boolean;
-        if (delta <= 0) accept = true;
-        else if (!this.calibrated) {
-          this.calibration.push(delta);
-          accept = false;
-        } else {
-          const t = this.t0 * Math.pow(this.ratio, Math.min(1, this.clock / this.cycle));
-          accept = this.random.float() < Math.exp(-delta / t);
-        }
-        if (!this.calibrated && this.clock >= CALIBRATION_MOVES) {
-          // The median worsening; of an even count, the upper middle value ('higher').
-          const sorted = this.calibration.sort((a, b) => a - b);
-          this.t0 = sorted.length > 0 ? quantileOfSorted(sorted, 0.5, 'higher') / Math.LN2 : 1;
-          this.calibrated = true;
-        }
-        if (!accept) continue;
-        ls.apply(this.move);
-      }
-      if (this.best.better(this.ls.f, this.ls.v)) {
-        this.best.record(this.ls, used);
-        this.bestX = this.ls.state.sequence();
-      }
-    }
-    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+  protected override start(): LocalSearch {
+    this.clock++;
+    return super.start();
   }
 
-  tell(): void {}
+  protected step(ls: LocalSearch): boolean {
+    if (this.clock >= this.cycle && this.bestX) {
+      ls.reset(this.bestX); // reheat from the best
+      this.clock = 0;
+      return true;
+    }
+    ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
+    ls.peek(this.move);
+    this.clock++;
+    const delta = ls.peekF + this.penalty * ls.peekV - (ls.f + this.penalty * ls.v);
+    let accept: boolean;
+    if (delta <= 0) accept = true;
+    else if (!this.calibrated) {
+      this.calibration.push(delta);
+      accept = false;
+    } else {
+      const t = this.t0 * Math.pow(this.ratio, Math.min(1, this.clock / this.cycle));
+      accept = this.random.float() < Math.exp(-delta / t);
+    }
+    if (!this.calibrated && this.clock >= CALIBRATION_MOVES) {
+      // The median worsening; of an even count, the upper middle value ('higher').
+      const sorted = this.calibration.sort((a, b) => a - b);
+      this.t0 = sorted.length > 0 ? quantileOfSorted(sorted, 0.5, 'higher') / Math.LN2 : 1;
+      this.calibrated = true;
+    }
+    if (!accept) return false;
+    ls.apply(this.move);
+    return true;
+  }
+
+  protected override improved(ls: LocalSearch): void {
+    this.bestX = ls.state.sequence();
+  }
 }
 
 export const annealing: SolverInfo = {

@@ -13,25 +13,19 @@
  * evaluations without a new best was tried and did worse (207 against 200 at N = 840 after
  * 1,000,000 evaluations).
  */
-import { Random } from '../../random.ts';
 import type { DiceState } from '../../problems/dice/incremental.ts';
 import { asDiceProblem } from '../../problems/dice/problem.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
 import { num, str } from '../../core/params.ts';
-import type { Ask, Solver, SolverInfo } from '../types.ts';
+import type { SolverInfo } from '../types.ts';
 import type { ParamValues } from '../../core/params.ts';
 import type { Problem } from '../../core/problem.ts';
-import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
+import { LocalSearch, LocalSearchSolver, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 import { aboveBandMask, inCostlyWindow } from './patterns.ts';
 
 const AIM_TRIES = 16;
 
-class IteratedLocalSearch implements Solver {
-  private problem!: Problem;
-  private random!: Random;
-  private ls: LocalSearch | null = null;
-  private neighbourhood!: Neighbourhood;
-  private swapShare = 0;
+class IteratedLocalSearch extends LocalSearchSolver {
   private guidance = 0;
   private patience = 0;
   private strength = 0;
@@ -44,12 +38,8 @@ class IteratedLocalSearch implements Solver {
   /** Bit k set: F6 + k is part of the objective. */
   private relevant = 0;
   private faces!: Uint8Array;
-  private readonly best = new BestTracker();
-  private readonly move: Move = { p: 0, q: -1, face: 1 };
 
-  setup(problem: Problem, params: ParamValues, seed: number): void {
-    this.problem = problem;
-    this.random = Random.fromSeed(seed);
+  protected configure(params: ParamValues, problem: Problem): void {
     this.neighbourhood = str(params, 'neighbourhood') as Neighbourhood;
     this.swapShare = num(params, 'swapShare');
     this.guidance = num(params, 'guidance');
@@ -98,51 +88,43 @@ class IteratedLocalSearch implements Solver {
     }
   }
 
-  ask(limit: number): Ask {
-    let used = 0;
-    while (used < limit) {
-      if (!this.ls) {
-        const x = randomSequence(this.problem, this.random);
-        this.ls = new LocalSearch(this.problem, x);
-        this.faces = x.slice();
-        used++;
-      } else if (this.perturbing > 0) {
-        const ls = this.ls;
-        ls.randomMove(this.random, 'change', 0, this.move);
-        this.commit(ls, this.move);
-        used++;
-        this.perturbing--;
-      } else if (this.sinceImprovement >= this.patience && this.bestX) {
-        this.ls.reset(this.bestX);
-        this.faces.set(this.bestX);
-        used++;
-        this.sinceImprovement = 0;
-        this.perturbing = this.strength;
-      } else {
-        const ls = this.ls;
-        this.propose(ls);
-        ls.peek(this.move);
-        used++;
-        let c = ls.comparePeek();
-        if (this.oscillation) {
-          const d = ls.peekF + this.lambda * ls.peekV - (ls.f + this.lambda * ls.v);
-          c = d < 0 ? -1 : d > 0 ? 1 : c;
-          // Strategic oscillation: tighten the penalty while infeasible, relax it while feasible.
-          this.lambda *= ls.v > 0 ? 1.001 : 0.9995;
-        }
-        if (c <= 0) this.commit(ls, this.move);
-        this.sinceImprovement = c < 0 ? 0 : this.sinceImprovement + 1;
-      }
-      if (this.best.better(this.ls.f, this.ls.v)) {
-        this.best.record(this.ls, used);
-        this.bestX = this.faces.slice();
-        this.sinceImprovement = 0;
-      }
-    }
-    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+  protected override start(): LocalSearch {
+    const x = randomSequence(this.problem, this.random);
+    const ls = new LocalSearch(this.problem, x);
+    this.faces = x.slice();
+    return ls;
   }
 
-  tell(): void {}
+  protected step(ls: LocalSearch): boolean {
+    if (this.perturbing > 0) {
+      ls.randomMove(this.random, 'change', 0, this.move);
+      this.commit(ls, this.move);
+      this.perturbing--;
+    } else if (this.sinceImprovement >= this.patience && this.bestX) {
+      ls.reset(this.bestX);
+      this.faces.set(this.bestX);
+      this.sinceImprovement = 0;
+      this.perturbing = this.strength;
+    } else {
+      this.propose(ls);
+      ls.peek(this.move);
+      let c = ls.comparePeek();
+      if (this.oscillation) {
+        const d = ls.peekF + this.lambda * ls.peekV - (ls.f + this.lambda * ls.v);
+        c = d < 0 ? -1 : d > 0 ? 1 : c;
+        // Strategic oscillation: tighten the penalty while infeasible, relax it while feasible.
+        this.lambda *= ls.v > 0 ? 1.001 : 0.9995;
+      }
+      if (c <= 0) this.commit(ls, this.move);
+      this.sinceImprovement = c < 0 ? 0 : this.sinceImprovement + 1;
+    }
+    return true;
+  }
+
+  protected override improved(): void {
+    this.bestX = this.faces.slice();
+    this.sinceImprovement = 0;
+  }
 }
 
 export const iteratedLocalSearch: SolverInfo = {

@@ -1,13 +1,14 @@
 /**
  * Shared machinery of the single-objective local searches: an incremental state with the current
  * (f, violation), peeks of single-position changes and swaps (one evaluation each), random
- * move sampling, and the per-step bookkeeping of evaluations and reported bests.
+ * move sampling, the per-step bookkeeping of evaluations and reported bests, and the skeleton
+ * the searches share (LocalSearchSolver).
  */
-import type { Random } from '../../random.ts';
+import { Random } from '../../random.ts';
 import { incrementalState } from '../../core/problem.ts';
 import { compareScalar, totalViolation } from '../constraints.ts';
-import type { Evaluated, Reported } from '../types.ts';
-import type { ParamSpec } from '../../core/params.ts';
+import type { Ask, Evaluated, Reported, SetupContext, Solver } from '../types.ts';
+import type { ParamSpec, ParamValues } from '../../core/params.ts';
 import type { IncrementalState, Problem } from '../../core/problem.ts';
 
 /** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
@@ -163,4 +164,62 @@ export class BestTracker {
     this.firstFeasible = null;
     return out;
   }
+}
+
+/**
+ * The skeleton of the single-objective local searches (hill climbing, steepest descent, tabu,
+ * annealing, ILS): the seeded generator, a first point from a random sequence (one evaluation),
+ * then one evaluation per `step`, the best so far checked after each step that may have moved
+ * the current point and reported at the end of the ask. A search reads its parameters in
+ * `configure`, makes its moves in `step`, and does more in `start` or `improved` where it has to.
+ */
+export abstract class LocalSearchSolver implements Solver {
+  protected problem!: Problem;
+  protected random!: Random;
+  /** The current point; null until the first evaluation. */
+  protected ls: LocalSearch | null = null;
+  protected neighbourhood: Neighbourhood = 'both';
+  protected swapShare = 0;
+  /** Set by a search that has ended (steepest descent at a local optimum without restarts). */
+  protected finished = false;
+  protected readonly best = new BestTracker();
+  /** The move a step peeks (reused: no allocation per evaluation). */
+  protected readonly move: Move = { p: 0, q: -1, face: 1 };
+
+  setup(problem: Problem, params: ParamValues, seed: number, context?: SetupContext): void {
+    this.problem = problem;
+    this.random = Random.fromSeed(seed);
+    this.configure(params, problem, context);
+  }
+
+  /** Reads the search's own parameters. */
+  protected abstract configure(params: ParamValues, problem: Problem, context?: SetupContext): void;
+
+  /** The first point (one evaluation): a random sequence. */
+  protected start(): LocalSearch {
+    return new LocalSearch(this.problem, randomSequence(this.problem, this.random));
+  }
+
+  /** One evaluation's worth of search from the current point; false when the point did not move. */
+  protected abstract step(ls: LocalSearch): boolean;
+
+  /** The current point has just become the best so far. */
+  protected improved(_ls: LocalSearch): void {}
+
+  ask(limit: number): Ask {
+    let used = 0;
+    while (used < limit && !this.finished) {
+      let ls = this.ls;
+      used++;
+      if (ls === null) ls = this.ls = this.start();
+      else if (!this.step(ls)) continue;
+      if (this.best.better(ls.f, ls.v)) {
+        this.best.record(ls, used);
+        this.improved(ls);
+      }
+    }
+    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+  }
+
+  tell(): void {}
 }

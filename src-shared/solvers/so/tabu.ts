@@ -4,21 +4,15 @@
  * is worse than the current point. Positions just changed are tabu for `tenure` iterations; a
  * tabu move is admissible only when it beats the best solution found (aspiration).
  */
-import { Random } from '../../random.ts';
 import { compareScalar } from '../constraints.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
 import { num, str } from '../../core/params.ts';
-import type { Ask, Solver, SolverInfo } from '../types.ts';
+import type { SolverInfo } from '../types.ts';
 import type { ParamValues } from '../../core/params.ts';
 import type { Problem } from '../../core/problem.ts';
-import { BestTracker, LocalSearch, neighbourhoodParam, randomSequence, swapShareParam, type Move, type Neighbourhood } from './local.ts';
+import { LocalSearch, LocalSearchSolver, neighbourhoodParam, swapShareParam, type Move, type Neighbourhood } from './local.ts';
 
-class Tabu implements Solver {
-  private problem!: Problem;
-  private random!: Random;
-  private ls: LocalSearch | null = null;
-  private neighbourhood!: Neighbourhood;
-  private swapShare = 0;
+class Tabu extends LocalSearchSolver {
   private sampleSize = 0;
   private tenure = 0;
   private iteration = 0;
@@ -27,12 +21,8 @@ class Tabu implements Solver {
   private chosen: Move | null = null;
   private chosenF = 0;
   private chosenV = 0;
-  private readonly best = new BestTracker();
-  private readonly move: Move = { p: 0, q: -1, face: 1 };
 
-  setup(problem: Problem, params: ParamValues, seed: number): void {
-    this.problem = problem;
-    this.random = Random.fromSeed(seed);
+  protected configure(params: ParamValues, problem: Problem): void {
     this.neighbourhood = str(params, 'neighbourhood') as Neighbourhood;
     this.swapShare = num(params, 'swapShare');
     this.sampleSize = num(params, 'sampleSize');
@@ -44,41 +34,28 @@ class Tabu implements Solver {
     return this.tabuUntil[m.p] > this.iteration || (m.q >= 0 && this.tabuUntil[m.q] > this.iteration);
   }
 
-  ask(limit: number): Ask {
-    let used = 0;
-    while (used < limit) {
-      if (!this.ls) {
-        this.ls = new LocalSearch(this.problem, randomSequence(this.problem, this.random));
-        used++;
-      } else {
-        const ls = this.ls;
-        ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
-        ls.peek(this.move);
-        used++;
-        this.sampled++;
-        const admissible = !this.isTabu(this.move) || this.best.better(ls.peekF, ls.peekV);
-        if (admissible && (this.chosen === null || compareScalar(ls.peekF, ls.peekV, this.chosenF, this.chosenV) < 0)) {
-          this.chosen = { ...this.move };
-          this.chosenF = ls.peekF;
-          this.chosenV = ls.peekV;
-        }
-        if (this.sampled < this.sampleSize) continue;
-        // End of an iteration: make the chosen move, even when it is worse.
-        this.iteration++;
-        if (this.chosen) {
-          ls.apply(this.chosen);
-          this.tabuUntil[this.chosen.p] = this.iteration + this.tenure;
-          if (this.chosen.q >= 0) this.tabuUntil[this.chosen.q] = this.iteration + this.tenure;
-        }
-        this.sampled = 0;
-        this.chosen = null;
-      }
-      if (this.best.better(this.ls.f, this.ls.v)) this.best.record(this.ls, used);
+  protected step(ls: LocalSearch): boolean {
+    ls.randomMove(this.random, this.neighbourhood, this.swapShare, this.move);
+    ls.peek(this.move);
+    this.sampled++;
+    const admissible = !this.isTabu(this.move) || this.best.better(ls.peekF, ls.peekV);
+    if (admissible && (this.chosen === null || compareScalar(ls.peekF, ls.peekV, this.chosenF, this.chosenV) < 0)) {
+      this.chosen = { ...this.move };
+      this.chosenF = ls.peekF;
+      this.chosenV = ls.peekV;
     }
-    return { candidates: [], internal: { evaluations: used, reported: this.best.take() } };
+    if (this.sampled < this.sampleSize) return false;
+    // End of an iteration: make the chosen move, even when it is worse.
+    this.iteration++;
+    if (this.chosen) {
+      ls.apply(this.chosen);
+      this.tabuUntil[this.chosen.p] = this.iteration + this.tenure;
+      if (this.chosen.q >= 0) this.tabuUntil[this.chosen.q] = this.iteration + this.tenure;
+    }
+    this.sampled = 0;
+    this.chosen = null;
+    return true;
   }
-
-  tell(): void {}
 }
 
 export const tabu: SolverInfo = {
