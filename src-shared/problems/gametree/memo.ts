@@ -23,6 +23,17 @@ const ABSENT = 0;
 const IN_PROGRESS = 1;
 const DONE = 2;
 
+/**
+ * The memo check of both searches: true when the (position, side) state's value is stored (a
+ * hit); false when it is still to be searched; a state met again while it is being searched
+ * is a cycle in the game graph, where minimax over positions is undefined.
+ */
+function isStored<N>(state: number, source: GameSource<N>, node: N, side: Side): boolean {
+  if (state === DONE) return true;
+  if (state === IN_PROGRESS) throw new GameCycleError(source.position(node), side);
+  return false;
+}
+
 /** Per-side tables of state (absent / in progress / done), value and chosen child index. */
 interface MemoStore<K> {
   state(side: 0 | 1, key: K): number;
@@ -201,13 +212,11 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
       const child = ks[i];
       const cs = 1 - s;
       const slot = 2 * index(child) + cs;
-      const st = state[slot];
       let v: number;
-      if (st === DONE) {
+      if (isStored(state[slot], source, child, sideOf[cs])) {
         hits++;
         v = values[slot];
       } else {
-        if (st === IN_PROGRESS) throw new GameCycleError(source.position(child), sideOf[cs]);
         visited++;
         if (checkLimit !== null) checkLimit(visited);
         const childKids = source.children(child);
@@ -300,8 +309,7 @@ function run<N, K>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, op
     const side = odd ? otherSide : rootSide;
     const s = (odd ? 1 - rootS : rootS) as 0 | 1;
     const key = keyOf(node);
-    const state = store.state(s, key);
-    if (state === DONE) {
+    if (isStored(store.state(s, key), source, node, side)) {
       hits++;
       const v = store.value(s, key);
       let tid = -1;
@@ -318,7 +326,6 @@ function run<N, K>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, op
       return;
     }
     const position = source.position(node);
-    if (state === IN_PROGRESS) throw new GameCycleError(position, side);
     visited++;
     if (checkLimit) checkLimit(visited);
     const ks = source.children(node);
