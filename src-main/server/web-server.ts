@@ -256,12 +256,15 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
     }
     // A client that goes before its answer (closed the tab, timed out) aborts the call's
-    // request signal: a startRun still planning then launches nothing (src-main/app/run-service.ts).
+    // request signal: a startRun or addExperiment not yet carried out then does nothing
+    // (src-main/app/run-service.ts, project-service.ts).
     const gone = new AbortController();
     const onClose = () => {
       if (!res.writableFinished) gone.abort(new Error('the client has gone'));
     };
     res.once('close', onClose);
+    // Gone already, between the end of its body and here.
+    if (req.socket.destroyed) onClose();
     const result = await withRequestSignal(gone.signal, () => dispatchCall(opts.api, name, args));
     res.off('close', onClose);
     if (gone.signal.aborted) return;
