@@ -114,6 +114,21 @@ export function estimateLeftMs(state: { elapsedMs: number; overall: number; fini
   return left;
 }
 
+/**
+ * The most a session's progress says while a run is in flight: a run whose solver has used its
+ * whole budget (progress 1) has not ended until its outcome is back and stored, so 1 (what the
+ * app shows as 100%) is said only once every run has ended; 0.99 stays under 100% however a
+ * client rounds it.
+ */
+export const PROGRESS_WHILE_IN_FLIGHT = 0.99;
+
+/** A session's progress (0..1): runs finished, plus the runs in flight by their own progress, over the runs to do. */
+export function sessionProgress(finished: number, inFlightProgress: number, todo: number, inFlight: number): number {
+  if (todo === 0) return 1;
+  const overall = Math.min(1, (finished + inFlightProgress) / todo);
+  return inFlight > 0 ? Math.min(overall, PROGRESS_WHILE_IN_FLIGHT) : overall;
+}
+
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
   const doneIds = new Set<string>();
   for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done') doneIds.add(id);
@@ -132,7 +147,7 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
     if (!options.onTick) return;
     const finished = summary.done + summary.failed;
     const partial = [...running.values()].reduce((s, r) => s + r.fraction, 0);
-    const overall = todo.length ? (finished + partial) / todo.length : 1;
+    const overall = sessionProgress(finished, partial, todo.length, running.size);
     const at = now();
     const etaMs = estimateLeftMs({ elapsedMs: at - began, overall, finished, running: [...running.values()].map((r) => ({ fraction: r.fraction, elapsedMs: at - r.startedAt })) });
     options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs });

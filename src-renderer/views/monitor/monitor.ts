@@ -184,6 +184,15 @@ export function sessionTone(s: ExperimentSession): 'ok' | 'bad' | 'queued' | 'ru
   return s.status === 'queued' ? 'queued' : 'running';
 }
 
+/**
+ * A progress (0..1) in whole percent, rounded down: 99.6% is not "100%", which a session says
+ * only once every run has ended (its progress stays below 1 while one is in flight,
+ * PROGRESS_WHILE_IN_FLIGHT in src-main/experiments/runner.ts). The epsilon keeps 0.29 at 29.
+ */
+export function wholePercent(progress: number): number {
+  return Math.max(0, Math.min(100, Math.floor(progress * 100 + 1e-9)));
+}
+
 /** "12 of 30 runs · 1 failed" (finished counts done and failed runs). */
 export function sessionCounts(s: ExperimentSession): string {
   return `${s.finished} of ${s.todo} run${s.todo === 1 ? '' : 's'}${s.failed ? ` · ${s.failed} failed` : ''}`;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
-import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionTone } from '../../../src-renderer/views/monitor/monitor.ts';
+import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
   id,
@@ -149,5 +149,9 @@ describe('sessions', () => {
   it('durations and places', () => {
     expect([860, 9_949, 9_960, 75_000, 7_500_000].map(formatDuration)).toEqual(['0.9 s', '9.9 s', '10 s', '1 min 15 s', '2 h 5 min']);
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 101].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '101st']);
+  });
+
+  it('percentages round down: 100% only at 1, and 0.29 is 29 (not 28.999…)', () => {
+    expect([0, 0.29, 0.5, 0.57, 0.99, 0.996, 0.999999, 1, 1.2, -0.1].map(wholePercent)).toEqual([0, 29, 50, 57, 99, 99, 99, 100, 100, 0]);
   });
 });
