@@ -15,6 +15,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_NAME_BYTES } from '../../../src-main/project/file-checks.ts';
 import { runCli, type CliRun } from './io.ts';
+import { fill, scratchPlaces } from '../../helpers/scratch-places.ts';
 
 let root: string;
 let original: string;
@@ -39,31 +40,8 @@ afterAll(() => {
   fs.rmSync(root, { recursive: true, force: true });
 });
 
-const mounts: string[] = [];
-afterEach(() => {
-  vi.restoreAllMocks();
-  for (const m of mounts.splice(0)) spawnSync('umount', ['-l', m]);
-});
-
-let cases = 0;
-function folder(): string {
-  const dir = path.join(root, `case-${++cases}`);
-  fs.mkdirSync(dir);
-  return dir;
-}
-
-/** A tmpfs of `size` at a new folder, or null when this process may not mount. */
-function tmpfs(size: string): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = folder();
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  mounts.push(dir);
-  return dir;
-}
+afterEach(() => vi.restoreAllMocks());
+const { folder, tmpfs } = scratchPlaces(() => root);
 
 function digest(file: string): { sha: string; mtimeMs: number } {
   return { sha: createHash('sha256').update(fs.readFileSync(file)).digest('hex'), mtimeMs: fs.statSync(file).mtimeMs };
@@ -182,14 +160,7 @@ describe('a full disk', () => {
     if (!dir) return ctx.skip('not root or may not mount a tmpfs here; the simulated test below still runs');
     fs.copyFileSync(original, path.join(dir, 'p.saikoro'));
     // Fill the rest of the file system.
-    const fd = fs.openSync(path.join(dir, 'filler'), 'w');
-    try {
-      for (;;) fs.writeSync(fd, Buffer.alloc(4096));
-    } catch (e) {
-      expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-    } finally {
-      fs.closeSync(fd);
-    }
+    fill(dir);
     await fullDiskRefusesWrites(dir, /^saikoro (project|experiment): p\.saikoro: could not write: the disk is full \(\d+ bytes free\); nothing already stored was lost\n$/);
     // With room again, the same write works and nothing was lost.
     fs.rmSync(path.join(dir, 'filler'));

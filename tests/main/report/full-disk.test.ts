@@ -2,12 +2,12 @@
 // temporary name and renamed into place, so a failed write leaves no 0-byte or cut-short file,
 // and a report already at the target is kept as it was. On a real full tmpfs where the test may
 // mount one (root; CI runs as root), and simulated (every write fails with ENOSPC) everywhere.
-import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli/io.ts';
 import { makeFixture, MO, type Fixture } from './fixture.ts';
+import { fill, scratchPlaces } from '../../helpers/scratch-places.ts';
 
 let fx: Fixture;
 beforeAll(async () => {
@@ -15,52 +15,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => fx?.cleanup());
 
-const mounts: string[] = [];
-afterEach(() => {
-  vi.restoreAllMocks();
-  for (const m of mounts.splice(0)) spawnSync('umount', ['-l', m]);
-});
-
-let cases = 0;
-function folder(): string {
-  const dir = path.join(fx.cwd, `case-${++cases}`);
-  fs.mkdirSync(dir);
-  return dir;
-}
-
-/** A tmpfs of `size` at a new folder, or null when this process may not mount. */
-function tmpfs(size: string): string | null {
-  if (process.getuid?.() !== 0) return null;
-  const dir = folder();
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
-  } catch {
-    return null;
-  }
-  mounts.push(dir);
-  return dir;
-}
-
-/** Fills the file system holding dir to the last byte. */
-function fill(dir: string): void {
-  const fd = fs.openSync(path.join(dir, 'filler'), 'w');
-  try {
-    for (;;) fs.writeSync(fd, Buffer.alloc(4096));
-  } catch (e) {
-    expect((e as NodeJS.ErrnoException).code).toBe('ENOSPC');
-  } finally {
-    fs.closeSync(fd);
-  }
-  // Single bytes until not one more fits.
-  const fd1 = fs.openSync(path.join(dir, 'filler'), 'a');
-  try {
-    for (;;) fs.writeSync(fd1, Buffer.alloc(1));
-  } catch {
-    // full
-  } finally {
-    fs.closeSync(fd1);
-  }
-}
+afterEach(() => vi.restoreAllMocks());
+const { folder, tmpfs } = scratchPlaces(() => fx.cwd);
 
 /** An earlier report at one of the targets. */
 function earlierReport(dir: string): void {
@@ -90,7 +46,7 @@ describe('report on a full disk', () => {
     const dir = tmpfs('256k');
     if (!dir) return ctx.skip('not root or may not mount a tmpfs here; the simulated test below still runs');
     earlierReport(dir);
-    fill(dir);
+    fill(dir, { toTheByte: true });
     await reportsRefused(dir);
     // With room again, the report is written whole.
     fs.rmSync(path.join(dir, 'filler'));
