@@ -8,7 +8,7 @@
  * and sent to the run's worker.
  */
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
-import { diceHvNormalisation, type HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
+import { diceHvNormalisation, HV_NORMALISATION_IN_PROCESS_MAX_N, type HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { Launcher } from './launcher.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
@@ -119,13 +119,6 @@ export async function hvNormalisationFor(launcher: Pick<Launcher, 'computeHvNorm
 export function knownHvNormalisation(config: DiceConfig): HvNormalisation | null {
   return hvCache.get(canonicalJson(config))?.value ?? null;
 }
-
-/**
- * Up to this N the default normalisation may be computed in the process that asks for it
- * (about 0.3 s at N = 2,520 on a loaded 2-core EPYC; docs/limits.md); above it, only in a
- * worker (hvNormalisationFor).
- */
-export const HV_NORMALISATION_IN_PROCESS_MAX_N = 2520;
 
 /** Computes a dice config's default normalisation (experiment add, addExperiment). */
 export type HvNormaliser = (config: DiceConfig) => Promise<HvNormalisation>;

@@ -29,8 +29,8 @@ import { isReportFormatName, REPORT_FORMAT_NAMES, REPORT_FORMATS } from '../../s
 import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportError } from '../report/index.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit } from '../experiments/runner.ts';
-import { launchingExecutor, type Executor } from '../experiments/executor.ts';
+import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type Executor } from '../experiments/runner.ts';
+import { launchingExecutor } from '../experiments/executor.ts';
 import type { LaunchedRun } from './launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
 import { Project } from '../project/store.ts';

@@ -6,7 +6,6 @@
  * RunService (which shows it with every other run). `--inline` and verification run the same
  * request in this process (runInProcessSync), which gives the worker's result.
  */
-import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
@@ -14,22 +13,7 @@ import { planGridRun } from '../app/runs.ts';
 import { hvPreparation, needsHvNormalisation } from '../app/dice.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { gridRequest } from './programs.ts';
-
-export interface RunOutcome {
-  /** 'cancelled': stopped on request; such a run is not stored (it stays missing). */
-  status: 'done' | 'failed' | 'cancelled';
-  result: SolverResult | null;
-  error: string | null;
-  startedAt: Date;
-  finishedAt: Date;
-}
-
-export interface Executor {
-  /** Runs one grid point; never rejects (a failure is an outcome). `onProgress` gets 0..1. */
-  execute(run: RunSpec, onProgress?: (fraction: number) => void): Promise<RunOutcome>;
-  /** Stops everything in flight. */
-  dispose(): void;
-}
+import type { Executor, RunOutcome } from './runner.ts';
 
 /**
  * One grid run in this process. A solver program's run (its working directory resolved against

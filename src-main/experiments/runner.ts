@@ -11,7 +11,25 @@ import { appVersion } from '../project/app-version.ts';
 import { ProjectError } from '../project/errors.ts';
 import { hostName, type RunRecord } from '../project/project-records.ts';
 import type { Project } from '../project/store.ts';
-import type { Executor, RunOutcome } from './executor.ts';
+import type { SolverResult } from '../../src-shared/solvers/types.ts';
+
+/** How one grid run ended, as the runner stores it. */
+export interface RunOutcome {
+  /** 'cancelled': stopped on request; such a run is not stored (it stays missing). */
+  status: 'done' | 'failed' | 'cancelled';
+  result: SolverResult | null;
+  error: string | null;
+  startedAt: Date;
+  finishedAt: Date;
+}
+
+/** How the runner has each grid run carried out (the executors: src-main/experiments/executor.ts). */
+export interface Executor {
+  /** Runs one grid point; never rejects (a failure is an outcome). `onProgress` gets 0..1. */
+  execute(run: RunSpec, onProgress?: (fraction: number) => void): Promise<RunOutcome>;
+  /** Stops everything in flight. */
+  dispose(): void;
+}
 
 export interface ProgressEvent {
   run: RunSpec;

@@ -32,6 +32,14 @@ export interface HvNormalisation {
 export const DEFAULT_NADIR_SAMPLES = 1000;
 export const DEFAULT_NADIR_SEED = 2020;
 
+/**
+ * Up to this N the default normalisation may be computed in the process that asks for it
+ * (about 0.3 s at N = 2,520 on a loaded 2-core EPYC; docs/limits.md); above it, only in a
+ * worker (src-main/app/dice.ts, hvNormalisationFor). The main side's application layer and its
+ * reports both keep to it, so it lives beside the computation it bounds.
+ */
+export const HV_NORMALISATION_IN_PROCESS_MAX_N = 2520;
+
 /** The proposed normalisation of a dice instance (see the file header). */
 export function diceHvNormalisation(config: DiceConfig, options: { samples?: number; seed?: number } = {}): HvNormalisation {
   const steps = diceHvNormalisationSteps(config, options);
