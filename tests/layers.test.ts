@@ -80,7 +80,7 @@ describe('layering by path: relative imports resolve to the layer they reach', (
   it('src-renderer does not reach src-main, and may use src-shared', () => {
     const file = path('src-renderer', 'stores', 'runs.ts');
     expect(problemsIn(file, "import type { RunRequest } from '../../src-main/host/run.ts';")).toHaveLength(1);
-    expect(problemsIn(path('src-renderer', 'App.vue'), "<script setup lang=\"ts\">\nimport { x } from '../src-main/api/events.ts';\n</script>")).toHaveLength(1);
+    expect(problemsIn(path('src-renderer', 'App.vue'), "<script setup lang=\"ts\">\nimport { x } from '../src-main/app/events.ts';\n</script>")).toHaveLength(1);
     expect(problemsIn(file, "import type { SaikoroApi } from '../../src-shared/api.ts';")).toEqual([]);
     expect(problemsIn(file, "import { useApi } from '../api/index.ts';")).toEqual([]);
   });

@@ -30,7 +30,7 @@ import { buildReport, renderCsv, renderHtml, renderJson, renderLatex, ReportErro
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type Executor } from '../experiments/runner.ts';
-import { launchingExecutor } from '../experiments/executor.ts';
+import { launchingExecutor } from './experiment-executor.ts';
 import type { LaunchedRun } from './launcher.ts';
 import { addExperiment as storeExperiment } from '../experiments/add.ts';
 import { Project } from '../project/store.ts';
@@ -38,10 +38,10 @@ import { RUN_KIND_DESCRIPTORS, type FinishedRun, type RunKindDescriptor } from '
 import { checkExperimentName, checkMetric, compareStored, experimentNamed, experimentRunRows, prepareSpec, ProjectRequestError } from './experiments.ts';
 import { projectFolder } from '../experiments/programs.ts';
 import type { ProjectPaths } from './project-paths.ts';
-import type { ApiEventHub } from '../api/events.ts';
+import type { ApiEventHub } from './events.ts';
 import type { RunService } from './run-service.ts';
 import { boundedHvNormaliser } from './dice.ts';
-import { requestSignal } from '../api/request-context.ts';
+import { requestSignal } from './request-context.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */

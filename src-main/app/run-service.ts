@@ -18,8 +18,8 @@ import { hvPreparation, knownHvNormalisation, needsHvNormalisation, withHvNormal
 import type { HostStartOptions, RunOutcome } from '../host/pool.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
-import { requestSignal } from '../api/request-context.ts';
-import type { ApiEventHub } from '../api/events.ts';
+import { requestSignal } from './request-context.ts';
+import type { ApiEventHub } from './events.ts';
 
 /** Finished runs kept for getRun / listRuns, the oldest dropped first. */
 export const FINISHED_RUNS_KEPT = 100;

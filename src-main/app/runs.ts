@@ -15,7 +15,7 @@ import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDe
 
 /**
  * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
- * (src-main/experiments/executor.ts): its request (requestOf, the one a verification runs
+ * (src-main/app/experiment-executor.ts): its request (requestOf, the one a verification runs
  * inline too). A multi-objective run's default HV normalisation is not in it: whoever launches
  * it has it computed once per instance in a worker before the run starts (hvPreparation),
  * instead of in every run's worker. `experiment` names it in its title and tag (null:

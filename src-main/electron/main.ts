@@ -16,7 +16,7 @@ import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuComman
 import { checkCallArguments } from '../api/call-arguments.ts';
 import { askOncePerProject, programQuestion } from '../api/program-policy.ts';
 import { dispatchCall } from '../api/dispatch.ts';
-import { createAppCore, type AppCore } from '../app/core.ts';
+import { createAppCore, type AppCore } from '../api/core.ts';
 import type { ProjectService } from '../app/project-service.ts';
 import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
 import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';

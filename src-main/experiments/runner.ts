@@ -23,7 +23,7 @@ export interface RunOutcome {
   finishedAt: Date;
 }
 
-/** How the runner has each grid run carried out (the executors: src-main/experiments/executor.ts). */
+/** How the runner has each grid run carried out (the executors: src-main/app/experiment-executor.ts). */
 export interface Executor {
   /** Runs one grid point; never rejects (a failure is an outcome). `onProgress` gets 0..1. */
   execute(run: RunSpec, onProgress?: (fraction: number) => void): Promise<RunOutcome>;

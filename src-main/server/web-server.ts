@@ -7,8 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { EVENTS_PATH, type ApiCalls, type CallResult } from '../../src-shared/api.ts';
 import { dispatchCall } from '../api/dispatch.ts';
-import { withRequestSignal } from '../api/request-context.ts';
-import type { ApiEventHub } from '../api/events.ts';
+import { withRequestSignal } from '../app/request-context.ts';
+import type { ApiEventHub } from '../app/events.ts';
 import { JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
 
 export interface WebServerOptions {

@@ -11,8 +11,8 @@ import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEv
 import type { ProgramPolicy } from '../../src-main/api/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
-import type { ApiEventHub } from '../../src-main/api/events.ts';
-import { createAppCore } from '../../src-main/app/core.ts';
+import type { ApiEventHub } from '../../src-main/app/events.ts';
+import { createAppCore } from '../../src-main/api/core.ts';
 import type { RunService } from '../../src-main/app/run-service.ts';
 import type { ProjectService, PdfPrinter } from '../../src-main/app/project-service.ts';
 import { workspacePaths } from '../../src-main/app/project-paths.ts';

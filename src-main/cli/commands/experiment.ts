@@ -11,12 +11,12 @@ import { nodeSpawner } from '../../host/spawner.ts';
 import { ProjectError } from '../../project/errors.ts';
 import type { Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
-import { hostExecutor, inlineExecutor } from '../../experiments/executor.ts';
+import { hostExecutor, inlineExecutor } from '../../app/experiment-executor.ts';
 import { defaultParallelism } from '../../host/pool.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
-import { sampleRuns, verifyRun } from '../../experiments/verify.ts';
+import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
 import { createProject, openProject } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 

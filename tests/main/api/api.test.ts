@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { API_CALL_NAMES, API_EVENT_NAMES, ApiError, apiFromBridge, callChannel, eventChannel, toWireError, unwrapResult, type CallResult, type SaikoroBridge } from '../../../src-shared/api.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
 import { randomSequence } from '../../../src-main/api/random-sequence.ts';
 import { packageAppInfo } from '../../../src-main/api/app-info.ts';
 import { ConfigError } from '../../../src-shared/problems/dice/config.ts';

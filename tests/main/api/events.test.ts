@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
 import type { EventMessage } from '../../../src-shared/api.ts';
 
-describe('ApiEventHub (src-main/api/events.ts)', () => {
+describe('ApiEventHub (src-main/app/events.ts)', () => {
   it('counts attachments: the same sink twice is two, a disposer called twice detaches once', () => {
     const hub = new ApiEventHub();
     const got: EventMessage[] = [];

@@ -1,7 +1,7 @@
 // The app's API with a real solver host (worker processes), and a way to follow one run's
 // events: what the API run tests of every kind share.
 import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api.ts';
-import { createAppCore } from '../../../src-main/app/core.ts';
+import { createAppCore } from '../../../src-main/api/core.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import type { ProgramPolicy } from '../../../src-main/api/program-policy.ts';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type * as HvReference from '../../../src-shared/problems/dice/hv-reference.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
-import { withRequestSignal } from '../../../src-main/api/request-context.ts';
+import { withRequestSignal } from '../../../src-main/app/request-context.ts';
 import { hvNormalisationFor, knownHvNormalisation } from '../../../src-main/app/dice.ts';
 import { planRun } from '../../../src-main/app/runs.ts';
 import { apiHarness, within } from './harness.ts';

@@ -77,10 +77,10 @@ describe('one launcher for every run', () => {
     expect(secondWaysIn('src-main/bench/solvers.ts', 'await runSolverBench(options, progress);', homes)).toEqual([]);
   });
 
-  it('the app is wired once: only src-main/app/core.ts constructs the RunService and the ProjectService', () => {
+  it('the app is wired once: only src-main/api/core.ts constructs the RunService and the ProjectService', () => {
     const files = sources(join(ROOT, 'src-main')).map(posix);
     const wiring = files.filter((f) => /new (RunService|ProjectService)\(/.test(readFileSync(join(ROOT, f), 'utf8')));
-    expect(wiring).toEqual(['src-main/app/core.ts']);
+    expect(wiring).toEqual(['src-main/api/core.ts']);
   });
 
   it('the check finds a host, a direct execution and a HostRun outside the app core', () => {

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { desktopPaths, PathError } from '../../../src-main/app/project-paths.ts';
 import { approvingPicker } from '../../../src-main/desktop-shell.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { createAppCore } from '../../../src-main/app/core.ts';
+import { createAppCore } from '../../../src-main/api/core.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-desktop-paths-')));

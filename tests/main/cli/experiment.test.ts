@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
-import { reproducible } from '../../../src-main/experiments/verify.ts';
+import { reproducible } from '../../../src-main/app/experiment-verify.ts';
 import { runCli } from './io.ts';
 
 let cwd: string;

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, expect, it } from 'vitest';
 import type { RunRecord } from '../../../src-main/project/project-records.ts';
 import { Project } from '../../../src-main/project/store.ts';
-import { reproducible } from '../../../src-main/experiments/verify.ts';
+import { reproducible } from '../../../src-main/app/experiment-verify.ts';
 import { requireTool } from '../../e2e/tools.ts';
 import { SLURM_TOOLS, SlurmCluster, which } from './slurm-cluster.ts';
 import { installPackage } from '../../e2e/package.ts';

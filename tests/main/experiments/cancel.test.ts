@@ -10,7 +10,7 @@ import type { ExperimentSession, RunSnapshotEvent } from '../../../src-shared/ap
 import { prepareSpec } from '../../../src-main/app/experiments.ts';
 import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
-import { hostExecutor } from '../../../src-main/experiments/executor.ts';
+import { hostExecutor } from '../../../src-main/app/experiment-executor.ts';
 import { experimentStatus, plannedRuns, runExperiment } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
 import { apiHarness, within } from '../api/harness.ts';

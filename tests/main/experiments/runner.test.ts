@@ -4,10 +4,9 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
-import type { Executor } from '../../../src-main/experiments/executor.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { experimentProgress } from '../../../src-main/experiments/merge.ts';
-import { estimateLeftMs, experimentStatus, plannedRuns, runExperiment, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
+import { estimateLeftMs, experimentStatus, plannedRuns, runExperiment, type Executor, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
 import { Project } from '../../../src-main/project/store.ts';
 
 let dir: string;

@@ -13,7 +13,7 @@ import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts'
 import type { SpawnOptions, WorkerChannel, WorkerSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
-import { createAppCore } from '../../../src-main/app/core.ts';
+import { createAppCore } from '../../../src-main/api/core.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 
 const GB = 1024 * 1024 * 1024;

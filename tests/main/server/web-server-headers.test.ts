@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import WebSocket from 'ws';
 import { createApi } from '../../../src-main/api/implementation.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
 import { acceptsJsonMediaType, allowedHostNames, parseHostHeader, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
 import { PROJECT_ROOT } from '../../../src-main/server/renderer-dir.ts';

@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApi } from '../../../src-main/api/implementation.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
 import { MAX_BODIES_IN_FLIGHT, MAX_BODY_BYTES, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { checkEvaluateDiceRequest, MAX_EVALUATE_DICE_LENGTH } from '../../../src-shared/problems/dice/call-limits.ts';
 import { waitFor } from '../processes.ts';

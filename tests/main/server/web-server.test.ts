@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import WebSocket from 'ws';
 import { createApi } from '../../../src-main/api/implementation.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
 import { allowedHostNames, startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 import { startAppServer } from '../../../src-main/server/app-server.ts';
 import { createHttpApi } from '../../../src-renderer/api/http-client.ts';

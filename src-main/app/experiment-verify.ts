@@ -8,8 +8,8 @@ import { runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import type { RunRecord } from '../project/project-records.ts';
 import { Random } from '../../src-shared/random.ts';
-import { runInline } from './executor.ts';
-import { checkProgramFiles, ProgramFilesError } from './programs.ts';
+import { runInline } from './experiment-executor.ts';
+import { checkProgramFiles, ProgramFilesError } from '../experiments/programs.ts';
 
 export interface VerifyOutcome {
   id: string;

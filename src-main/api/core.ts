@@ -11,13 +11,13 @@
  */
 import type { AppInfo } from '../../src-shared/api.ts';
 import type { Disposable } from '../../src-shared/base/disposable.ts';
-import { ApiEventHub } from '../api/events.ts';
-import { createApi, type ApiDependencies } from '../api/implementation.ts';
+import { ApiEventHub } from '../app/events.ts';
+import { createApi, type ApiDependencies } from './implementation.ts';
 import type { WorkerSpawner } from '../host/spawner.ts';
-import { Launcher } from './launcher.ts';
-import type { ProjectPaths } from './project-paths.ts';
-import { ProjectService, type PdfPrinter } from './project-service.ts';
-import { RunService } from './run-service.ts';
+import { Launcher } from '../app/launcher.ts';
+import type { ProjectPaths } from '../app/project-paths.ts';
+import { ProjectService, type PdfPrinter } from '../app/project-service.ts';
+import { RunService } from '../app/run-service.ts';
 
 export interface AppCoreOptions {
   appInfo: AppInfo;

@@ -8,12 +8,12 @@
  */
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from '../app/launcher.ts';
-import { planGridRun } from '../app/runs.ts';
-import { hvPreparation, needsHvNormalisation } from '../app/dice.ts';
+import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from './launcher.ts';
+import { planGridRun } from './runs.ts';
+import { hvPreparation, needsHvNormalisation } from './dice.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { gridRequest } from './programs.ts';
-import type { Executor, RunOutcome } from './runner.ts';
+import { gridRequest } from '../experiments/programs.ts';
+import type { Executor, RunOutcome } from '../experiments/runner.ts';
 
 /**
  * One grid run in this process. A solver program's run (its working directory resolved against
