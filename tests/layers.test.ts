@@ -85,10 +85,11 @@ describe('layering by path: relative imports resolve to the layer they reach', (
     expect(problemsIn(file, "import { useApi } from '../api/index.ts';")).toEqual([]);
   });
 
-  it('inside src-main, project/ does not reach host/ and bench/ does not reach cli/; the other ways round pass', () => {
+  it('inside src-main, project/ does not reach host/ and bench/ does not reach cli/; cli/ reaches bench/', () => {
     expect(problemsIn(path('src-main', 'project', 'store.ts'), "import type { NqueensRunRequest } from '../host/run.ts';")[0]).toContain('src-main/host/ from src-main/project/');
     expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { solveNqueens } from '../cli/commands/nqueens.ts';")[0]).toContain('src-main/cli/ from src-main/bench/');
-    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { x } from '../project/store.ts';")).toEqual([]);
+    // host/ and project/ are peers in the folder order: host/ does not reach project/ either.
+    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { x } from '../project/store.ts';")[0]).toContain('src-main/host may not import src-main/project, which is a peer of it');
     expect(problemsIn(path('src-main', 'cli', 'commands', 'bench.ts'), "import { x } from '../../bench/registry.ts';")).toEqual([]);
     expect(problemsIn(path('src-main', 'project', 'store.ts'), "import { x } from './schema.ts';")).toEqual([]);
     expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { x } from '../../src-shared/problems/nqueens/solve.ts';")).toEqual([]);
@@ -142,6 +143,52 @@ describe('the folder order inside src-shared (FOLDER_ORDER, as VS Code orders it
     expect(folderOf('src-shared', 'widgets/x.ts')).toBeNull();
     expect(folderOf('src-shared', 'util.ts')).toBeNull();
     const unplaced = lintLayers().filter((p: string) => p.includes('is in no folder of the folder order'));
+    expect(unplaced).toEqual([]);
+  });
+});
+
+describe('the folder order inside src-main (FOLDER_ORDER)', () => {
+  const order = FOLDER_ORDER['src-main'] as (string | string[])[];
+
+  it('refuses the three folder cycles src-main had before issue 20, each named by its two folders', () => {
+    // app <-> api: the wiring (app/core.ts) built the API; the services raised api/events.ts.
+    const wiring = problemsIn(path('src-main', 'app', 'core.ts'), "import { createApi } from '../api/implementation.ts';");
+    expect(wiring).toHaveLength(1);
+    expect(wiring[0]).toContain('src-main/app may not import src-main/api, which is above it in the folder order of src-main');
+    expect(problemsIn(path('src-main', 'app', 'run-service.ts'), "import type { ApiEventHub } from '../api/events.ts';")).toHaveLength(1);
+    // app <-> experiments: the executor under experiments/ used the launcher.
+    expect(problemsIn(path('src-main', 'experiments', 'executor.ts'), "import { Launcher } from '../app/launcher.ts';\nimport { planGridRun } from '../app/runs.ts';")).toHaveLength(2);
+    // app <-> report: the report used app/dice.ts for a constant.
+    expect(problemsIn(path('src-main', 'report', 'build.ts'), "import { HV_NORMALISATION_IN_PROCESS_MAX_N } from '../app/dice.ts';")[0]).toContain('src-main/report may not import src-main/app, which is above it');
+    // The same imports the other way round, as the code has them now, pass.
+    expect(problemsIn(path('src-main', 'api', 'core.ts'), "import { createApi } from './implementation.ts';\nimport { RunService } from '../app/run-service.ts';\nimport { ApiEventHub } from '../app/events.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'app', 'experiment-executor.ts'), "import { gridRequest } from '../experiments/programs.ts';\nimport { nodeSpawner } from '../host/spawner.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'app', 'project-service.ts'), "import { buildReport } from '../report/index.ts';\nimport { Project } from '../project/store.ts';")).toEqual([]);
+  });
+
+  it('peers do not import each other; the entry points sit on top; a top-level file is its own entry', () => {
+    expect(problemsIn(path('src-main', 'report', 'x.ts'), "import { runExperiment } from '../experiments/runner.ts';")[0]).toContain('src-main/experiments, which is a peer of it');
+    expect(problemsIn(path('src-main', 'server', 'x.ts'), "import { x } from '../desktop-shell.ts';")[0]).toContain('src-main/desktop-shell.ts, which is a peer of it');
+    expect(problemsIn(path('src-main', 'server', 'app-server.ts'), "import { x } from '../bench/registry.ts';")[0]).toContain('src-main/server may not import src-main/bench, which is above it');
+    expect(problemsIn(path('src-main', 'api', 'x.ts'), "import { x } from '../cli/index.ts';")).toHaveLength(1);
+    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { findChromium } from '../chromium.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'chromium.ts'), "import { x } from './print-file.ts';")[0]).toContain('src-main/chromium.ts may not import src-main/print-file.ts, which is a peer of it');
+    // Electron is the top beside the CLI: the existing rule names it, once.
+    const up = problemsIn(path('src-main', 'cli', 'index.ts'), `import { x } from '../${ELECTRON}/main.ts';`);
+    expect(up).toHaveLength(1);
+    expect(up[0]).toContain('from outside it');
+    expect(problemsIn(path('src-main', ELECTRON, 'main.ts'), "import { createAppCore } from '../api/core.ts';\nimport { x } from '../desktop-shell.ts';\nimport { y } from '../window-policy.ts';")).toEqual([]);
+    expect(problemsIn(path('src-main', 'cli', 'commands', 'bench.ts'), "import { x } from '../../bench/registry.ts';\nimport { y } from '../../server/web-server.ts';")).toEqual([]);
+  });
+
+  it('places every folder and top-level file of src-main, each once', () => {
+    const entries = order.flat();
+    expect(new Set(entries).size).toBe(entries.length);
+    expect(folderOf('src-main', 'cli/commands/solve.ts')).toBe('cli');
+    expect(folderOf('src-main', 'desktop-shell.ts')).toBe('desktop-shell.ts');
+    expect(folderOf('src-main', 'plugins/x.ts')).toBeNull();
+    expect(folderOf('src-main', 'main.ts')).toBeNull();
+    const unplaced = lintLayers().filter((p: string) => p.startsWith(`src-main${sep}`) && p.includes('is in no folder of the folder order'));
     expect(unplaced).toEqual([]);
   });
 });
