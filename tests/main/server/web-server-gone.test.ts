@@ -1,5 +1,5 @@
 // A call whose client has gone before its answer is not carried out (issue 21): the web server
-// aborts the call's request signal when the connection closes (src-main/api/request-context.ts),
+// aborts the call's request signal when the connection closes (src-main/app/request-context.ts),
 // and the service launches nothing; calls
 // from other clients are answered meanwhile. The call is held by the test, not timed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunStarted } from '../../../src-shared/api.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
-import { ApiEventHub } from '../../../src-main/api/events.ts';
-import { requestSignal } from '../../../src-main/api/request-context.ts';
+import { ApiEventHub } from '../../../src-main/app/events.ts';
+import { requestSignal } from '../../../src-main/app/request-context.ts';
 import { startWebServer, type WebServer } from '../../../src-main/server/web-server.ts';
 
 let root: string;
