@@ -3,16 +3,12 @@
 // stack trace, and the file is left exactly as it was (bytes and mtime).
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { Random } from '../../../src-shared/random.ts';
 import { runCli, type CliRun } from './io.ts';
-
-let root: string;
-/** A small real project: two instances (SO and MO) x two solvers x 2 seeds, every run done. */
-let original: string;
+import { projectCopies, sql, type ProjectCopies } from '../../helpers/project-copies.ts';
 
 const spec = {
   name: 'small',
@@ -26,35 +22,14 @@ const spec = {
 };
 const moSpec = { ...spec, name: 'mo', instances: [spec.instances[1]], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 10 } }] };
 
+/** A small real project: two instances (SO and MO) x two solvers x 2 seeds, every run done, and a note. */
+let fx: ProjectCopies;
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-damaged-'));
-  fs.writeFileSync(path.join(root, 'spec.json'), JSON.stringify(spec));
-  fs.writeFileSync(path.join(root, 'mo.json'), JSON.stringify(moSpec));
-  original = path.join(root, 'original.saikoro');
-  expect((await runCli(['project', 'new', 'original.saikoro'], { cwd: root })).code).toBe(0);
-  expect((await runCli(['experiment', 'add', 'original.saikoro', '--spec', 'spec.json'], { cwd: root })).code).toBe(0);
-  expect((await runCli(['experiment', 'add', 'original.saikoro', '--spec', 'mo.json'], { cwd: root })).code).toBe(0);
-  expect((await runCli(['experiment', 'run', 'original.saikoro', '--inline'], { cwd: root })).code).toBe(0);
-  expect((await runCli(['project', 'note', 'original.saikoro', 'a note'], { cwd: root })).code).toBe(0);
+  fx = await projectCopies('saikoro-damaged-', { 'spec.json': spec, 'mo.json': moSpec }, [['project', 'note', 'original.saikoro', 'a note']]);
 }, 120_000);
-afterAll(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-});
-
-let copies = 0;
+afterAll(() => fx?.cleanup());
 /** A fresh copy of the original project in its own folder; returns the folder and the name. */
-function copy(name = 'f.saikoro'): { cwd: string; file: string } {
-  const cwd = path.join(root, `case-${++copies}`);
-  fs.mkdirSync(cwd);
-  fs.copyFileSync(original, path.join(cwd, name));
-  return { cwd, file: path.join(cwd, name) };
-}
-
-function sql(file: string, statements: string): void {
-  const db = new Database(file);
-  db.exec(statements);
-  db.close();
-}
+const copy = (name?: string) => fx.copy(name);
 
 interface Snapshot {
   digest: string;
@@ -216,7 +191,7 @@ describe('random damage (seeded byte flips and truncations)', () => {
   const COPIES = 60;
   it(`${COPIES} damaged copies`, async () => {
     const random = Random.fromSeed(13);
-    const bytes = fs.readFileSync(original);
+    const bytes = fs.readFileSync(fx.original);
     const outcomes = { ok: 0, refused: 0 };
     for (let c = 0; c < COPIES; c++) {
       const { cwd, file } = copy('d.saikoro');

@@ -3,50 +3,23 @@
 // every imported run's best and front, so a run whose stored numbers contradict its own
 // sequences is refused with its id and reason, and nothing of it is written.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { runCli, type CliRun } from './io.ts';
-
-let root: string;
-let original: string;
+import { projectCopies, sql, type ProjectCopies } from '../../helpers/project-copies.ts';
 
 const so = { name: 'so', instances: [{ name: 'so-n12', track: 'so', n: 12 }], solvers: [{ name: 'random' }], seeds: { count: 2 }, budget: { evaluations: 60 } };
 const mo = { name: 'mo', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 10 } }], seeds: { count: 2 }, budget: { evaluations: 60 } };
 
+let fx: ProjectCopies;
 beforeAll(async () => {
-  root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-forged-'));
-  fs.writeFileSync(path.join(root, 'so.json'), JSON.stringify(so));
-  fs.writeFileSync(path.join(root, 'mo.json'), JSON.stringify(mo));
-  original = path.join(root, 'original.saikoro');
-  for (const argv of [
-    ['project', 'new', 'original.saikoro'],
-    ['experiment', 'add', 'original.saikoro', '--spec', 'so.json'],
-    ['experiment', 'add', 'original.saikoro', '--spec', 'mo.json'],
-    ['experiment', 'run', 'original.saikoro', '--inline'],
-  ])
-    expect((await runCli(argv, { cwd: root })).code).toBe(0);
+  fx = await projectCopies('saikoro-forged-', { 'so.json': so, 'mo.json': mo });
 }, 120_000);
-afterAll(() => {
-  fs.rmSync(root, { recursive: true, force: true });
-});
-
-let copies = 0;
-function copy(name = 'f.saikoro'): { cwd: string; file: string } {
-  const cwd = path.join(root, `case-${++copies}`);
-  fs.mkdirSync(cwd);
-  fs.copyFileSync(original, path.join(cwd, name));
-  return { cwd, file: path.join(cwd, name) };
-}
-
-function sql(file: string, statements: string): void {
-  const db = new Database(file);
-  db.exec(statements);
-  db.close();
-}
+afterAll(() => fx?.cleanup());
+const copy = (name?: string) => fx.copy(name);
 
 function query<T>(file: string, select: string): T[] {
   const db = new Database(file, { readOnly: true });
