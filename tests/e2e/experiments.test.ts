@@ -9,10 +9,9 @@
 // - The real server refuses requests without its token, and a path out of the workspace is
 //   refused in the page.
 // SAIKORO_EXPERIMENT_SCREENSHOTS=DIR keeps a screenshot of each step.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Comparison } from '../../src-shared/experiments/compare.ts';
@@ -21,48 +20,27 @@ import { createHttpApi, type HttpApi } from '../../src-renderer/api/http-client.
 import { requireChromium } from './chromium.ts';
 import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
 import { runCli } from '../main/cli/io.ts';
-import { hasEnded, waitFor } from '../main/processes.ts';
+import { waitFor } from '../main/processes.ts';
+import { serve as serveCheckout, stop, type Server } from './serve.ts';
 
 const browserTool = requireChromium();
-const ROOT = resolve(import.meta.dirname, '../..');
 const SCREENSHOTS = process.env.SAIKORO_EXPERIMENT_SCREENSHOTS;
 // Runs of about a second or two each here, so the session is seen while it goes.
 const EVALUATIONS = 100_000;
 
-interface Served {
-  process: ChildProcess;
+interface Served extends Server {
   api: HttpApi;
-  /** The URL with its token, as printed. */
-  url: string;
   origin: string;
   token: string;
 }
 
-/** `saikoro serve` on a free port over the workspace, serving the renderer built once for this file. */
+/** `saikoro serve` on a free port over the workspace, serving the renderer built once for this file, with an API client. */
 async function serve(): Promise<Served> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/saikoro.mjs'), 'serve', '--workspace', workspace, '--port', '0', '--no-build', '--renderer-dir', outDir], {
-    cwd: workspace,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  const url = await waitFor(
-    'the server to print its URL',
-    () => {
-      if (child.exitCode !== null) throw new Error(`saikoro serve ended (${child.exitCode}): ${stderr}`);
-      return /on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stderr)?.[1];
-    },
-    { withinMs: 60_000 },
-  );
-  const parsed = new URL(url);
-  const served = { process: child, url, origin: parsed.origin, token: parsed.searchParams.get('token')! };
-  return { ...served, api: createHttpApi(served.origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token: served.token }) };
-}
-
-async function stop(served: Served): Promise<void> {
-  served.process.kill('SIGTERM');
-  expect(await hasEnded(served.process.pid!, 30_000)).toBe(true);
+  const served = await serveCheckout(workspace, outDir);
+  const parsed = new URL(served.url);
+  const origin = parsed.origin;
+  const token = parsed.searchParams.get('token')!;
+  return { ...served, origin, token, api: createHttpApi(origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token }) };
 }
 
 let outDir = '';

@@ -4,7 +4,6 @@
 // warning that it runs a program; with --allow-commands the Solve view runs
 // examples/solvers/random_search.mjs to the end.
 // SAIKORO_PROGRAM_SCREENSHOTS=DIR keeps a screenshot of each step.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { requireChromium } from './chromium.ts';
 import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';
-import { hasEnded, waitFor } from '../main/processes.ts';
+import { serve as serveCheckout, stop } from './serve.ts';
 import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
 
 const browserTool = requireChromium();
@@ -26,30 +25,8 @@ let browser: Browser;
 let page: Page;
 const pageErrors: string[] = [];
 
-/** `saikoro serve` over the workspace (with `extra` options); answers the process and its URL with the token. */
-async function serve(extra: string[]): Promise<{ process: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/saikoro.mjs'), 'serve', '--workspace', workspace, '--port', '0', '--no-build', '--renderer-dir', outDir, ...extra], {
-    cwd: workspace,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += String(d)));
-  const url = await waitFor(
-    'the server to print its URL',
-    () => {
-      if (child.exitCode !== null) throw new Error(`saikoro serve ended (${child.exitCode}): ${stderr}`);
-      return /on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stderr)?.[1];
-    },
-    { withinMs: 60_000 },
-  );
-  return { process: child, url };
-}
-
-async function stop(server: { process: ChildProcess }): Promise<void> {
-  server.process.kill('SIGTERM');
-  expect(await hasEnded(server.process.pid!, 30_000)).toBe(true);
-}
+/** `saikoro serve` over the workspace (with `extra` options). */
+const serve = (extra: string[]) => serveCheckout(workspace, outDir, extra);
 
 async function shot(name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
