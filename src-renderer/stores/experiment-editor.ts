@@ -1,6 +1,6 @@
 /**
  * The experiment editor's draft: one spec value that the form and the JSON text both edit,
- * checked as it changes with the main side's own checks (views/experiment/check-draft.ts), saved
+ * checked as it changes with the main side's own checks (logic/experiment/check-draft.ts), saved
  * with the project store's addExperiment. It outlives the view, so a draft survives going to
  * another view and back; a refused save changes nothing in it, and every replacement of the
  * whole draft (new, clone, reset, remove) can be undone.
@@ -10,10 +10,10 @@ import { computed, markRaw, ref, shallowRef, watch } from 'vue';
 import type { ExperimentSpec, ExperimentSummary, SolverDescriptor } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 import { useProjectStore } from './project.ts';
-import { checkDraft } from '../views/experiment/check-draft.ts';
-import { draftJson, parseDraftJson, type JsonProblem } from '../views/experiment/draft-json.ts';
-import type { Draft } from '../views/experiment/draft-paths.ts';
-import { cloneAsDraft, newDraft } from '../views/experiment/new-draft.ts';
+import { checkDraft } from '../logic/experiment/check-draft.ts';
+import { draftJson, parseDraftJson, type JsonProblem } from '../logic/experiment/draft-json.ts';
+import type { Draft } from '../logic/experiment/draft-paths.ts';
+import { cloneAsDraft, newDraft } from '../logic/experiment/new-draft.ts';
 
 /** How many replaced drafts Undo keeps. */
 const UNDO_DEPTH = 30;

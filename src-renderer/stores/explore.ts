@@ -16,9 +16,9 @@ import { syntheticFront } from '../../src-shared/charts/synthetic-front.ts';
 import { useApi } from '../api/index.ts';
 import { useDiceStore } from './dice.ts';
 import { useRunsStore } from './runs.ts';
-import { explorableInstances, fromAppRun, fromExperiment, fromSynthetic, runLabel, type ExplorerData } from '../views/explore/front-data.ts';
-import { allPoints, groupPoints, type ColourBy, type PointFilter } from '../views/explore/groups.ts';
-import { keepVisible, selectInRanges, type ObjectiveRange, type Selection, type SelectionSource } from '../views/explore/selection.ts';
+import { explorableInstances, fromAppRun, fromExperiment, fromSynthetic, runLabel, type ExplorerData } from '../logic/explore/front-data.ts';
+import { allPoints, groupPoints, type ColourBy, type PointFilter } from '../logic/explore/groups.ts';
+import { keepVisible, selectInRanges, type ObjectiveRange, type Selection, type SelectionSource } from '../logic/explore/selection.ts';
 
 export type ExploreSource =
   | { kind: 'experiment'; name: string; instance: string | null }

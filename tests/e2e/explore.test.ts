@@ -19,7 +19,7 @@ import { PROJECT_ROOT } from '../../src-main/server/renderer-dir.ts';
 import type { ExperimentRunResult } from '../../src-shared/api.ts';
 import type { SolutionRecord } from '../../src-shared/solvers/types.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
-import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 import type { PlotProbe as Plot } from '../../src-shared/charts/plot-probe.ts';
 import { requireChromium } from './chromium.ts';
 import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startAppServer, type AppServer } from '../../src-main/server/app-server.ts';
 import { TRACK_OBJECTIVES } from '../../src-shared/problems/dice/config.ts';
-import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 import { runCli } from '../main/cli/io.ts';
 import { requireChromium } from './chromium.ts';
 import { buildRendererInTemp, collectPageErrors, launchChromium } from './browser.ts';

@@ -9,7 +9,7 @@ import { LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 import { cleanSequence, differingPositions, replaceRoll } from '../../src-renderer/stores/dice.ts';
 import { bandScale, evaluationDiff, faceTotals, facesOf, objectiveShares, sequenceDiff, transitionCounts } from '../../src-renderer/views/dice/inspect.ts';
 import { bandReading, bandTicks, constraintPositionOption, constraintRows, featureChartOption, featureRows, formatBandValue, objectiveShareOption } from '../../src-renderer/views/dice/charts.ts';
-import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const randomSequence = (rng: Random, n: number) => Array.from({ length: n }, () => String(rng.int(1, 6))).join('');

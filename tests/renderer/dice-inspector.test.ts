@@ -16,7 +16,7 @@ import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import { diceConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { Random } from '../../src-shared/random.ts';
-import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const randomSequence = (rng: Random, n: number) => Array.from({ length: n }, () => String(rng.int(1, 6))).join('');

@@ -7,7 +7,7 @@ import { checkSequence, cleanSequence } from '../../src-renderer/stores/dice.ts'
 import { bandPosition, constraintChartOption, constraintRows, featureChartOption, featureRows, powerOfTen } from '../../src-renderer/views/dice/charts.ts';
 import { FEATURE_PANELS, niceCeil, niceInterval } from '../../src-shared/charts/axes.ts';
 import { faceChiSquare, faceWindows } from '../../src-renderer/views/dice/face-counts.ts';
-import { formatNumber, groupLabel } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber, groupLabel } from '../../src-renderer/logic/dice/labels.ts';
 import { routeIdFromHash } from '../../src-renderer/stores/shell.ts';
 import { DEFAULT_ROUTE_ID } from '../../src-renderer/routes.ts';
 import { DARK_PALETTE, LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';

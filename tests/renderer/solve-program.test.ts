@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
-import { formatNumber } from '../../src-renderer/views/dice/labels.ts';
+import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 import { allowPrograms } from '../../src-main/api/program-policy.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';

@@ -10,7 +10,7 @@ import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../../src
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import type { DiceConfig } from '../../../src-shared/problems/dice/config.ts';
 import type { DiceEvaluation } from '../../../src-shared/api.ts';
-import { FEATURE_LABELS, formatNumber } from './labels.ts';
+import { FEATURE_LABELS, formatNumber } from '../../logic/dice/labels.ts';
 import type { FaceWindow } from './face-counts.ts';
 import { bandScale, type ObjectiveShare } from './inspect.ts';
 

@@ -5,7 +5,7 @@
  * (a list-level rule such as "must have 15 entries", an unknown member from the JSON).
  */
 import { inject, onScopeDispose, provide, shallowRef, watch, type InjectionKey, type Ref, type ShallowRef } from 'vue';
-import { isInside, setAt, type Draft } from './draft-paths.ts';
+import { isInside, setAt, type Draft } from '../../logic/experiment/draft-paths.ts';
 
 export interface EditorContext {
   draft: Readonly<Ref<Draft>>;

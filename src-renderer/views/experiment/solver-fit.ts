@@ -2,8 +2,8 @@
 import type { SolverDescriptor } from '../../../src-shared/api.ts';
 import type { TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { DEFAULT_SOLVERS } from '../../../src-shared/solvers/registry.ts';
-import { getAt, isRecord, setAt, type Draft } from './draft-paths.ts';
-import { objectiveCountOf } from './instance-edits.ts';
+import { getAt, isRecord, setAt, type Draft } from '../../logic/experiment/draft-paths.ts';
+import { objectiveCountOf } from '../../logic/experiment/instance-edits.ts';
 
 /** The registry's solvers that handle every instance's objective count (unknown counts ignored). */
 export function solversThatFit(descriptors: readonly SolverDescriptor[], objectiveCounts: readonly (number | null)[]): SolverDescriptor[] {

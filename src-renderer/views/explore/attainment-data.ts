@@ -2,7 +2,7 @@
  * The runs of one solver as the attainment functions take them (M = 2): each chosen run's
  * feasible points (a run without one still counts, as a run that attains nothing).
  */
-import type { ExplorerData } from './front-data.ts';
+import type { ExplorerData } from '../../logic/explore/front-data.ts';
 
 export interface SolverFronts {
   solver: string;

@@ -11,8 +11,8 @@
  */
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { groupColour } from './charts/point-series.ts';
-import type { ExplorerData } from './front-data.ts';
-import type { SeriesGroup } from './groups.ts';
+import type { ExplorerData } from '../../logic/explore/front-data.ts';
+import type { SeriesGroup } from '../../logic/explore/groups.ts';
 import { hexRgb } from './eaf-raster.ts';
 
 /** How a group's points are drawn: opaque colour (the series colour at 0.75 over the surface), shape and size in CSS pixels. */

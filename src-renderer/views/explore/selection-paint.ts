@@ -4,7 +4,7 @@
  */
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { LARGE_THRESHOLD } from './charts/point-series.ts';
-import type { ExplorerData } from './front-data.ts';
+import type { ExplorerData } from '../../logic/explore/front-data.ts';
 import { gridImage, transformKey, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
 import type { PixelMap } from './point-layer.ts';

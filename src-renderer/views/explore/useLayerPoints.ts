@@ -8,7 +8,7 @@
 import { onScopeDispose, watch, type Ref } from 'vue';
 import type { ECharts } from '../../charts/echarts.ts';
 import { pointTooltip } from './charts/point-series.ts';
-import type { ExplorerData } from './front-data.ts';
+import type { ExplorerData } from '../../logic/explore/front-data.ts';
 import { nearestPoint, rasterizePoints, type LayerGroup } from './point-layer.ts';
 import { gridImage, gridTransform, POINT_LAYER_ZLEVEL, useChartLayer, type GridTransform } from './useChartLayer.ts';
 

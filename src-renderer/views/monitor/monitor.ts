@@ -5,7 +5,7 @@
  */
 import type { ExperimentRunRow, ExperimentSession, Snapshot } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../stores/runs.ts';
-import { formatNumber } from '../dice/labels.ts';
+import { formatNumber } from '../../logic/dice/labels.ts';
 
 export type RowState = 'done' | 'failed' | 'missing' | 'queued' | 'running' | 'paused';
 

@@ -1,6 +1,6 @@
 /** How the project home writes sizes, times, progress and results. Pure, for tests. */
 import type { ExperimentRunRow, ExperimentSession, ExperimentSpec, RunCounts } from '../../../src-shared/api.ts';
-import { formatNumber } from '../dice/labels.ts';
+import { formatNumber } from '../../logic/dice/labels.ts';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return '';

@@ -3,7 +3,7 @@ import type { EChartsCoreOption } from 'echarts/core';
 import type { ConvergencePoint } from '../../stores/runs.ts';
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import { paddedBounds } from '../../../src-shared/charts/axes.ts';
-import { formatNumber } from '../dice/labels.ts';
+import { formatNumber } from '../../logic/dice/labels.ts';
 
 /** Below this many points the line shows its points too (a one-point trace is otherwise invisible). */
 const FEW = 40;

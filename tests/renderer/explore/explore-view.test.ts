@@ -12,7 +12,7 @@ import { applyConfigToDice, hashOfSource, sourceFromHash, useExploreStore, type 
 import { useDiceStore } from '../../../src-renderer/stores/dice.ts';
 import { useRunsStore } from '../../../src-renderer/stores/runs.ts';
 import { useProjectStore } from '../../../src-renderer/stores/project.ts';
-import { rectRanges } from '../../../src-renderer/views/explore/selection.ts';
+import { rectRanges } from '../../../src-renderer/logic/explore/selection.ts';
 import type { ExperimentRunResult } from '../../../src-shared/api.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { realApp, runExperimentToEnd, type RealApp } from '../real-app.ts';

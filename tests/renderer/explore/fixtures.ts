@@ -3,7 +3,7 @@
 import type { ExperimentRunResult, ExperimentSpec } from '../../../src-shared/projects/project-api.ts';
 import type { SolutionRecord, SolverResult } from '../../../src-shared/solvers/types.ts';
 import { syntheticFront } from '../../../src-shared/charts/synthetic-front.ts';
-import { fromSynthetic, type ExplorerData } from '../../../src-renderer/views/explore/front-data.ts';
+import { fromSynthetic, type ExplorerData } from '../../../src-renderer/logic/explore/front-data.ts';
 
 export function smallFront(points = 400, objectives = 3, seed = 5): ExplorerData {
   return fromSynthetic(syntheticFront({ points, objectives, seed, infeasibleFraction: 0.1 }), 'test front');

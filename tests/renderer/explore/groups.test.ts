@@ -1,8 +1,8 @@
 // The explorer's series groups: every shown point in exactly one series (its solver, its run, or
 // the infeasible one), unchosen runs left out, hidden series kept, and the even stride sample.
 import { describe, expect, it } from 'vitest';
-import { allPoints, groupPoints, INFEASIBLE_SERIES, strideSample } from '../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf } from '../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints, INFEASIBLE_SERIES, strideSample } from '../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
 import { smallFront } from './fixtures.ts';
 
 describe('groupPoints', () => {

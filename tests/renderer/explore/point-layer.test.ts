@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE, seriesColor } from '../../../src-shared/charts/palette.ts';
 import { Random } from '../../../src-shared/random.ts';
-import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf } from '../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
 import { blendedPixel, layerGroups, nearestPoint, packPixel, rasterizePoints, type PixelMap } from '../../../src-renderer/views/explore/point-layer.ts';
 import { smallFront } from './fixtures.ts';
 

@@ -4,7 +4,7 @@
 // points beyond every edge, and every k-th point when a limit is given.
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
-import { objectivesOf } from '../../../src-renderer/views/explore/front-data.ts';
+import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
 import { LIGHT_PALETTE } from '../../../src-shared/charts/palette.ts';
 import { rasterizeSelection, selectionPainter, selectionStyle } from '../../../src-renderer/views/explore/selection-paint.ts';
 import { packPixel } from '../../../src-renderer/views/explore/point-layer.ts';

@@ -3,10 +3,10 @@
 // and its CSV and JSON read back field by field.
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
-import { allPoints, groupPoints } from '../../../src-renderer/views/explore/groups.ts';
-import { describeRanges, keepVisible, rectRanges, selectInRanges, selectionCsv, selectionJson, type ObjectiveRange } from '../../../src-renderer/views/explore/selection.ts';
-import { objectivesOf } from '../../../src-renderer/views/explore/front-data.ts';
-import { fromExperiment } from '../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints } from '../../../src-renderer/logic/explore/groups.ts';
+import { describeRanges, keepVisible, rectRanges, selectInRanges, selectionCsv, selectionJson, type ObjectiveRange } from '../../../src-renderer/logic/explore/selection.ts';
+import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
+import { fromExperiment } from '../../../src-renderer/logic/explore/front-data.ts';
 import { result, runResult, smallFront, solution, SPEC } from './fixtures.ts';
 
 /** The oracle: every visible point, tested objective by objective from its plain vector. */

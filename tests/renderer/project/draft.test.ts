@@ -2,12 +2,12 @@
 // clean, the JSON text both ways, and checkDraft (the main side's own checks, on the whole
 // draft and on each part, so several fields are named at once).
 import { describe, expect, it } from 'vitest';
-import { checkDraft } from '../../../src-renderer/views/experiment/check-draft.ts';
-import { draftJson, jsonProblem, parseDraftJson } from '../../../src-renderer/views/experiment/draft-json.ts';
-import { getAt, nearestError, pathSegments, setAt, type Draft } from '../../../src-renderer/views/experiment/draft-paths.ts';
+import { checkDraft } from '../../../src-renderer/logic/experiment/check-draft.ts';
+import { draftJson, jsonProblem, parseDraftJson } from '../../../src-renderer/logic/experiment/draft-json.ts';
+import { getAt, nearestError, pathSegments, setAt, type Draft } from '../../../src-renderer/logic/experiment/draft-paths.ts';
 import { parseNumberText } from '../../../src-renderer/views/experiment/field-text.ts';
-import { setBand, setConstrained, setInstanceShape, setNormalisation, setPercentPoint } from '../../../src-renderer/views/experiment/instance-edits.ts';
-import { cloneAsDraft, inSpecOrder, newDraft } from '../../../src-renderer/views/experiment/new-draft.ts';
+import { setBand, setConstrained, setInstanceShape, setNormalisation, setPercentPoint } from '../../../src-renderer/logic/experiment/instance-edits.ts';
+import { cloneAsDraft, inSpecOrder, newDraft } from '../../../src-renderer/logic/experiment/new-draft.ts';
 import { solversThatFit } from '../../../src-renderer/views/experiment/solver-fit.ts';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import { withNormalisations } from '../../../src-shared/experiments/normalisation.ts';

@@ -2,7 +2,7 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../../src-shared/charts/palette.ts';
 import type { AttainmentSurface } from '../../../../src-shared/metrics/attainment.ts';
-import { formatNumber } from '../../dice/labels.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
 import { escapeHtml, LARGE_THRESHOLD } from './point-series.ts';
 import { boundedLabels, boundsOf, surfaceLine } from './surfaces.ts';
 

@@ -1,9 +1,9 @@
 /** The parallel coordinates' option: an axis per objective, a line per solution (sampled), and the selection's lines. */
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, type ChartPalette } from '../../../../src-shared/charts/palette.ts';
-import { formatNumber } from '../../dice/labels.ts';
-import type { ExplorerData } from '../front-data.ts';
-import { strideSample, type SeriesGroup } from '../groups.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
+import type { ExplorerData } from '../../../logic/explore/front-data.ts';
+import { strideSample, type SeriesGroup } from '../../../logic/explore/groups.ts';
 import { groupColour } from './point-series.ts';
 
 /** Parallel coordinates draw at most this many lines; selections still count every point. */

@@ -18,10 +18,10 @@
  * something (a solver's series, infeasible points, the selection) come from the palette argument.
  */
 import { seriesColor, type ChartPalette } from '../../../../src-shared/charts/palette.ts';
-import { formatNumber } from '../../dice/labels.ts';
-import type { ExplorerData } from '../front-data.ts';
-import { runLabel } from '../front-data.ts';
-import type { SeriesGroup } from '../groups.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
+import type { ExplorerData } from '../../../logic/explore/front-data.ts';
+import { runLabel } from '../../../logic/explore/front-data.ts';
+import type { SeriesGroup } from '../../../logic/explore/groups.ts';
 
 /** Above this many points a series is drawn in large mode (small squares, no outline): by the view's point layer in the scatter and the matrix. */
 export const LARGE_THRESHOLD = 2000;

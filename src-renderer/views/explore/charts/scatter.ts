@@ -5,9 +5,9 @@
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, type ChartPalette } from '../../../../src-shared/charts/palette.ts';
 import { paddedBounds, type AxisBounds } from '../../../../src-shared/charts/axes.ts';
-import { formatNumber } from '../../dice/labels.ts';
-import type { ExplorerData, ReferencePoints } from '../front-data.ts';
-import { projectPairs, type SeriesGroup } from '../groups.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
+import type { ExplorerData, ReferencePoints } from '../../../logic/explore/front-data.ts';
+import { projectPairs, type SeriesGroup } from '../../../logic/explore/groups.ts';
 import { drawsOnPointLayer, pointSeries, pointTooltipOption, shownRange, type PointLookup } from './point-series.ts';
 
 export interface ScatterInput {

@@ -7,9 +7,9 @@
  */
 import type { EChartsCoreOption } from 'echarts/core';
 import { LIGHT_PALETTE, type ChartPalette } from '../../../../src-shared/charts/palette.ts';
-import { formatNumber } from '../../dice/labels.ts';
-import type { ExplorerData } from '../front-data.ts';
-import { strideSample, type SeriesGroup } from '../groups.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
+import type { ExplorerData } from '../../../logic/explore/front-data.ts';
+import { strideSample, type SeriesGroup } from '../../../logic/explore/groups.ts';
 import { pointSeries, pointTooltipOption, type PointLookup } from './point-series.ts';
 
 /** How the cube is turned. */

@@ -1,6 +1,6 @@
 /** Attainment surfaces as step lines inside padded data bounds: what the attainment chart and the EAF difference share. */
 import type { Point2 } from '../../../../src-shared/metrics/attainment.ts';
-import { formatNumber } from '../../dice/labels.ts';
+import { formatNumber } from '../../../logic/dice/labels.ts';
 
 /** Data bounds of point sets, padded by a fraction of their range on each side. */
 export interface Bounds2 {

@@ -2,8 +2,8 @@
 // LARGE_THRESHOLD points, on the point layer beyond, each objective on the same fitted ends).
 import { describe, expect, it } from 'vitest';
 import { paddedBounds } from '../../../../src-shared/charts/axes.ts';
-import { allPoints, groupPoints } from '../../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf } from '../../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints } from '../../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { LARGE_THRESHOLD, pointAt } from '../../../../src-renderer/views/explore/charts/point-series.ts';
 import { matrixOption } from '../../../../src-renderer/views/explore/charts/matrix.ts';
 import { smallFront } from '../fixtures.ts';

@@ -2,8 +2,8 @@
 // apart, tick labels over the lines.
 import { describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE } from '../../../../src-shared/charts/palette.ts';
-import { allPoints, groupPoints } from '../../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf } from '../../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints } from '../../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { PARALLEL_LINE_LIMIT, parallelOption, parallelSelectionSeries } from '../../../../src-renderer/views/explore/charts/parallel.ts';
 import { smallFront } from '../fixtures.ts';
 

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE } from '../../../../src-shared/charts/palette.ts';
 import { paddedBounds } from '../../../../src-shared/charts/axes.ts';
-import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf, referencePoints } from '../../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf, referencePoints } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { LARGE_THRESHOLD, pointAt, pointTooltip } from '../../../../src-renderer/views/explore/charts/point-series.ts';
 import { MARKER_ZLEVEL, scatterOption } from '../../../../src-renderer/views/explore/charts/scatter.ts';
 import { LAYER_ZLEVEL, POINT_LAYER_ZLEVEL } from '../../../../src-renderer/views/explore/useChartLayer.ts';

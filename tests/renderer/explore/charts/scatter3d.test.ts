@@ -1,8 +1,8 @@
 // The 3-D view's option: every point of the cube projected (a front view shows (f1, f3), a view
 // from above (f1, f2)), and a sample within the limit while the view turns.
 import { describe, expect, it } from 'vitest';
-import { allPoints, groupPoints } from '../../../../src-renderer/views/explore/groups.ts';
-import { objectivesOf } from '../../../../src-renderer/views/explore/front-data.ts';
+import { allPoints, groupPoints } from '../../../../src-renderer/logic/explore/groups.ts';
+import { objectivesOf } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { pointAt } from '../../../../src-renderer/views/explore/charts/point-series.ts';
 import { cubeOf, DEFAULT_VIEW3D, projectUnit, scatter3DOption, VIEW3D_EXTENT } from '../../../../src-renderer/views/explore/charts/scatter3d.ts';
 import { smallFront } from '../fixtures.ts';
