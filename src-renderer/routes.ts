@@ -1,5 +1,8 @@
-import { defineAsyncComponent, type Component } from 'vue';
-
+/**
+ * The route list: each view's id, title and place in the navigation. Plain data below the
+ * stores (stores/shell.ts and views read it); which component shows a route is views/index.ts,
+ * above the views, so this file loads no view.
+ */
 export interface ViewRoute {
   /** Used in the URL hash (#/<id>) and by menu commands. */
   id: string;
@@ -8,25 +11,29 @@ export interface ViewRoute {
   summary: string;
   /** A single glyph shown beside the title. */
   glyph: string;
-  component: Component;
 }
 
-/** The navigation, in order. Adding a view is one entry here; digit keys 1-9 follow this order. */
-export const routes: readonly ViewRoute[] = [
-  { id: 'project', title: 'Project', summary: 'The open file: experiments, notes, lab runs, results', glyph: '⌂', component: defineAsyncComponent(() => import('./views/project/ProjectView.vue')) },
-  { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎', component: defineAsyncComponent(() => import('./views/experiment/ExperimentView.vue')) },
-  { id: 'monitor', title: 'Run monitor', summary: 'Experiment sessions and every run, live', glyph: '◔', component: defineAsyncComponent(() => import('./views/monitor/MonitorView.vue')) },
-  { id: 'compare', title: 'Comparison', summary: 'Box plots, statistics and convergence per solver', glyph: '⚖', component: defineAsyncComponent(() => import('./views/compare/CompareView.vue')) },
-  { id: 'explore', title: 'Pareto explorer', summary: 'Fronts of experiments and runs: overlay, brush, attainment', glyph: '◭', component: defineAsyncComponent(() => import('./views/explore/ExploreView.vue')) },
-  { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄', component: defineAsyncComponent(() => import('./views/dice/DiceView.vue')) },
-  { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳', component: defineAsyncComponent(() => import('./views/solve/SolveView.vue')) },
-  { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜', component: defineAsyncComponent(() => import('./views/gametree/GameTreeView.vue')) },
-  { id: 'nqueens', title: 'N-Queens lab', summary: 'The hill-climbing neural network, step by step; sweeps over N', glyph: '♛', component: defineAsyncComponent(() => import('./views/nqueens/NqueensView.vue')) },
-  { id: 'export', title: 'Export', summary: 'A report of an experiment: HTML, PDF, CSV, JSON, LaTeX', glyph: '⇪', component: defineAsyncComponent(() => import('./views/export/ExportView.vue')) },
-];
+/** The navigation, in order. Adding a view is one entry here and one in views/index.ts; digit keys 1-9 follow this order. */
+const ROUTE_LIST = [
+  { id: 'project', title: 'Project', summary: 'The open file: experiments, notes, lab runs, results', glyph: '⌂' },
+  { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎' },
+  { id: 'monitor', title: 'Run monitor', summary: 'Experiment sessions and every run, live', glyph: '◔' },
+  { id: 'compare', title: 'Comparison', summary: 'Box plots, statistics and convergence per solver', glyph: '⚖' },
+  { id: 'explore', title: 'Pareto explorer', summary: 'Fronts of experiments and runs: overlay, brush, attainment', glyph: '◭' },
+  { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄' },
+  { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳' },
+  { id: 'gametree', title: 'Game tree', summary: 'Minimax, alpha-beta and memo on a tree or nim(n)', glyph: '♜' },
+  { id: 'nqueens', title: 'N-Queens lab', summary: 'The hill-climbing neural network, step by step; sweeps over N', glyph: '♛' },
+  { id: 'export', title: 'Export', summary: 'A report of an experiment: HTML, PDF, CSV, JSON, LaTeX', glyph: '⇪' },
+] as const satisfies readonly ViewRoute[];
 
-export const DEFAULT_ROUTE_ID = routes[0].id;
+/** The id of a view in the navigation. */
+export type RouteId = (typeof ROUTE_LIST)[number]['id'];
 
-export function findRoute(id: string): ViewRoute | undefined {
+export const routes: readonly (ViewRoute & { id: RouteId })[] = ROUTE_LIST;
+
+export const DEFAULT_ROUTE_ID: RouteId = routes[0].id;
+
+export function findRoute(id: string): (ViewRoute & { id: RouteId }) | undefined {
   return routes.find((r) => r.id === id);
 }

@@ -1,6 +1,6 @@
 import { defineStore } from 'pinia';
 import { computed, ref, shallowRef } from 'vue';
-import { DEFAULT_ROUTE_ID, findRoute, routes } from '../routes.ts';
+import { DEFAULT_ROUTE_ID, findRoute, routes, type RouteId } from '../routes.ts';
 
 /** The route id in a location hash such as "#/dice"; the default route when there is none. */
 export function routeIdFromHash(hash: string): string {
@@ -19,14 +19,15 @@ export interface ShortcutSection {
 
 /** The shell's own state: which view is shown, the shortcut overlay and what it lists. */
 export const useShellStore = defineStore('shell', () => {
-  const currentId = ref(DEFAULT_ROUTE_ID);
+  const currentId = ref<RouteId>(DEFAULT_ROUTE_ID);
   const helpOpen = ref(false);
   const current = computed(() => findRoute(currentId.value) ?? routes[0]);
   const shortcutSections = shallowRef<ShortcutSection[]>([]);
 
   function navigate(id: string): boolean {
-    if (!findRoute(id)) return false;
-    currentId.value = id;
+    const route = findRoute(id);
+    if (!route) return false;
+    currentId.value = route.id;
     return true;
   }
 
