@@ -10,10 +10,10 @@
 //   tests        : never import electron nor reach src-main/electron/.
 // "Reach" means any import of a file there: `import`, `import type`, `export ... from`,
 // a bare `import '...'`, `import('...')` and `require('...')`.
-// Inside src-shared and src-main, the folders are in an order (FOLDER_ORDER below, as VS Code
-// orders base, platform, editor, workbench): a file imports its own folder and the folders below
-// it, never one above it nor a peer beside it, so the folders have no import cycle. Every file
-// must be placed. (src-renderer has none yet: its stores and views import each other.)
+// Inside src-shared, src-main and src-renderer, the folders are in an order (FOLDER_ORDER below,
+// as VS Code orders base, platform, editor, workbench): a file imports its own folder and the
+// folders below it, never one above it nor a peer beside it, so the folders have no import
+// cycle. Every file must be placed.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import { builtinModules } from 'node:module';
@@ -71,7 +71,7 @@ const rules = [
  * them is listed itself) or a file at the layer's top; the entries of one [...] are peers, which
  * may not import each other. A file may import only its own entry and the entries listed before
  * it. docs/CONTRIBUTING.md ("Folders of src-shared and their order", "Folders of src-main and
- * their order") says what each holds.
+ * their order", "Folders of src-renderer and their order") says what each holds.
  */
 export const FOLDER_ORDER = {
   'src-shared': [
@@ -99,6 +99,16 @@ export const FOLDER_ORDER = {
     ['server', 'desktop-shell.ts'], // the web server; the desktop window's project handling (no electron import)
     'bench', // the benchmarks (they serve the app to measure it)
     ['cli', 'electron'], // the two entry points: the command line; the desktop app (the only importer of electron)
+  ],
+  'src-renderer': [
+    ['api', 'charts', 'styles', 'routes.ts', 'env.d.ts'], // the API client; ECharts set up once; the CSS; the route list (ids, titles); Vite's types
+    'logic', // plain logic of the views that stores use too: the experiment draft, the explorer's fronts and selection, dice labels
+    'stores', // the Pinia stores
+    'composables', // the composition helpers (charts, shortcuts, route argument, theme)
+    'components', // the shared components
+    'views', // the views, and views/index.ts: which component shows each route
+    'App.vue', // the shell: navigation, the current view
+    'main.ts', // the entry: mounts App.vue
   ],
 };
 

@@ -192,3 +192,52 @@ describe('the folder order inside src-main (FOLDER_ORDER)', () => {
     expect(unplaced).toEqual([]);
   });
 });
+
+describe('the folder order inside src-renderer (FOLDER_ORDER)', () => {
+  const order = FOLDER_ORDER['src-renderer'] as (string | string[])[];
+
+  it('refuses the three folder cycles src-renderer had before issue 20, each named by its two folders', () => {
+    // stores <-> views: the stores used the draft and the explorer's fronts from under views/.
+    const draft = problemsIn(path('src-renderer', 'stores', 'experiment-editor.ts'), "import { checkDraft } from '../views/experiment/check-draft.ts';");
+    expect(draft).toHaveLength(1);
+    expect(draft[0]).toContain('src-renderer/stores may not import src-renderer/views, which is above it in the folder order of src-renderer');
+    expect(problemsIn(path('src-renderer', 'stores', 'explore.ts'), "import { runLabel } from '../views/explore/front-data.ts';\nimport { groupPoints } from '../views/explore/groups.ts';")).toHaveLength(2);
+    // components <-> views: the shared tables used the dice view's labels.
+    expect(problemsIn(path('src-renderer', 'components', 'FrontTable.vue'), "import { formatNumber } from '../views/dice/labels.ts';")[0]).toContain('src-renderer/components may not import src-renderer/views, which is above it');
+    // stores -> routes.ts -> views: the route list loaded every view.
+    expect(problemsIn(path('src-renderer', 'routes.ts'), "import X from './views/dice/DiceView.vue';")[0]).toContain('src-renderer/routes.ts may not import src-renderer/views, which is above it');
+    expect(problemsIn(path('src-renderer', 'routes.ts'), "const c = () => import('./views/dice/DiceView.vue');")).toHaveLength(1);
+    // The logic below the stores may not reach back up into them.
+    expect(problemsIn(path('src-renderer', 'logic', 'explore', 'groups.ts'), "import { useExploreStore } from '../../stores/explore.ts';")[0]).toContain('src-renderer/logic may not import src-renderer/stores, which is above it');
+    // The imports as the code has them now pass.
+    expect(problemsIn(path('src-renderer', 'stores', 'explore.ts'), "import { runLabel } from '../logic/explore/front-data.ts';\nimport { useApi } from '../api/index.ts';")).toEqual([]);
+    expect(problemsIn(path('src-renderer', 'stores', 'shell.ts'), "import { findRoute } from '../routes.ts';")).toEqual([]);
+    expect(problemsIn(path('src-renderer', 'components', 'FrontTable.vue'), "import { formatNumber } from '../logic/dice/labels.ts';\nimport { useVirtualRows } from '../composables/useVirtualRows.ts';")).toEqual([]);
+    expect(problemsIn(path('src-renderer', 'views', 'index.ts'), "import type { RouteId } from '../routes.ts';\nconst c = () => import('./dice/DiceView.vue');")).toEqual([]);
+    expect(problemsIn(path('src-renderer', 'App.vue'), "import { viewComponents } from './views/index.ts';\nimport { useShellStore } from './stores/shell.ts';")).toEqual([]);
+  });
+
+  it('peers do not import each other; the shell and the entry sit on top', () => {
+    expect(problemsIn(path('src-renderer', 'api', 'index.ts'), "import { init } from '../charts/echarts.ts';")[0]).toContain('src-renderer/charts, which is a peer of it');
+    expect(problemsIn(path('src-renderer', 'routes.ts'), "import { useApi } from './api/index.ts';")[0]).toContain('src-renderer/routes.ts may not import src-renderer/api, which is a peer of it');
+    expect(problemsIn(path('src-renderer', 'stores', 'shell.ts'), "import { useShortcuts } from '../composables/useShortcuts.ts';")[0]).toContain('src-renderer/stores may not import src-renderer/composables, which is above it');
+    expect(problemsIn(path('src-renderer', 'views', 'dice', 'DiceView.vue'), "import App from '../../App.vue';")[0]).toContain('src-renderer/views may not import src-renderer/App.vue, which is above it');
+    expect(problemsIn(path('src-renderer', 'App.vue'), "import { x } from './main.ts';")[0]).toContain('src-renderer/App.vue may not import src-renderer/main.ts, which is above it');
+    expect(problemsIn(path('src-renderer', 'main.ts'), "import App from './App.vue';\nimport { resolveApi } from './api/index.ts';\nimport './styles/theme.css';")).toEqual([]);
+  });
+
+  it('places every folder and top-level file of src-renderer, each once', () => {
+    const entries = order.flat();
+    expect(new Set(entries).size).toBe(entries.length);
+    expect(folderOf('src-renderer', 'logic/experiment/draft-paths.ts')).toBe('logic');
+    expect(folderOf('src-renderer', 'views/index.ts')).toBe('views');
+    expect(folderOf('src-renderer', 'routes.ts')).toBe('routes.ts');
+    expect(folderOf('src-renderer', 'App.vue')).toBe('App.vue');
+    expect(folderOf('src-renderer', 'widgets/x.ts')).toBeNull();
+    expect(folderOf('src-renderer', 'Other.vue')).toBeNull();
+    const unplaced = lintLayers().filter((p: string) => p.startsWith(`src-renderer${sep}`) && p.includes('is in no folder of the folder order'));
+    expect(unplaced).toEqual([]);
+    // Nothing in src-renderer breaks the order as the code stands.
+    expect(lintLayers().filter((p: string) => p.startsWith(`src-renderer${sep}`))).toEqual([]);
+  });
+});
