@@ -17,20 +17,9 @@ import { apiHarness, within } from './harness.ts';
 
 // Counts every call of the normalisation in this (the main) process; workers are other processes.
 const calls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof HvReference>();
-  return {
-    ...real,
-    diceHvNormalisation: (...args: Parameters<typeof real.diceHvNormalisation>) => {
-      calls.count++;
-      return real.diceHvNormalisation(...args);
-    },
-    diceHvNormalisationSteps: (...args: Parameters<typeof real.diceHvNormalisationSteps>) => {
-      calls.count++;
-      return real.diceHvNormalisationSteps(...args);
-    },
-  };
-});
+vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) =>
+  (await import('../../helpers/normalisation-calls.ts')).countingHvReference(await importOriginal<typeof HvReference>(), calls),
+);
 
 const harness = apiHarness(1);
 afterAll(() => harness.dispose());

@@ -13,20 +13,9 @@ import { runCli } from './io.ts';
 
 // Counts every call of the normalisation in this (the CLI's) process; workers are other processes.
 const calls = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof HvReference>();
-  return {
-    ...real,
-    diceHvNormalisation: (...args: Parameters<typeof real.diceHvNormalisation>) => {
-      calls.count++;
-      return real.diceHvNormalisation(...args);
-    },
-    diceHvNormalisationSteps: (...args: Parameters<typeof real.diceHvNormalisationSteps>) => {
-      calls.count++;
-      return real.diceHvNormalisationSteps(...args);
-    },
-  };
-});
+vi.mock('../../../src-shared/problems/dice/hv-reference.ts', async (importOriginal) =>
+  (await import('../../helpers/normalisation-calls.ts')).countingHvReference(await importOriginal<typeof HvReference>(), calls),
+);
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-add-norm-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
