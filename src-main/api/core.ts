@@ -1,7 +1,7 @@
 /**
  * The app wired once, for every shell that serves the API: the desktop (src-main/electron/
  * main.ts), the web server (src-main/server/app-server.ts) and the test harnesses
- * (tests/main/api/harness.ts, tests/renderer/real-app.ts). One event hub, one launcher (the
+ * (tests/main/api/harness.ts, tests/renderer/real-app.ts, tests/renderer/app.test.ts). One event hub, one launcher (the
  * solver host's only owner), the RunService over it, the ProjectService over both, and the
  * API implementation; the shell adds only what is its own (how workers start, where project
  * paths may go, how a PDF is printed, a native file dialog).

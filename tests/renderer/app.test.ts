@@ -7,17 +7,18 @@ import { provideApi } from '../../src-renderer/api/index.ts';
 import { useDiceStore } from '../../src-renderer/stores/dice.ts';
 import { waitFor } from '../main/processes.ts';
 import { apiFromBridge, type MenuCommand, type SaikoroBridge } from '../../src-shared/api.ts';
-import { createApi } from '../../src-main/api/implementation.ts';
+import { createAppCore } from '../../src-main/api/core.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
-import type { RunService } from '../../src-main/app/run-service.ts';
+import { nodeSpawner } from '../../src-main/host/spawner.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 
 /** The real API implementation behind an in-process bridge, as the desktop preload would give it. */
 function fakeBridge() {
-  // Only what getAppInfo reads of the run service: the workers' memory limit.
-  const runs = { workerMemoryLimitMb: 6026 } as unknown as RunService;
-  const impl = createApi({ name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, { runs });
+  // The app wired as the desktop and the web server wire it (no project paths: these tests open
+  // no project), with a workers' memory limit of its own for getAppInfo to report.
+  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism: 1, memoryLimitMb: 6026, paths: null });
+  const impl = core.api;
   const menuListeners = new Set<(c: MenuCommand) => void>();
   const calls: string[] = [];
   const bridge = {
@@ -32,7 +33,7 @@ function fakeBridge() {
       return () => menuListeners.delete(listener);
     },
   } as unknown as SaikoroBridge;
-  return { bridge, calls, menu: (c: MenuCommand) => menuListeners.forEach((l) => l(c)), menuListeners };
+  return { core, bridge, calls, menu: (c: MenuCommand) => menuListeners.forEach((l) => l(c)), menuListeners };
 }
 
 /** Waits for the store to have nothing scheduled or awaited (its watchers run first), then for the page to show it. */
@@ -65,6 +66,7 @@ beforeEach(async () => {
 });
 afterEach(() => {
   app.unmount();
+  env.core.dispose();
 });
 
 describe('the dice view in the shell', () => {
