@@ -301,17 +301,21 @@ export class ProjectService implements Disposable {
   /**
    * Stores a finished run of this app: a dice run as a one-run experiment (named `name`, or
    * after its solver, track and seed), an N-Queens run as a lab run. Its request and result are
-   * stored as the CLI would store them, under the same content-hash id.
+   * stored as the CLI would store them, under the same content-hash id. An N-Queens sweep is
+   * refused with why it is not stored.
    */
   saveRun(runIdArg: unknown, name?: unknown): SavedRun {
     const { project, file } = this.open_();
     if (typeof runIdArg !== 'string') throw new ProjectRequestError('runId', `must be a string, got ${JSON.stringify(runIdArg)}`);
+    // A kind never stored says so first (a sweep keeps no result, so "no result" would hide why).
+    const listed = this.runs.get(runIdArg);
+    const save = listed ? (RUN_KIND_DESCRIPTORS[listed.kind] as RunKindDescriptor<RunKindName>).save : null;
+    if (save && typeof save !== 'function') throw new ProjectRequestError('runId', `run ${runIdArg} ${save.notStored}`);
     const found = this.runs.finishedRun(runIdArg);
-    if (!found) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
+    if (!found || !save) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
     const { plan, info, hostResult } = found;
     if (info.status !== 'done' || !hostResult) throw new ProjectRequestError('runId', `run ${runIdArg} ${info.status === 'done' ? 'has no result to store' : `was ${info.status}`}: only a finished run with a result is saved`);
-    const descriptor = RUN_KIND_DESCRIPTORS[plan.kind] as RunKindDescriptor<RunKindName>;
-    const saved = descriptor.save({ project, folder: projectFolder(file) }, { plan, info, result: hostResult } as FinishedRun<RunKindName>, name);
+    const saved = save({ project, folder: projectFolder(file) }, { plan, info, result: hostResult } as FinishedRun<RunKindName>, name);
     this.changed('run-saved', saved.as === 'experiment' ? saved.name : null);
     return saved;
   }

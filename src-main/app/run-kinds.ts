@@ -58,9 +58,11 @@ export interface RunKindDescriptor<K extends RunKindName> {
   keepResult(result: RunKindTypes[K]['result']): boolean;
   /**
    * Stores a finished run in the open project (its folder: where solver programs' paths
-   * start), as the CLI would store it (same content-hash id); `name` as saveRun got it.
+   * start), as the CLI would store it (same content-hash id); `name` as saveRun got it. A kind
+   * whose runs are never stored says why instead (`notStored`, following "run <id> "): saveRun
+   * answers that whatever the run's status, before asking for a result it does not keep.
    */
-  save(target: { project: Project; folder: string }, run: FinishedRun<K>, name: unknown): SavedRun;
+  save: ((target: { project: Project; folder: string }, run: FinishedRun<K>, name: unknown) => SavedRun) | { notStored: string };
 }
 
 /** N-Queens results above this N are not kept for saveRun (their queen list alone is 8 bytes per row). */
@@ -109,9 +111,7 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
     plan: (start) => planNqueensSweep(start),
     // A sweep is the lab's figures of the moment: its report carries every cell, and it is not stored.
     keepResult: () => false,
-    save(_target, { info }) {
-      throw new ProjectRequestError('runId', `run ${info.runId} is an N-Queens sweep, which is not stored in a project (save a single run of the lab instead)`);
-    },
+    save: { notStored: "is an N-Queens sweep, which is not stored in a project: a sweep is the lab's figures of the moment (its report, shown in the lab, carries every cell), not one run with a result; save a single run of the lab instead" },
   },
 };
 

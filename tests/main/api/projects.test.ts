@@ -223,6 +223,16 @@ describe('the open project through the API', () => {
     expect(summary.labRuns[0]).toMatchObject({ method: 'minconflicts', n: 50, seed: 2, status: 'done', solved: true });
     expect(await refusal('saveRun', 'run-none-1')).toMatchObject({ name: 'ProjectRequestError', field: 'runId' });
 
+    // A sweep is not stored, and saveRun says why (not "has no result to store"), finished or not.
+    let sweep = '';
+    const s = harness.follow<'nqueens-sweep'>(() => sweep);
+    sweep = (await call<{ runId: string }>('startRun', { kind: 'nqueens-sweep', points: [{ setting: 0, n: 8, params: {} }], seeds: 2 })).runId;
+    const notStored = `runId: run ${sweep} is an N-Queens sweep, which is not stored in a project: a sweep is the lab's figures of the moment (its report, shown in the lab, carries every cell), not one run with a result; save a single run of the lab instead`;
+    expect(await refusal('saveRun', sweep)).toMatchObject({ name: 'ProjectRequestError', field: 'runId', message: notStored });
+    expect(await within(s.finished, 30_000, 'the sweep')).toMatchObject({ status: 'done' });
+    expect(await refusal('saveRun', sweep)).toMatchObject({ name: 'ProjectRequestError', field: 'runId', message: notStored });
+    expect((await call<ProjectSummary>('getProject')).labRuns).toHaveLength(1);
+
     const note = await call<{ id: number; text: string; experiment: string | null }>('addNote', 'random with batch 5 looks the same', 'small');
     expect(note).toMatchObject({ text: 'random with batch 5 looks the same', experiment: 'small' });
     expect(await refusal('addNote', '   ')).toMatchObject({ field: 'text' });
