@@ -84,7 +84,7 @@ class NodeProgram implements ProgramIo {
   private readonly killOnExit = () => this.child.kill('SIGKILL');
 
   constructor(
-    private readonly launch: ProgramLaunch,
+    launch: ProgramLaunch,
     private readonly maxLineBytes: number,
   ) {
     this.child = spawn(launch.command[0], launch.command.slice(1), {
