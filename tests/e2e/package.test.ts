@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPackage, type InstalledPackage } from './package.ts';
 import { requireChromium } from './chromium.ts';
 import { runCli } from '../main/cli/io.ts';
-import { hasEnded, waitFor } from '../main/processes.ts';
+import { waitFor } from '../main/processes.ts';
+import { printedUrl, stop } from './serve.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const chromium = requireChromium();
@@ -94,18 +95,9 @@ describe('the installed package', () => {
 
   it('serve: the built page loads with its token, and a run started through the API finishes', async () => {
     const child: ChildProcess = spawn(pkg.bin, ['serve', '--port', '0', '--workspace', work], { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += String(d)));
     try {
-      const url = await waitFor(
-        'the server to print its URL',
-        () => {
-          if (child.exitCode !== null) throw new Error(`saikoro serve ended (${child.exitCode}): ${stderr}`);
-          return /on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(stderr)?.[1];
-        },
-        { withinMs: 60_000 },
-      );
-      expect(stderr).not.toMatch(/building the renderer/);
+      const { url, stderr } = await printedUrl(child);
+      expect(stderr()).not.toMatch(/building the renderer/);
       const { origin, searchParams } = new URL(url);
       const token = searchParams.get('token')!;
       expect((await fetch(origin + '/')).status).toBe(401);
@@ -134,8 +126,7 @@ describe('the installed package', () => {
       }, { withinMs: 120_000, intervalMs: 200 });
       expect((done.result as { evaluations: number }).evaluations).toBe(2000);
     } finally {
-      child.kill('SIGTERM');
-      expect(await hasEnded(child.pid!, 30_000)).toBe(true);
+      await stop({ process: child });
     }
   }, 300_000);
 });

@@ -1,6 +1,7 @@
 // `saikoro serve` of this checkout as a real process, for the browser tests: started over a
 // workspace with a renderer built for the test file (browser.ts), its URL with the token read
-// from what it prints, and stopped as a user stops it (SIGTERM), which must end it.
+// from what it prints (printedUrl, which the installed package's test uses too), and stopped
+// as a user stops it (SIGTERM), which must end it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { expect } from 'vitest';
@@ -21,6 +22,17 @@ export async function serve(workspace: string, rendererDir: string, extra: strin
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const { url } = await printedUrl(child);
+  return { process: child, url };
+}
+
+/**
+ * Waits (60 s at most) until a `saikoro serve` just started (this checkout's or an installed
+ * one) has printed its URL with the token, failing with what it printed if it ends first.
+ * Call it in the tick `child` was spawned in, so no output is missed. `stderr()`: everything
+ * it has printed to stderr so far.
+ */
+export async function printedUrl(child: ChildProcess): Promise<{ url: string; stderr: () => string }> {
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += String(d)));
   const url = await waitFor(
@@ -31,7 +43,7 @@ export async function serve(workspace: string, rendererDir: string, extra: strin
     },
     { withinMs: 60_000 },
   );
-  return { process: child, url };
+  return { url, stderr: () => stderr };
 }
 
 /** SIGTERM, and the process must have ended within 30 s. */
