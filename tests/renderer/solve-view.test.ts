@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 // The Solve view against a fake main side that plans requests with the real application layer:
-// the HV normalisation comes with RunStarted (computed once, on the main side) and is shown
-// under the hypervolume chart; a failed start shows its reason and nothing of the previous
+// the HV normalisation (with RunStarted, or from getRun at the first snapshot when startRun
+// answered before it was computed) is shown under the hypervolume chart; a failed start shows its reason and nothing of the previous
 // run; parameters are shown rounded, with sizes derived at setup; every front member can be
 // reached (no silent cap); a reload finds the run still going.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

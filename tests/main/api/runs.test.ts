@@ -70,7 +70,7 @@ describe('dice runs through the API', () => {
     expect(result.termination).toEqual({ maxEvaluations: 3000 });
   });
 
-  it('a two-objective run: the HV normalisation comes with RunStarted, snapshots carry the front indicator; pause really pauses; getRun and listRuns tell everything', async () => {
+  it('a two-objective run: startRun answers before the HV normalisation, which getRun gives once the run goes; snapshots carry the front indicator; pause really pauses; getRun and listRuns tell everything', async () => {
     const config = { n: 840, objectives: TRACK_OBJECTIVES.mo2 };
     const run = await start({ config, seed: 1, evaluations: 1e8 });
     const norm = diceHvNormalisation(trackConfig('mo2', 840));
