@@ -18,6 +18,8 @@ import { Launcher } from '../app/launcher.ts';
 import type { ProjectPaths } from '../app/project-paths.ts';
 import { ProjectService, type PdfPrinter } from '../app/project-service.ts';
 import { RunService } from '../app/run-service.ts';
+import { ProgramGate } from '../app/program-gate.ts';
+import { refusePrograms, type ProgramPolicy } from '../app/program-policy.ts';
 
 export interface AppCoreOptions {
   appInfo: AppInfo;
@@ -33,8 +35,8 @@ export interface AppCoreOptions {
   printPdf?: PdfPrinter | null;
   /** A native file dialog (the desktop). */
   pickProjectFile?: ApiDependencies['pickProjectFile'];
-  /** Whether solver programs may run (src-main/api/program-policy.ts). */
-  programs?: ApiDependencies['programs'];
+  /** Whether solver programs may run (src-main/app/program-policy.ts; default: none). The app's program gate asks it. */
+  programs?: ProgramPolicy;
 }
 
 export interface AppCore extends Disposable {
@@ -50,9 +52,12 @@ export interface AppCore extends Disposable {
 export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new ApiEventHub();
   const launcher = new Launcher({ spawn: options.spawn, parallelism: options.parallelism, ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}) });
-  const runs = new RunService(launcher, events);
-  const projects = options.paths ? new ProjectService(runs, events, options.paths, launcher.parallelism, options.printPdf ?? null) : null;
-  const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}), ...(options.programs ? { programs: options.programs } : {}) });
+  // One gate for every program of this app, whichever call starts it; without a policy, none runs.
+  let projects: ProjectService | null = null;
+  const gate = new ProgramGate({ policy: options.programs ?? refusePrograms('this app instance does not run programs'), currentProject: () => projects?.openFile() ?? null });
+  const runs = new RunService(launcher, events, gate);
+  projects = options.paths ? new ProjectService(runs, events, options.paths, launcher.parallelism, gate, options.printPdf ?? null) : null;
+  const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}) });
   return {
     events,
     launcher,

@@ -6,11 +6,6 @@ import { describeSolvers } from '../../src-shared/solvers/registry.ts';
 import { randomSequence } from './random-sequence.ts';
 import type { RunService } from '../app/run-service.ts';
 import type { ProjectService } from '../app/project-service.ts';
-import path from 'node:path';
-import { validateSpec } from '../../src-shared/experiments/spec.ts';
-import { defaultProgramName } from '../../src-shared/solvers/program/command-line.ts';
-import { projectFolder } from '../experiments/programs.ts';
-import { refusePrograms, type ProgramPolicy, type ProgramToRun } from './program-policy.ts';
 
 export interface ApiDependencies {
   /** Solver runs; without it startRun fails with a clear message (e.g. a read-only viewer). */
@@ -19,22 +14,6 @@ export interface ApiDependencies {
   projects?: ProjectService;
   /** A native file dialog (the desktop app); without it pickProjectFile is unavailable. */
   pickProjectFile?: (purpose: 'open' | 'create') => Promise<string | null>;
-  /**
-   * Whether solver programs may run (program-policy.ts): the web server refuses them unless
-   * started with --allow-commands, the desktop app asks. Without it every program is refused.
-   */
-  programs?: ProgramPolicy;
-}
-
-/** The solver programs a spec (as given, not yet checked) names; a spec that does not validate names none here (adding it fails anyway). */
-function programsOfSpec(input: unknown): ProgramToRun[] {
-  try {
-    return validateSpec(input)
-      .solvers.filter((s) => s.command !== undefined)
-      .map((s) => ({ name: s.label ?? s.name, command: s.command! }));
-  } catch {
-    return [];
-  }
 }
 
 /** Raised for a call this instance of the app cannot serve. */
@@ -47,15 +26,11 @@ export class UnavailableError extends Error {
 
 /**
  * The main side's implementation of every API call. Plain Node (no electron import), so the
- * Electron IPC handlers and the web server share it, and tests call it directly.
+ * Electron IPC handlers and the web server share it, and tests call it directly. Who may run a
+ * solver program is not decided here: the services below pass every planned run through the
+ * app's one program gate (src-main/app/program-gate.ts).
  */
 export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCalls {
-  const programs = deps.programs ?? refusePrograms('this app instance does not run programs');
-  /** Where a program without an absolute cwd starts, and the place the permission is asked for. */
-  const programPlace = () => {
-    const file = deps.projects?.openFile() ?? null;
-    return { folder: file ? projectFolder(file) : process.cwd(), place: file ?? process.cwd() };
-  };
   return {
     async getAppInfo() {
       return { ...appInfo, ...(deps.runs ? { workerMemoryLimitMb: deps.runs.workerMemoryLimitMb } : {}) };
@@ -75,14 +50,6 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
     },
     async startRun(request: StartRunRequest) {
       if (!deps.runs) throw new UnavailableError('solver runs are not available in this app instance');
-      if (typeof request === 'object' && request !== null && (request.kind === undefined || request.kind === 'dice') && request.program !== undefined) {
-        const program = request.program;
-        const { folder, place } = programPlace();
-        if (typeof program === 'object' && program !== null && Array.isArray(program.command) && program.command.every((a) => typeof a === 'string') && program.command.length > 0) {
-          await programs.allow({ programs: [{ name: request.solver ?? defaultProgramName(program.command), command: program.command }], place, action: 'Starting this run' });
-          request = { ...request, program: { ...program, cwd: path.resolve(folder, typeof program.cwd === 'string' ? program.cwd : '.') } };
-        }
-      }
       return deps.runs.start(request);
     },
     async getRun(runId: string) {
@@ -117,13 +84,9 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       return deps.projects?.listFiles() ?? [];
     },
     async addExperiment(spec) {
-      const named = programsOfSpec(spec);
-      if (named.length) await programs.allow({ programs: named, place: projects().openFile() ?? process.cwd(), action: `Adding experiment ${JSON.stringify((spec as { name?: unknown })?.name)}` });
       return projects().addExperiment(spec);
     },
     async runExperiment(name, options) {
-      const named = projects().experimentPrograms(name);
-      if (named.length) await programs.allow({ programs: named, place: projects().openFile() ?? process.cwd(), action: `Running experiment ${JSON.stringify(name)}` });
       return projects().runExperiment(name, options ?? {});
     },
     async cancelExperiment(name) {

@@ -9,34 +9,56 @@
 import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from './launcher.ts';
+import { ProgramGate, type GateContext } from './program-gate.ts';
+import { projectFolder } from '../experiments/programs.ts';
 import { planGridRun } from './runs.ts';
 import { hvPreparation, needsHvNormalisation } from './dice.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { gridRequest } from '../experiments/programs.ts';
 import type { Executor, RunOutcome } from '../experiments/runner.ts';
 
 /**
- * One grid run in this process. A solver program's run (its working directory resolved against
- * `projectDir`, the project's folder) is driven asynchronously: the program is its own process.
+ * How an executor's solver programs pass the program gate (program-gate.ts): the gate, and the
+ * project (or folder) and action its question names. Runs without a program need none.
  */
-export async function runInline(run: RunSpec, projectDir: string | null = null): Promise<RunOutcome> {
+export interface Admission {
+  gate: ProgramGate;
+  context: GateContext;
+}
+
+/** Where a program's relative paths start: the project's folder, or the context's folder. */
+function admissionFolder(admission: Admission | null): string | null {
+  if (!admission) return null;
+  const { project, folder } = admission.context;
+  return project ? projectFolder(project) : (folder ?? null);
+}
+
+/**
+ * One grid run in this process. A solver program's run passes the gate first (its working
+ * directory resolved against the project's folder, its files checked) and is driven
+ * asynchronously: the program is its own process.
+ */
+export async function runInline(run: RunSpec, admission: Admission | null = null): Promise<RunOutcome> {
   const startedAt = new Date();
-  let request;
+  let plan: RunPlan<'dice'>;
   try {
-    request = gridRequest(run, projectDir);
+    plan = planGridRun(run, null, { projectDir: admissionFolder(admission) });
+    if (run.launch) {
+      if (!admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
+      plan = await admission.gate.admit(plan, admission.context);
+    }
   } catch (e) {
     return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
   }
-  const outcome = run.launch ? await runInProcess({ request }) : runInProcessSync({ request });
+  const outcome = run.launch ? await runInProcess(plan) : runInProcessSync(plan);
   return { status: outcome.status === 'done' ? 'done' : 'failed', result: outcome.result, error: outcome.reason, startedAt, finishedAt: new Date() };
 }
 
-export function inlineExecutor(options: { projectDir?: string | null } = {}): Executor {
+export function inlineExecutor(admission: Admission | null = null): Executor {
   return {
     execute: async (run) => {
       // Let progress output and signals through between runs.
       await new Promise((resolve) => setImmediate(resolve));
-      return runInline(run, options.projectDir ?? null);
+      return runInline(run, admission);
     },
     dispose: () => {},
   };
@@ -53,8 +75,8 @@ export interface LaunchingExecutorOptions {
   shouldStop?: () => boolean;
   /** Called when a launched run has ended. */
   onEnded?: (run: RunSpec) => void;
-  /** The project's folder, where solver programs' relative paths start. */
-  projectDir?: string | null;
+  /** How solver programs pass the program gate (and where their relative paths start); null: runs without programs only. */
+  admission: Admission | null;
   dispose?: () => void;
 }
 
@@ -65,7 +87,11 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       const startedAt = new Date();
       let plan: RunPlan<'dice'>;
       try {
-        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: options.projectDir ?? null });
+        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: admissionFolder(options.admission) });
+        if (run.launch) {
+          if (!options.admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
+          plan = await options.admission.gate.admit(plan, options.admission.context);
+        }
       } catch (e) {
         return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
       }
@@ -94,11 +120,11 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
 /**
  * The CLI's executor: a Launcher of its own with `jobs` workers, disposed with the executor.
  * Without memoryLimitMb each worker has the host's default share of the machine's memory.
- * `projectDir`: the project's folder, where solver programs' relative paths start.
+ * `admission`: how solver programs pass the gate (and where their relative paths start).
  */
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; projectDir?: string | null }): Executor {
+export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; admission?: Admission | null }): Executor {
   const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
   // A multi-objective run waits in the queue while a worker computes its instance's normalisation (once per instance).
   const prepare = hvPreparation(launcher);
-  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan, needsHvNormalisation(plan) ? { prepare } : {}), snapshotIntervalMs: 500, projectDir: options.projectDir ?? null, dispose: () => launcher.dispose() });
+  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan, needsHvNormalisation(plan) ? { prepare } : {}), snapshotIntervalMs: 500, admission: options.admission ?? null, dispose: () => launcher.dispose() });
 }

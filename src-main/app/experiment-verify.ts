@@ -8,8 +8,8 @@ import { runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import type { RunRecord } from '../project/project-records.ts';
 import { Random } from '../../src-shared/random.ts';
-import { runInline } from './experiment-executor.ts';
-import { checkProgramFiles, ProgramFilesError } from '../experiments/programs.ts';
+import { runInline, type Admission } from './experiment-executor.ts';
+import { checkProgramFiles, ProgramFilesError, projectFolder } from '../experiments/programs.ts';
 
 export interface VerifyOutcome {
   id: string;
@@ -56,9 +56,11 @@ export function sampleRuns(runs: RunRecord[], count: number, seed = 1): RunRecor
  * Re-runs one stored run and compares. A solver program's run is re-run too (as make would):
  * first its files are checked against the hashes stored with it, then the program runs again
  * from the same seed; a program that does not reproduce from its seed shows as a mismatch.
- * `projectDir`: the project's folder, where a program's relative paths start.
+ * `admission`: how a program passes the program gate (its project's folder is where the
+ * program's relative paths start).
  */
-export async function verifyRun(record: RunRecord, projectDir: string | null = null): Promise<VerifyOutcome> {
+export async function verifyRun(record: RunRecord, admission: Admission | null = null): Promise<VerifyOutcome> {
+  const projectDir = admission?.context.project ? projectFolder(admission.context.project) : null;
   const base = { id: record.id, instance: record.instance, label: record.label, seed: record.seed };
   const key = { problem: 'dice' as const, config: record.config, solver: record.solver, params: record.params, seed: record.seed, budget: record.budget, ...(record.program ? { program: record.program } : {}) };
   if (runId(key) !== record.id) return { ...base, ok: false, difference: `stored inputs hash to ${runId(key)}, not to the run id` };
@@ -71,7 +73,7 @@ export async function verifyRun(record: RunRecord, projectDir: string | null = n
       throw e;
     }
   }
-  const outcome = await runInline(spec, projectDir);
+  const outcome = await runInline(spec, admission);
   if (!outcome.result) return { ...base, ok: false, difference: `re-run failed: ${outcome.error}` };
   if (!record.result) return { ...base, ok: false, difference: 'no stored result' };
   const difference = firstDifference(reproducible(record.result), reproducible(outcome.result));

@@ -14,6 +14,7 @@ import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKi
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type HostStartOptions, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
 import { launchProgram } from '../host/program-process.ts';
+import { assertAdmitted } from './program-gate.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 
@@ -57,8 +58,12 @@ export class Launcher implements Disposable {
     return this.host.memoryLimitMb;
   }
 
-  /** Queues a planned run; it starts as soon as a worker is free (and prepared: HostStartOptions). */
+  /**
+   * Queues a planned run; it starts as soon as a worker is free (and prepared: HostStartOptions).
+   * A solver program's run must have passed the program gate (program-gate.ts): else this throws.
+   */
   start<R extends RunRequest>(plan: { readonly request: R }, options: HostStartOptions<R> = {}): LaunchedRun<R> {
+    assertAdmitted(plan.request);
     return this.host.start(plan.request, options);
   }
 
@@ -82,6 +87,7 @@ export interface InProcessOptions<S> {
 export async function runInProcess<R extends RunRequest>(plan: { readonly request: R }, options: InProcessOptions<SnapshotOf<R>> = {}): Promise<RunOutcome<ResultOf<R>>> {
   const control = options.control ?? new RunController();
   try {
+    assertAdmitted(plan.request);
     const result = await executeRun(plan.request, { onSnapshot: options.onSnapshot, control, environment: { launchProgram } });
     return control.cancelled ? { status: 'cancelled', result, reason: 'cancelled' } : { status: 'done', result, reason: null };
   } catch (e) {

@@ -43,6 +43,8 @@ import type { RunService } from './run-service.ts';
 import { boundedHvNormaliser } from './dice.ts';
 import { requestSignal } from './request-context.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
+import type { ProgramGate } from './program-gate.ts';
+import { programOf, validateSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -79,6 +81,8 @@ export class ProjectService implements Disposable {
     private readonly paths: ProjectPaths,
     /** Runs at the same time when runExperiment does not say (the solver host's parallelism). */
     private readonly defaultJobs: number,
+    /** Every solver program of an experiment passes it before it runs (program-gate.ts). */
+    private readonly gate: ProgramGate,
     private readonly printPdf: PdfPrinter | null = null,
   ) {}
 
@@ -131,10 +135,12 @@ export class ProjectService implements Disposable {
     return this.current?.file ?? null;
   }
 
-  /** The solver programs an experiment of the open project runs (for the program policy). */
-  experimentPrograms(name: unknown): { name: string; command: string[] }[] {
-    const spec = experimentNamed(this.open_().project, checkExperimentName(name));
-    return spec.solvers.filter((s) => s.command !== undefined).map((s) => ({ name: s.label ?? s.name, command: s.command! }));
+  /** An experiment's solver programs, as the gate asks about them. */
+  private static programsOf(spec: ExperimentSpec): { name: string; program: NonNullable<ReturnType<typeof programOf>> }[] {
+    return spec.solvers.flatMap((s) => {
+      const program = programOf(s);
+      return program ? [{ name: s.label ?? s.name, program }] : [];
+    });
   }
 
   private open_(): Open {
@@ -276,6 +282,14 @@ export class ProjectService implements Disposable {
   async addExperiment(input: unknown): Promise<ExperimentSummary> {
     const signal = requestSignal();
     const opened = this.open_();
+    // A spec with a program is asked about (the gate's policy) before anything is stored; one that does not validate fails below.
+    let named: ReturnType<typeof ProjectService.programsOf> = [];
+    try {
+      named = ProjectService.programsOf(validateSpec(input));
+    } catch {
+      named = [];
+    }
+    if (named.length) await this.gate.allow(named, { project: opened.file, action: `Adding experiment ${JSON.stringify((input as { name?: unknown })?.name)}` });
     const spec = await prepareSpec(input, projectFolder(opened.file), boundedHvNormaliser(() => this.runs, signal));
     signal?.throwIfAborted();
     // Another project may have been opened, or this one closed, while the normalisation was computed.
@@ -325,9 +339,11 @@ export class ProjectService implements Disposable {
   /**
    * Runs the missing and failed runs of an experiment on the solver host, each stored the
    * moment it ends. Sessions run one after another: a second one waits, queued. Answers the
-   * session (also sent with onExperimentSession whenever it moves).
+   * session (also sent with onExperimentSession whenever it moves). An experiment with solver
+   * programs passes the program gate first (what will really run, its files against the stored
+   * hashes), and each of its runs again as it starts (a script changed meanwhile fails that run).
    */
-  runExperiment(name: unknown, options: RunExperimentOptions = {}): ExperimentSession {
+  async runExperiment(name: unknown, options: RunExperimentOptions = {}): Promise<ExperimentSession> {
     const open = this.open_();
     const spec = experimentNamed(open.project, checkExperimentName(name));
     if (open.project.readOnly) throw new ProjectRequestError('project', `${this.paths.display(open.file)} is open read-only: its runs cannot be stored`);
@@ -341,6 +357,14 @@ export class ProjectService implements Disposable {
     // Settings that cannot fit in a worker are refused before the session starts (not stored as failed runs).
     const tooBig = runThatCannotFit(todo, this.runs.workerMemoryLimitMb);
     if (tooBig) throw new ProjectRequestError('experiment', `${spec.name}: ${tooBig}`);
+    const action = `Running experiment ${JSON.stringify(spec.name)}`;
+    const programs = ProjectService.programsOf(spec);
+    if (programs.length) {
+      await this.gate.allow(programs, { project: open.file, action });
+      // While the gate asked, another call may have started this experiment's session.
+      const started = this.sessions.get(spec.name);
+      if (started && !isOver(started.info)) return structuredClone(started.info);
+    }
     const session: Session = {
       info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
       stop: false,
@@ -381,7 +405,7 @@ export class ProjectService implements Disposable {
     this.emitSession(session, true);
     try {
       const summary = await runExperiment(runs, {
-        executor: this.executor(session, projectFolder(open.file)),
+        executor: this.executor(session, open.file),
         jobs: session.info.jobs,
         target: open.project,
         shouldStop: () => session.stop,
@@ -414,10 +438,10 @@ export class ProjectService implements Disposable {
   }
 
   /** Grid runs through the RunService: tracked, shown and controllable like every app run. */
-  private executor(session: Session, projectDir: string): Executor {
+  private executor(session: Session, projectFile: string): Executor {
     return launchingExecutor({
       experiment: session.info.experiment,
-      projectDir,
+      admission: { gate: this.gate, context: { project: projectFile, action: `Running experiment ${JSON.stringify(session.info.experiment)}` } },
       shouldStop: () => session.stop,
       launch: (run, plan) => {
         // Listed as queued at once, also while its instance's normalisation is computed in a worker.

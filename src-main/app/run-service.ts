@@ -20,6 +20,7 @@ import type { HvNormalisation } from '../../src-shared/problems/dice/hv-referenc
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { requestSignal } from './request-context.ts';
 import type { ApiEventHub } from './events.ts';
+import type { ProgramGate } from './program-gate.ts';
 
 /** Finished runs kept for getRun / listRuns, the oldest dropped first. */
 export const FINISHED_RUNS_KEPT = 100;
@@ -46,6 +47,8 @@ export class RunService implements Disposable {
   constructor(
     private readonly launcher: Launcher,
     private readonly events: ApiEventHub,
+    /** Every solver program passes it (program-gate.ts), on what the plan will really run. */
+    private readonly gate: ProgramGate,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -56,11 +59,15 @@ export class RunService implements Disposable {
    * (hvNormalisationFor; the run's RunStarted then has it, as getRun and listRuns show), and
    * starts once it is there; cancelling it meanwhile stops that worker. A call whose client has
    * gone before it is carried out (requestSignal(), set by the web server) launches nothing.
+   * The plan, whatever the request's `kind` said, passes the program gate: a program's run
+   * starts only once the gate's policy allowed what it will really run (the open project's
+   * folder is where its relative paths start).
    */
   async start(request: StartRunRequest): Promise<RunStarted> {
     const signal = requestSignal();
     signal?.throwIfAborted();
-    const plan = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb });
+    const planned = await planRun(request, { memoryLimitMb: this.launcher.memoryLimitMb });
+    const plan = await this.gate.admit(planned, { project: this.gate.openProject(), action: 'Starting this run' });
     signal?.throwIfAborted();
     return this.launchPrepared(plan).started;
   }

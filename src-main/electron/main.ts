@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuCommand } from '../../src-shared/api.ts';
 import { checkCallArguments } from '../api/call-arguments.ts';
-import { askOncePerProject, programQuestion } from '../api/program-policy.ts';
+import { askOncePerProject, programQuestion } from '../app/program-policy.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { createAppCore, type AppCore } from '../api/core.ts';
 import type { ProjectService } from '../app/project-service.ts';

@@ -73,27 +73,32 @@ export class ProgramFilesError extends Error {
 }
 
 /**
- * Checks, before runs start, that every file whose hash the spec stores is still that file:
- * a changed script would run under the run ids of the one the experiment was added with.
+ * Checks that every file whose hash a program entry stores is still that file: a changed
+ * script would run under the run ids of the one the experiment was added with. `who` names the
+ * solver in the message ("experiment "e", solver ga (solvers[1])").
  */
+export function checkProgramHashes(program: ProgramSpec, projectDir: string, who: string): void {
+  const cwd = programDirectory(program, projectDir);
+  for (const [arg, stored] of Object.entries(program.hashes ?? {})) {
+    const full = path.resolve(cwd, arg);
+    let now: string;
+    try {
+      now = sha256File(full);
+    } catch (e) {
+      throw new ProgramFilesError(`${who}: cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), the file the experiment was added with (${full})`);
+    }
+    if (now !== stored)
+      throw new ProgramFilesError(
+        `${who}: ${arg} has changed since the experiment was added (sha256 ${stored.slice(0, 12)}... then, ${now.slice(0, 12)}... now); its runs would not be the ones the experiment names. Restore the file, or add the changed program as a new experiment`,
+      );
+  }
+}
+
+/** checkProgramHashes for every program of an experiment, before its runs start. */
 export function checkProgramFiles(spec: ExperimentSpec, projectDir: string): void {
   spec.solvers.forEach((solver, i) => {
     const program = programOf(solver);
-    if (!program) return;
-    const cwd = programDirectory(program, projectDir);
-    for (const [arg, stored] of Object.entries(program.hashes ?? {})) {
-      const full = path.resolve(cwd, arg);
-      let now: string;
-      try {
-        now = sha256File(full);
-      } catch (e) {
-        throw new ProgramFilesError(`experiment "${spec.name}", solver ${solver.name} (solvers[${i}]): cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), the file the experiment was added with (${full})`);
-      }
-      if (now !== stored)
-        throw new ProgramFilesError(
-          `experiment "${spec.name}", solver ${solver.name} (solvers[${i}]): ${arg} has changed since the experiment was added (sha256 ${stored.slice(0, 12)}... then, ${now.slice(0, 12)}... now); its runs would not be the ones the experiment names. Restore the file, or add the changed program as a new experiment`,
-        );
-    }
+    if (program) checkProgramHashes(program, projectDir, `experiment "${spec.name}", solver ${solver.name} (solvers[${i}])`);
   });
 }
 

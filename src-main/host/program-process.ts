@@ -87,7 +87,8 @@ class NodeProgram implements ProgramIo {
     launch: ProgramLaunch,
     private readonly maxLineBytes: number,
   ) {
-    this.child = spawn(launch.command[0], launch.command.slice(1), {
+    this.child = spawn(launch.executable ?? launch.command[0], launch.command.slice(1), {
+      argv0: launch.command[0],
       cwd: launch.cwd,
       env: launch.env ? { ...process.env, ...launch.env } : process.env,
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { allowPrograms, refusePrograms } from '../api/program-policy.ts';
+import { allowPrograms, refusePrograms } from '../app/program-policy.ts';
 import { packageAppInfo } from '../api/app-info.ts';
 import type { ApiEventHub } from '../app/events.ts';
 import { createAppCore } from '../api/core.ts';

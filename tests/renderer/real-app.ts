@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
-import type { ProgramPolicy } from '../../src-main/api/program-policy.ts';
+import type { ProgramPolicy } from '../../src-main/app/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
 import type { ApiEventHub } from '../../src-main/app/events.ts';

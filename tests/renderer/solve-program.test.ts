@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
-import { allowPrograms } from '../../src-main/api/program-policy.ts';
+import { allowPrograms } from '../../src-main/app/program-policy.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';

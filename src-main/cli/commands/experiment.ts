@@ -11,7 +11,8 @@ import { nodeSpawner } from '../../host/spawner.ts';
 import { ProjectError } from '../../project/errors.ts';
 import type { Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
-import { hostExecutor, inlineExecutor } from '../../app/experiment-executor.ts';
+import { hostExecutor, inlineExecutor, type Admission } from '../../app/experiment-executor.ts';
+import { commandLineGate } from '../../app/program-gate.ts';
 import { defaultParallelism } from '../../host/pool.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
@@ -112,7 +113,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
   let target: Project = project;
   if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
   const projectDir = projectFolder(path.resolve(io.cwd, file));
-  const executor = values.inline ? inlineExecutor({ projectDir }) : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs, projectDir });
+  const admission: Admission = { gate: commandLineGate(), context: { project: path.resolve(io.cwd, file), action: 'experiment run' } };
+  const executor = values.inline ? inlineExecutor(admission) : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs, admission });
   let stop = false;
   const onSignal = () => {
     stop = true;
@@ -263,8 +265,9 @@ export const experimentCommand: Command = {
           const chosen = sampleRuns(project.runs([...ids]), count);
           if (chosen.length === 0) throw new InputError(`${file}: no finished runs to verify`);
           const outcomes = [];
+          const admission: Admission = { gate: commandLineGate(), context: { project: path.resolve(project.path), action: 'experiment verify' } };
           for (const record of chosen) {
-            const outcome = await verifyRun(record, projectFolder(project.path));
+            const outcome = await verifyRun(record, admission);
             writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}`);
             outcomes.push(outcome);
           }

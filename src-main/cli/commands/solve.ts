@@ -17,6 +17,7 @@ import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';
 import type { HvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { hvNormalisationFor, planDiceRun, withHvNormalisation, type DiceRunPlan } from '../../app/dice.ts';
+import { commandLineGate, ProgramResolveError } from '../../app/program-gate.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
 import { checkProgramSpec, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
@@ -332,6 +333,14 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         }
       }
       const hvNormalisation = plan.started.hvNormalisation;
+      // A program passes the program gate (what will really run: the executable on its PATH, its cwd).
+      try {
+        plan = await commandLineGate().admit(plan, { project: null, folder: io.cwd, action: 'saikoro solve' });
+      } catch (e) {
+        launcher.dispose();
+        if (e instanceof ProgramResolveError) throw new InputError(`--${e.field === 'cwd' ? 'cwd' : 'command'}: ${e.message}`);
+        throw e;
+      }
       const run = launcher.start(plan);
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
       process.once('SIGINT', onSigint);

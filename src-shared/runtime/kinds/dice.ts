@@ -29,6 +29,12 @@ export interface DiceRunRequest extends RunRequestBase {
    * is empty. Its `cwd` is absolute here.
    */
   program?: ProgramSpec;
+  /**
+   * Set by the program gate (src-main/app/program-gate.ts) when it admitted the program: the
+   * executable it resolved and hashed, which is what starts (the command's first word becomes
+   * its argv[0]). A program's request without it is refused by the launcher.
+   */
+  admitted?: { executable: string };
   /** Solver parameters; missing ones take their defaults, bad ones fail the run with the reason. */
   params: Record<string, ParamValue>;
   seed: number;
@@ -70,7 +76,7 @@ export const diceRunKind = {
     let solver: Parameters<typeof createSolverRun>[1] = request.solver;
     if (request.program !== undefined) {
       if (!environment.launchProgram) throw new Error(`solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`);
-      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config);
+      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config, request.admitted?.executable);
     }
     const run = createSolverRun(request, solver, clock);
     return { run, termination: run.termination, requireBudget: true };

@@ -50,6 +50,8 @@ export interface ProgramIo {
 
 /** What the program is given to start: argv, working directory, added environment. */
 export interface ProgramLaunch {
+  /** The executable to start (absolute, as the program gate resolved it); command[0] is then only its argv[0]. */
+  executable?: string;
   command: string[];
   cwd?: string;
   env?: Record<string, string>;
@@ -93,6 +95,7 @@ export class ProgramSolver implements RunnableSolver {
     private readonly spec: ProgramSpec,
     private readonly launch: ProgramLauncher,
     private readonly config: DiceConfig,
+    private readonly executable?: string,
   ) {
     this.timeoutMs = (spec.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
     this.graceMs = (spec.grace ?? DEFAULT_GRACE_SECONDS) * 1000;
@@ -102,7 +105,7 @@ export class ProgramSolver implements RunnableSolver {
     this.n = problem.n;
     this.budget = context?.maxEvaluations ?? null;
     const { command, cwd, env } = this.spec;
-    this.io = this.launch({ command, ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) }, { maxLineBytes: maxLineBytes(problem.n) });
+    this.io = this.launch({ command, ...(this.executable !== undefined ? { executable: this.executable } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) }, { maxLineBytes: maxLineBytes(problem.n) });
     this.io.write(`${JSON.stringify(helloMessage(this.config, this.budget, seed, this.spec.blind === true))}\n`);
   }
 
@@ -269,7 +272,7 @@ export function programSolverInfo(name: string, create: () => ProgramSolver): So
 }
 
 /** The solver of a dice run whose solver is a program. */
-export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig): GivenSolver & { solver: ProgramSolver } {
-  const solver = new ProgramSolver(spec, launch, config);
+export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, executable?: string): GivenSolver & { solver: ProgramSolver } {
+  const solver = new ProgramSolver(spec, launch, config, executable);
   return { info: programSolverInfo(name, () => solver as never), solver };
 }

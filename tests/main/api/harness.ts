@@ -4,7 +4,7 @@ import type { RunFinishedEvent, RunSnapshotEvent } from '../../../src-shared/api
 import { createAppCore } from '../../../src-main/api/core.ts';
 import { workspacePaths } from '../../../src-main/app/project-paths.ts';
 import { nodeSpawner } from '../../../src-main/host/spawner.ts';
-import type { ProgramPolicy } from '../../../src-main/api/program-policy.ts';
+import type { ProgramPolicy } from '../../../src-main/app/program-policy.ts';
 
 export function apiHarness(parallelism = 1, options: { workspace?: string; programs?: ProgramPolicy } = {}) {
   // The app wired as the desktop and the web server wire it.

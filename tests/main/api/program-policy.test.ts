@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { allowPrograms, askOncePerProject, ProgramNotAllowedError, programQuestion, refusePrograms, type ProgramToRun } from '../../../src-main/api/program-policy.ts';
+import { allowPrograms, askOncePerProject, ProgramNotAllowedError, programQuestion, refusePrograms, type ResolvedProgram } from '../../../src-main/app/program-policy.ts';
 import { startAppServer } from '../../../src-main/server/app-server.ts';
 import type { StartDiceRun } from '../../../src-shared/api.ts';
 import { apiHarness, within } from './harness.ts';
@@ -26,7 +26,8 @@ afterEach(() => {
 });
 
 describe('the program policies', () => {
-  const mine: ProgramToRun = { name: 'my-ga', command: ['python3', 'my_ga.py', '--pop', '100'] };
+  const resolved = (name: string, command: string[], extra: Partial<ResolvedProgram> = {}): ResolvedProgram => ({ name, command, executable: `/usr/bin/${command[0]}`, cwd: '/p', env: {}, files: { [command[0]]: 'a'.repeat(64) }, ...extra });
+  const mine = resolved('my-ga', ['python3', 'my_ga.py', '--pop', '100']);
 
   it('refusePrograms names the program and the option; an empty list passes', async () => {
     const refuse = refusePrograms();
@@ -39,7 +40,7 @@ describe('the program policies', () => {
   });
 
   it('askOncePerProject asks once per project and program, naming it; a "no" refuses and is asked again', async () => {
-    const asked: ProgramToRun[][] = [];
+    const asked: ResolvedProgram[][] = [];
     let answer = false;
     const policy = askOncePerProject(async (q) => {
       asked.push(q.programs);
@@ -51,14 +52,32 @@ describe('the program policies', () => {
     await policy.allow({ programs: [mine], place: '/a.saikoro', action: 'Running experiment "e"' });
     expect(asked).toEqual([[mine], [mine]]);
     // Another project, or another program in this one, is asked about (only the new one).
-    const other = { name: 'other', command: ['./other'] };
+    const other = resolved('other', ['./other']);
     await policy.allow({ programs: [mine, other], place: '/a.saikoro', action: 'x' });
     await policy.allow({ programs: [mine], place: '/b.saikoro', action: 'x' });
     expect(asked.slice(2)).toEqual([[other], [mine]]);
     const { message, detail } = programQuestion({ place: '/a.saikoro', action: 'Running experiment "e"', programs: [mine] });
     expect(message).toBe('Run this program on your computer?');
     expect(detail).toContain('my-ga: python3 my_ga.py --pop 100');
+    expect(detail).toContain('runs /usr/bin/python3');
     expect(detail).toContain('/a.saikoro');
+  });
+
+  it('an approval covers what really runs: another executable, env, cwd or file hash is asked about again', async () => {
+    let count = 0;
+    const policy = askOncePerProject(async () => (count++, true));
+    const ask = (p: ResolvedProgram) => policy.allow({ programs: [p], place: '/a.saikoro', action: 'x' });
+    await ask(mine);
+    await ask(mine);
+    expect(count).toBe(1);
+    await ask({ ...mine, executable: '/a/bin/python3' });
+    await ask({ ...mine, env: { PATH: '/a/bin' } });
+    await ask({ ...mine, cwd: '/q' });
+    await ask({ ...mine, files: { ...mine.files, 'my_ga.py': 'b'.repeat(64) } });
+    expect(count).toBe(5);
+    // A program the gate could not resolve is not asked about (the gate then says why it cannot run).
+    await ask({ ...mine, executable: null });
+    expect(count).toBe(5);
   });
 });
 
@@ -95,7 +114,7 @@ describe('the API applies its policy', () => {
 
   it('the desktop asks once for an experiment with a program, naming it: at add, not again at run', async () => {
     const workspace = fs.mkdtempSync(path.join(root, 'desktop-'));
-    const asked: { action: string; programs: ProgramToRun[] }[] = [];
+    const asked: { action: string; programs: ResolvedProgram[] }[] = [];
     let answer = false;
     harness = apiHarness(1, { workspace, programs: askOncePerProject(async (q) => (asked.push({ action: q.action, programs: q.programs }), answer)) });
     await harness.api.createProject('p.saikoro');
@@ -106,7 +125,7 @@ describe('the API applies its policy', () => {
     const session = await harness.api.runExperiment('with-program');
     expect(session.todo).toBe(2);
     expect(asked.map((a) => a.action)).toEqual(['Adding experiment "with-program"', 'Adding experiment "with-program"']);
-    expect(asked[0].programs).toEqual([{ name: 'fake', command: spec.solvers[1].command }]);
+    expect(asked[0].programs).toEqual([{ name: 'fake', command: spec.solvers[1].command, executable: process.execPath, ...(fs.realpathSync(process.execPath) !== process.execPath ? { target: fs.realpathSync(process.execPath) } : {}), cwd: workspace, env: {}, files: { [process.execPath]: expect.stringMatching(/^[0-9a-f]{64}$/), [FAKE]: expect.stringMatching(/^[0-9a-f]{64}$/) } }]);
   });
 });
 

@@ -19,6 +19,7 @@ import { runInline } from '../../../src-main/app/experiment-executor.ts';
 import { plannedRuns, PROGRESS_WHILE_IN_FLIGHT, sessionProgress } from '../../../src-main/experiments/runner.ts';
 import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { RunOutcome } from '../../../src-main/host/pool.ts';
+import { commandLineGate } from '../../../src-main/app/program-gate.ts';
 
 const SPEC = { name: 'two', instances: [{ name: 'so-n10', track: 'so', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 2 }, budget: { evaluations: 20 } };
 
@@ -72,7 +73,7 @@ describe('an experiment session', () => {
   it('reaches progress 1 (100%) only when it is done, with no run of it still listed as running', async () => {
     const events = new ApiEventHub();
     const { service, next } = fakeRunService();
-    const projects = new ProjectService(service, events, workspacePaths(workspace), 1);
+    const projects = new ProjectService(service, events, workspacePaths(workspace), 1, commandLineGate());
     await projects.create('p.saikoro');
     await projects.addExperiment(SPEC);
     // Real results of these two runs, computed in this process, for the fakes to hand back.

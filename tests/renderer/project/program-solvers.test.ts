@@ -5,10 +5,12 @@
 // field and the draft cannot be saved); working folder and blind go into the spec; Save stores
 // the program entry as experiment add would; choosing a built-in solver again drops the program
 // fields; an app that does not run programs refuses the save at the command line.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import ExperimentView from '../../../src-renderer/views/experiment/ExperimentView.vue';
 import { waitFor } from '../../main/processes.ts';
-import { allowPrograms } from '../../../src-main/api/program-policy.ts';
+import { allowPrograms } from '../../../src-main/app/program-policy.ts';
 import { byField, byTestId, click, errorFor, realAppForViews, select, settle, text, textOf, type } from './mount.ts';
 
 const env = realAppForViews({ parallelism: 1, programs: allowPrograms() });
@@ -52,6 +54,9 @@ describe('experiment editor: a program as a solver', () => {
 
     type(byField('name'), 'with-program');
     await settle();
+    // The program must exist where the spec says (the program gate resolves it when the experiment is added).
+    fs.mkdirSync(path.join(env.workspace, 'solvers'), { recursive: true });
+    fs.writeFileSync(path.join(env.workspace, 'solvers', 'my ga.py'), 'print(1)\n');
     click(byTestId('save'));
     await waitFor('the saved banner', () => byTestId('saved'));
     const stored = (await env.api.getProject())!.experiments.find((e) => e.name === 'with-program')!;

@@ -1,0 +1,225 @@
+/**
+ * The one gate every solver program passes before it runs (docs/external-solvers.md,
+ * "Security"). Whatever the entry point (the API's startRun, an experiment session, a retry,
+ * `experiment run`, `verify`, `solve --command`, a competition), a run is planned first and the
+ * gate then looks at the plan, at what will really run, not at the raw input:
+ *
+ * 1. it resolves the program: the working directory (absolute, and a folder), the executable
+ *    (an absolute path as the spec's own PATH finds it, with its link target and sha256), the
+ *    environment the spec adds, and the sha256 of every argument that is a file;
+ * 2. it checks the files whose hashes an experiment stored: a changed script would run under
+ *    the run ids of the old one;
+ * 3. it asks the policy (program-policy.ts) about exactly that description, so an approval
+ *    covers the resolved executable, env, cwd and files, not a command's words;
+ * 4. it confirms that the project the question was about is still the one open (the desktop's
+ *    question waits on a person; another project may have been opened meanwhile);
+ * 5. it marks the plan's request as admitted, with the executable it resolved. The launcher
+ *    (launcher.ts) and the in-process path refuse a program's request the gate did not admit,
+ *    and the program is spawned from that executable, so PATH cannot swap it afterwards.
+ *
+ * A plan without a program passes unchanged (and is marked admitted too).
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
+import type { DiceRunRequest, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import { checkProgramHashes, projectFolder } from '../experiments/programs.ts';
+import type { AnyRunPlan } from './launcher.ts';
+import { allowPrograms, ProgramNotAllowedError, type ProgramPolicy, type ResolvedProgram } from './program-policy.ts';
+
+/** A program that cannot run as given (its executable not found, its cwd not a folder). */
+export class ProgramResolveError extends Error {
+  override name = 'ProgramResolveError';
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Where a gate's question comes from. */
+export interface GateContext {
+  /** The project file the programs belong to (its folder is where relative paths start), or null. */
+  project: string | null;
+  /** Where relative paths start when there is no project (the CLI's working directory; default: this process's). */
+  folder?: string;
+  /** What is about to happen, for the question and the refusal: "Starting this run", "Running experiment \"x\"". */
+  action: string;
+}
+
+export interface ProgramGateOptions {
+  policy: ProgramPolicy;
+  /** The project open now (the app's ProjectService); checked again after the policy answered. */
+  currentProject?: () => string | null;
+}
+
+const admitted = new WeakSet<object>();
+
+/** Whether a request may be launched: it names no program, or the gate admitted it. */
+export function wasAdmitted(request: RunRequest): boolean {
+  if ((request as DiceRunRequest).program === undefined) return true;
+  return admitted.has(request) && typeof (request as DiceRunRequest).admitted?.executable === 'string';
+}
+
+/** Throws unless the gate admitted this request (the launcher's and the in-process path's check). */
+export function assertAdmitted(request: RunRequest): void {
+  if (!wasAdmitted(request))
+    throw new ProgramNotAllowedError('program', `the solver ${(request as DiceRunRequest).solver} is a program that did not pass the program gate (src-main/app/program-gate.ts); it was not started`);
+}
+
+/** Marks a request without a program as admitted (nothing to check). */
+function markPlain<P extends AnyRunPlan>(plan: P): P {
+  admitted.add(plan.request);
+  return plan;
+}
+
+const hashCache = new Map<string, { key: string; sha256: string }>();
+
+/** sha256 of a file, remembered while its size, time and inode stay (an interpreter is hashed once per session). */
+function sha256File(file: string): string {
+  const st = fs.statSync(file);
+  const key = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`;
+  const known = hashCache.get(file);
+  if (known && known.key === key) return known.sha256;
+  const sha256 = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  hashCache.set(file, { key, sha256 });
+  return sha256;
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The executable a command's first word names, as spawn would find it with this PATH (absolute; null: not found). */
+export function findExecutable(word: string, cwd: string, pathVariable: string | undefined): string | null {
+  if (word.includes('/') || (process.platform === 'win32' && word.includes('\\'))) {
+    const full = path.resolve(cwd, word);
+    return isExecutableFile(full) ? full : null;
+  }
+  for (const dir of (pathVariable ?? '').split(path.delimiter)) {
+    if (dir === '') continue;
+    const full = path.resolve(cwd, dir, word);
+    if (isExecutableFile(full)) return full;
+  }
+  return null;
+}
+
+/**
+ * What a program entry will really run, from `folder` (the project's folder, or where the CLI
+ * runs). Throws ProgramResolveError naming the field when the cwd is not a folder or the
+ * executable cannot be found.
+ */
+export function resolveProgram(name: string, program: ProgramSpec, folder: string): ResolvedProgram {
+  const cwd = path.resolve(folder, program.cwd ?? '.');
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(cwd);
+  } catch (e) {
+    throw new ProgramResolveError('cwd', `the solver ${name}'s working directory ${cwd} does not exist (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  if (!stat.isDirectory()) throw new ProgramResolveError('cwd', `the solver ${name}'s working directory ${cwd} is not a folder`);
+  const env = program.env ?? {};
+  const pathVariable = env.PATH ?? process.env.PATH;
+  const word = program.command[0];
+  const found = findExecutable(word, cwd, pathVariable);
+  if (found === null)
+    throw new ProgramResolveError(
+      'command',
+      word.includes('/') ? `the solver ${name}'s program ${JSON.stringify(word)} is not an executable file (looked for ${path.resolve(cwd, word)})` : `the solver ${name}'s program ${JSON.stringify(word)} was not found on the PATH ${env.PATH !== undefined ? 'its env sets' : 'Saikoro runs with'} (${pathVariable ?? 'none'})`,
+    );
+  // Started by this path (a venv's python3 is a link that must stay one); its target is what is hashed.
+  const executable = found;
+  const target = fs.realpathSync(found);
+  const files: Record<string, string> = { [word]: sha256File(target) };
+  for (const arg of program.command.slice(1)) {
+    if (arg === '' || arg.startsWith('-') || files[arg] !== undefined) continue;
+    const full = path.resolve(cwd, arg);
+    try {
+      if (fs.statSync(full).isFile()) files[arg] = sha256File(full);
+    } catch {
+      // not a file: an option's value, a module name, ...
+    }
+  }
+  return { name, command: [...program.command], executable, ...(target !== executable ? { target } : {}), cwd, env: { ...env }, files };
+}
+
+export class ProgramGate {
+  constructor(private readonly options: ProgramGateOptions) {}
+
+  /** The project open now (null: none, or a gate without projects, as the CLI's). */
+  openProject(): string | null {
+    return this.options.currentProject?.() ?? null;
+  }
+
+  private folderOf(context: GateContext): string {
+    return context.project !== null ? projectFolder(context.project) : path.resolve(context.folder ?? process.cwd());
+  }
+
+  /**
+   * Resolves the programs, checks their stored hashes, asks the policy about what will really
+   * run and confirms the project: the question an experiment's run asks once for all its
+   * programs. Throws ProgramNotAllowedError, ProgramResolveError or ProgramFilesError.
+   */
+  async allow(programs: { name: string; program: ProgramSpec }[], context: GateContext): Promise<ResolvedProgram[]> {
+    if (programs.length === 0) return [];
+    const folder = this.folderOf(context);
+    const resolved: ResolvedProgram[] = [];
+    let failure: Error | null = null;
+    for (const { name, program } of programs) {
+      try {
+        checkProgramHashes(program, folder, name);
+        resolved.push(resolveProgram(name, program, folder));
+      } catch (e) {
+        failure ??= e as Error;
+        // The policy still sees the program by its words: a server that runs no program says so first.
+        resolved.push({ name, command: [...program.command], executable: null, cwd: path.resolve(folder, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} });
+      }
+    }
+    await this.options.policy.allow({ programs: resolved, place: context.project ?? folder, action: context.action });
+    if (failure) throw failure;
+    this.confirmProject(context);
+    return resolved;
+  }
+
+  /** The project the question was about must still be the open one. */
+  private confirmProject(context: GateContext): void {
+    const current = this.options.currentProject;
+    if (!current || context.project === null) return;
+    const now = current();
+    if (now !== context.project)
+      throw new ProgramNotAllowedError('project', `${context.action}: the project ${context.project} was ${now === null ? 'closed' : 'replaced by another'} while the program was being approved; nothing ran`);
+  }
+
+  /**
+   * Admits a planned run: a plan with a program is resolved, checked and asked about (allow),
+   * and comes back with its request's cwd absolute and the resolved executable, marked so the
+   * launcher takes it. A plan without a program comes back marked, unchanged.
+   */
+  async admit<P extends AnyRunPlan>(plan: P, context: GateContext): Promise<P> {
+    if (plan.kind !== 'dice' || plan.request.program === undefined) return markPlain(plan);
+    const request = plan.request;
+    const program = request.program!;
+    const [resolved] = await this.allow([{ name: request.solver, program }], context);
+    const next: DiceRunRequest = { ...request, program: { ...program, cwd: resolved.cwd }, admitted: { executable: resolved.executable! } };
+    admitted.add(next);
+    const started = plan.started as { program?: ProgramSpec };
+    return { ...plan, request: next, ...(started.program ? { started: { ...plan.started, program: { ...started.program, cwd: resolved.cwd } } } : {}) } as P;
+  }
+}
+
+/**
+ * The command line's gate: the CLI runs the programs its command line or its project names (as
+ * make would run a Makefile's), so its policy allows them; the gate still resolves what runs,
+ * checks the stored hashes and marks the plans the launcher takes.
+ */
+export function commandLineGate(): ProgramGate {
+  return new ProgramGate({ policy: allowPrograms() });
+}

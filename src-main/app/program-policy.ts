@@ -1,0 +1,120 @@
+/**
+ * Who may make the app run a solver program (docs/external-solvers.md, "Security"). Running a
+ * program is a privilege: a spec or a start request that names one makes this machine execute
+ * it. The program gate (program-gate.ts) asks its ProgramPolicy about what will really run (the
+ * resolved executable, env, cwd and file hashes) before any program starts, whatever the entry
+ * point (startRun, an experiment's run or retry, verify, a competition), and when an experiment
+ * with a program is added:
+ *
+ * - web mode (`saikoro serve`): refused, with an error naming the option, unless the server was
+ *   started with `--allow-commands` (then allowed, as the CLI allows what its spec names);
+ * - the desktop app: asks the person once per project and program, naming the program, before it
+ *   first runs (src-main/electron/main.ts supplies the dialog as `confirm`);
+ * - the CLI allows what its command line or its project names (its gate's policy is allowPrograms).
+ */
+import { FieldError } from '../../src-shared/base/field-error.ts';
+import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
+
+/** A program the app is about to run, as the gate resolved it (program-gate.ts): what really runs. */
+export interface ResolvedProgram {
+  /** The solver's name (its label in the experiment). */
+  name: string;
+  /** The command as the spec or the request gives it. */
+  command: string[];
+  /** The executable that will start (absolute); null when it could not be found (the run fails with why). */
+  executable: string | null;
+  /** Where that executable's links lead, when it is a link (a venv's python3): the file hashed. */
+  target?: string;
+  /** The working directory, absolute. */
+  cwd: string;
+  /** The variables the spec adds to Saikoro's environment. */
+  env: Record<string, string>;
+  /** sha256 of the executable (under the command's first word) and of every argument that is a file. */
+  files: Record<string, string>;
+}
+
+export interface ProgramPermissionRequest {
+  programs: ResolvedProgram[];
+  /** The project file the programs belong to, or the folder a single run starts in. */
+  place: string;
+  /** What is about to happen: "add experiment x", "run experiment x", "start a run". */
+  action: string;
+}
+
+/** A program the app will not run; `field` names what to change ("command", or the option). */
+export class ProgramNotAllowedError extends FieldError {
+  override readonly name = 'ProgramNotAllowedError';
+}
+
+export interface ProgramPolicy {
+  /** Resolves when the programs may run; throws ProgramNotAllowedError otherwise. */
+  allow(request: ProgramPermissionRequest): Promise<void>;
+}
+
+function describePrograms(programs: ResolvedProgram[]): string {
+  return programs.map((p) => `${p.name} (${formatCommand(p.command)})`).join(', ');
+}
+
+/** Everything of a program an approval covers: a change to any of it is another program. */
+function approvalKey(place: string, p: ResolvedProgram): string {
+  return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort()]);
+}
+
+/** How the question shows one program: its command, and what runs when that is not plain. */
+export function describeResolved(p: ResolvedProgram): string {
+  const lines = [`${p.name}: ${formatCommand(p.command)}`];
+  if (p.executable !== null) lines.push(`  runs ${p.executable}${p.target ? ` (-> ${p.target})` : ''}${p.files[p.command[0]] ? ` (sha256 ${p.files[p.command[0]].slice(0, 12)}...)` : ''}`);
+  lines.push(`  in ${p.cwd}`);
+  const env = Object.entries(p.env);
+  if (env.length) lines.push(`  with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
+  for (const [arg, sha] of Object.entries(p.files)) if (arg !== p.command[0]) lines.push(`  ${arg}: sha256 ${sha.slice(0, 12)}...`);
+  return lines.join('\n');
+}
+
+/** Every program allowed (a server started with --allow-commands). */
+export function allowPrograms(): ProgramPolicy {
+  return { allow: async () => {} };
+}
+
+/** Every program refused, naming how to allow them (`option`: "--allow-commands" for the web server). */
+export function refusePrograms(how = 'start `saikoro serve` with --allow-commands to allow it'): ProgramPolicy {
+  return {
+    async allow({ programs, action }) {
+      if (programs.length === 0) return;
+      throw new ProgramNotAllowedError('command', `${action}: the solver ${describePrograms(programs)} is a program, and this server does not run programs; ${how}`);
+    },
+  };
+}
+
+/**
+ * Asks `confirm` once per place (project) and program, naming it, before the program first
+ * runs; remembers the answer "yes" for this app session (never in the project file: a file from
+ * someone else must not carry a permission). "No" refuses this time and asks again next time.
+ * The answer covers what really runs (approvalKey: the executable and its hash, the command,
+ * cwd, env and the files' hashes): the same command with another PATH, or a changed script, is
+ * asked about again. A program the gate could not resolve is not asked about: it cannot run,
+ * and the gate says why.
+ */
+export function askOncePerProject(confirm: (question: { place: string; action: string; programs: ResolvedProgram[] }) => Promise<boolean>): ProgramPolicy {
+  const approved = new Set<string>();
+  const key = approvalKey;
+  return {
+    async allow({ programs, place, action }) {
+      if (programs.some((p) => p.executable === null)) return;
+      const unasked = programs.filter((p) => !approved.has(key(place, p)));
+      if (unasked.length === 0) return;
+      if (!(await confirm({ place, action, programs: unasked })))
+        throw new ProgramNotAllowedError('command', `${action}: you did not allow the program ${describePrograms(unasked)} to run`);
+      for (const p of unasked) approved.add(key(place, p));
+    },
+  };
+}
+
+/** The question the desktop app's dialog asks (one place for its words). */
+export function programQuestion(question: { place: string; action: string; programs: ResolvedProgram[] }): { message: string; detail: string } {
+  const many = question.programs.length > 1;
+  return {
+    message: `Run ${many ? 'these programs' : 'this program'} on your computer?`,
+    detail: `${question.action} runs ${many ? 'programs' : 'a program'} with your permissions:\n\n${question.programs.map(describeResolved).join('\n')}\n\nfor ${question.place}. Allow only programs you trust. Saikoro asks once per project and program while it is open.`,
+  };
+}
