@@ -86,6 +86,7 @@ export const FOLDER_ORDER = {
     'solvers/program', // a solver program behind the external-solver protocol
     'runtime', // the per-kind layer: kinds of run (runtime/kinds/), the run API, progress
     'experiments', // experiment specs, grids, comparisons
+    'competition', // the competition's setting: suites of secret instances, scores, standings, runtime ECDFs
     'projects', // the project API's types
     'charts', // chart helpers shared by the renderer and the reports
     'api.ts', // the one typed API object: everything above
