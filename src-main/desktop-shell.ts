@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { ProjectFileEntry, ProjectSummary } from '../src-shared/projects/project-api.ts';
 import type { DesktopPaths } from './app/project-paths.ts';
+import { refusalToWrite } from './report/output-target.ts';
 
 export interface FileMenuActions {
   newProject(): void;
@@ -81,4 +82,15 @@ export function approvingPicker(paths: Pick<DesktopPaths, 'approve'>, dialog: (p
     if (chosen !== null) paths.approve(chosen);
     return chosen;
   };
+}
+
+/**
+ * Why a file the page downloads (an exported report, a selection, a chart) may not be saved at
+ * the path chosen in the save dialog, or null when it may. The dialog has asked before
+ * replacing a file (the user's yes is --force), so only what no answer allows is refused: a
+ * project, a FIFO or a device, a directory (output-target.ts, the rule `saikoro report --out`
+ * follows).
+ */
+export function downloadRefusal(chosen: string): string | null {
+  return refusalToWrite(chosen, { force: true });
 }

@@ -19,7 +19,7 @@ import { dispatchCall } from '../api/dispatch.ts';
 import { createAppCore, type AppCore } from '../api/core.ts';
 import type { ProjectService } from '../app/project-service.ts';
 import { desktopPaths, type DesktopPaths } from '../app/project-paths.ts';
-import { approvingPicker, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
+import { approvingPicker, downloadRefusal, droppedProjectFile, fileMenu, windowTitle, type MenuSpec } from '../desktop-shell.ts';
 import { PrintFiles } from '../print-file.ts';
 import { electronSpawner } from './solver-spawner.ts';
 import { developerMenuRoles, isAppUrl as isAppUrlAt, isDevelopment, linkOpener, navigationAllowed, permissionGranted } from '../window-policy.ts';
@@ -307,6 +307,26 @@ app.whenReady().then(() => {
   // The app needs no permission (camera, notifications, clipboard reads, ...): deny them all.
   session.defaultSession.setPermissionRequestHandler((_contents, permission, callback) => callback(permissionGranted(permission)));
   session.defaultSession.setPermissionCheckHandler((_contents, permission) => permissionGranted(permission));
+  // A download from the page (an export) is saved where the user says, asking before it replaces
+  // a file, and never over a project, a FIFO or a device (downloadRefusal).
+  session.defaultSession.on('will-download', (_event, item) => {
+    for (;;) {
+      const options = { defaultPath: item.getFilename(), properties: ['showOverwriteConfirmation', 'createDirectory'] as ('showOverwriteConfirmation' | 'createDirectory')[] };
+      const chosen = mainWindow ? dialog.showSaveDialogSync(mainWindow, options) : dialog.showSaveDialogSync(options);
+      if (!chosen) {
+        item.cancel();
+        return;
+      }
+      const refusal = downloadRefusal(chosen);
+      if (refusal === null) {
+        item.setSavePath(chosen);
+        return;
+      }
+      const message = { type: 'error' as const, message: `Not saved: ${chosen}`, detail: `${chosen} ${refusal}. Choose another name.` };
+      if (mainWindow) dialog.showMessageBoxSync(mainWindow, message);
+      else dialog.showMessageBoxSync(message);
+    }
+  });
   // Print folders a crash left behind (a report in each).
   void printFiles.removeStale();
   createServices();

@@ -1,6 +1,11 @@
 // The desktop window's project handling, as plain functions (Electron itself cannot run here).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { droppedProjectFile, fileMenu, windowTitle, type FileMenuActions, type MenuSpec } from '../../src-main/desktop-shell.ts';
+import { Project } from '../../src-main/project/store.ts';
+import { downloadRefusal, droppedProjectFile, fileMenu, windowTitle, type FileMenuActions, type MenuSpec } from '../../src-main/desktop-shell.ts';
 
 function actions() {
   const calls: string[] = [];
@@ -49,5 +54,26 @@ describe('the window', () => {
     expect(droppedProjectFile('file:///home/u/notes.txt')).toBeNull();
     expect(droppedProjectFile('https://example.com/x.saikoro')).toBeNull();
     expect(droppedProjectFile('not a url')).toBeNull();
+  });
+});
+
+describe('a download saved from the page (an export)', () => {
+  it('never goes over a project, a FIFO, a device or a folder; any other file the save dialog confirmed may be replaced', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-download-'));
+    try {
+      Project.create(path.join(dir, 'study.saikoro')).close();
+      fs.copyFileSync(path.join(dir, 'study.saikoro'), path.join(dir, 'renamed.html'));
+      execFileSync('mkfifo', [path.join(dir, 'pipe.csv')]);
+      fs.writeFileSync(path.join(dir, 'notes.csv'), 'mine\n');
+      expect(downloadRefusal(path.join(dir, 'study.saikoro'))).toBe('is a Saikoro project: a project is never replaced by an output (choose another name)');
+      expect(downloadRefusal(path.join(dir, 'renamed.html'))).toBe('is a Saikoro project: a project is never replaced by an output (choose another name)');
+      expect(downloadRefusal(path.join(dir, 'pipe.csv'))).toBe('is a FIFO, not a regular file: not replaced');
+      expect(downloadRefusal('/dev/null')).toBe('is a device, not a regular file: not replaced');
+      expect(downloadRefusal(dir)).toBe('is a directory');
+      expect(downloadRefusal(path.join(dir, 'notes.csv'))).toBeNull();
+      expect(downloadRefusal(path.join(dir, 'new.json'))).toBeNull();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

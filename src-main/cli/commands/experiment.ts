@@ -22,6 +22,21 @@ import { createProject, openProject } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
 
+/** Whether two paths name one file (the same inode, through links too), or the same path when neither exists. */
+function sameFile(a: string, b: string): boolean {
+  const stat = (f: string) => {
+    try {
+      return fs.statSync(f);
+    } catch {
+      return undefined;
+    }
+  };
+  const sa = stat(a);
+  const sb = stat(b);
+  if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino;
+  return a === b;
+}
+
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
@@ -108,6 +123,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
     } catch (e) {
       throw new UsageError(`--shard: ${(e as Error).message}`);
     }
+    if (values.out !== undefined && path.extname(values.out as string) !== '.saikoro') throw new UsageError(`--out ${values.out as string}: a shard's results file is a project: its name ends in .saikoro`);
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
@@ -138,6 +154,9 @@ async function runAction(file: string, names: string[], values: Record<string, s
     }
     if (shard) {
       const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
+      // A shard's results file is a project of its own: an existing one is opened (a shard run
+      // again resumes), anything else there is refused by openProject, never replaced.
+      if (sameFile(path.resolve(io.cwd, out), path.resolve(io.cwd, file))) throw new InputError(`--out ${out}: is ${file} itself; a shard's results go to a file of their own (saikoro merge folds them in)`);
       target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
       for (const spec of specs) {
         try {

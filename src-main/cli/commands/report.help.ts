@@ -4,7 +4,7 @@ import { REPORT_FORMAT_NAMES, REPORT_FORMATS } from '../../../src-shared/project
 /** `saikoro report --help`, and the options it parses (see CommandHelp). */
 export const reportHelp = {
   usage: [
-    `Usage: saikoro report FILE EXPERIMENT [--format ${REPORT_FORMAT_NAMES.join('|')}] [--out PATH]`,
+    `Usage: saikoro report FILE EXPERIMENT [--format ${REPORT_FORMAT_NAMES.join('|')}] [--out PATH [--force]]`,
     '                      [--metric M[,M...]] [--baseline SOLVER] [--chromium PATH] [--standalone]',
     '',
     'Writes a report of an experiment (docs/report.md):',
@@ -19,7 +19,11 @@ export const reportHelp = {
     '',
     'Options:',
     `  --format F       default: from the extension of --out (${REPORT_FORMAT_NAMES.map((f) => REPORT_FORMATS[f].extensions[0]).join(' ')}), else html`,
-    '  --out PATH       where to write; html, json and latex go to stdout without it',
+    '  --out PATH       where to write; html, json and latex go to stdout without it. Its ending',
+    `                   must be one of the formats' (${REPORT_FORMAT_NAMES.flatMap((f) => REPORT_FORMATS[f].extensions).join(' ')}). An existing file`,
+    '                   is replaced only when it is a report Saikoro wrote; a project, a FIFO or a',
+    '                   device never is',
+    '  --force          replace an existing file at --out that is not a report Saikoro wrote',
     '  --metric M       indicators, as for saikoro compare: hv, igd+, epsilon, spacing, feasibility, best;',
     '                   repeat it or separate with commas (default: best, hv, igd+, feasibility,',
     '                   those that apply to some instance)',
@@ -29,7 +33,7 @@ export const reportHelp = {
   ].join('\n'),
   options: {
     format: { type: 'string' }, out: { type: 'string' }, metric: { type: 'string', multiple: true },
-    baseline: { type: 'string' }, chromium: { type: 'string' }, standalone: { type: 'boolean' },
+    baseline: { type: 'string' }, chromium: { type: 'string' }, standalone: { type: 'boolean' }, force: { type: 'boolean' },
   },
   positionals: true,
 } satisfies CommandHelp;

@@ -10,14 +10,22 @@ import { renderHtml } from '../../report/html.ts';
 import { renderJson } from '../../report/json.ts';
 import { renderLatex } from '../../report/latex.ts';
 import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.ts';
+import { refusalToWrite } from '../../report/output-target.ts';
 import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf.ts';
 import { openProject } from './project.ts';
 
 
-/** The format an --out file's ending chooses. */
-function formatOfPath(file: string): ReportFormatName | undefined {
+/** Every ending --out may have, and the format each chooses. */
+const KNOWN_EXTENSIONS = REPORT_FORMAT_NAMES.flatMap((f) => REPORT_FORMATS[f].extensions as readonly string[]);
+
+/** The format an --out file's ending chooses; undefined for no ending. A usage error for an ending no format has. */
+function formatOfPath(file: string, format: ReportFormatName | undefined): ReportFormatName | undefined {
   const extension = path.extname(file).toLowerCase();
-  return REPORT_FORMAT_NAMES.find((f) => (REPORT_FORMATS[f].extensions as readonly string[]).includes(extension));
+  if (extension === '') return undefined;
+  const chosen = REPORT_FORMAT_NAMES.find((f) => (REPORT_FORMATS[f].extensions as readonly string[]).includes(extension));
+  if (!chosen) throw new UsageError(`--out ${file}: a report cannot be a "${path.extname(file)}" file; the endings are ${KNOWN_EXTENSIONS.join(' ')}`);
+  if (format !== undefined && chosen !== format) throw new UsageError(`--out ${file}: "${path.extname(file)}" is the ending of ${chosen}, not of --format ${format} (use ${REPORT_FORMATS[format].extensions.join(' or ')})`);
+  return chosen;
 }
 
 function isDirectory(file: string): boolean {
@@ -28,9 +36,14 @@ function isDirectory(file: string): boolean {
   }
 }
 
-/** Refuses, before any work, a target whose directory is missing or not writable, or that is a directory. */
-function checkWritable(target: string, shown: string): void {
-  if (isDirectory(target)) throw new InputError(`--out ${shown}: is a directory`);
+/**
+ * Refuses a target that may not be written (output-target.ts: a project, a FIFO or device, a
+ * directory, a file Saikoro did not write without --force), or whose directory is missing or
+ * not writable. Checked before the work and again just before the write.
+ */
+function checkWritable(target: string, shown: string, force: boolean): void {
+  const refusal = refusalToWrite(target, { force });
+  if (refusal) throw new InputError(`--out ${shown}: ${refusal}${refusal.startsWith('is a FIFO') || refusal.startsWith('is a socket') || refusal.startsWith('is a device') ? ' (without --out, html, json and latex go to stdout)' : ''}; nothing was written`);
   const dir = path.dirname(target);
   if (!isDirectory(dir)) throw new InputError(`--out ${shown}: cannot write there: no directory ${path.dirname(shown)}`);
   try {
@@ -63,11 +76,13 @@ export const reportCommand: Command = {
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const out = values.out;
     if (out === '') throw new UsageError('--out: needs a path');
-    let format: ReportFormatName;
-    if (values.format !== undefined) {
-      if (!isReportFormatName(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got "${values.format}"`);
-      format = values.format;
-    } else format = (out && formatOfPath(out)) || 'html';
+    if (values.format !== undefined && !isReportFormatName(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got "${values.format}"`);
+    const asked = values.format as ReportFormatName | undefined;
+    // A folder (for CSV's two files) has no ending to check.
+    const outIsFolder = out !== undefined && (isDirectory(path.resolve(io.cwd, out)) || /[\\/]$/.test(out));
+    const format: ReportFormatName = (out && !outIsFolder ? formatOfPath(out, asked) : undefined) ?? asked ?? 'html';
+    const force = values.force === true;
+    if (force && out === undefined) throw new UsageError('--force goes with --out');
     if ((format === 'csv' || format === 'pdf') && !out) throw new UsageError(`--format ${format} needs --out PATH`);
     if (values.standalone && format !== 'latex') throw new UsageError('--standalone is for --format latex');
     if (values.chromium !== undefined && format !== 'pdf') throw new UsageError('--chromium is for --format pdf');
@@ -96,7 +111,7 @@ export const reportCommand: Command = {
           { path: full.solutions, shown: shown.solutions },
         ];
       } else targets = [{ path: resolved, shown: out }];
-      for (const t of targets) checkWritable(t.path, t.shown);
+      for (const t of targets) checkWritable(t.path, t.shown, force);
     }
 
     const project = openProject(file, io, { readOnly: true });
@@ -132,6 +147,8 @@ export const reportCommand: Command = {
       io.stdout.write(typeof contents[0] === 'string' ? visibleControls(contents[0]) : contents[0]);
       return 0;
     }
+    // Checked again: the work may have taken a while, and the files may have changed meanwhile.
+    for (const t of targets) checkWritable(t.path, t.shown, force);
     write(targets, contents);
     targets.forEach((t, i) => {
       writeLine(io.stderr, `report: wrote ${t.shown} (${format}, ${Buffer.byteLength(contents[i]).toLocaleString('en-US')} bytes)`);

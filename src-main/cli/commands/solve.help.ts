@@ -5,7 +5,7 @@ import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS } from '../../../src-sha
 /** `saikoro solve --help`, and the options it parses (see CommandHelp). */
 export const solveHelp = {
   usage: `Usage: saikoro solve --track so|mo2|mo3|mo5|mo7 --n N [--config FILE] [--solver NAME]
-                     [--param NAME=VALUE ...] --evals E [--whole-budget] --seed S [--out FILE] [--json]
+                     [--param NAME=VALUE ...] --evals E [--whole-budget] --seed S [--out FILE.json [--force]] [--json]
        saikoro solve ... --command "PROGRAM ARGS..." [--name NAME] [--blind] [--env K=V ...]
                      [--cwd DIR] [--grace S] [--timeout S]
 
@@ -45,7 +45,9 @@ Options:
                   MO: "hvNormalisation" {"indicator","ideal","nadir","reference","method"} is how
                   trace[].indicator (normalised hypervolume of the feasible front, M <= 3; null
                   for M >= 4) is computed: (f - ideal) / (nadir - ideal) against "reference".
-                  SO: "hvNormalisation" is null.
+                  SO: "hvNormalisation" is null. An existing FILE is replaced only when it is a
+                  result Saikoro wrote (a project, a FIFO or a device never is)
+  --force         replace an existing --out FILE that Saikoro did not write
   --json          print the result as JSON on stdout:
                   {"solver","track","n","seed","evaluations","seconds","success","message",
                    "best":{"x","objectives","constraints","feasible"},"bestFoundAt","front":[...]}
@@ -65,7 +67,7 @@ Examples:
     out: { type: 'string' }, 'memory-limit': { type: 'string' }, 'whole-budget': { type: 'boolean' },
     json: { type: 'boolean' }, command: { type: 'string' }, name: { type: 'string' }, blind: { type: 'boolean' },
     env: { type: 'string', multiple: true }, cwd: { type: 'string' }, grace: { type: 'string' },
-    timeout: { type: 'string' },
+    timeout: { type: 'string' }, force: { type: 'boolean' },
   },
   positionals: false,
 } satisfies CommandHelp;

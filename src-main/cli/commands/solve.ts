@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { solveHelp } from './solve.help.ts';
@@ -18,6 +18,8 @@ import type { HvNormalisation } from '../../../src-shared/problems/dice/hv-refer
 import { nodeSpawner, type WorkerSpawner } from '../../host/spawner.ts';
 import { hvNormalisationFor, planDiceRun, withHvNormalisation, type DiceRunPlan } from '../../app/dice.ts';
 import { commandLineGate, ProgramResolveError } from '../../app/program-gate.ts';
+import { refusalToWrite } from '../../report/output-target.ts';
+import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
 import { checkProgramSpec, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
@@ -291,6 +293,14 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
 
       const file = values.config === undefined ? null : await readConfigFile(values.config, io.cwd);
       const config = buildConfig(track, n, file, values.config);
+      // --out: a .json file that may be written (output-target.ts), checked before the run and again after it.
+      if (values.out !== undefined && extname(values.out).toLowerCase() !== '.json') throw new UsageError(`--out ${values.out}: the result is a .json file (its ending must be .json)`);
+      if (values.force && values.out === undefined) throw new UsageError('--force goes with --out');
+      const checkOut = () => {
+        const refusal = values.out === undefined ? null : refusalToWrite(resolve(io.cwd, values.out), { force: values.force === true });
+        if (refusal) throw new InputError(`--out ${values.out}: ${refusal}; nothing was written`);
+      };
+      checkOut();
       const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
 
       let plan: DiceRunPlan;
@@ -361,10 +371,12 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       if (values.out !== undefined) {
         const { program: ran, log } = outcome.result;
         const record = { ...printed, ...(ran ? { program: ran, log } : {}), params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
+        checkOut();
         try {
-          await writeFile(resolve(io.cwd, values.out), JSON.stringify(record, null, 2) + '\n');
+          writeFilesAtomically([{ path: resolve(io.cwd, values.out), content: JSON.stringify(record, null, 2) + '\n' }]);
         } catch (e) {
-          throw new InputError(`cannot write --out ${values.out}: ${(e as Error).message}`);
+          if (!(e instanceof WriteFilesError)) throw e;
+          throw new InputError(`cannot write --out ${values.out}: ${e.code === 'ENOSPC' ? 'the disk is full' : e.message}; nothing was written`);
         }
       }
       if (values.json) writeLine(io.stdout, JSON.stringify(printed));

@@ -18,9 +18,10 @@ afterAll(() => fx?.cleanup());
 afterEach(() => vi.restoreAllMocks());
 const { folder, tmpfs } = scratchPlaces(() => fx.cwd);
 
-/** An earlier report at one of the targets. */
+/** An earlier report at one of the targets (its first field marks it as Saikoro's: output-target.ts). */
+const EARLIER = '{\n  "format": "saikoro-report",\n  "an": "earlier report"\n}\n';
 function earlierReport(dir: string): void {
-  fs.writeFileSync(path.join(dir, 'old.json'), '{"an": "earlier report"}');
+  fs.writeFileSync(path.join(dir, 'old.json'), EARLIER);
 }
 
 async function reportsRefused(dir: string): Promise<void> {
@@ -38,7 +39,7 @@ async function reportsRefused(dir: string): Promise<void> {
     // Nothing left behind: no empty or cut-short report, no temporary file.
     expect(fs.readdirSync(dir).sort()).toEqual(before);
   }
-  expect(fs.readFileSync(path.join(dir, 'old.json'), 'utf8')).toBe('{"an": "earlier report"}');
+  expect(fs.readFileSync(path.join(dir, 'old.json'), 'utf8')).toBe(EARLIER);
 }
 
 describe('report on a full disk', () => {

@@ -517,9 +517,10 @@ describe('saikoro report', () => {
     expect(html.stdout.startsWith('<!DOCTYPE html>')).toBe(true);
     const tex = await cli(['report', 'p.saikoro', SO, '--format', 'latex']);
     expect(tex.stdout).toContain('\\begin{tabular}{lrrr}');
-    const inferred = await cli(['report', 'p.saikoro', SO, '--out', 'so.json']);
-    expect(inferred.stderr).toContain('report: wrote so.json (json,');
-    expect(JSON.parse(fs.readFileSync(path.join(fx.cwd, 'so.json'), 'utf8')).format).toBe('saikoro-report');
+    // (so.json is the spec the experiment came from: a report is never written over it, output-target.test.ts)
+    const inferred = await cli(['report', 'p.saikoro', SO, '--out', 'so-report.json']);
+    expect(inferred.stderr).toContain('report: wrote so-report.json (json,');
+    expect(JSON.parse(fs.readFileSync(path.join(fx.cwd, 'so-report.json'), 'utf8')).format).toBe('saikoro-report');
     // Every ending of REPORT_FORMATS chooses its format, in any case.
     for (const [file, format] of [['so.tex', 'latex'], ['so.HTM', 'html']]) expect((await cli(['report', 'p.saikoro', SO, '--out', file])).stderr).toContain(`report: wrote ${file} (${format},`);
     fs.mkdirSync(path.join(fx.cwd, 'csv'));
