@@ -97,21 +97,28 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       }
       if (options.shouldStop?.()) return { status: 'cancelled', result: null, error: 'cancelled', startedAt, finishedAt: new Date() };
       const handle = options.launch(run, plan);
-      let begun = startedAt;
+      let begun: Date | null = null;
+      let fraction = 0;
       const listeners = [
         handle.onStatus((status) => {
-          if (status === 'running') begun = new Date();
+          if (status === 'running') begun ??= new Date();
+          // A pause and a resume said at once (the next snapshot may be a while), so the time left stops and starts with them.
+          if (status === 'paused' || status === 'running') onProgress?.({ fraction, paused: status === 'paused' });
         }),
-        handle.onSnapshot((snapshot) => onProgress?.(snapshot.progress)),
+        handle.onSnapshot((snapshot) => {
+          fraction = snapshot.progress;
+          onProgress?.({ fraction, seconds: snapshot.seconds, paused: snapshot.paused });
+        }),
       ];
       const outcome = await handle.outcome;
       for (const l of listeners) l.dispose();
       options.onEnded?.(run);
       const finishedAt = new Date();
-      if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt: begun, finishedAt };
+      const ranFrom = begun ?? startedAt;
+      if (outcome.status === 'done' && outcome.result) return { status: 'done', result: outcome.result, error: null, startedAt: ranFrom, finishedAt };
       // Stopped on request (the session cancelled, the executor disposed as a second Ctrl-C does): no result, not a failure.
-      if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: begun, finishedAt };
-      return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt: begun, finishedAt };
+      if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: ranFrom, finishedAt };
+      return { status: 'failed', result: null, error: outcome.reason ?? outcome.status, startedAt: ranFrom, finishedAt };
     },
     dispose: () => options.dispose?.(),
   };

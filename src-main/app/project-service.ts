@@ -366,7 +366,7 @@ export class ProjectService implements Disposable {
       if (started && !isOver(started.info)) return structuredClone(started.info);
     }
     const session: Session = {
-      info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+      info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], paused: 0, progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
       stop: false,
       inFlight: new Map(),
       done: Promise.resolve(),
@@ -414,12 +414,15 @@ export class ProjectService implements Disposable {
           session.info.running = [...session.inFlight.values()];
           // Re-estimated as the runs in flight move, so the countdown does not run out before they end.
           if (t.etaMs !== null) session.info.etaMs = t.etaMs;
-          this.emitSession(session, false);
+          // A pause or a resume is sent at once: the monitor's countdown stops and starts with it.
+          const pausedChanged = t.paused !== session.info.paused;
+          session.info.paused = t.paused;
+          this.emitSession(session, pausedChanged);
         },
         onProgress: (e) => {
           session.info.finished = e.finished;
           if (e.status === 'failed') session.info.failed++;
-          session.info.etaMs = Math.max(session.info.etaMs ?? 0, e.etaMs);
+          if (e.etaMs !== null) session.info.etaMs = e.etaMs;
           this.changed('runs-stored', session.info.experiment);
           this.emitSession(session, true);
         },
@@ -432,8 +435,11 @@ export class ProjectService implements Disposable {
       session.info.error = (e as Error).message;
     } finally {
       session.info.running = [];
+      session.info.paused = 0;
       session.info.finishedAt = new Date().toISOString();
       this.emitSession(session, true);
+      // Its runs no longer count as running: a run cancelled in it is missing again (the experiment's counts changed).
+      this.changed('session-ended', session.info.experiment);
     }
   }
 

@@ -12,6 +12,7 @@ import { ProjectError } from '../project/errors.ts';
 import { hostName, type RunRecord } from '../project/project-records.ts';
 import type { Project } from '../project/store.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
+import { estimateLeftMs, type SizedRun } from './time-left.ts';
 
 /** How one grid run ended, as the runner stores it. */
 export interface RunOutcome {
@@ -23,10 +24,17 @@ export interface RunOutcome {
   finishedAt: Date;
 }
 
+/** Where a run in flight is: its progress 0..1, the solver's running seconds and whether it is paused (when the executor knows). */
+export interface RunProgress {
+  fraction: number;
+  seconds?: number;
+  paused?: boolean;
+}
+
 /** How the runner has each grid run carried out (the executors: src-main/app/experiment-executor.ts). */
 export interface Executor {
-  /** Runs one grid point; never rejects (a failure is an outcome). `onProgress` gets 0..1. */
-  execute(run: RunSpec, onProgress?: (fraction: number) => void): Promise<RunOutcome>;
+  /** Runs one grid point; never rejects (a failure is an outcome). */
+  execute(run: RunSpec, onProgress?: (progress: RunProgress) => void): Promise<RunOutcome>;
   /** Stops everything in flight. */
   dispose(): void;
 }
@@ -39,8 +47,8 @@ export interface ProgressEvent {
   /** Runs finished in this session, and how many this session had to do. */
   finished: number;
   todo: number;
-  /** Estimated milliseconds left, from the mean run time so far and the parallelism. */
-  etaMs: number;
+  /** Estimated milliseconds left (estimateLeftMs in time-left.ts), null while no run has told its length. */
+  etaMs: number | null;
 }
 
 export interface RunSummary {
@@ -111,25 +119,15 @@ export interface RunExperimentOptions {
   /** Further stores whose done runs count as done (the project, when writing a shard file). */
   alsoDoneIn?: Project[];
   onProgress?: (event: ProgressEvent) => void;
-  /** Live state while runs are in flight: each run's progress (0..1) and the session's overall. */
-  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number; etaMs: number | null }) => void;
+  /**
+   * Live state while runs are in flight: each run's progress (0..1), the session's overall, the
+   * time left, and how many runs in flight are paused (a paused run's time does not count).
+   */
+  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number; etaMs: number | null; paused: number }) => void;
   /** Checked before each run starts; true stops the session after the runs in flight. */
   shouldStop?: () => boolean;
   /** The clock of the ETA (ms); Date.now by default. */
   now?: () => number;
-}
-
-/**
- * Milliseconds left in a session, null until a run has finished (no rate to go by): the larger
- * of the whole session's rate (elapsed time over the share done, runs in flight counted by
- * their progress) and the slowest run in flight's own rate. The second is what is left at the
- * end, when fewer runs than jobs remain and the session's rate no longer applies.
- */
-export function estimateLeftMs(state: { elapsedMs: number; overall: number; finished: number; running: readonly { fraction: number; elapsedMs: number }[] }): number | null {
-  if (state.finished === 0 || state.overall <= 0) return null;
-  let left = (state.elapsedMs * (1 - Math.min(1, state.overall))) / state.overall;
-  for (const r of state.running) if (r.fraction > 0) left = Math.max(left, (r.elapsedMs * (1 - Math.min(1, r.fraction))) / r.fraction);
-  return left;
 }
 
 /**
@@ -147,6 +145,11 @@ export function sessionProgress(finished: number, inFlightProgress: number, todo
   return inFlight > 0 ? Math.min(overall, PROGRESS_WHILE_IN_FLIGHT) : overall;
 }
 
+/** What the time left reads of a grid run: its cell (instance and solver label) and its size. */
+function sized(run: RunSpec): SizedRun {
+  return { cell: `${run.instance}\u0000${run.label}`, solver: run.label, cost: run.budget.evaluations * run.config.n };
+}
+
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
   const doneIds = new Set<string>();
   for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done') doneIds.add(id);
@@ -156,28 +159,53 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
   if (refusal) throw new ProjectError(`${options.target.path}: cannot store runs there: ${refusal}; nothing was run`, options.target.path);
   const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length, done: 0, failed: 0, remaining: todo.length };
   let next = 0;
-  let elapsedTotal = 0;
-  const jobs = Math.max(1, options.jobs);
   const now = options.now ?? Date.now;
-  const began = now();
-  const running = new Map<string, { run: RunSpec; fraction: number; startedAt: number }>();
+  /** A run in flight: its progress, and the time it has held its job, paused time excluded. */
+  interface InFlight {
+    run: RunSpec;
+    fraction: number;
+    solverSeconds: number | null;
+    /** The time held when the progress was last reported. */
+    reportedMs: number;
+    startedAt: number;
+    pausedMs: number;
+    pausedSince: number | null;
+  }
+  const running = new Map<string, InFlight>();
+  const doneLengths: (SizedRun & { ms: number })[] = [];
+  const heldMs = (r: InFlight, at: number) => at - r.startedAt - r.pausedMs - (r.pausedSince === null ? 0 : at - r.pausedSince);
+  const timeLeft = (at: number) =>
+    estimateLeftMs({
+      jobs: options.jobs,
+      done: doneLengths,
+      inFlight: [...running.values()].map((r) => ({ ...sized(r.run), ms: heldMs(r, at), fraction: r.fraction, reportedMs: r.reportedMs, solverMs: r.solverSeconds === null ? null : r.solverSeconds * 1000 })),
+      waiting: todo.slice(next).map(sized),
+    });
   const tick = () => {
     if (!options.onTick) return;
     const finished = summary.done + summary.failed;
     const partial = [...running.values()].reduce((s, r) => s + r.fraction, 0);
     const overall = sessionProgress(finished, partial, todo.length, running.size);
-    const at = now();
-    const etaMs = estimateLeftMs({ elapsedMs: at - began, overall, finished, running: [...running.values()].map((r) => ({ fraction: r.fraction, elapsedMs: at - r.startedAt })) });
-    options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs });
+    const paused = [...running.values()].filter((r) => r.pausedSince !== null).length;
+    options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs: timeLeft(now()), paused });
   };
   const worker = async () => {
     while (next < todo.length && !options.shouldStop?.()) {
       const run = todo[next++];
-      running.set(run.id, { run, fraction: 0, startedAt: now() });
+      const entry: InFlight = { run, fraction: 0, solverSeconds: null, reportedMs: 0, startedAt: now(), pausedMs: 0, pausedSince: null };
+      running.set(run.id, entry);
       tick();
-      const outcome = await options.executor.execute(run, (fraction) => {
-        const entry = running.get(run.id);
-        if (entry) entry.fraction = fraction;
+      const outcome = await options.executor.execute(run, (progress) => {
+        const at = now();
+        if (progress.paused === true && entry.pausedSince === null) entry.pausedSince = at;
+        if (progress.paused === false && entry.pausedSince !== null) {
+          entry.pausedMs += at - entry.pausedSince;
+          entry.pausedSince = null;
+        }
+        // A report of a pause or a resume alone carries the last progress: it says nothing of the time that progress took.
+        if (progress.fraction !== entry.fraction || progress.seconds !== undefined) entry.reportedMs = heldMs(entry, at);
+        entry.fraction = progress.fraction;
+        if (progress.seconds !== undefined) entry.solverSeconds = progress.seconds;
         tick();
       });
       running.delete(run.id);
@@ -186,22 +214,15 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
       const record = recordOf(run, { ...outcome, status: outcome.status });
       options.target.putRun(record);
       summary.remaining--;
-      if (outcome.status === 'done') summary.done++;
-      else summary.failed++;
-      elapsedTotal += record.elapsedMs;
+      if (outcome.status === 'done') {
+        summary.done++;
+        doneLengths.push({ ...sized(run), ms: heldMs(entry, now()) });
+      } else summary.failed++;
       const finished = summary.done + summary.failed;
-      options.onProgress?.({
-        run,
-        status: outcome.status,
-        error: outcome.error,
-        elapsedMs: record.elapsedMs,
-        finished,
-        todo: todo.length,
-        etaMs: ((elapsedTotal / finished) * (todo.length - finished)) / jobs,
-      });
+      options.onProgress?.({ run, status: outcome.status, error: outcome.error, elapsedMs: record.elapsedMs, finished, todo: todo.length, etaMs: timeLeft(now()) });
     }
   };
-  await Promise.all(Array.from({ length: Math.min(jobs, Math.max(1, todo.length)) }, worker));
+  await Promise.all(Array.from({ length: Math.min(Math.max(1, options.jobs), Math.max(1, todo.length)) }, worker));
   return summary;
 }
 

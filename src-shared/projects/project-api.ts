@@ -37,7 +37,13 @@ export interface ExperimentSession {
   running: string[];
   /** 0..1 over the session's runs, the runs in flight counted by their own progress. */
   progress: number;
-  /** Estimated milliseconds left (estimateLeftMs in src-main/experiments/runner.ts, re-made as the runs in flight move), null before the first run ends. */
+  /** Of the runs in flight, how many are paused (their time does not count, and the time left waits for them). */
+  paused: number;
+  /**
+   * Estimated milliseconds left (estimateLeftMs in src-main/experiments/time-left.ts: each run's
+   * own length laid out on the jobs, re-made as the runs in flight move, paused time excluded),
+   * null until a run has finished or moved enough to tell its length.
+   */
   etaMs: number | null;
   startedAt: string;
   finishedAt: string | null;
@@ -142,8 +148,8 @@ export interface SavedRun {
 }
 
 export interface ProjectChangedEvent {
-  /** Why: opened, closed, experiment added, runs stored, note added, run saved. */
-  reason: 'opened' | 'created' | 'closed' | 'experiment-added' | 'runs-stored' | 'note-added' | 'run-saved';
+  /** Why: opened, closed, experiment added, runs stored, an experiment session ended (its runs no longer running), note added, run saved. */
+  reason: 'opened' | 'created' | 'closed' | 'experiment-added' | 'runs-stored' | 'session-ended' | 'note-added' | 'run-saved';
   /** The open project's path afterwards, or null. */
   path: string | null;
   /** The experiment concerned, if any. */

@@ -201,7 +201,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
           : undefined,
         onProgress: (e: ProgressEvent) => {
           clearStatus();
-          const line = `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${formatDuration(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}; ETA ${formatDuration(e.etaMs)}`;
+          const line = `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${formatDuration(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}; ETA ${e.etaMs === null ? 'unknown' : formatDuration(e.etaMs)}`;
           writeLine(io.stderr, line);
         },
       });

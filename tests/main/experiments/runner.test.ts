@@ -6,7 +6,8 @@ import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
 import { addExperiment } from '../../../src-main/experiments/add.ts';
 import { experimentProgress } from '../../../src-main/experiments/merge.ts';
-import { estimateLeftMs, experimentStatus, plannedRuns, runExperiment, type Executor, type ProgressEvent } from '../../../src-main/experiments/runner.ts';
+import { experimentStatus, plannedRuns, runExperiment, type Executor, type ProgressEvent, type RunProgress } from '../../../src-main/experiments/runner.ts';
+import type { RunSpec } from '../../../src-shared/experiments/grid.ts';
 import { Project } from '../../../src-main/project/store.ts';
 
 let dir: string;
@@ -28,15 +29,17 @@ const spec = validateSpec({
   budget: { evaluations: 10 },
 });
 
-/** A scripted executor: each run takes 2 s (solver time, or wall time for the failure), reports halfway; seed 3 fails. */
-function fakeExecutor(log: { inFlight: number; maxInFlight: number }): Executor {
+/** A scripted executor: each run takes 2 s on the clock `log.now` (solver time, or wall time for the failure), reports halfway; seed 3 fails. */
+function fakeExecutor(log: { inFlight: number; maxInFlight: number; now?: number }): Executor {
   return {
     async execute(run, onProgress) {
       log.inFlight++;
       log.maxInFlight = Math.max(log.maxInFlight, log.inFlight);
       await new Promise((r) => setTimeout(r, 5));
-      onProgress?.(0.5);
+      if (log.now !== undefined) log.now += 1000;
+      onProgress?.({ fraction: 0.5 });
       await new Promise((r) => setTimeout(r, 5));
+      if (log.now !== undefined) log.now += 1000;
       log.inFlight--;
       const now = new Date();
       if (run.seed === 3) return { status: 'failed', result: null, error: 'boom', startedAt: new Date(now.getTime() - 2000), finishedAt: now };
@@ -50,21 +53,22 @@ function fakeExecutor(log: { inFlight: number; maxInFlight: number }): Executor 
 
 describe('runExperiment', () => {
   it('runs with at most `jobs` in flight, stores every outcome, reports progress and an ETA', async () => {
-    const log = { inFlight: 0, maxInFlight: 0 };
+    // Jobs run one after the other on this clock (each adds 2 s), so the times are the test's.
+    const log = { inFlight: 0, maxInFlight: 0, now: 0 };
     const events: ProgressEvent[] = [];
     const overall: number[] = [];
     const summary = await runExperiment(plannedRuns(spec), {
       executor: fakeExecutor(log),
       jobs: 2,
       target: project,
+      now: () => log.now,
       onProgress: (e) => events.push(e),
       onTick: (t) => overall.push(t.overall),
     });
     expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0 });
     expect(log.maxInFlight).toBe(2);
     expect(events.map((e) => e.finished)).toEqual([1, 2, 3, 4, 5, 6]);
-    // Every run took 2 s of solver time: ETA = 2 s × runs left / 2 jobs.
-    expect(events.map((e) => e.etaMs)).toEqual([5000, 4000, 3000, 2000, 1000, 0]);
+    expect(events.at(-1)!.etaMs).toBe(0);
     expect(events.find((e) => e.run.seed === 3)).toMatchObject({ status: 'failed', error: 'boom' });
     expect(overall.some((v) => v > 0 && v < 1)).toBe(true);
     expect(Math.max(...overall)).toBeLessThanOrEqual(1);
@@ -112,18 +116,128 @@ describe('runExperiment on a project it cannot write', () => {
   });
 });
 
-describe('estimateLeftMs', () => {
-  it('is unknown before a run has finished', () => {
-    expect(estimateLeftMs({ elapsedMs: 5000, overall: 0.3, finished: 0, running: [{ fraction: 0.6, elapsedMs: 5000 }] })).toBeNull();
+/**
+ * A session on a simulated clock: each run takes the time its cell and seed give it, reports its
+ * progress every 250 ms, and may be paused for a while. The runs' real end is known, so every
+ * time left the runner said can be held against the time that was really left then.
+ */
+async function simulate(
+  runs: RunSpec[],
+  options: { jobs: number; lengthMs: (run: RunSpec) => number; pause?: { seed: number; atMs: number; forMs: number } },
+): Promise<{ ticks: { at: number; etaMs: number | null; paused: number }[]; starts: Map<RunSpec, number>; endedAt: number; summary: Awaited<ReturnType<typeof runExperiment>> }> {
+  let clock = 0;
+  const STEP = 250;
+  const starts = new Map<RunSpec, number>();
+  const active: { run: RunSpec; started: number; pausedMs: number; report: (p: RunProgress) => void; end: () => void }[] = [];
+  const executor: Executor = {
+    execute: (run, onProgress) =>
+      new Promise((resolve) => {
+        const started = clock;
+        starts.set(run, started);
+        active.push({
+          run,
+          started,
+          pausedMs: 0,
+          report: (p) => onProgress?.(p),
+          end: () => {
+            const result = { solver: run.solver, seed: run.seed, seconds: (clock - started) / 1000, evaluations: 10, best: null, bestFoundAt: null, firstFeasibleAt: null, front: [], trace: [] } as unknown as SolverResult;
+            resolve({ status: 'done', result, error: null, startedAt: new Date(started), finishedAt: new Date(clock) });
+          },
+        });
+      }),
+    dispose() {},
+  };
+  const ticks: { at: number; etaMs: number | null; paused: number }[] = [];
+  let over = false;
+  const session = runExperiment(runs, { executor, jobs: options.jobs, target: project, now: () => clock, onTick: (t) => ticks.push({ at: clock, etaMs: t.etaMs, paused: t.paused }) }).then((summary) => {
+    over = true;
+    return summary;
   });
-  it('goes by the session rate while every job is busy', () => {
-    // 4 of 10 runs in 8 s, two in flight at half: 5/10 done in 8 s, so 8 s more.
-    expect(estimateLeftMs({ elapsedMs: 8000, overall: 0.5, finished: 4, running: [{ fraction: 0.5, elapsedMs: 1000 }, { fraction: 0.5, elapsedMs: 1000 }] })).toBeCloseTo(8000, 9);
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+  };
+  await settle();
+  while (!over) {
+    clock += STEP;
+    for (const a of [...active]) {
+      const pause = options.pause && options.pause.seed === a.run.seed ? options.pause : null;
+      const pausedNow = pause !== null && clock > pause.atMs && clock <= pause.atMs + pause.forMs;
+      if (pausedNow) {
+        a.pausedMs += STEP;
+        a.report({ fraction: (clock - a.started - a.pausedMs) / options.lengthMs(a.run), seconds: (clock - a.started - a.pausedMs) / 1000, paused: true });
+        continue;
+      }
+      const ran = clock - a.started - a.pausedMs;
+      if (ran >= options.lengthMs(a.run)) {
+        active.splice(active.indexOf(a), 1);
+        a.end();
+      } else a.report({ fraction: ran / options.lengthMs(a.run), seconds: ran / 1000, paused: false });
+    }
+    await settle();
+    if (clock > 10 * 60_000) throw new Error('the simulated session did not end');
+  }
+  return { ticks, starts, endedAt: clock, summary: await session };
+}
+
+describe('the time left of a session', () => {
+  // One instance, two solvers, six seeds each: random's runs take about 1 s, then (grid order)
+  // the slow solver's about 6 s. With 2 jobs, the session's mean rate said 3 s when 18 s were left.
+  const twoSolvers = validateSpec({
+    name: 'slow-behind-fast',
+    instances: [{ name: 'so-n10', n: 10 }],
+    solvers: [{ name: 'random' }, { name: 'random', label: 'slow' }],
+    seeds: { count: 6 },
+    budget: { evaluations: 10 },
   });
-  it('at the end goes by the last run in flight (it said 0 s with 3 s to go)', () => {
-    // 9 of 10 done in 4.5 s with 2 jobs; the last run is a slow one, a quarter through after 1 s.
-    // The mean run time (1 s) times one run over two jobs says 0.5 s; it has 3 s to go.
-    expect(estimateLeftMs({ elapsedMs: 4500, overall: 0.925, finished: 9, running: [{ fraction: 0.25, elapsedMs: 1000 }] })).toBeCloseTo(3000, 9);
+  const lengthOf = (run: RunSpec) => (run.label === 'slow' ? 6000 : 1000) * (1 + 0.05 * (run.seed % 3));
+
+  it('is the time really left (within 10 %) once a run of every cell that is left has moved, with slow runs waiting behind fast ones', async () => {
+    const { ticks, starts, endedAt, summary } = await simulate(plannedRuns(twoSolvers), { jobs: 2, lengthMs: lengthOf });
+    expect(summary).toMatchObject({ done: 12, failed: 0 });
+    // From half a second after the first slow run started (it has moved 8 %).
+    const firstSlowMoved = Math.min(...[...starts].filter(([run]) => run.label === 'slow').map(([, at]) => at)) + 500;
+    const checked = ticks.filter((t) => t.at >= firstSlowMoved && endedAt - t.at >= 1000);
+    expect(checked.length).toBeGreaterThan(20);
+    for (const t of checked) {
+      expect(t.etaMs, `at ${t.at} ms`).not.toBeNull();
+      expect(t.etaMs! / (endedAt - t.at), `at ${t.at} ms: said ${t.etaMs} ms, ${endedAt - t.at} ms left`).toBeGreaterThan(0.9);
+      expect(t.etaMs! / (endedAt - t.at), `at ${t.at} ms: said ${t.etaMs} ms, ${endedAt - t.at} ms left`).toBeLessThan(1.1);
+    }
+  });
+
+  it('scales a cell that has not started by its size (evaluations × N) before any run of it has moved', async () => {
+    const twoSizes = validateSpec({
+      name: 'small-then-large',
+      instances: [{ name: 'so-n10', n: 10 }, { name: 'so-n60', n: 60 }],
+      solvers: [{ name: 'random' }],
+      seeds: { count: 4 },
+      budget: { evaluations: 10 },
+    });
+    // A run's time grows with N here, as the evaluator's work does.
+    const { ticks, endedAt } = await simulate(plannedRuns(twoSizes), { jobs: 2, lengthMs: (run) => run.config.n * 100 });
+    // Once a small run has moved (1 % of 1 s) and until the large ones start (at 2 s).
+    const before = ticks.filter((t) => t.at >= 250 && t.at < 2000);
+    expect(before.length).toBeGreaterThan(3);
+    for (const t of before) expect(t.etaMs! / (endedAt - t.at), `at ${t.at} ms`).toBeCloseTo(1, 1);
+  });
+
+  it('is known in a one-run session once the run has moved, and counts it down', async () => {
+    const one = validateSpec({ name: 'one', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
+    const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 4, lengthMs: () => 8000 });
+    const moving = ticks.filter((t) => t.at >= 250 && t.at < endedAt);
+    expect(moving.length).toBeGreaterThan(20);
+    for (const t of moving) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(endedAt - t.at, 6);
+  });
+
+  it('stands still while the one run in flight is paused, and does not count the pause', async () => {
+    const one = validateSpec({ name: 'paused', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
+    const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 1, lengthMs: () => 4000, pause: { seed: 1, atMs: 1000, forMs: 5000 } });
+    expect(endedAt).toBe(9000);
+    const during = ticks.filter((t) => t.paused === 1);
+    expect(during.length).toBeGreaterThan(10);
+    // 3 s of the run are left at the pause, and still when it ends.
+    for (const t of during) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(3000, 6);
+    for (const t of ticks.filter((t) => t.at > 6000 && t.at < endedAt)) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(endedAt - t.at, 6);
   });
 });
 

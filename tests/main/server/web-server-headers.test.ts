@@ -173,6 +173,7 @@ describe('answers name files relative to the workspace, never by their absolute 
       finished: 0,
       failed: 0,
       running: [],
+      paused: 0,
       progress: 0,
       etaMs: null,
       startedAt: '2026-01-01T00:00:00.000Z',

@@ -16,6 +16,7 @@ const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
   finished: 0,
   failed: 0,
   running: [],
+  paused: 0,
   progress: 0,
   etaMs: null,
   startedAt: '2026-01-01T00:00:00.000Z',
