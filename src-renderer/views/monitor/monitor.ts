@@ -6,6 +6,9 @@
 import type { ExperimentRunRow, ExperimentSession, Snapshot } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../stores/runs.ts';
 import { formatNumber } from '../../logic/dice/labels.ts';
+import { allPaused } from '../../logic/monitor/session-words.ts';
+
+export { allPaused, ordinal, sessionLabel } from '../../logic/monitor/session-words.ts';
 
 export type RowState = 'done' | 'failed' | 'missing' | 'queued' | 'running' | 'paused';
 
@@ -76,8 +79,12 @@ export function resultText(row: ExperimentRunRow): string | null {
 /**
  * The rows of the monitor: every grid run in grid order, as the file says, except the ones the
  * app runs now, which show their live state (a run being retried shows as running, not failed).
+ * A missing run the experiment's session going now will still start is "queued" (the session
+ * takes every run missing when it began, in order; one it has started and that was cancelled is
+ * missing again, and so is every run it has not started once it is stopping).
  */
-export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap<string, LiveRun>): MonitorRow[] {
+export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap<string, LiveRun>, session: ExperimentSession | null = null): MonitorRow[] {
+  const waiting = session !== null && (session.status === 'queued' || session.status === 'running');
   return rows.map((row) => {
     const run = live.get(row.id);
     if (run && UNFINISHED.has(run.status)) {
@@ -99,7 +106,7 @@ export function monitorRows(rows: readonly ExperimentRunRow[], live: ReadonlyMap
     }
     if (run && !fileKnowsEnd(row, run)) return endedRow(row, run);
     // Listed as running but not live here (the app has not heard of it yet): in flight, progress unknown.
-    const state: RowState = row.status === 'running' ? 'running' : row.status;
+    const state: RowState = row.status === 'running' ? 'running' : row.status === 'missing' && waiting && !run ? 'queued' : row.status;
     return {
       id: row.id,
       instance: row.instance,
@@ -177,10 +184,14 @@ export function isActive(s: ExperimentSession): boolean {
   return s.status === 'queued' || s.status === 'running' || s.status === 'stopping';
 }
 
-/** The tone of a session's status badge (the theme's .badge classes): a failure shows even while it runs; a queued one waits in grey. */
+/**
+ * The tone of a session's status badge (the theme's .badge classes): a failure shows even while
+ * it runs; green only for a session whose runs are all done; one that ended with runs not run,
+ * or waits, is grey.
+ */
 export function sessionTone(s: ExperimentSession): 'ok' | 'bad' | 'queued' | 'running' {
   if (s.status === 'failed' || s.failed > 0) return 'bad';
-  if (s.status === 'done') return 'ok';
+  if (s.status === 'done') return s.finished < s.todo ? 'queued' : 'ok';
   return s.status === 'queued' ? 'queued' : 'running';
 }
 
@@ -200,13 +211,15 @@ export function sessionCounts(s: ExperimentSession): string {
 
 /**
  * What the session's time left reads: its ETA counted down from when the main side sent it
- * (`etaAt`, ms since the epoch) to `now`.
+ * (`etaAt`, ms since the epoch) to `now`; while every run in flight is paused it stands still
+ * (the main side's estimate leaves paused time out, and sends the pause at once).
  */
 export function etaText(s: ExperimentSession, etaAt: number, now: number): string {
   if (s.status === 'queued') return 'waiting for the session before it';
   if (s.status === 'stopping') return 'stopping: cancelling the runs in flight';
   if (!isActive(s)) return sessionEnd(s);
-  if (s.etaMs === null) return 'time left: known once a run has finished';
+  if (allPaused(s)) return s.etaMs === null ? 'paused: nothing moves until a run is resumed' : `paused: about ${formatTimeLeft(s.etaMs)} left once resumed`;
+  if (s.etaMs === null) return 'time left: known once a run has moved';
   const left = s.etaMs - Math.max(0, now - etaAt);
   // Counted past the estimate (the main side re-estimates as the runs move; none came yet).
   if (left < 1000) return 'finishing the runs in flight';
@@ -231,11 +244,4 @@ export function sessionEnd(s: ExperimentSession): string {
     default:
       return s.status;
   }
-}
-
-/** "2nd", "3rd", ... for the place of a queued session. */
-export function ordinal(n: number): string {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
-  return `${n}${suffix}`;
 }

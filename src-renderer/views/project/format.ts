@@ -1,6 +1,7 @@
 /** How the project home writes sizes, times, progress and results. Pure, for tests. */
 import type { ExperimentRunRow, ExperimentSession, ExperimentSpec, RunCounts } from '../../../src-shared/api.ts';
 import { formatNumber } from '../../logic/dice/labels.ts';
+import { sessionLabel } from '../../logic/monitor/session-words.ts';
 
 export function formatBytes(bytes: number | null): string {
   if (bytes === null) return '';
@@ -64,7 +65,7 @@ export function isActive(session: ExperimentSession | null): boolean {
 
 /** A session in a line: "running · 4 of 10 · 46 % · about 1 min 20 s left". */
 export function sessionText(s: ExperimentSession): string {
-  const parts: string[] = [s.status];
+  const parts: string[] = [s.status === 'queued' ? 'queued' : sessionLabel(s)];
   parts.push(`${formatNumber(s.finished)} of ${formatNumber(s.todo)} run${s.todo === 1 ? '' : 's'}`);
   if (s.failed) parts.push(`${formatNumber(s.failed)} failed`);
   if (isActive(s)) {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
-import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
+import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionLabel, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
   id,
@@ -45,6 +45,7 @@ const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
   finished: 4,
   failed: 0,
   running: [],
+  paused: 0,
   progress: 0.45,
   etaMs: 60_000,
   startedAt: '2025-01-01T00:00:00.000Z',
@@ -126,8 +127,35 @@ describe('sessions', () => {
     expect(etaText(s, 1_000_000, 1_059_500)).toBe('finishing the runs in flight');
     expect(etaText(s, 1_000_000, 2_000_000)).toBe('finishing the runs in flight');
     expect(etaText(session({ etaMs: 3_400 }), 0, 0)).toBe('about 4 s left');
-    expect(etaText(session({ etaMs: null }), 0, 0)).toBe('time left: known once a run has finished');
+    expect(etaText(session({ etaMs: null }), 0, 0)).toBe('time left: known once a run has moved');
     expect(etaText(session({ status: 'queued' }), 0, 0)).toBe('waiting for the session before it');
+  });
+  it('stands still while every run in flight is paused (it counted down through a pause), and counts down while one of them goes', () => {
+    const paused = session({ running: ['run-1'], paused: 1, etaMs: 42_000 });
+    expect(etaText(paused, 1_000_000, 1_000_000)).toBe('paused: about 42 s left once resumed');
+    expect(etaText(paused, 1_000_000, 1_030_000)).toBe('paused: about 42 s left once resumed');
+    expect(etaText(session({ running: ['run-1', 'run-2'], paused: 1, etaMs: 42_000 }), 1_000_000, 1_030_000)).toBe('about 12 s left');
+    expect(sessionLabel(paused)).toBe('paused');
+    expect(sessionLabel(session({ running: ['run-1', 'run-2'], paused: 1 }))).toBe('running');
+  });
+  it('labels a session "done" only when every run it had to do is done (it said "done" with runs failed or cancelled)', () => {
+    expect(sessionLabel(session({ status: 'done', finished: 10 }))).toBe('done');
+    expect(sessionLabel(session({ status: 'done', finished: 10, failed: 2 }))).toBe('ended · 2 failed');
+    expect(sessionLabel(session({ status: 'done', todo: 1, finished: 0 }))).toBe('ended · 1 not run');
+    expect(sessionLabel(session({ status: 'done', finished: 9, failed: 1 }))).toBe('ended · 1 failed, 1 not run');
+    expect(sessionLabel(session({ status: 'queued' }), 3)).toBe('queued · 3rd in line');
+    expect(['running', 'stopping', 'cancelled', 'failed'].map((status) => sessionLabel(session({ status: status as ExperimentSession['status'] })))).toEqual(['running', 'stopping', 'cancelled', 'failed']);
+    // Green is for a session whose runs are all done.
+    expect(sessionTone(session({ status: 'done', todo: 1, finished: 0 }))).toBe('queued');
+  });
+  it('a missing run the session going will start reads "queued"; a run it cancelled, or any once it is stopping, "missing"', () => {
+    const rows = [row('a'), row('b'), row('c', { status: 'done' })];
+    const cancelled = new Map([['b', live('run-1', 'e', 'b', 'cancelled')]]);
+    expect(monitorRows(rows, cancelled, session({ status: 'running' })).map((r) => r.state)).toEqual(['queued', 'missing', 'done']);
+    expect(monitorRows(rows, cancelled, session({ status: 'queued' })).map((r) => r.state)).toEqual(['queued', 'missing', 'done']);
+    expect(monitorRows(rows, cancelled, session({ status: 'stopping' })).map((r) => r.state)).toEqual(['missing', 'missing', 'done']);
+    expect(monitorRows(rows, cancelled, session({ status: 'done' })).map((r) => r.state)).toEqual(['missing', 'missing', 'done']);
+    expect(monitorRows(rows, new Map(), null).map((r) => r.state)).toEqual(['missing', 'missing', 'done']);
   });
   it('says how a session ended', () => {
     expect(sessionEnd(session({ status: 'done', finished: 10 }))).toBe('finished');
@@ -139,7 +167,7 @@ describe('sessions', () => {
     expect(sessionCounts(session({ todo: 1, finished: 0 }))).toBe('0 of 1 run');
   });
   it('the status badge\'s tone: a failure shows while the session runs, a queued one is grey', () => {
-    expect(sessionTone(session({ status: 'done' }))).toBe('ok');
+    expect(sessionTone(session({ status: 'done', finished: 10 }))).toBe('ok');
     expect(sessionTone(session({ status: 'done', failed: 1 }))).toBe('bad');
     expect(sessionTone(session({ status: 'running', failed: 2 }))).toBe('bad');
     expect(sessionTone(session({ status: 'failed' }))).toBe('bad');

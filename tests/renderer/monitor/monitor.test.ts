@@ -155,12 +155,15 @@ describe('run monitor', () => {
     click(q('run-pause', going));
     await waitFor('the row paused', () => rowOf(id)?.dataset.state === 'paused');
     expect(text('run-pause', rowOf(id)!)).toBe('Resume');
+    // The one run in flight paused: the session says so, and its time left waits for it (it counted down).
+    await waitFor('the session paused', () => text('session-status', q('session-slow')) === 'paused');
+    expect(text('session-eta', q('session-slow')!)).toMatch(/^paused: (about \S+ s left once resumed|nothing moves until a run is resumed)$/);
     click(q('run-cancel', rowOf(id)!));
     // Cancelled, it is missing again at once (it said "running 0%" with Pause and Cancel until the session ended).
     await waitFor('the cancelled row missing', () => rowOf(id)?.dataset.state === 'missing', { withinMs: 30_000 });
     expect(text('session-status', q('session-slow'))).toBe('running');
     expect([q('run-pause', rowOf(id)!), q('run-cancel', rowOf(id)!), q('run-progress', rowOf(id)!)]).toEqual([null, null, null]);
-    await waitFor('the session to finish', () => text('session-status', q('session-slow')) === 'done', { withinMs: 60_000 });
+    await waitFor('the session to end', () => text('session-status', q('session-slow')) === 'ended · 1 not run', { withinMs: 60_000 });
     await waitFor('two done, the cancelled one missing', () => rowOf(id)?.dataset.state === 'missing' && states().filter((s) => s === 'done').length === 2);
     // A run that went and then ended never showed "running 0%" again on its way to done (it did for half a second).
     const seen = history();
@@ -184,6 +187,31 @@ describe('run monitor', () => {
     await waitFor('every row done', () => states().every((s) => s === 'done'));
   });
 
+  it('a run waiting in the session says "queued"; with the last run cancelled the session is not "done" and Run offers it again, with no Refresh', async () => {
+    await openProject('last.saikoro', [{ ...SLOW, name: 'last', seeds: [1, 2], budget: { evaluations: 400_000, wholeBudget: true } }]);
+    mount('last');
+    await waitFor('two rows', () => states().length === 2);
+    (q('monitor-jobs') as HTMLSelectElement).value = '1';
+    q('monitor-jobs')!.dispatchEvent(new Event('change'));
+    click(q('monitor-run'));
+    const going = await waitFor('a running row', () => rows().find((r) => r.dataset.state === 'running' && q('run-cancel', r)), { withinMs: 30_000 });
+    // The other run waits its turn in this session: "queued", not "missing" (the word of a run no session will run).
+    const waiting = rows().find((r) => r !== going)!;
+    expect(waiting.dataset.state).toBe('queued');
+    expect(text('run-state', waiting)).toBe('queued');
+    click(q('run-cancel', going));
+    const second = await waitFor('the second run going', () => (waiting.isConnected ? waiting : rowOf(waiting.dataset.testid!.slice(4)))?.dataset.state === 'running' ? rowOf(waiting.dataset.testid!.slice(4)) : null, { withinMs: 30_000 });
+    click(q('run-cancel', second!));
+    await waitFor('the session to end', () => text('session-status', q('session-last')) !== 'running' && text('session-status', q('session-last')) !== 'stopping', { withinMs: 30_000 });
+    // Two runs cancelled, none run: the badge says so and is not the green of a finished session.
+    expect(text('session-status', q('session-last'))).toBe('ended · 2 not run');
+    expect(q('session-status', q('session-last')!)!.classList.contains('ok')).toBe(false);
+    expect(text('session-eta', q('session-last')!)).toBe('ended with 2 runs not run (cancelled)');
+    await waitFor('Run offers the two runs again', () => text('monitor-run') === 'Run 2 missing and failed');
+    expect((q('monitor-run') as HTMLButtonElement).disabled).toBe(false);
+    expect(states()).toEqual(['missing', 'missing']);
+  });
+
   it('after a reload mid-session the monitor finds the session and its runs still going, with Pause and Cancel', async () => {
     await openProject('reload.saikoro', [{ ...SLOW, name: 'long', budget: { evaluations: 400_000, wholeBudget: true } }]);
     mount('long');
@@ -201,7 +229,7 @@ describe('run monitor', () => {
     const going = await waitFor('a running row with progress', () => rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && q('run-cancel', r) && Number(text('run-progress', r)?.replace('%', '')) > 0), { withinMs: 30_000 });
     const before = Number(text('run-evaluations', going)!.replace(/,/g, ''));
     await waitFor('its evaluations to go on', () => Number(text('run-evaluations', rows().find((r) => r.dataset.state === 'running')!)?.replace(/,/g, '')) > before, { withinMs: 30_000 });
-    expect(text('session-eta', q('session-long')!)).toMatch(/^(time left: known once a run has finished|about .* left)$/);
+    expect(text('session-eta', q('session-long')!)).toMatch(/^(time left: known once a run has moved|about .* left)$/);
 
     click(q('monitor-cancel-session'));
     await waitFor('the cancelled session', () => text('session-status', q('session-long')!) === 'cancelled', { withinMs: 30_000 });
