@@ -162,13 +162,20 @@ export async function* readLines(stream: Readable, options: { limitBytes?: numbe
   if (!skipping && pendingBytes > 0) yield line(Buffer.alloc(0));
 }
 
+/** A number as people write it in decimal: 12, -3, 0.5, .5, 1e6, 2.5E-3. */
+const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
 /** Parses a number option, naming the option in the error. */
 export function numberOption(name: string, value: string | undefined, fallback: number, opts: { integer?: boolean; min?: number; max?: number } = {}): number {
   if (value === undefined) return fallback;
+  // Decimal notation only: Number() also reads 0x10 as 16, 0b11 as 3, and "Infinity".
+  const text = value.trim();
+  if (!DECIMAL.test(text)) throw new UsageError(`--${name}: expected ${text !== '' && !Number.isNaN(Number(text)) ? 'a decimal number' : 'a number'}, got "${value}"`);
   const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n)) throw new UsageError(`--${name}: expected a number, got "${value}"`);
   if (opts.integer && !Number.isInteger(n)) throw new UsageError(`--${name}: expected an integer, got "${value}"`);
-  if (opts.min !== undefined && n < opts.min) throw new UsageError(`--${name}: must be at least ${opts.min}, got ${n}`);
-  if (opts.max !== undefined && n > opts.max) throw new UsageError(`--${name}: must be at most ${opts.max}, got ${n}`);
+  // Past 2^53 an integer is no longer exact: name it as written, not as the double it rounds to.
+  const shown = opts.integer && !Number.isSafeInteger(n) ? value.trim() : String(n);
+  if (opts.min !== undefined && (n < opts.min || (opts.integer && n <= -(2 ** 53)))) throw new UsageError(`--${name}: must be at least ${opts.min}, got ${shown}`);
+  if (opts.max !== undefined && (n > opts.max || (opts.integer && n >= 2 ** 53))) throw new UsageError(`--${name}: must be at most ${opts.max}, got ${shown}`);
   return n;
 }

@@ -183,6 +183,13 @@ describe('saikoro solve', () => {
     [['--track', 'so', '--n', '50', '--evals', '1.5', '--seed', '1'], '--evals: expected an integer, got "1.5"'],
     [['--track', 'so', '--n', '50', '--evals', '10'], '--seed is required'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', 'x'], '--seed: expected a number, got "x"'],
+    // Decimal only: Number() would read 0x10 as 16, 0b11 as 3 and Infinity as a number.
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '0x10'], '--seed: expected a decimal number, got "0x10"'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '0b11'], '--seed: expected a decimal number, got "0b11"'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', 'Infinity'], '--seed: expected a decimal number, got "Infinity"'],
+    // Past 2^53 - 1 the value is named as written, not as the double it rounds to (...992).
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '9007199254740993'], '--seed: must be at most 9007199254740991, got 9007199254740993'],
+    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '9007199254740992'], '--seed: must be at most 9007199254740991, got 9007199254740992'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'magic'], '--solver: unknown solver "magic" (known: '],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'batch=0'], '--param: parameter batch must be >= 1 and <= 100000, got 0'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'size=3'], '--param: parameter size is unknown (parameters of random: batch)'],
