@@ -29,7 +29,8 @@ Options:
   --allow-commands
                let the app run solver programs (experiments and runs whose solver is a
                "command", docs/external-solvers.md) on this machine, with the server's
-               permissions, for anyone who holds the token. Without it they are refused.
+               permissions, for anyone who holds the token (a warning at start says so).
+               Without it they are refused.
 `,
   options: {
     port: { type: 'string' }, host: { type: 'string' }, open: { type: 'boolean' }, rebuild: { type: 'boolean' },
