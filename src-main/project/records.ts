@@ -57,6 +57,19 @@ export function safeInteger(field: string, v: unknown): number {
   return v;
 }
 
+/** A run's seed: what specs and start requests take, 0 to 2^53 - 1. */
+export function seed(field: string, v: unknown): number {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new RecordError(field, `must be an integer from 0 to 2^53 - 1, got ${describeValue(v)}`);
+  return v;
+}
+
+/** A duration (ms or s): finite, at least 0. */
+export function duration(field: string, v: unknown): number {
+  finite(field, v);
+  atLeastZero(field, v as number);
+  return v as number;
+}
+
 export function status(field: string, v: unknown): 'done' | 'failed' {
   if (v !== 'done' && v !== 'failed') throw new RecordError(field, `must be "done" or "failed", got ${describeValue(v)}`);
   return v;
@@ -158,9 +171,9 @@ function indexOrNull(field: string, v: unknown, evaluations: number): void {
 export function solverResult(field: string, v: unknown, cfg: DiceConfig): SolverResult {
   if (!isRecord(v)) throw new RecordError(field, `must be a solver result object, got ${describeValue(v)}`);
   text(`${field}.solver`, v.solver);
-  safeInteger(`${field}.seed`, v.seed);
+  seed(`${field}.seed`, v.seed);
   const evaluations = count(`${field}.evaluations`, v.evaluations);
-  if (v.seconds !== undefined) finite(`${field}.seconds`, v.seconds);
+  if (v.seconds !== undefined) duration(`${field}.seconds`, v.seconds);
   if (v.best === undefined) throw new RecordError(`${field}.best`, 'is missing');
   if (v.best !== null) solution(`${field}.best`, v.best, cfg);
   if (!Array.isArray(v.front)) throw new RecordError(`${field}.front`, `must be a list of solutions, got ${describeValue(v.front)}`);
@@ -178,7 +191,7 @@ export function solverResult(field: string, v: unknown, cfg: DiceConfig): Solver
 /** The checks of a run about to be stored: its config, and its result against that config. */
 export function solverResultOf(run: { status: string; config: unknown; result: unknown; seed?: unknown; evaluations?: unknown }): void {
   const cfg = config('config', run.config);
-  if (run.seed !== undefined) safeInteger('seed', run.seed);
+  if (run.seed !== undefined) seed('seed', run.seed);
   if (run.result !== null) {
     const result = solverResult('result', run.result, cfg);
     if (run.evaluations !== undefined && run.evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${describeValue(run.evaluations)}, its result ${result.evaluations}`);

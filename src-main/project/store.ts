@@ -485,7 +485,7 @@ export class Project {
             host: check.text('host', r.host),
             startedAt: check.text('started_at', r.started_at),
             finishedAt: check.text('finished_at', r.finished_at),
-            elapsedMs: check.finite('elapsed_ms', r.elapsed_ms),
+            elapsedMs: check.duration('elapsed_ms', r.elapsed_ms),
           };
         } catch (e) {
           return this.corrupt(`lab run ${id}`, e);
@@ -522,8 +522,8 @@ function toRunRecord(r: Row): RunRecord {
   const statusValue = check.status('status', r.status);
   const result = r.result_json === null || r.result_json === undefined ? null : check.solverResult('result_json', check.jsonColumn('result_json', r.result_json), config);
   if (statusValue === 'done' && result === null) throw new RecordError('result_json', 'is missing for a done run');
-  // SQLite hands an integer beyond 2^53 back as a BigInt: safeInteger refuses it by name.
-  const seed = check.safeInteger('seed', r.seed);
+  // SQLite hands an integer beyond 2^53 back as a BigInt: seed refuses it by name.
+  const seed = check.seed('seed', r.seed);
   const evaluations = r.evaluations === null ? null : check.count('evaluations', r.evaluations);
   if (result !== null && evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
   return {
@@ -543,7 +543,7 @@ function toRunRecord(r: Row): RunRecord {
     host: check.text('host', r.host),
     startedAt: check.text('started_at', r.started_at),
     finishedAt: check.text('finished_at', r.finished_at),
-    elapsedMs: check.finite('elapsed_ms', r.elapsed_ms),
+    elapsedMs: check.duration('elapsed_ms', r.elapsed_ms),
     evaluations,
   };
 }

@@ -51,7 +51,7 @@ describe('a damaged value is a clear message naming the run', () => {
     const { cwd, file } = copy();
     const id = runOf(file, "instance = 'mo2-n12'");
     sql(file, `UPDATE runs SET seed = 9223372036854775807 WHERE id = '${id}'`);
-    const reason = /seed: must be an integer, got 9223372036854775807/;
+    const reason = /seed: must be an integer from 0 to 2\^53 - 1, got 9223372036854775807/;
     for (const argv of [
       ['compare', 'f.saikoro', 'mo', '--metric', 'hv'],
       ['experiment', 'verify', 'f.saikoro', '--all'],
@@ -63,6 +63,36 @@ describe('a damaged value is a clear message naming the run', () => {
     const r = await runCli(['merge', 'p.saikoro', 'f.saikoro'], { cwd });
     refusedNaming(r, id, reason);
     expect(r.stdout).toContain('1 refused (see stderr)');
+  });
+
+  it('a seed of -1 and an elapsed time of -5 ms: out of their ranges, named on every read', async () => {
+    for (const [column, value, reason] of [
+      ['seed', '-1', /seed: must be an integer from 0 to 2\^53 - 1, got -1/],
+      ['elapsed_ms', '-5', /elapsed_ms: must be at least 0, got -5/],
+    ] as const) {
+      const { cwd, file } = copy();
+      const id = runOf(file, "instance = 'mo2-n12'");
+      sql(file, `UPDATE runs SET ${column} = ${value} WHERE id = '${id}'`);
+      for (const argv of [
+        ['compare', 'f.saikoro', 'mo', '--metric', 'hv'],
+        ['experiment', 'verify', 'f.saikoro', '--all'],
+        ['report', 'f.saikoro', 'mo', '--format', 'json', '--out', 'r.json'],
+      ])
+        refusedNaming(await runCli(argv, { cwd }), id, reason);
+      expect(fs.existsSync(path.join(cwd, 'r.json'))).toBe(false);
+    }
+  });
+
+  it('a result\'s seed of -1 and a time of -5 s', async () => {
+    for (const [key, reason] of [
+      ['seed', /result_json\.seed: must be an integer from 0 to 2\^53 - 1, got -1/],
+      ['seconds', /result_json\.seconds: must be at least 0, got -5/],
+    ] as const) {
+      const { cwd, file } = copy();
+      const id = runOf(file, "instance = 'mo2-n12'");
+      sql(file, `UPDATE results SET result_json = json_set(result_json, '$.${key}', ${key === 'seed' ? -1 : -5}) WHERE run_id = '${id}'`);
+      refusedNaming(await runCli(['compare', 'f.saikoro', 'mo', '--metric', 'hv'], { cwd }), id, reason);
+    }
   });
 
   it('a result whose bestFoundAt key is misspelt', async () => {
