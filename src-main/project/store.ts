@@ -126,10 +126,6 @@ export class Project {
     const asked = Boolean(options.readOnly);
     const readOnlyReason = !place.folder ? 'its folder cannot be written' : !place.file ? 'the file cannot be written' : null;
     const readOnly = asked || readOnlyReason !== null;
-    if (header.userVersion < SCHEMA_VERSION && readOnly) {
-      if (asked) throw new ProjectError(`${file}: has project schema ${header.userVersion}; open it once for writing (e.g. saikoro project info ${file}) to migrate it to ${SCHEMA_VERSION}`, file);
-      throw new ProjectError(`${file}: has project schema ${header.userVersion} and cannot be migrated to ${SCHEMA_VERSION} here: ${readOnlyReason}. Copy it somewhere writable and open it there.`, file);
-    }
     let release: () => void;
     let dbPath = file;
     const notice = options.onRecovery ?? (() => {});
@@ -164,7 +160,13 @@ export class Project {
       let keep = false;
       try {
         integrityCheck(file, checked, retry);
+        // The tables must be those of the version in the header before a migration is offered:
+        // a version number lowered by damage is corruption, not an older file.
         schemaCheck(file, checked, header.userVersion, retry);
+        if (header.userVersion < SCHEMA_VERSION && readOnly) {
+          if (asked) throw new ProjectError(`${file}: has project schema ${header.userVersion}; open it once for writing (e.g. saikoro project info ${file}) to migrate it to ${SCHEMA_VERSION}`, file);
+          throw new ProjectError(`${file}: has project schema ${header.userVersion} and cannot be migrated to ${SCHEMA_VERSION} here: ${readOnlyReason}. Copy it somewhere writable and open it there.`, file);
+        }
         if (readOnly) {
           retry(() => checked.exec('PRAGMA foreign_keys = ON;'));
           keep = true;

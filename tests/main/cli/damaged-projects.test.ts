@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { Random } from '../../../src-shared/random.ts';
 import { runCli, type CliRun } from './io.ts';
+import { SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { projectCopies, sql, type ProjectCopies } from '../../helpers/project-copies.ts';
 
 const spec = {
@@ -112,6 +113,26 @@ describe('damaged project files are refused, unmodified', () => {
     check.close();
     const before = snapshot(file);
     for (const argv of commands('f.saikoro')) refused(await runCli(argv, { cwd }), 'f.saikoro', /f\.saikoro: corrupt Saikoro project \(integrity check: .*missing from index sqlite_autoindex_runs_1/);
+    expect(snapshot(file)).toEqual(before);
+  });
+
+  it('a schema version lowered in the header: every command names the damage, none points to a migration', async () => {
+    // The header says schema 4; the tables are schema 5's. A read-only command used to answer
+    // "open it once for writing (e.g. saikoro project info)", and project info then refused.
+    const { cwd, file } = copy();
+    const header = fs.readFileSync(file);
+    expect(header.readInt32BE(60)).toBe(SCHEMA_VERSION);
+    const fd = fs.openSync(file, 'r+');
+    const version = Buffer.alloc(4);
+    version.writeInt32BE(SCHEMA_VERSION - 1);
+    fs.writeSync(fd, version, 0, 4, 60);
+    fs.closeSync(fd);
+    const before = snapshot(file);
+    for (const argv of commands('f.saikoro')) {
+      const r = await runCli(argv, { cwd });
+      refused(r, 'f.saikoro', /f\.saikoro: corrupt Saikoro project \(table runs has column program_json, which project schema 4 does not have\)/);
+      expect(r.stderr).not.toContain('project info');
+    }
     expect(snapshot(file)).toEqual(before);
   });
 
