@@ -10,7 +10,6 @@ import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { Launcher, runInProcess, runInProcessSync, type LaunchedRun, type RunPlan } from './launcher.ts';
 import { ProgramGate, type GateContext } from './program-gate.ts';
-import { projectFolder } from '../experiments/programs.ts';
 import { planGridRun } from './runs.ts';
 import { hvPreparation, needsHvNormalisation } from './dice.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
@@ -25,13 +24,6 @@ export interface Admission {
   context: GateContext;
 }
 
-/** Where a program's relative paths start: the project's folder, or the context's folder. */
-function admissionFolder(admission: Admission | null): string | null {
-  if (!admission) return null;
-  const { project, folder } = admission.context;
-  return project ? projectFolder(project) : (folder ?? null);
-}
-
 /**
  * One grid run in this process. A solver program's run passes the gate first (its working
  * directory resolved against the project's folder, its files checked) and is driven
@@ -41,7 +33,7 @@ export async function runInline(run: RunSpec, admission: Admission | null = null
   const startedAt = new Date();
   let plan: RunPlan<'dice'>;
   try {
-    plan = planGridRun(run, null, { projectDir: admissionFolder(admission) });
+    plan = planGridRun(run, null);
     if (run.launch) {
       if (!admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
       plan = await admission.gate.admit(plan, admission.context);
@@ -87,7 +79,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       const startedAt = new Date();
       let plan: RunPlan<'dice'>;
       try {
-        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs, projectDir: admissionFolder(options.admission) });
+        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs });
         if (run.launch) {
           if (!options.admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
           plan = await options.admission.gate.admit(plan, options.admission.context);

@@ -13,9 +13,12 @@
  *    covers the resolved executable, env, cwd and files, not a command's words;
  * 4. it confirms that the project the question was about is still the one open (the desktop's
  *    question waits on a person; another project may have been opened meanwhile);
- * 5. it marks the plan's request as admitted, with the executable it resolved. The launcher
- *    (launcher.ts) and the in-process path refuse a program's request the gate did not admit,
- *    and the program is spawned from that executable, so PATH cannot swap it afterwards.
+ * 5. it marks the plan's request as admitted, with the executable and working directory it
+ *    resolved. The launcher (launcher.ts) and the in-process path refuse a program's request the
+ *    gate did not admit, and the program is spawned from that executable in that directory, so
+ *    PATH cannot swap it afterwards. The request's own `program.cwd` stays as the entry gives it
+ *    (relative to the project's folder): that is what the result records, so a project folder
+ *    that moves still verifies.
  *
  * A plan without a program passes unchanged (and is marked admitted too).
  */
@@ -60,7 +63,8 @@ const admitted = new WeakSet<object>();
 /** Whether a request may be launched: it names no program, or the gate admitted it. */
 export function wasAdmitted(request: RunRequest): boolean {
   if ((request as DiceRunRequest).program === undefined) return true;
-  return admitted.has(request) && typeof (request as DiceRunRequest).admitted?.executable === 'string';
+  const place = (request as DiceRunRequest).admitted;
+  return admitted.has(request) && typeof place?.executable === 'string' && typeof place.cwd === 'string';
 }
 
 /** Throws unless the gate admitted this request (the launcher's and the in-process path's check). */
@@ -200,15 +204,15 @@ export class ProgramGate {
 
   /**
    * Admits a planned run: a plan with a program is resolved, checked and asked about (allow),
-   * and comes back with its request's cwd absolute and the resolved executable, marked so the
-   * launcher takes it. A plan without a program comes back marked, unchanged.
+   * and comes back with the resolved executable and working directory (`admitted`), marked so
+   * the launcher takes it. A plan without a program comes back marked, unchanged.
    */
   async admit<P extends AnyRunPlan>(plan: P, context: GateContext): Promise<P> {
     if (plan.kind !== 'dice' || plan.request.program === undefined) return markPlain(plan);
     const request = plan.request;
     const program = request.program!;
     const [resolved] = await this.allow([{ name: request.solver, program }], context);
-    const next: DiceRunRequest = { ...request, program: { ...program, cwd: resolved.cwd }, admitted: { executable: resolved.executable! } };
+    const next: DiceRunRequest = { ...request, admitted: { executable: resolved.executable!, cwd: resolved.cwd } };
     admitted.add(next);
     const started = plan.started as { program?: ProgramSpec };
     return { ...plan, request: next, ...(started.program ? { started: { ...plan.started, program: { ...started.program, cwd: resolved.cwd } } } : {}) } as P;

@@ -6,8 +6,7 @@
  */
 import type { StartRunRequest } from '../../src-shared/api.ts';
 import { trackOf } from '../../src-shared/problems/dice/config.ts';
-import type { RunSpec } from '../../src-shared/experiments/grid.ts';
-import { gridRequest } from '../experiments/programs.ts';
+import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { isRunKindName, RUN_KIND_NAMES, type DiceRunRequest, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import type { AnyRunPlan, RunPlan } from './launcher.ts';
 import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDescriptor } from './run-kinds.ts';
@@ -21,9 +20,9 @@ import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDe
  * instead of in every run's worker. `experiment` names it in its title and tag (null:
  * untagged, as the CLI's).
  */
-export function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number; projectDir?: string | null } = {}): RunPlan<'dice'> {
+export function planGridRun(run: RunSpec, experiment: string | null, options: { snapshotIntervalMs?: number } = {}): RunPlan<'dice'> {
   const m = run.config.objectives.length;
-  const request: DiceRunRequest = gridRequest(run, options.projectDir ?? null, options.snapshotIntervalMs);
+  const request: DiceRunRequest = requestOf(run, options.snapshotIntervalMs);
   const track = trackOf(run.config.objectives) ?? null;
   return {
     kind: 'dice',

@@ -9,8 +9,6 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { programOf, SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
-import { requestOf, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import type { DiceRunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 
 /** The project's folder: where a spec's relative paths (cwd, script files) start. */
@@ -100,11 +98,4 @@ export function checkProgramFiles(spec: ExperimentSpec, projectDir: string): voi
     const program = programOf(solver);
     if (program) checkProgramHashes(program, projectDir, `experiment "${spec.name}", solver ${solver.name} (solvers[${i}])`);
   });
-}
-
-/** The host request of a grid run, a program's working directory resolved against the project's folder. */
-export function gridRequest(run: RunSpec, projectDir: string | null, snapshotIntervalMs?: number): DiceRunRequest {
-  if (!run.launch) return requestOf(run, snapshotIntervalMs);
-  if (projectDir === null) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it needs the project's folder`);
-  return requestOf(run, snapshotIntervalMs, { ...run.launch, cwd: programDirectory(run.launch, projectDir) });
 }

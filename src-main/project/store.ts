@@ -528,6 +528,12 @@ function toRunRecord(r: Row): RunRecord {
   const seed = check.seed('seed', r.seed);
   const evaluations = r.evaluations === null ? null : check.count('evaluations', r.evaluations);
   if (result !== null && evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
+  const program = r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json));
+  // Results stored before the cwd was kept relative (issue 28) hold it absolute: where the
+  // project's folder was then, resolved with the entry's cwd. Read as the entry's cwd, so a
+  // copied or moved folder still verifies.
+  if (result?.program && typeof result.program.cwd === 'string' && path.isAbsolute(result.program.cwd) && program && !path.isAbsolute(program.cwd ?? '.'))
+    result.program = { ...result.program, cwd: program.cwd ?? null };
   return {
     id: check.text('id', r.id),
     instance: check.text('instance', r.instance),
@@ -537,7 +543,7 @@ function toRunRecord(r: Row): RunRecord {
     params: check.params('params_json', check.jsonColumn('params_json', r.params_json)),
     seed,
     budget: check.budget('budget_json', check.jsonColumn('budget_json', r.budget_json)),
-    program: r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json)),
+    program,
     status: statusValue,
     error: check.textOrNull('error', r.error),
     result,

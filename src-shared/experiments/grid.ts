@@ -71,11 +71,12 @@ export function runId(key: RunKey): string {
 
 /**
  * The host request of a grid run: the same for a worker and an inline run, for the CLI and the
- * app. A program's run needs `program`: its entry's delivery options and its working directory
- * resolved (the main side knows the project's folder: src-main/experiments/programs.ts).
+ * app. A program's run carries its entry as the spec gives it (`launch`: cwd relative to the
+ * project's folder); the program gate (src-main/app/program-gate.ts) resolves where it starts.
  */
-export function requestOf(run: RunSpec, snapshotIntervalMs?: number, program?: ProgramSpec): DiceRunRequest {
-  if (run.program && !program) throw new Error(`run ${run.id} is a solver program's (${run.solver}): its request needs the program's working directory`);
+export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
+  const program = run.launch;
+  if (run.program && !program) throw new Error(`run ${run.id} is a solver program's (${run.solver}): its grid run has no launch entry`);
   return {
     kind: 'dice',
     solver: run.solver,

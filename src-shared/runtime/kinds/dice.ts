@@ -26,15 +26,17 @@ export interface DiceRunRequest extends RunRequestBase {
   /**
    * The solver is this program, speaking the external-solver protocol
    * (src-shared/solvers/program/, docs/external-solvers.md); `solver` is its name and `params`
-   * is empty. Its `cwd` is absolute here.
+   * is empty. Its `cwd` is as the entry or the request gives it (relative to the project's
+   * folder), which is what the result records; the program starts in `admitted.cwd`.
    */
   program?: ProgramSpec;
   /**
    * Set by the program gate (src-main/app/program-gate.ts) when it admitted the program: the
    * executable it resolved and hashed, which is what starts (the command's first word becomes
-   * its argv[0]). A program's request without it is refused by the launcher.
+   * its argv[0]), and the working directory it resolved (absolute). A program's request without
+   * it is refused by the launcher.
    */
-  admitted?: { executable: string };
+  admitted?: { executable: string; cwd: string };
   /** Solver parameters; missing ones take their defaults, bad ones fail the run with the reason. */
   params: Record<string, ParamValue>;
   seed: number;
@@ -76,7 +78,7 @@ export const diceRunKind = {
     let solver: Parameters<typeof createSolverRun>[1] = request.solver;
     if (request.program !== undefined) {
       if (!environment.launchProgram) throw new Error(`solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`);
-      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config, request.admitted?.executable);
+      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config, request.admitted);
     }
     const run = createSolverRun(request, solver, clock);
     return { run, termination: run.termination, requireBudget: true };

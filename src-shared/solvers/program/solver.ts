@@ -57,6 +57,12 @@ export interface ProgramLaunch {
   env?: Record<string, string>;
 }
 
+/** Where a program admitted by the program gate starts: its executable and working directory, both absolute. */
+export interface ProgramPlace {
+  executable: string;
+  cwd: string;
+}
+
 export type ProgramLauncher = (launch: ProgramLaunch, limits: { maxLineBytes: number }) => ProgramIo;
 
 /** Requests in a row that evaluate nothing (all invalid, or empty) before the run fails. */
@@ -95,7 +101,7 @@ export class ProgramSolver implements RunnableSolver {
     private readonly spec: ProgramSpec,
     private readonly launch: ProgramLauncher,
     private readonly config: DiceConfig,
-    private readonly executable?: string,
+    private readonly admitted?: ProgramPlace,
   ) {
     this.timeoutMs = (spec.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
     this.graceMs = (spec.grace ?? DEFAULT_GRACE_SECONDS) * 1000;
@@ -104,8 +110,10 @@ export class ProgramSolver implements RunnableSolver {
   setup(problem: Problem, _params: ParamValues, seed: number, context?: SetupContext): void {
     this.n = problem.n;
     this.budget = context?.maxEvaluations ?? null;
-    const { command, cwd, env } = this.spec;
-    this.io = this.launch({ command, ...(this.executable !== undefined ? { executable: this.executable } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) }, { maxLineBytes: maxLineBytes(problem.n) });
+    const { command, env } = this.spec;
+    // Started where the program gate resolved it; the result records the cwd the entry gives.
+    const cwd = this.admitted?.cwd ?? this.spec.cwd;
+    this.io = this.launch({ command, ...(this.admitted ? { executable: this.admitted.executable } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) }, { maxLineBytes: maxLineBytes(problem.n) });
     this.io.write(`${JSON.stringify(helloMessage(this.config, this.budget, seed, this.spec.blind === true))}\n`);
   }
 
@@ -272,7 +280,7 @@ export function programSolverInfo(name: string, create: () => ProgramSolver): So
 }
 
 /** The solver of a dice run whose solver is a program. */
-export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, executable?: string): GivenSolver & { solver: ProgramSolver } {
-  const solver = new ProgramSolver(spec, launch, config, executable);
+export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, admitted?: ProgramPlace): GivenSolver & { solver: ProgramSolver } {
+  const solver = new ProgramSolver(spec, launch, config, admitted);
   return { info: programSolverInfo(name, () => solver as never), solver };
 }

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { runCli } from './io.ts';
+import { sql } from '../../helpers/project-copies.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 let cwd: string;
@@ -60,7 +61,8 @@ describe('experiments with a solver program', () => {
       expect(r.status).toBe('done');
       expect(r.program).toEqual({ command: spec.solvers[1].command, hashes: { 'solvers/fake.mjs': sha256(FAKE) } });
       expect(r.result!.evaluations).toBe(120);
-      expect(r.result!.program).toMatchObject({ command: spec.solvers[1].command, cwd, exit: { code: 0, how: 'exited' } });
+      // The cwd as the entry gives it (none: the project's folder), not where the folder is now.
+      expect(r.result!.program).toMatchObject({ command: spec.solvers[1].command, cwd: null, exit: { code: 0, how: 'exited' } });
       // The front is the evaluator's, whatever the program claims.
       for (const s of r.result!.front) expect(s.objectives).toEqual(evaluateDice(s.x, r.config).objectives);
     }
@@ -108,6 +110,28 @@ describe('experiments with a solver program', () => {
     const project = open();
     expect(project.runs()).toHaveLength(0);
     project.close();
+  });
+
+  it('verify reproduces after the project folder is moved: a program\'s cwd is stored as its entry gives it', async () => {
+    const inSolvers = { ...spec, solvers: [{ name: 'fake-search', command: [process.execPath, 'fake.mjs', 'random', '10'], cwd: 'solvers' }] };
+    await setUp(inSolvers);
+    expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd })).code).toBe(0);
+    let project = open();
+    expect(project.runs().map((r) => r.result!.program!.cwd)).toEqual(['solvers', 'solvers']);
+    project.close();
+    // The folder moves (a copy to another machine, a renamed folder): the runs still reproduce.
+    const moved = `${cwd}-moved`;
+    fs.renameSync(cwd, moved);
+    cwd = moved;
+    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
+    expect(verified.stderr).not.toContain('MISMATCH');
+    expect(verified.stdout).toBe('2 runs re-run: all reproduce exactly\n');
+    // A result an older version stored holds the absolute folder of the time: read as the entry's cwd.
+    sql(path.join(cwd, 'p.saikoro'), `UPDATE results SET result_json = json_set(result_json, '$.program.cwd', '/where/it/was/solvers')`);
+    project = open();
+    expect(project.runs().map((r) => r.result!.program!.cwd)).toEqual(['solvers', 'solvers']);
+    project.close();
+    expect((await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
   });
 
   it('runs in shards that merge back, program runs included', async () => {
