@@ -6,12 +6,12 @@
  * breaks the store's rules (records.ts: JSON, fields, a result whose solutions do not have the
  * config's objective and constraint counts), when its content does not hash to its id (the
  * config, solver, parameters, seed or budget were changed), when it is not a run of any
- * experiment in the file, when its result belongs to another solver or seed, or when the result
- * contradicts itself (result-audit.ts: every stored solution is evaluated again, and counts and
+ * experiment in the file, when its result belongs to another solver or seed or claims another
+ * program than the run's (result-audit.ts, programProblem), or when the result contradicts itself (result-audit.ts: every stored solution is evaluated again, and counts and
  * fronts are checked). Nothing of a refused run is written.
  */
 import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
-import { resultProblem } from '../../src-shared/experiments/result-audit.ts';
+import { programProblem, resultProblem } from '../../src-shared/experiments/result-audit.ts';
 import { SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { ProjectError } from '../project/errors.ts';
 import type { RunRecord } from '../project/project-records.ts';
@@ -75,7 +75,7 @@ function importProblem(run: RunRecord, grid: Map<string, RunSpec>): string | nul
   if (!grid.has(run.id)) return 'it is not a run of any experiment in the file';
   if (run.result && (run.result.solver !== run.solver || run.result.seed !== run.seed))
     return `its result is of ${run.result.solver} seed ${run.result.seed}, not of ${run.solver} seed ${run.seed}`;
-  return run.result && resultProblem(run.config, run.budget, run.result);
+  return run.result && (programProblem(run, run.result) ?? resultProblem(run.config, run.budget, run.result));
 }
 
 export function mergeInto(target: Project, file: string, options: { onRecovery?: (message: string) => void } = {}): MergeSummary {

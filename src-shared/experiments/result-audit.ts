@@ -3,7 +3,8 @@
  * evaluation count) is checked against what can be recomputed from the stored sequences alone:
  * every solution is evaluated again and must have the objectives, constraint values, violation
  * and feasibility stored with it; a front holds feasible solutions none of which dominates
- * another; no run spends more evaluations than its budget. Merge uses it on every imported run
+ * another; no run spends more evaluations than its budget; a result's program record is the
+ * program the run id names (programProblem). Merge uses it on every imported run
  * (a forged result would otherwise be kept for good: a done run is never replaced). The stored
  * sequences are all that matters, so it holds for any solver, built in or external.
  *
@@ -17,6 +18,8 @@ import { totalViolation } from '../solvers/constraints.ts';
 import { constraintScales } from '../problems/dice/problem.ts';
 import type { SolutionRecord, SolverResult } from '../solvers/types.ts';
 import type { BudgetSpec } from './spec.ts';
+import type { RunProgram } from './grid.ts';
+import { canonicalJson } from './canonical-json.ts';
 
 /**
  * Stored and recomputed numbers may differ by a rounding (an evaluator since made faster sums
@@ -61,5 +64,33 @@ export function resultProblem(config: DiceConfig, budget: BudgetSpec, result: So
   for (let i = 0; i < result.front.length; i++)
     for (let j = 0; j < result.front.length; j++)
       if (i !== j && dominates(result.front[j].objectives, result.front[i].objectives)) return `result.front[${i}]: is dominated by result.front[${j}], so it is not on a front`;
+  return null;
+}
+
+/** A value a forged record may hold, shown short and as JSON. */
+function shown(v: unknown): string {
+  const text = JSON.stringify(v) ?? 'undefined';
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * Why a result's program record (`result.program`: command, cwd, blind, hashes) is not the
+ * program of its run (`run.program`, which the run id hashes), or null when it is: a result
+ * that claims another command, script hash or folder than the run's would report, under the
+ * run's id, a program that never ran. A built-in solver's run has no program record.
+ */
+export function programProblem(run: { solver: string; program: RunProgram | null }, result: SolverResult): string | null {
+  const record = result.program as unknown;
+  if (!run.program) {
+    if (record === undefined) return null;
+    const command = (record as { command?: unknown } | null)?.command;
+    return `its result says a program ran (${Array.isArray(command) ? command.map(String).join(' ') : shown(record)}), but the run is the built-in solver ${run.solver}'s`;
+  }
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return `its result does not say which program ran (result.program is ${record === undefined ? 'missing' : shown(record)})`;
+  const expected: Record<string, unknown> = { command: run.program.command, cwd: run.program.cwd ?? null, blind: run.program.blind === true, hashes: run.program.hashes ?? null };
+  for (const [key, value] of Object.entries(expected)) {
+    const stored = (record as Record<string, unknown>)[key] ?? null;
+    if (canonicalJson(stored) !== canonicalJson(value)) return `its result's program.${key} is ${shown(stored)}, the run's is ${shown(value)}`;
+  }
   return null;
 }

@@ -11,6 +11,7 @@ import { Project } from '../../../src-main/project/store.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { runCli } from './io.ts';
 import { sql } from '../../helpers/project-copies.ts';
+import { Database } from '../../../src-main/project/sqlite.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 let cwd: string;
@@ -39,6 +40,15 @@ async function setUp(s: object = spec): Promise<void> {
   const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd });
   expect(added.stderr).toBe('');
   expect(added.code).toBe(0);
+}
+
+function sqlRows<T>(file: string, select: string): T[] {
+  const db = new Database(file, { readOnly: true });
+  try {
+    return db.all(select) as T[];
+  } finally {
+    db.close();
+  }
 }
 
 const open = (name = 'p.saikoro') => Project.open(path.join(cwd, name), { readOnly: true });
@@ -132,6 +142,42 @@ describe('experiments with a solver program', () => {
     expect(project.runs().map((r) => r.result!.program!.cwd)).toEqual(['solvers', 'solvers']);
     project.close();
     expect((await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
+  });
+
+  it('merge refuses a run whose result claims another program than the run\'s', async () => {
+    await setUp();
+    expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '1/1', '--out', 's.saikoro'], { cwd })).code).toBe(0);
+    const shard = path.join(cwd, 's.saikoro');
+    const forgeries: [string, RegExp][] = [
+      [`json_set(result_json, '$.program.command', json('["/bin/sh", "-c", "id"]'))`, /its result's program\.command is \["\/bin\/sh","-c","id"\], the run's is \[/],
+      [`json_set(result_json, '$.program.hashes', json('{"solvers/fake.mjs": "${'0'.repeat(64)}"}'))`, /its result's program\.hashes is \{"solvers\/fake\.mjs":"0{64}"\}, the run's is \{"solvers\/fake\.mjs":"[0-9a-f]{64}"\}/],
+      [`json_set(result_json, '$.program.blind', json('true'))`, /its result's program\.blind is true, the run's is false/],
+      [`json_set(result_json, '$.program.cwd', 'elsewhere')`, /its result's program\.cwd is "elsewhere", the run's is null/],
+      [`json_remove(result_json, '$.program')`, /its result does not say which program ran \(result\.program is missing\)/],
+    ];
+    for (const [forged, reason] of forgeries) {
+      fs.copyFileSync(shard, path.join(cwd, 'f.saikoro'));
+      const id = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NOT NULL")[0].id;
+      sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = ${forged} WHERE run_id = '${id}'`);
+      const target = `t${forgeries.findIndex((f) => f[0] === forged)}.saikoro`;
+      expect((await runCli(['project', 'new', target], { cwd })).code).toBe(0);
+      const merged = await runCli(['merge', target, 'f.saikoro'], { cwd });
+      expect(merged.code, merged.stderr).toBe(1);
+      expect(merged.stderr).toMatch(new RegExp(`^f\\.saikoro: refused run ${id} \\(mo2-n30 fake-search seed \\d\\): ${reason.source}`, 'm'));
+      const project = open(target);
+      expect(project.runs().map((r) => r.id)).not.toContain(id);
+      expect(project.runs()).toHaveLength(3);
+      project.close();
+      fs.rmSync(path.join(cwd, target));
+    }
+    // A built-in solver's run whose result claims a program.
+    fs.copyFileSync(shard, path.join(cwd, 'f.saikoro'));
+    const builtIn = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NULL")[0].id;
+    sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = json_set(result_json, '$.program', json('{"command": ["id"], "cwd": null, "blind": false, "hashes": null, "exit": null}')) WHERE run_id = '${builtIn}'`);
+    expect((await runCli(['project', 'new', 'b.saikoro'], { cwd })).code).toBe(0);
+    const merged = await runCli(['merge', 'b.saikoro', 'f.saikoro'], { cwd });
+    expect(merged.stderr).toContain(`refused run ${builtIn} (mo2-n30 random seed `);
+    expect(merged.stderr).toContain(`its result says a program ran (id), but the run is the built-in solver random's`);
   });
 
   it('runs in shards that merge back, program runs included', async () => {
