@@ -6,7 +6,7 @@ import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { describeValue } from '../../src-shared/json.ts';
 import { runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
-import type { RunRecord } from '../project/project-records.ts';
+import { runKeyOf, type RunRecord } from '../project/project-records.ts';
 import { Random } from '../../src-shared/random.ts';
 import { runInline, type Admission } from './experiment-executor.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../experiments/programs.ts';
@@ -62,7 +62,7 @@ export function sampleRuns(runs: RunRecord[], count: number, seed = 1): RunRecor
 export async function verifyRun(record: RunRecord, admission: Admission | null = null): Promise<VerifyOutcome> {
   const projectDir = admission?.context.project ? projectFolder(admission.context.project) : null;
   const base = { id: record.id, instance: record.instance, label: record.label, seed: record.seed };
-  const key = { problem: 'dice' as const, config: record.config, solver: record.solver, params: record.params, seed: record.seed, budget: record.budget, ...(record.program ? { program: record.program } : {}) };
+  const key = runKeyOf(record);
   if (runId(key) !== record.id) return { ...base, ok: false, difference: `stored inputs hash to ${runId(key)}, not to the run id` };
   const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label, ...(record.program ? { launch: record.program } : {}) };
   if (record.program && projectDir !== null) {

@@ -14,7 +14,7 @@ import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/gr
 import { programProblem, resultProblem } from '../../src-shared/experiments/result-audit.ts';
 import { SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { ProjectError } from '../project/errors.ts';
-import type { RunRecord } from '../project/project-records.ts';
+import { runKeyOf, type RunRecord } from '../project/project-records.ts';
 import { Project } from '../project/store.ts';
 import { addExperiment } from './add.ts';
 import { experimentStatus } from './runner.ts';
@@ -70,8 +70,8 @@ function gridOf(file: string, spec: ExperimentSpec): RunSpec[] {
 
 /** Why an imported run may not be stored, or null when it may. */
 function importProblem(run: RunRecord, grid: Map<string, RunSpec>): string | null {
-  const id = runId({ problem: 'dice', config: run.config, solver: run.solver, params: run.params, seed: run.seed, budget: run.budget, ...(run.program ? { program: run.program } : {}) });
-  if (id !== run.id) return `its config, solver, parameters, seed${run.program ? ', budget and program' : ' and budget'} hash to ${id}, not to its id (they were changed)`;
+  const id = runId(runKeyOf(run));
+  if (id !== run.id) return `its config, solver, parameters, seed${run.program ? ', budget and program' : ' and budget'}${run.blind ? ' (blind)' : ''} hash to ${id}, not to its id (they were changed)`;
   if (!grid.has(run.id)) return 'it is not a run of any experiment in the file';
   if (run.result && (run.result.solver !== run.solver || run.result.seed !== run.seed))
     return `its result is of ${run.result.solver} seed ${run.result.seed}, not of ${run.solver} seed ${run.seed}`;

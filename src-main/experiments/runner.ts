@@ -74,6 +74,7 @@ export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 
     seed: run.seed,
     budget: run.budget,
     program: run.program ?? null,
+    ...(run.blind ? { blind: true as const } : {}),
     status: outcome.status,
     error: outcome.error,
     result: outcome.result,

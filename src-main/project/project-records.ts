@@ -11,7 +11,7 @@ import type { ParamValue } from '../../src-shared/core/params.ts';
 import { canonicalJson } from '../../src-shared/experiments/canonical-json.ts';
 import { sha256Hex } from '../../src-shared/experiments/sha256.ts';
 import type { NqueensResult, NqueensRunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import type { RunProgram } from '../../src-shared/experiments/grid.ts';
+import type { RunKey, RunProgram } from '../../src-shared/experiments/grid.ts';
 
 export interface RunRecord {
   id: string;
@@ -24,6 +24,8 @@ export interface RunRecord {
   budget: BudgetSpec;
   /** A solver program's run: the program as its spec entry stored it (part of the run id); else null. */
   program: RunProgram | null;
+  /** A built-in solver's run of a blind experiment (part of the run id; schema 6); absent otherwise. */
+  blind?: true;
   status: 'done' | 'failed';
   error: string | null;
   /** The solver's result (null for a failed run). */
@@ -77,6 +79,20 @@ export function labRunRequest(request: NqueensRunRequest): LabRunRequest {
 export function labRunId(request: LabRunRequest | NqueensRunRequest): string {
   const { kind, method, n, params, seed, limits } = labRunRequest(request as NqueensRunRequest);
   return sha256Hex(canonicalJson({ v: LAB_RUN_ID_VERSION, kind, method, n, params, seed, limits })).slice(0, 32);
+}
+
+/** What of a stored run its id hashes (runId): the same fields as the grid run it was. */
+export function runKeyOf(record: RunRecord): RunKey {
+  return {
+    problem: 'dice',
+    config: record.config,
+    solver: record.solver,
+    params: record.params,
+    seed: record.seed,
+    budget: record.budget,
+    ...(record.program ? { program: record.program } : {}),
+    ...(record.blind ? { blind: true as const } : {}),
+  };
 }
 
 export interface ExperimentRecord {

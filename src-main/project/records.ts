@@ -70,6 +70,12 @@ export function duration(field: string, v: unknown): number {
   return v as number;
 }
 
+/** A 0/1 column (SQLite's booleans) as true or false. */
+export function flag(field: string, v: unknown): boolean {
+  if (v === 0 || v === 1 || v === 0n || v === 1n) return Number(v) === 1;
+  throw new RecordError(field, `must be 0 or 1, got ${describeValue(v)}`);
+}
+
 export function status(field: string, v: unknown): 'done' | 'failed' {
   if (v !== 'done' && v !== 'failed') throw new RecordError(field, `must be "done" or "failed", got ${describeValue(v)}`);
   return v;

@@ -13,7 +13,7 @@ import { instanceConfig, type InstanceSpec } from '../../src-shared/experiments/
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 /**
  * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
@@ -88,8 +88,44 @@ const PROGRAM_COLUMN = `
 ALTER TABLE runs ADD COLUMN program_json TEXT;
 `;
 
+/** Schema 5: schema 4 plus the program column. Kept for the v5 -> v6 migration test. */
+export const SCHEMA_V5 = SCHEMA_V4 + PROGRAM_COLUMN;
+
+/**
+ * Schema 6 adds the competition's setting (docs/competition.md): whether a built-in solver's
+ * run was blind (part of its id, src-shared/experiments/grid.ts; 0 for every run stored
+ * before), and a competition file's own tables: the competition (its suite's definition, the
+ * budget and seeds, a commitment to the organiser's secret, the secret itself only once it is
+ * revealed), its entrants, and the archived folders of the entrants that are programs (every
+ * file with its sha256). A project that is not a competition has them empty.
+ */
+const COMPETITION_TABLES = `
+ALTER TABLE runs ADD COLUMN blind INTEGER NOT NULL DEFAULT 0 CHECK (blind IN (0, 1));
+CREATE TABLE competition (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  definition_json TEXT NOT NULL,
+  commitment_json TEXT NOT NULL,
+  secret TEXT,
+  revealed_at TEXT,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE entrants (
+  name TEXT PRIMARY KEY,
+  entry_json TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE entrant_files (
+  entrant TEXT NOT NULL REFERENCES entrants(name) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  mode INTEGER NOT NULL,
+  sha256 TEXT NOT NULL,
+  content BLOB NOT NULL,
+  PRIMARY KEY (entrant, path)
+);
+`;
+
 /** The schema a new file gets. */
-export const CURRENT_SCHEMA = SCHEMA_V4 + PROGRAM_COLUMN;
+export const CURRENT_SCHEMA = SCHEMA_V5 + COMPETITION_TABLES;
 
 
 /**
@@ -173,4 +209,5 @@ CREATE TABLE notes (
   2: LAB_RUNS_TABLE,
   3: budgetMeansWholeBudget,
   4: PROGRAM_COLUMN,
+  5: COMPETITION_TABLES,
 };

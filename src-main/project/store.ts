@@ -348,8 +348,8 @@ export class Project {
       if (existing) this.db.run('DELETE FROM runs WHERE id = ?', run.id);
       this.db.run(
         `INSERT INTO runs (id, instance, label, config_json, solver, params_json, seed, budget_json, status, error,
-           app_version, host, started_at, finished_at, elapsed_ms, evaluations, program_json)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           app_version, host, started_at, finished_at, elapsed_ms, evaluations, program_json, blind)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           run.id,
           run.instance,
@@ -368,6 +368,7 @@ export class Project {
           run.elapsedMs,
           run.evaluations,
           run.program ? canonicalJson(run.program) : null,
+          run.blind ? 1 : 0,
         ],
       );
       if (run.result) this.db.run('INSERT INTO results (run_id, result_json) VALUES (?, ?)', [run.id, JSON.stringify(run.result)]);
@@ -544,6 +545,7 @@ function toRunRecord(r: Row): RunRecord {
     seed,
     budget: check.budget('budget_json', check.jsonColumn('budget_json', r.budget_json)),
     program,
+    ...(check.flag('blind', r.blind) ? { blind: true as const } : {}),
     status: statusValue,
     error: check.textOrNull('error', r.error),
     result,

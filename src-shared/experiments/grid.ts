@@ -41,6 +41,14 @@ export interface RunKey {
    * `params` {}. Absent for registered solvers, so their run ids are what they were.
    */
   program?: RunProgram;
+  /**
+   * A built-in solver's run in a blind experiment (ExperimentSpec.blind): it sees only N, M, L,
+   * the budget, the seed and the answers. Absent otherwise, so sighted run ids are what they
+   * were. A program's run is blind through its program's own `blind` (set for every program
+   * of a blind experiment), so a program entry marked blind in a sighted spec and the same
+   * program in a blind spec are the same runs.
+   */
+  blind?: true;
 }
 
 /** What of a program determines its runs: everything but the delivery options (grace, timeout). */
@@ -65,8 +73,13 @@ export interface RunSpec extends RunKey {
 }
 
 export function runId(key: RunKey): string {
-  const { problem, config, solver, params, seed, budget, program } = key;
-  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}) })).slice(0, 32);
+  const { problem, config, solver, params, seed, budget, program, blind } = key;
+  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}), ...(blind ? { blind: true } : {}) })).slice(0, 32);
+}
+
+/** Whether a run is blind: a built-in solver's run of a blind experiment, or a blind program's. */
+export function isBlindRun(run: Pick<RunKey, 'blind' | 'program'>): boolean {
+  return run.blind === true || run.program?.blind === true;
 }
 
 /**
@@ -85,6 +98,7 @@ export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunReq
     config: run.config,
     termination: terminationOfBudget(run.budget),
     ...(run.program ? { program } : {}),
+    ...(isBlindRun(run) ? { blind: true } : {}),
     ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}),
   };
 }
@@ -107,12 +121,15 @@ export function expandGridWithSetups(spec: ExperimentSpec): RunSpec[] {
 
 function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
   const seeds = seedList(spec.seeds);
+  const blind = spec.blind === true;
   const runs: RunSpec[] = [];
   spec.instances.forEach((instance) => {
     const config = instanceConfig(instance);
     const problem = createDiceProblem(config);
     spec.solvers.forEach((solverSpec, s) => {
-      const program = programOf(solverSpec);
+      const given = programOf(solverSpec);
+      // Every program of a blind experiment is blind (validateSpec refuses "blind": false there).
+      const program = given && blind ? { ...given, blind: true } : given;
       if (program) {
         if (solvers.some((info) => info.name === solverSpec.name))
           throw new SpecError(`solvers[${s}].name`, `${JSON.stringify(solverSpec.name)} is a built-in solver's name; give the solver program another name`);
@@ -154,7 +171,7 @@ function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
         }
       }
       for (const seed of seeds) {
-        const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget };
+        const key: RunKey = { problem: 'dice', config, solver: info.name, params, seed, budget, ...(blind ? { blind: true as const } : {}) };
         runs.push({ ...key, id: runId(key), index: runs.length, instance: instance.name, label: solverLabel(solverSpec) });
       }
     });

@@ -24,6 +24,12 @@ export interface InstanceSpec {
    * spell the key `normalization`, as specs stored before did (normalisation.ts, upgradeSpec).
    */
   normalisation?: { ideal: number[]; nadir: number[]; method?: string };
+  /**
+   * A secret instance (a competition's draw, docs/competition.md): its bands and weights are
+   * shown nowhere (compare, reports, the app, the API) until the competition is revealed; it is
+   * named by its name. Only in a blind spec (no solver may see them either). Stored only when true.
+   */
+  hidden?: boolean;
 }
 
 /**
@@ -70,6 +76,12 @@ export interface ExperimentSpec {
   /** Explicit seeds, or `count` consecutive seeds from `start` (default 1). */
   seeds: number[] | { count: number; start?: number };
   budget: BudgetSpec;
+  /**
+   * Blind as a whole: every solver, built-in or program, gets only N, M, L, the budget, the
+   * seed and the answers to what it asks (docs/competition.md). Part of every run's identity.
+   * Stored only when true.
+   */
+  blind?: boolean;
 }
 
 export class SpecError extends FieldError {
@@ -131,7 +143,7 @@ export function instanceConfig(instance: InstanceSpec): DiceConfig {
 
 function validateInstance(field: string, v: unknown): InstanceSpec {
   if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "mo3-n50", "track": "mo3", "n": 50}');
-  allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalisation', 'normalization']);
+  allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalisation', 'normalization', 'hidden']);
   const instance: InstanceSpec = { name: checkName(`${field}.name`, v.name) };
   if (v.track !== undefined) {
     if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${describeValue(v.track)}`);
@@ -168,6 +180,10 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
     });
     instance.normalisation = { ideal, nadir };
     if (typeof given.method === 'string') instance.normalisation.method = given.method;
+  }
+  if (v.hidden !== undefined) {
+    if (typeof v.hidden !== 'boolean') throw new SpecError(`${field}.hidden`, `must be true or false, got ${describeValue(v.hidden)}`);
+    if (v.hidden) instance.hidden = true;
   }
   return instance;
 }
@@ -215,15 +231,24 @@ function unique(field: string, names: string[]): void {
 /** Checks the shape of a spec read from JSON; throws a SpecError naming the field. */
 export function validateSpec(input: unknown): ExperimentSpec {
   if (!isRecord(input)) throw new SpecError('spec', 'must be a JSON object with name, instances, solvers, seeds and budget');
-  allowOnly('spec', input, ['name', 'description', 'instances', 'solvers', 'seeds', 'budget']);
+  allowOnly('spec', input, ['name', 'description', 'instances', 'solvers', 'seeds', 'budget', 'blind']);
   const name = checkName('name', input.name);
+  if (input.blind !== undefined && typeof input.blind !== 'boolean') throw new SpecError('blind', `must be true or false, got ${describeValue(input.blind)}`);
+  const blind = input.blind === true;
   if (input.description !== undefined && typeof input.description !== 'string') throw new SpecError('description', 'must be a string');
   if (!Array.isArray(input.instances) || input.instances.length === 0) throw new SpecError('instances', 'must be a non-empty list');
   const instances = input.instances.map((v, i) => validateInstance(`instances[${i}]`, v));
   unique('instances', instances.map((i) => i.name));
+  instances.forEach((instance, i) => {
+    if (instance.hidden && !blind) throw new SpecError(`instances[${i}].hidden`, 'a hidden instance needs a blind experiment ("blind": true at the top of the spec): a solver that sees the bands would leak them');
+  });
   if (!Array.isArray(input.solvers) || input.solvers.length === 0) throw new SpecError('solvers', 'must be a non-empty list');
   const solvers = input.solvers.map((v, i) => validateSolver(`solvers[${i}]`, v));
   unique('solvers', solvers.map(solverLabel));
+  if (blind)
+    (input.solvers as unknown[]).forEach((v, i) => {
+      if (isRecord(v) && v.blind === false) throw new SpecError(`solvers[${i}].blind`, 'cannot be false in a blind experiment: the experiment is blind as a whole ("blind": true at the top of the spec)');
+    });
   let seeds: ExperimentSpec['seeds'];
   // The grid's size is known before anything is expanded: refuse a huge one at once.
   const cells = instances.length * solvers.length;
@@ -263,6 +288,7 @@ export function validateSpec(input: unknown): ExperimentSpec {
   if (input.budget.stallEvaluations !== undefined) budget.stallEvaluations = checkInteger('budget.stallEvaluations', input.budget.stallEvaluations, 1);
   const spec: ExperimentSpec = { name, instances, solvers, seeds, budget };
   if (input.description !== undefined) spec.description = input.description as string;
+  if (blind) spec.blind = true;
   return spec;
 }
 

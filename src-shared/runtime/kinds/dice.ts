@@ -49,6 +49,13 @@ export interface DiceRunRequest extends RunRequestBase {
   hvNormalisation?: HvNormalisation;
   /** Record that hypervolume in the trace (default true); benchmarks turn it off to time the solver alone. */
   traceHypervolume?: boolean;
+  /**
+   * The competition's setting (issue 26): the solver, built-in or program, gets only N, M, L, the
+   * budget, the seed and the answers, never the bands and weights. A built-in solver sees the
+   * blind problem (src-shared/problems/dice/blind.ts) and learns the bands from the answers
+   * (src-shared/solvers/bands.ts); a program gets the blind first line.
+   */
+  blind?: boolean;
 }
 
 /** The largest M whose trace has the hypervolume at every point (beyond: at doublings). */
@@ -78,7 +85,8 @@ export const diceRunKind = {
     let solver: Parameters<typeof createSolverRun>[1] = request.solver;
     if (request.program !== undefined) {
       if (!environment.launchProgram) throw new Error(`solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`);
-      solver = givenProgramSolver(request.solver, request.program, environment.launchProgram, request.config, request.admitted);
+      const program = request.blind ? { ...request.program, blind: true } : request.program;
+      solver = givenProgramSolver(request.solver, program, environment.launchProgram, request.config, request.admitted);
     }
     const run = createSolverRun(request, solver, clock);
     return { run, termination: run.termination, requireBudget: true };

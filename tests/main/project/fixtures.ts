@@ -55,3 +55,11 @@ export function fakeRun(i: number, options: { status?: 'done' | 'failed'; result
     evaluations: 1000,
   };
 }
+
+/**
+ * Takes a file of the current schema (6) back to schema 5's tables: no runs.blind column and no
+ * competition tables (schema 6 added them). The migration tests build older files from new ones.
+ */
+export function dropSchema6(db: { exec(sql: string): void }): void {
+  db.exec('DROP TABLE entrant_files; DROP TABLE entrants; DROP TABLE competition; ALTER TABLE runs DROP COLUMN blind;');
+}

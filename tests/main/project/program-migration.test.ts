@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
-import { fakeRun, tempDir } from './fixtures.ts';
+import { dropSchema6, fakeRun, tempDir } from './fixtures.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -18,20 +18,21 @@ afterEach(() => {
 
 describe('migration from schema 4: the program column', () => {
   it('adds the column; runs stored before have no program and keep everything else', () => {
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     const file = path.join(dir, 'v4.saikoro');
     const project = Project.create(file);
     const runs = [fakeRun(1), fakeRun(2, { status: 'failed' })];
     for (const r of runs) project.putRun(r);
     project.close();
     const db = new Database(file);
-    db.exec('ALTER TABLE runs DROP COLUMN program_json');
+    dropSchema6(db);
+  db.exec('ALTER TABLE runs DROP COLUMN program_json');
     db.exec('PRAGMA user_version = 4');
     db.close();
 
     expect(() => Project.open(file, { readOnly: true })).toThrow(/has project schema 4; open it once for writing/);
     const migrated = Project.open(file);
-    expect(migrated.info().schemaVersion).toBe(5);
+    expect(migrated.info().schemaVersion).toBe(SCHEMA_VERSION);
     expect(migrated.runs()).toEqual(runs);
     const program = { command: ['python3', 'my_ga.py'], hashes: { 'my_ga.py': 'c'.repeat(64) } };
     migrated.putRun({ ...fakeRun(3), program });

@@ -11,7 +11,7 @@ import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { validateSpec, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { canonicalJson } from '../../../src-shared/experiments/canonical-json.ts';
 import { runCli } from '../cli/io.ts';
-import { tempDir } from './fixtures.ts';
+import { dropSchema6, tempDir } from './fixtures.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -43,6 +43,7 @@ async function writeV3(file: string): Promise<string[]> {
   const db = new Database(file);
   db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [canonicalJson(validateSpec(soSpec)), 'so-exp']);
   // Schema 3 had no program column (schema 5 added it).
+  dropSchema6(db);
   db.exec('ALTER TABLE runs DROP COLUMN program_json');
   db.exec('PRAGMA user_version = 3');
   const ids = (db.all('SELECT id FROM runs ORDER BY id') as { id: string }[]).map((r) => r.id);
@@ -52,7 +53,7 @@ async function writeV3(file: string): Promise<string[]> {
 
 describe('migration from schema 3: budgets before the stopping policy', () => {
   it('marks single-objective experiments without a target as whole-budget, and their runs stay done', async () => {
-    expect(SCHEMA_VERSION).toBe(5);
+    expect(SCHEMA_VERSION).toBe(6);
     const file = path.join(dir, 'v3.saikoro');
     const ids = await writeV3(file);
     expect(ids).toHaveLength(3 + 1 + 3);

@@ -35,7 +35,7 @@ describe('the spec field normalisation (older spelling normalization)', () => {
     expect(() => validateSpec(bad('normalization'))).toThrow('instances[0].normalization.nadir[1]: must exceed ideal[1] (0 <= 0)');
     expect(() => validateSpec({ ...input('normalisation'), instances: [{ name: 'a', normalisation: { ideal: [0] } }] })).toThrow('instances[0].normalisation.nadir: must be a list of 1 numbers');
     expect(() => validateSpec({ ...input('normalisation'), instances: [{ name: 'a', track: 'mo2', normalisation: box, normalisations: box }] })).toThrow(
-      'instances[0].normalisations: is not a known field (known: name, track, n, config, normalisation, normalization)',
+      'instances[0].normalisations: is not a known field (known: name, track, n, config, normalisation, normalization, hidden)',
     );
   });
 
