@@ -43,12 +43,52 @@ export interface CommandHelp<O extends Options = Options> {
   positionals: boolean;
 }
 
+/** A value that starts with "-" but is no option: a negative number (-5, -0.5, -.5, -1e3). */
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
+/**
+ * `--n -5` as `--n=-5`: parseArgs takes a value starting with "-" for an option only when it is
+ * joined with "=", and calls `--n -5` ambiguous; a negative number is a value, and its option's
+ * own check then says what is wrong with it ("--n: must be positive, got -5").
+ */
+function joinNegativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    const next = argv[i + 1];
+    const long = /^--([^=]+)$/.exec(arg)?.[1];
+    const short = /^-([^-])$/.exec(arg)?.[1];
+    const name = long ?? (short === undefined ? undefined : Object.keys(options).find((k) => options[k].short === short));
+    if (name !== undefined && options[name]?.type === 'string' && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      out.push(`--${name}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/** parseArgs's messages in one line: "Option '--n' needs a value" instead of three lines about dashes. */
+function usageMessage(e: NodeJS.ErrnoException): string {
+  const message = e.message;
+  const ambiguous = /^Option '([^']+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return `Option '${ambiguous[1]}' needs a value`;
+  const missing = /^Option '(\S+)(?: <value>)?' argument missing/.exec(message);
+  if (missing) return `Option '${missing[1]}' needs a value`;
+  // "Unknown option '--x'. To specify a positional argument starting with a '-', place it ...": the first sentence.
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return message.split('. To specify')[0];
+  return message.split('\n')[0];
+}
+
 /** node:util parseArgs in strict mode with the command's options (its CommandHelp), turning its errors into UsageError. */
 export function parseCommandArgs<T extends Options>(argv: string[], help: CommandHelp<T>) {
   try {
-    return parseArgs({ args: argv, options: help.options, allowPositionals: help.positionals, strict: true });
+    return parseArgs({ args: joinNegativeValues(argv, help.options), options: help.options, allowPositionals: help.positionals, strict: true });
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(usageMessage(e as NodeJS.ErrnoException));
   }
 }
 
@@ -175,7 +215,10 @@ export function numberOption(name: string, value: string | undefined, fallback: 
   if (opts.integer && !Number.isInteger(n)) throw new UsageError(`--${name}: expected an integer, got "${value}"`);
   // Past 2^53 an integer is no longer exact: name it as written, not as the double it rounds to.
   const shown = opts.integer && !Number.isSafeInteger(n) ? value.trim() : String(n);
-  if (opts.min !== undefined && (n < opts.min || (opts.integer && n <= -(2 ** 53)))) throw new UsageError(`--${name}: must be at least ${opts.min}, got ${shown}`);
+  if (opts.min !== undefined && (n < opts.min || (opts.integer && n <= -(2 ** 53)))) {
+    const rule = opts.min === 1 && opts.integer ? 'must be positive' : opts.min === 0 ? 'must be 0 or more' : `must be at least ${opts.min}`;
+    throw new UsageError(`--${name}: ${rule}, got ${shown}`);
+  }
   if (opts.max !== undefined && (n > opts.max || (opts.integer && n >= 2 ** 53))) throw new UsageError(`--${name}: must be at most ${opts.max}, got ${shown}`);
   return n;
 }

@@ -25,13 +25,19 @@ function topUsage(): string {
     'Commands:',
     ...lines,
     '',
-    'Every command takes --help. --json switches to machine-readable output on stdout;',
-    'progress and diagnostics go to stderr. Exit status: 0 success, 1 bad input, 2 usage error.',
+    'Every command takes --help. --json switches to machine-readable output on stdout; progress',
+    'and diagnostics go to stderr. Exit status: 0 success, 1 bad input, 2 usage error.',
+    'saikoro --version prints the version.',
   ].join('\n');
 }
 
 export async function main(argv: string[], io: CliIo = defaultIo()): Promise<number> {
   const [name, ...rest] = argv;
+  if (name === '--version' || name === '-V') {
+    const { appVersion } = await import('../project/app-version.ts');
+    io.stdout.write(appVersion() + '\n');
+    return EXIT_OK;
+  }
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
     io.stdout.write(topUsage() + '\n');
     return name === undefined ? EXIT_USAGE : EXIT_OK;
@@ -40,7 +46,7 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const wanted = name === 'help' ? rest[0] : name;
   const entry = commands.find((c) => c.name === wanted);
   if (!entry) {
-    io.stderr.write(`saikoro: unknown command "${visibleControls(wanted)}"\n\n${topUsage()}\n`);
+    io.stderr.write(`saikoro: unknown command "${visibleControls(wanted)}"\nTry 'saikoro --help' for the list of commands.\n`);
     return EXIT_USAGE;
   }
   // Help comes from the registry: the command's module does not load for it.
@@ -53,7 +59,8 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return await command.run(rest, io);
   } catch (e) {
     if (e instanceof UsageError) {
-      io.stderr.write(`saikoro ${name}: ${visibleControls(e.message)}\n\n${(await entry.help()).usage.trimEnd()}\n`);
+      // One line and where the usage is: the usage itself is sixty lines for some commands.
+      io.stderr.write(`saikoro ${name}: ${visibleControls(e.message)}\nTry 'saikoro ${name} --help' for the usage.\n`);
       return EXIT_USAGE;
     }
     // A project file that is refused, damaged, read-only or full, wherever the command met it.

@@ -147,7 +147,7 @@ describe('saikoro minimax', () => {
       [['--file', 'aima.sexp', '--rule', 'last-wins'], /--rule applies to --nim only/],
       [['--nim', '3', '--rule', 'first-wins'], /--rule: expected last-wins or last-loses, got "first-wins"/],
       [['--nim', '3', '--rule', 'last-wins', '--eval', 'nim:last-loses'], /--rule last-wins contradicts --eval nim:last-loses/],
-      [['--nim=-1'], /--nim: must be at least 0/],
+      [['--nim=-1'], /--nim: must be 0 or more/],
       [['--nim', '2.5'], /--nim: expected an integer/],
       [['--nim', '3', '--method', 'fast'], /--method: expected one of plain, alphabeta, memo/],
       [['--nim', '3', '--eval', 'constant:x'], /constant:V: V must be a number/],

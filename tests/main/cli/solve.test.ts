@@ -86,7 +86,7 @@ describe('saikoro solve', () => {
   it('refuses a negative seed, an N past 10^7 and a config file nested too deep, naming them', async () => {
     const negative = await runCli(['solve', '--track', 'so', '--n', '20', '--evals', '10', '--seed=-1']);
     expect([negative.code, negative.stderr]).toEqual([2, expect.stringContaining('--seed')]);
-    expect(negative.stderr).toContain('at least 0');
+    expect(negative.stderr).toContain('--seed: must be 0 or more, got -1');
     const huge = await runCli(['solve', '--track', 'so', '--n', '10000001', '--evals', '10', '--seed', '1']);
     expect(huge.code).toBe(2);
     expect(huge.stderr).toContain('--n');
@@ -178,7 +178,7 @@ describe('saikoro solve', () => {
     [['--n', '50', '--evals', '10', '--seed', '1'], '--track is required'],
     [['--track', 'mo4', '--n', '50', '--evals', '10', '--seed', '1'], '--track: expected one of so, mo2, mo3, mo5, mo7, got "mo4"'],
     [['--track', 'so', '--evals', '10', '--seed', '1'], '--n is required'],
-    [['--track', 'so', '--n', '0', '--evals', '10', '--seed', '1'], '--n: must be at least 1, got 0'],
+    [['--track', 'so', '--n', '0', '--evals', '10', '--seed', '1'], '--n: must be positive, got 0'],
     [['--track', 'so', '--n', '50', '--seed', '1'], '--evals is required'],
     [['--track', 'so', '--n', '50', '--evals', '1.5', '--seed', '1'], '--evals: expected an integer, got "1.5"'],
     [['--track', 'so', '--n', '50', '--evals', '10'], '--seed is required'],
