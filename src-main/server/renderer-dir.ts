@@ -33,13 +33,29 @@ export function rendererBuildIsStale(outDir: string, projectRoot = PROJECT_ROOT)
   return ['src-renderer', 'src-shared'].some((d) => existsSync(join(projectRoot, d)) && newestMtime(join(projectRoot, d)) > built);
 }
 
+/**
+ * A build asked for where there are no sources to build from: an installed package (it serves
+ * the web UI it was packed with). `rebuild`: the build was asked for (--rebuild), not needed.
+ */
+export class RendererSourcesMissingError extends Error {
+  constructor(
+    readonly outDir: string,
+    readonly rebuild: boolean,
+  ) {
+    super(
+      rebuild
+        ? 'this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)'
+        : `no built web UI in ${outDir}, and no sources to build it from: reinstall saikoro, or run \`npm run build\` in a checkout`,
+    );
+    this.name = 'RendererSourcesMissingError';
+  }
+}
+
 /** Builds the renderer when it is missing or stale (or always, with force); says whether it built. */
 export async function ensureRendererBuilt(outDir: string, opts: { force?: boolean; projectRoot?: string; onBuild?: (outDir: string) => void } = {}): Promise<boolean> {
   if (!opts.force && !rendererBuildIsStale(outDir, opts.projectRoot)) return false;
   const projectRoot = opts.projectRoot ?? PROJECT_ROOT;
-  if (!existsSync(join(projectRoot, 'src-renderer', 'index.html'))) {
-    throw new Error(`no built web UI in ${outDir} and no sources to build it from in ${projectRoot}: reinstall saikoro, or run \`npm run build\` in a checkout`);
-  }
+  if (!existsSync(join(projectRoot, 'src-renderer', 'index.html'))) throw new RendererSourcesMissingError(outDir, opts.force === true && existsSync(join(outDir, 'index.html')));
   opts.onBuild?.(outDir);
   const { buildRenderer } = await import('./renderer-build.ts');
   await buildRenderer(outDir, projectRoot);

@@ -68,6 +68,7 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
         if (code === 'EADDRINUSE') throw new InputError(`port ${port} on ${host} is already in use (another saikoro serve?). Pick another with --port P, or --port 0 for any free port.`);
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`cannot listen on ${host}: no such local address`);
         if ((e as Error).name === 'RendererMissingError') throw new InputError((e as Error).message);
+        if ((e as Error).name === 'RendererSourcesMissingError') throw new InputError(`${values.rebuild ? '--rebuild: ' : ''}${(e as Error).message}`);
         if (code === 'EACCES') throw new InputError(`not allowed to listen on port ${port} (ports below 1024 need privileges); pick another with --port P`);
         throw e;
       }
