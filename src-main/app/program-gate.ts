@@ -116,10 +116,22 @@ export function findExecutable(word: string, cwd: string, pathVariable: string |
   return null;
 }
 
+/** Endings of the files interpreters run (python3 x.py, node x.mjs, Rscript x.R, java -jar x.jar, ...). */
+const SCRIPT_ENDING = /\.(py|pyw|mjs|cjs|js|ts|sh|bash|rb|pl|r|jl|lua|php|jar)$/i;
+
+/**
+ * Whether an argument names a script, which must then be a file: one word with a script's
+ * ending. Other arguments that are not files are an option's value, a module name, code, ...
+ */
+export function namesScript(arg: string): boolean {
+  return !/\s/.test(arg) && SCRIPT_ENDING.test(arg);
+}
+
 /**
  * What a program entry will really run, from `folder` (the project's folder, or where the CLI
- * runs). Throws ProgramResolveError naming the field when the cwd is not a folder or the
- * executable cannot be found.
+ * runs). Throws ProgramResolveError naming the field when the cwd is not a folder, the
+ * executable cannot be found, or a script argument (namesScript) is not a file, with the path
+ * it looked for.
  */
 export function resolveProgram(name: string, program: ProgramSpec, folder: string): ResolvedProgram {
   const cwd = path.resolve(folder, program.cwd ?? '.');
@@ -146,11 +158,14 @@ export function resolveProgram(name: string, program: ProgramSpec, folder: strin
   for (const arg of program.command.slice(1)) {
     if (arg === '' || arg.startsWith('-') || files[arg] !== undefined) continue;
     const full = path.resolve(cwd, arg);
+    let isFile = false;
     try {
-      if (fs.statSync(full).isFile()) files[arg] = sha256File(full);
+      isFile = fs.statSync(full).isFile();
     } catch {
-      // not a file: an option's value, a module name, ...
+      // not a file: an option's value, a module name, ... or a script that is not there
     }
+    if (isFile) files[arg] = sha256File(full);
+    else if (namesScript(arg)) throw new ProgramResolveError('command', `the solver ${name}'s script ${JSON.stringify(arg)} is not a file (looked for ${full})`);
   }
   return { name, command: [...program.command], executable, ...(target !== executable ? { target } : {}), cwd, env: { ...env }, files };
 }

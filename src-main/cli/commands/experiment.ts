@@ -3,7 +3,7 @@ import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { experimentHelp } from './experiment.help.ts';
 import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
-import { SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
+import { programOf, SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { prepareSpec } from '../../app/experiments.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
@@ -12,7 +12,7 @@ import { ProjectError } from '../../project/errors.ts';
 import type { Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor, type Admission } from '../../app/experiment-executor.ts';
-import { commandLineGate } from '../../app/program-gate.ts';
+import { commandLineGate, ProgramResolveError } from '../../app/program-gate.ts';
 import { defaultParallelism } from '../../host/pool.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
@@ -239,6 +239,18 @@ export const experimentCommand: Command = {
         const project = openProject(file, io);
         try {
           const spec = await readSpecFile(values.spec, io, projectFolder(project.path));
+          // Its programs must run as written: the executable on the PATH, the cwd, each script
+          // (the gate's resolution, as the app's add does), before anything is stored.
+          const programs = spec.solvers.flatMap((s, i) => {
+            const program = programOf(s);
+            return program ? [{ name: `${s.label ?? s.name} (solvers[${i}])`, program }] : [];
+          });
+          try {
+            await commandLineGate().allow(programs, { project: project.path, action: 'experiment add' });
+          } catch (e) {
+            if (e instanceof ProgramResolveError || e instanceof ProgramFilesError) throw new InputError(`${values.spec}: ${e.message}`);
+            throw e;
+          }
           let outcome;
           try {
             outcome = addExperiment(project, spec);

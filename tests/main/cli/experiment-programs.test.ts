@@ -111,6 +111,27 @@ describe('experiments with a solver program', () => {
     project.close();
   });
 
+  it('add refuses a program whose script or executable is not there, naming the path it looked for, and stores nothing', async () => {
+    expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
+    for (const [command, message] of [
+      [[process.execPath, 'solvers/missing.mjs', 'random'], `spec.json: the solver fake-search (solvers[1])'s script "solvers/missing.mjs" is not a file (looked for ${path.join(cwd, 'solvers', 'missing.mjs')})`],
+      [['python3', 'examples/solvers/deap_ga.py'], `spec.json: the solver fake-search (solvers[1])'s script "examples/solvers/deap_ga.py" is not a file (looked for ${path.join(cwd, 'examples', 'solvers', 'deap_ga.py')})`],
+      [['no-such-interpreter-xyz', 'solvers/fake.mjs'], `spec.json: the solver fake-search (solvers[1])'s program "no-such-interpreter-xyz" was not found on the PATH Saikoro runs with`],
+      [['./solvers/nothing-here'], `spec.json: the solver fake-search (solvers[1])'s program "./solvers/nothing-here" is not an executable file (looked for ${path.join(cwd, 'solvers', 'nothing-here')})`],
+    ] as const) {
+      fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ ...spec, solvers: [spec.solvers[0], { name: 'fake-search', command }] }));
+      const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd, env: { PATH: process.env.PATH } });
+      expect([added.code, added.stdout]).toEqual([1, '']);
+      expect(added.stderr).toContain(`saikoro experiment: ${message}`);
+    }
+    const project = open();
+    expect(project.experiments()).toEqual([]);
+    project.close();
+    // Arguments that are not scripts need not be files: an option's value, a module's name.
+    fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ ...spec, solvers: [spec.solvers[0], { name: 'fake-search', command: [process.execPath, 'solvers/fake.mjs', 'random', '10', 'not-a-file'] }] }));
+    expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd })).code).toBe(0);
+  });
+
   it('refuses to run a program whose script changed since the experiment was added', async () => {
     await setUp();
     fs.appendFileSync(path.join(cwd, 'solvers', 'fake.mjs'), '\n// changed\n');
