@@ -16,9 +16,11 @@ export function defaultIo(): CliIo {
   };
 }
 
-function topUsage(): string {
+async function topUsage(): Promise<string> {
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`);
+  // The topics' list only: their pages load when asked for.
+  const { topicList } = await import('./help-topics.ts');
   return [
     'Usage: saikoro <command> [options]',
     '',
@@ -27,7 +29,11 @@ function topUsage(): string {
     '',
     'Every command takes --help. --json switches to machine-readable output on stdout; progress',
     'and diagnostics go to stderr. Exit status: 0 success, 1 bad input, 2 usage error.',
-    'saikoro --version prints the version.',
+    '',
+    'Help topics (saikoro help TOPIC prints the page):',
+    ...topicList(),
+    '',
+    'New here? saikoro init DIR makes a first study to run. saikoro --version prints the version.',
   ].join('\n');
 }
 
@@ -39,12 +45,23 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     return EXIT_OK;
   }
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && rest.length === 0)) {
-    io.stdout.write(topUsage() + '\n');
+    io.stdout.write((await topUsage()) + '\n');
     return name === undefined ? EXIT_USAGE : EXIT_OK;
   }
   // `saikoro help <command>` is `saikoro <command> --help`.
   const wanted = name === 'help' ? rest[0] : name;
   const entry = commands.find((c) => c.name === wanted);
+  if (!entry && name === 'help') {
+    // `saikoro help TOPIC`: a page of the manual.
+    const { helpPage, helpTopic } = await import('./help-topics.ts');
+    const topic = helpTopic(wanted);
+    if (!topic || rest.length > 1) {
+      io.stderr.write(`saikoro help: ${rest.length > 1 ? `one command or topic at a time, got "${visibleControls(rest.join(' '))}"` : `no command or help topic "${visibleControls(wanted)}"`}\nTry 'saikoro --help' for the commands and topics.\n`);
+      return EXIT_USAGE;
+    }
+    io.stdout.write(visibleControls(helpPage(topic)));
+    return EXIT_OK;
+  }
   if (!entry) {
     io.stderr.write(`saikoro: unknown command "${visibleControls(wanted)}"\nTry 'saikoro --help' for the list of commands.\n`);
     return EXIT_USAGE;

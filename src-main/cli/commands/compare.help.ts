@@ -5,7 +5,7 @@ export const compareHelp = {
   usage: [
     'Usage: saikoro compare FILE EXPERIMENT --metric hv|igd+|epsilon|spacing|feasibility|best [--json]',
     '',
-    'Compares the solvers of an experiment on one metric (docs/stats.md):',
+    'Compares the solvers of an experiment on one metric (saikoro help stats):',
     '  per instance   median, IQR, mean, sd and count per solver; pairwise Mann-Whitney U',
     '                 (exact for small samples without ties, else normal with tie correction),',
     '                 Holm-corrected, with the Vargha-Delaney A12 effect size',

@@ -10,7 +10,7 @@ export const experimentHelp = {
     '       saikoro experiment verify FILE [EXPERIMENT ...] [--sample K | --all] [--json]',
     '',
     'An experiment is a grid of instances x solvers x seeds with an evaluation budget (spec',
-    'format: docs/projects.md). Each run is stored in the project the moment it ends.',
+    'format: saikoro help spec). Each run is stored in the project the moment it ends.',
     '',
     '  add     validate SPEC.json (solvers and parameters included) and store it',
     '  run     run every missing or failed run of the named experiments (default: all);',

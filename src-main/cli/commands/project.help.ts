@@ -8,7 +8,7 @@ export const projectHelp = {
     '       saikoro project note FILE TEXT [--experiment NAME]',
     '',
     'A project is one *.saikoro file (SQLite) holding experiments, their runs and results, and',
-    'notes. See docs/projects.md.',
+    'notes. See saikoro help projects.',
     '',
     '  new    create an empty project (refuses to overwrite a file)',
     '  info   schema version, creation, counts of experiments, runs, notes and lab runs, then per',

@@ -16,6 +16,7 @@ export interface CommandEntry {
 }
 
 export const commands: CommandEntry[] = [
+  { name: 'init', summary: 'Make a first study to run: a project, its spec, a Python solver, what to do next', help: async () => (await import('./init.help.ts')).initHelp, load: async () => (await import('./init.ts')).initCommand },
   { name: 'rngbias', summary: 'Drop-in for the EC-Comp 2020 reference evaluator (one sequence on stdin)', help: async () => (await import('./rngbias.help.ts')).rngbiasHelp, load: async () => (await import('./rngbias.ts')).rngbiasCommand },
   { name: 'eval', summary: 'Evaluate dice sequences in batches (JSON lines in, JSON lines out)', help: async () => (await import('./eval.help.ts')).evalHelp, load: async () => (await import('./eval.ts')).evalCommand },
   { name: 'bench', summary: 'Measure speed: evaluator, quantiles, hypervolume, labs, solvers, start-up', help: async () => (await import('./bench.help.ts')).benchHelp, load: async () => (await import('./bench.ts')).benchCommand },
@@ -28,5 +29,6 @@ export const commands: CommandEntry[] = [
   { name: 'merge', summary: 'Fold results files (e.g. experiment shards) into a project without duplicates', help: async () => (await import('./merge.help.ts')).mergeHelp, load: async () => (await import('./merge.ts')).mergeCommand },
   { name: 'serve', summary: 'serve the UI to a browser on a local web server', help: async () => (await import('./serve.help.ts')).serveHelp, load: async () => (await import('./serve.ts')).serveCommand },
   { name: 'solve', summary: 'Run a solver on the dice problem (single or multi-objective)', help: async () => (await import('./solve.help.ts')).solveHelp, load: async () => (await import('./solve.ts')).solveCommand },
+  { name: 'client', summary: 'Where the Python client for solver programs is, to pip install or copy', help: async () => (await import('./client.help.ts')).clientHelp, load: async () => (await import('./client.ts')).clientCommand },
   { name: 'solvers', summary: 'List the solvers and their parameters', help: async () => (await import('./solvers.help.ts')).solversHelp, load: async () => (await import('./solvers.ts')).solversCommand },
 ];

@@ -7,7 +7,7 @@ export const reportHelp = {
     `Usage: saikoro report FILE EXPERIMENT [--format ${REPORT_FORMAT_NAMES.join('|')}] [--out PATH [--force]]`,
     '                      [--metric M[,M...]] [--baseline SOLVER] [--chromium PATH] [--standalone]',
     '',
-    'Writes a report of an experiment (docs/report.md):',
+    'Writes a report of an experiment (saikoro help reports):',
     '  html   one self-contained page: setup, results tables (median (IQR), +/-/= against the',
     '         baseline, A12, Friedman ranks), SVG charts, the best sequences, the failed runs',
     '  csv    two files, runs and solutions (RFC 4180); needs --out: PATH-runs.csv and',

@@ -28,7 +28,7 @@ Options:
                serve (and build into) DIR instead of out/renderer
   --allow-commands
                let the app run solver programs (experiments and runs whose solver is a
-               "command", docs/external-solvers.md) on this machine, with the server's
+               "command", saikoro help protocol) on this machine, with the server's
                permissions, for anyone who holds the token (a warning at start says so).
                Without it they are refused.
 `,

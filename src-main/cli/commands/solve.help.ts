@@ -11,7 +11,7 @@ export const solveHelp = {
 
 Runs one solver on the dice problem in a worker process and prints the result. The solver is a
 built-in one (--solver) or any program speaking the external-solver protocol (--command; see
-docs/external-solvers.md): Saikoro starts it, evaluates what it asks for, counts the budget
+saikoro help protocol): Saikoro starts it, evaluates what it asks for, counts the budget
 and keeps the best solution or the front itself.
 
 Options:
@@ -59,7 +59,7 @@ what it found so far (exit status 130).
 
 Examples:
   saikoro solve --track so --n 50 --evals 20000 --seed 1
-  saikoro solve --track so --n 840 --evals 20000 --seed 1 --command "python3 examples/solvers/deap_ga.py"
+  saikoro solve --track mo2 --n 200 --evals 3000 --seed 1 --command "python3 solver.py"   (in a study of saikoro init)
   saikoro solve --track mo2 --n 840 --solver nsga2 --param populationSize=200 --evals 100000 --seed 3 --json`,
   options: {
     track: { type: 'string' }, n: { type: 'string' }, config: { type: 'string' }, solver: { type: 'string' },

@@ -5,13 +5,14 @@
 // help and parser cannot drift apart. The built CLI, run with a module-load recorder, loads the
 // help's chunk and not the command's.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { CommandHelp } from '../../../src-main/cli/command.ts';
 import { commands } from '../../../src-main/cli/commands/registry.ts';
+import { HELP_TOPICS, markdownSection } from '../../../src-main/cli/help-topics.ts';
 import { METRICS } from '../../../src-shared/experiments/compare.ts';
 import { runCli } from './io.ts';
 
@@ -80,11 +81,9 @@ describe('command help, from the registry', () => {
   });
 
   it('an unknown command is named, with where the list of commands is', async () => {
-    for (const argv of [['nosuch'], ['help', 'nosuch']]) {
-      const run = await runCli(argv);
-      expect([run.code, run.stdout]).toEqual([2, '']);
-      expect(run.stderr).toBe(`saikoro: unknown command "nosuch"\nTry 'saikoro --help' for the list of commands.\n`);
-    }
+    const run = await runCli(['nosuch']);
+    expect([run.code, run.stdout]).toEqual([2, '']);
+    expect(run.stderr).toBe(`saikoro: unknown command "nosuch"\nTry 'saikoro --help' for the list of commands.\n`);
   });
 
   it('--version prints the package version', async () => {
@@ -105,6 +104,49 @@ describe('command help, from the registry', () => {
       expect([run.code, run.stdout], argv.join(' ')).toEqual([2, '']);
       expect(run.stderr, argv.join(' ')).toBe(`saikoro ${argv[0]}: ${message}\nTry 'saikoro ${argv[0]} --help' for the usage.\n`);
     }
+  });
+});
+
+describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
+  it('every topic prints its page (or its section) from docs/, headed by the file it comes from', async () => {
+    for (const topic of HELP_TOPICS) {
+      const run = await runCli(['help', topic.name]);
+      expect([run.code, run.stderr], topic.name).toEqual([0, '']);
+      const file = join(ROOT, topic.file);
+      const text = readFileSync(file, 'utf8');
+      const body = topic.section === undefined ? text.trimEnd() : markdownSection(text, topic.section);
+      expect(body, topic.name).not.toBeNull();
+      expect(run.stdout, topic.name).toBe(`${[`saikoro help ${topic.name}: ${topic.section ? `"${topic.section}" in ` : ''}${file}`, ...(topic.about ?? []).map((a) => `${a}: ${join(ROOT, a)}`)].join('\n')}\n\n${body}\n`);
+      for (const about of topic.about ?? []) expect(existsSync(join(ROOT, about)), about).toBe(true);
+    }
+    const spec = (await runCli(['help', 'spec'])).stdout;
+    expect(spec).toContain('## Experiment spec (JSON)');
+    expect(spec).toContain('| `budget.evaluations` |');
+    expect(spec).not.toContain('## Runs and run ids');
+    expect((await runCli(['help', 'slurm'])).stdout).toContain(`docs/examples/slurm-experiment.sh: ${join(ROOT, 'docs', 'examples', 'slurm-experiment.sh')}\n`);
+  });
+
+  it('a section ends at the next "## " heading outside a code block', () => {
+    const page = ['# T', '## A', 'a', '```sh', '## not a heading (a shell comment)', '```', '## B', 'b'].join('\n');
+    expect(markdownSection(page, 'A')).toBe(['## A', 'a', '```sh', '## not a heading (a shell comment)', '```'].join('\n'));
+    expect(markdownSection(page, 'B')).toBe('## B\nb');
+    expect(markdownSection(page, 'C')).toBeNull();
+  });
+
+  it('topics and commands have different names; every "saikoro help X" a usage names exists', async () => {
+    const names = commands.map((c) => c.name);
+    for (const topic of HELP_TOPICS) expect(names, topic.name).not.toContain(topic.name);
+    for (const entry of commands) {
+      for (const [, wanted] of (await entry.help()).usage.matchAll(/saikoro help ([a-z-]+)/g)) expect([...names, ...HELP_TOPICS.map((t) => t.name)], `${entry.name}: saikoro help ${wanted}`).toContain(wanted);
+      // Docs are named by topic, not by a path the installed package would have to ship.
+      expect((await entry.help()).usage, entry.name).not.toMatch(/docs\/[a-z-]+\.md/);
+    }
+    const top = (await runCli(['--help'])).stdout;
+    for (const topic of HELP_TOPICS) expect(top).toMatch(new RegExp(`^  ${escape(topic.name)} +${escape(topic.summary)}$`, 'm'));
+    const wrong = await runCli(['help', 'nosuch', 'extra']);
+    expect([wrong.code, wrong.stderr]).toEqual([2, 'saikoro help: one command or topic at a time, got "nosuch extra"\nTry \'saikoro --help\' for the commands and topics.\n']);
+    const unknown = await runCli(['help', 'specs']);
+    expect([unknown.code, unknown.stderr]).toEqual([2, 'saikoro help: no command or help topic "specs"\nTry \'saikoro --help\' for the commands and topics.\n']);
   });
 });
 
@@ -150,11 +192,11 @@ function chunkOf(file: string): string {
 }
 
 describe('the built CLI prints help without loading the command', () => {
-  it('saikoro --help loads index.js and the chunks it shares with commands, no command and no help', async () => {
+  it('saikoro --help loads index.js, the list of help topics and the chunks it shares with commands, no command and no help', async () => {
     const run = await runBuilt(['--help']);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe((await runCli(['--help'])).stdout);
-    expect(run.loaded.filter((file) => !file.startsWith('chunk-'))).toEqual(['index.js']);
+    expect(run.loaded.filter((file) => !file.startsWith('chunk-'))).toEqual(['index.js', chunkOf('help-topics.ts')]);
   }, 60_000);
 
   it('saikoro <command> --help loads its help chunk, never its command chunk', async () => {
