@@ -95,6 +95,16 @@ export function runKeyOf(record: RunRecord): RunKey {
   };
 }
 
+/** A file of a program entrant's archived folder (a competition file, schema 6). */
+export interface EntrantFile {
+  /** Relative to the folder, with `/` between names. */
+  path: string;
+  /** 0o755 (executable) or 0o644. */
+  mode: number;
+  sha256: string;
+  content: Uint8Array;
+}
+
 export interface ExperimentRecord {
   name: string;
   spec: ExperimentSpec;

@@ -19,6 +19,7 @@
  * ProjectError naming the file and what is wrong (errors.ts), and a refused file is never
  * written to.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
@@ -30,8 +31,10 @@ import { hasHotJournal, integrityCheck, MAX_FILE_NAME_BYTES, privateLink, readHe
 import { rollbackHotJournal } from './journal.ts';
 import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
 import { migrate } from './migration.ts';
-import { labRunId, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RunRecord } from './project-records.ts';
+import { labRunId, type EntrantFile, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RunRecord } from './project-records.ts';
 import * as check from './records.ts';
+import * as competitionCheck from './competition-records.ts';
+import type { Competition, Entrant } from '../../src-shared/competition/competition.ts';
 import { RecordError } from './records.ts';
 import { APPLICATION_ID, CURRENT_SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { Database, withBusyRetry, type Row } from './sqlite.ts';
@@ -494,6 +497,112 @@ export class Project {
           return this.corrupt(`lab run ${id}`, e);
         }
       });
+    });
+  }
+
+  /** The competition this file holds (docs/competition.md), or null for a project that is not one. */
+  competition(): Competition | null {
+    return this.read(() => {
+      const row = this.all('SELECT * FROM competition WHERE id = 1')[0];
+      if (!row) return null;
+      try {
+        const { definition, problems } = competitionCheck.definitionColumn('definition_json', competitionCheck.jsonOf('definition_json', row.definition_json));
+        return {
+          definition,
+          problems,
+          commitment: competitionCheck.commitmentColumn('commitment_json', competitionCheck.jsonOf('commitment_json', row.commitment_json)),
+          secret: check.textOrNull('secret', row.secret),
+          revealedAt: check.textOrNull('revealed_at', row.revealed_at),
+          createdAt: check.text('created_at', row.created_at),
+        };
+      } catch (e) {
+        return this.corrupt('the competition', e);
+      }
+    });
+  }
+
+  /** Makes this project a competition file; only an empty project (no experiments, runs or competition) can be one. */
+  createCompetition(competition: Competition): void {
+    competitionCheck.definitionColumn('definition', { definition: competition.definition, problems: competition.problems });
+    competitionCheck.commitmentColumn('commitment', competition.commitment);
+    this.write(() => {
+      const counts = this.all('SELECT (SELECT count(*) FROM competition) AS c, (SELECT count(*) FROM experiments) AS e, (SELECT count(*) FROM runs) AS r')[0];
+      if (Number(counts.c)) throw new ProjectError(`${this.path}: is a competition already`, this.path);
+      if (Number(counts.e) || Number(counts.r)) throw new ProjectError(`${this.path}: holds experiments or runs; a competition needs a file of its own`, this.path);
+      this.db.run('INSERT INTO competition (id, definition_json, commitment_json, secret, revealed_at, created_at) VALUES (1, ?, ?, NULL, NULL, ?)', [
+        canonicalJson({ definition: competition.definition, problems: competition.problems }),
+        canonicalJson(competition.commitment),
+        competition.createdAt,
+      ]);
+    });
+  }
+
+  /** The entrants of the competition, in the order they entered. */
+  entrants(): Entrant[] {
+    return this.read(() =>
+      this.all('SELECT name, entry_json, created_at FROM entrants ORDER BY rowid').map((r) => {
+        try {
+          return { name: competitionCheck.entrantName('name', r.name), entry: competitionCheck.entryColumn('entry_json', competitionCheck.jsonOf('entry_json', r.entry_json)), createdAt: check.text('created_at', r.created_at) };
+        } catch (e) {
+          return this.corrupt(`entrant ${JSON.stringify(String(r.name))}`, e);
+        }
+      }),
+    );
+  }
+
+  /** The archived files of a program entrant, by path (folders and links are in its entry). */
+  entrantFiles(name: string): EntrantFile[] {
+    return this.read(() =>
+      this.all('SELECT path, mode, sha256, content FROM entrant_files WHERE entrant = ? ORDER BY path', name).map((r) => {
+        try {
+          const file = check.text('path', r.path);
+          if (!competitionCheck.safeRelative(file)) throw new RecordError('path', `must be a relative path inside the folder, got ${JSON.stringify(file)}`);
+          const mode = check.safeInteger('mode', r.mode);
+          if (mode !== 0o644 && mode !== 0o755) throw new RecordError('mode', `must be 644 or 755 (octal), got ${mode.toString(8)}`);
+          if (!(r.content instanceof Uint8Array)) throw new RecordError('content', 'must be the file\'s bytes');
+          const sha256 = check.text('sha256', r.sha256);
+          const actual = createHash('sha256').update(r.content).digest('hex');
+          if (actual !== sha256) throw new RecordError('content', `its sha256 is ${actual}, the row says ${sha256}`);
+          return { path: file, mode, sha256, content: r.content };
+        } catch (e) {
+          return this.corrupt(`entrant ${JSON.stringify(name)}'s file ${JSON.stringify(String(r.path))}`, e);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Enters an entrant in one transaction: its row, its archived files, and the competition's
+   * experiments as they now are (`experiments`: added, or their stored spec replaced; the caller
+   * derives them, competitionSpecs, so every earlier run keeps its id). Refuses a name taken.
+   */
+  addEntrant(entrant: Entrant, files: readonly EntrantFile[], experiments: readonly ExperimentSpec[]): void {
+    competitionCheck.entrantName('name', entrant.name);
+    competitionCheck.entryColumn('entry', entrant.entry);
+    this.write(() => {
+      if (!this.all('SELECT 1 FROM competition WHERE id = 1').length) throw new ProjectError(`${this.path}: is not a competition (make one with saikoro competition new)`, this.path);
+      if (this.all('SELECT 1 FROM entrants WHERE name = ?', entrant.name).length) throw new ProjectError(`${this.path}: an entrant named "${entrant.name}" has entered already; choose another name`, this.path);
+      this.db.run('INSERT INTO entrants (name, entry_json, created_at) VALUES (?, ?, ?)', [entrant.name, canonicalJson(entrant.entry), entrant.createdAt]);
+      for (const f of files) {
+        const actual = createHash('sha256').update(f.content).digest('hex');
+        if (actual !== f.sha256) throw new ProjectError(`${this.path}: not storing entrant ${entrant.name}'s file ${f.path}: its sha256 is ${actual}, not ${f.sha256}`, this.path);
+      }
+      for (const f of files) this.db.run('INSERT INTO entrant_files (entrant, path, mode, sha256, content) VALUES (?, ?, ?, ?, ?)', [entrant.name, f.path, f.mode, f.sha256, f.content]);
+      for (const spec of experiments) {
+        const json = canonicalJson(spec);
+        if (this.all('SELECT 1 FROM experiments WHERE name = ?', spec.name).length) this.db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [json, spec.name]);
+        else this.db.run('INSERT INTO experiments (name, spec_json, created_at) VALUES (?, ?, ?)', [spec.name, json, entrant.createdAt]);
+      }
+    });
+  }
+
+  /** Stores the revealed secret (checked against the commitment by the caller) and when. */
+  revealCompetition(secret: string, at: string): void {
+    this.write(() => {
+      const row = this.all('SELECT secret FROM competition WHERE id = 1')[0];
+      if (!row) throw new ProjectError(`${this.path}: is not a competition`, this.path);
+      if (row.secret !== null && row.secret !== undefined) return;
+      this.db.run('UPDATE competition SET secret = ?, revealed_at = ? WHERE id = 1', [secret, at]);
     });
   }
 

@@ -1,0 +1,158 @@
+import path from 'node:path';
+import { InputError, numberOption, parseCommandArgs, readAll, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { competitionHelp } from './competition.help.ts';
+import { openProject, projectInputError } from './project.ts';
+import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
+import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
+import { createCompetitionFile, enterBuiltIn, listProblems, revealCompetition } from '../../app/competition.ts';
+import { boundedHvNormaliser } from '../../app/dice.ts';
+import { Launcher } from '../../app/launcher.ts';
+import { nodeSpawner } from '../../host/spawner.ts';
+import { ProjectError } from '../../project/errors.ts';
+
+type Values = Record<string, string | boolean | undefined>;
+
+const ACTIONS = ['new', 'enter', 'problems', 'reveal'] as const;
+
+/** The competition's own errors are bad input (exit 1), with the file as the user wrote it. */
+function asInput(e: unknown, io: CliIo, file: string): unknown {
+  if (e instanceof ProjectError) return projectInputError(e, io, file);
+  if (e instanceof CompetitionError || e instanceof SuiteError) return new InputError(e.message.replaceAll(path.resolve(io.cwd, file), file));
+  return e;
+}
+
+function allowed(action: string, values: Values, names: readonly string[]): void {
+  for (const [key, value] of Object.entries(values)) if (value !== undefined && !names.includes(key)) throw new UsageError(`competition ${action}: --${key} does not go with ${action}`);
+}
+
+/** A comma-separated list option, each item through `each`. */
+function listOption<T>(name: string, value: string | boolean | undefined, each: (item: string) => T): T[] {
+  if (typeof value !== 'string') throw new UsageError(`competition new: missing --${name}`);
+  const items = value.split(',').map((s) => s.trim());
+  if (items.some((s) => s === '')) throw new UsageError(`--${name}: expected a comma-separated list, got "${value}"`);
+  return items.map(each);
+}
+
+/** --secret TEXT, or `-`: the first line of stdin. */
+async function secretOption(action: string, values: Values, io: CliIo): Promise<string> {
+  if (typeof values.secret !== 'string') throw new UsageError(`competition ${action}: missing --secret TEXT`);
+  if (values.secret !== '-') return values.secret;
+  const text = await readAll(io.stdin, { limitBytes: 64 * 1024 });
+  return text.split(/\r?\n/)[0];
+}
+
+async function newAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('new', values, ['tracks', 'n', 'instances', 'with-public', 'budget', 'seeds', 'secret']);
+  const tracks = listOption('tracks', values.tracks, (t) => {
+    if (!(TRACK_NAMES as readonly string[]).includes(t)) throw new UsageError(`--tracks: unknown track "${t}" (known: ${TRACK_NAMES.join(', ')})`);
+    return t as TrackName;
+  });
+  const ns = listOption('n', values.n, (n) => numberOption('n', n, 0, { integer: true, min: 1, max: 10_000_000 }));
+  for (const [name, v] of [['instances', values.instances], ['budget', values.budget], ['seeds', values.seeds]] as const) if (v === undefined) throw new UsageError(`competition new: missing --${name}`);
+  const definition: CompetitionDefinition = {
+    tracks,
+    ns,
+    instances: numberOption('instances', values.instances as string, 0, { integer: true, min: 0, max: MAX_INSTANCES }),
+    withPublic: values['with-public'] === true,
+    evaluations: numberOption('budget', values.budget as string, 0, { integer: true, min: 1, max: MAX_COMPETITION_EVALUATIONS }),
+    seeds: numberOption('seeds', values.seeds as string, 0, { integer: true, min: 1, max: MAX_COMPETITION_SEEDS }),
+  };
+  const secret = await secretOption('new', values, io);
+  let launcher: Launcher | null = null;
+  const normalise = boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: nodeSpawner(), parallelism: 1 })));
+  try {
+    const competition = await createCompetitionFile(path.resolve(io.cwd, file), definition, secret, normalise);
+    const hidden = competition.problems.filter((p) => p.hidden).length;
+    writeLine(io.stdout, `created competition ${file}: ${competition.problems.length} problem(s) (${hidden} hidden), ${definition.evaluations} evaluations x ${definition.seeds} seed(s) per problem and entrant`);
+    writeLine(io.stderr, 'keep the secret until the reveal: the file holds only a commitment to it');
+    return 0;
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    (launcher as Launcher | null)?.dispose();
+  }
+}
+
+async function enterAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('enter', values, ['name', 'solver']);
+  if (values.name === undefined) throw new UsageError('competition enter: missing --name NAME');
+  if (values.solver === undefined) throw new UsageError('competition enter: give --solver BUILTIN (or default)');
+  const project = openProject(file, io);
+  try {
+    const entrant = enterBuiltIn(project, values.name, values.solver);
+    writeLine(io.stdout, `entered ${entrant.name}: built-in solver ${values.solver}, blind`);
+    return 0;
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    project.close();
+  }
+}
+
+async function problemsAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('problems', values, ['json', 'reveal', 'secret']);
+  if (values.reveal && values.secret === undefined) throw new UsageError('competition problems: --reveal needs --secret TEXT');
+  if (!values.reveal && values.secret !== undefined) throw new UsageError('competition problems: --secret goes with --reveal');
+  const secret = values.reveal ? await secretOption('problems', values, io) : null;
+  const project = openProject(file, io, { readOnly: true });
+  try {
+    const { problems, shown } = listProblems(project, secret);
+    if (values.json) {
+      writeLine(io.stdout, JSON.stringify({ problems }));
+      return 0;
+    }
+    for (const p of problems) {
+      const bands = shown ? `  alpha [${p.alpha!.join(', ')}]  beta [${p.beta!.join(', ')}]  gamma [${p.gamma!.join(', ')}]` : '';
+      writeLine(io.stdout, `${p.id.padEnd(18)} ${p.hidden ? (shown ? 'secret' : 'hidden') : 'public'}${bands}`);
+    }
+    return 0;
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    project.close();
+  }
+}
+
+async function revealAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('reveal', values, ['secret']);
+  const secret = await secretOption('reveal', values, io);
+  const project = openProject(file, io);
+  try {
+    const reveal = revealCompetition(project, secret);
+    writeLine(
+      io.stdout,
+      reveal.newlyRevealed
+        ? `revealed ${file}: the secret matches the commitment and draws each of its ${reveal.hidden} hidden instance(s) again; their bands are shown from now on`
+        : `${file} was revealed already (${reveal.revealedAt}); the secret matches`,
+    );
+    return 0;
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    project.close();
+  }
+}
+
+export const competitionCommand: Command = {
+  name: 'competition',
+  async run(argv, io) {
+    const { values, positionals } = parseCommandArgs(argv, competitionHelp);
+    const [action, file, ...rest] = positionals;
+    const actions = ACTIONS.join(', ');
+    if (!action) throw new UsageError(`missing action: ${actions}`);
+    if (!(ACTIONS as readonly string[]).includes(action)) throw new UsageError(`unknown action "${action}" (${actions})`);
+    if (!file) throw new UsageError(`competition ${action}: missing FILE`);
+    if (rest.length) throw new UsageError(`competition ${action}: unexpected argument "${rest[0]}"`);
+    switch (action as (typeof ACTIONS)[number]) {
+      case 'new':
+        return newAction(file, values, io);
+      case 'enter':
+        return enterAction(file, values, io);
+      case 'problems':
+        return problemsAction(file, values, io);
+      case 'reveal':
+        return revealAction(file, values, io);
+    }
+  },
+};
