@@ -15,6 +15,7 @@ import { FieldError } from '../../src-shared/base/field-error.ts';
 import { objectiveCeiling } from '../../src-shared/problems/dice/objective-range.ts';
 import { runProgramOf, type RunProgram } from '../../src-shared/experiments/grid.ts';
 import { checkProgramSpec, ProgramSpecError } from '../../src-shared/solvers/program/protocol.ts';
+import { FRONT_LOG_LADDERS } from '../../src-shared/solvers/front-log.ts';
 
 /** A stored value that breaks a rule; `field` is the column or the path inside it. */
 export class RecordError extends FieldError {
@@ -170,6 +171,38 @@ function indexOrNull(field: string, v: unknown, evaluations: number): void {
 }
 
 /**
+ * A multi-objective run's front log (src-shared/solvers/front-log.ts): insertions
+ * [evaluation, f_1, ..., f_M] in the order of their evaluations, each within the run's count, with
+ * objectives in their range; and how it was compacted, if it was.
+ */
+function frontLog(field: string, v: unknown, cfg: DiceConfig, evaluations: number): void {
+  const m = cfg.objectives.length;
+  if (m < 2) throw new RecordError(field, `is only kept for several objectives, and the run's config has ${m}`);
+  if (!isRecord(v)) throw new RecordError(field, `must be an object {insertions, compacted}, got ${describeValue(v)}`);
+  if (!Array.isArray(v.insertions)) throw new RecordError(`${field}.insertions`, `must be a list of [evaluation, f_1, ..., f_${m}], got ${describeValue(v.insertions)}`);
+  let previous = 0;
+  v.insertions.forEach((row, i) => {
+    const at = `${field}.insertions[${i}]`;
+    if (!Array.isArray(row) || row.length !== m + 1) throw new RecordError(at, `must be [evaluation, f_1, ..., f_${m}], got ${Array.isArray(row) ? `${row.length} values` : describeValue(row)}`);
+    const evaluation = count(`${at}[0]`, row[0]);
+    if (evaluation < 1 || evaluation > evaluations) throw new RecordError(`${at}[0]`, `is ${evaluation}, not an evaluation of the run (1 to ${evaluations})`);
+    if (evaluation < previous) throw new RecordError(`${at}[0]`, `is ${evaluation}, before the insertion above it (${previous})`);
+    previous = evaluation;
+    for (let k = 1; k <= m; k++) {
+      const f = finite(`${at}[${k}]`, row[k]);
+      atLeastZero(`${at}[${k}]`, f);
+      const ceiling = objectiveCeiling(cfg, k - 1);
+      if (f > ceiling) throw new RecordError(`${at}[${k}]`, `is ${f}, above the largest value objective ${k} can take at N = ${cfg.n} (${ceiling})`);
+    }
+  });
+  if (v.compacted === undefined) throw new RecordError(`${field}.compacted`, 'is missing');
+  if (v.compacted === null) return;
+  if (!isRecord(v.compacted)) throw new RecordError(`${field}.compacted`, `must be null or {exactUntil, perDecade}, got ${describeValue(v.compacted)}`);
+  count(`${field}.compacted.exactUntil`, v.compacted.exactUntil);
+  if (!(FRONT_LOG_LADDERS as readonly unknown[]).includes(v.compacted.perDecade)) throw new RecordError(`${field}.compacted.perDecade`, `must be one of ${FRONT_LOG_LADDERS.join(', ')}, got ${describeValue(v.compacted.perDecade)}`);
+}
+
+/**
  * A stored solver result for a run of `cfg`: the fields that comparisons, verification and the
  * app read, with every solution's objective and constraint counts equal to the config's, every
  * value in its range and every evaluation count within the run's.
@@ -189,6 +222,8 @@ export function solverResult(field: string, v: unknown, cfg: DiceConfig): Solver
     if (!isRecord(t)) throw new RecordError(`${field}.trace[${i}]`, 'must be a trace point object');
     if (count(`${field}.trace[${i}].evaluations`, t.evaluations) > evaluations) throw new RecordError(`${field}.trace[${i}].evaluations`, `is ${t.evaluations}, after the run's last evaluation (${evaluations})`);
   });
+  if (v.traceExact !== undefined && typeof v.traceExact !== 'boolean') throw new RecordError(`${field}.traceExact`, `must be true or false, got ${describeValue(v.traceExact)}`);
+  if (v.frontLog !== undefined) frontLog(`${field}.frontLog`, v.frontLog, cfg, evaluations);
   indexOrNull(`${field}.firstFeasibleAt`, v.firstFeasibleAt, evaluations);
   indexOrNull(`${field}.bestFoundAt`, v.bestFoundAt, evaluations);
   return v as unknown as SolverResult;

@@ -20,6 +20,7 @@ import type { SolutionRecord, SolverResult } from '../solvers/types.ts';
 import type { BudgetSpec } from './spec.ts';
 import type { RunProgram } from './grid.ts';
 import { canonicalJson } from './canonical-json.ts';
+import { frontLogFrontAt } from '../solvers/front-log.ts';
 
 /**
  * Stored and recomputed numbers may differ by a rounding (an evaluator since made faster sums
@@ -64,6 +65,33 @@ export function resultProblem(config: DiceConfig, budget: BudgetSpec, result: So
   for (let i = 0; i < result.front.length; i++)
     for (let j = 0; j < result.front.length; j++)
       if (i !== j && dominates(result.front[j].objectives, result.front[i].objectives)) return `result.front[${i}]: is dominated by result.front[${j}], so it is not on a front`;
+  return recordProblem(result);
+}
+
+/**
+ * Does the run's record (its exact trace, its front log) end where its checked solutions say?
+ * SO: the trace's last point is the best, a point at bestFoundAt has its value, and the first
+ * feasible point is at firstFeasibleAt. MO: the front rebuilt from the log is the stored front.
+ * Results from before exact traces (no traceExact) have only the field checks.
+ */
+function recordProblem(result: SolverResult): string | null {
+  if (result.traceExact && result.objectiveCount === 1) {
+    const trace = result.trace;
+    for (let i = 1; i < trace.length; i++) if (trace[i].evaluations < trace[i - 1].evaluations) return `result.trace[${i}].evaluations: ${trace[i].evaluations} comes after ${trace[i - 1].evaluations}`;
+    const last = trace[trace.length - 1];
+    if (!last || last.evaluations !== result.evaluations) return `result.trace: ends at ${last ? last.evaluations : 'no point'}, not at the run's last evaluation (${result.evaluations})`;
+    const best = result.best;
+    const agrees = (t: (typeof trace)[number]) => best !== null && t.feasible === best.feasible && same(t.violation, best.violation) && (!best.feasible || (t.best !== null && same(t.best, best.objectives[0])));
+    if (best && !agrees(last)) return `result.trace[${trace.length - 1}]: ends at f = ${last.best} (violation ${last.violation}), not at the best solution's ${best.objectives[0]} (violation ${best.violation})`;
+    if (best && !trace.some((t) => t.evaluations === result.bestFoundAt && agrees(t))) return `result.bestFoundAt: ${result.bestFoundAt} is not where the trace first reaches the best`;
+    const firstFeasible = trace.find((t) => t.feasible)?.evaluations ?? null;
+    if (firstFeasible !== result.firstFeasibleAt) return `result.firstFeasibleAt: ${result.firstFeasibleAt}, but the trace's first feasible point is at ${firstFeasible}`;
+  }
+  if (result.frontLog) {
+    const logged = frontLogFrontAt(result.frontLog, result.evaluations);
+    const stored = result.front.map((s) => s.objectives);
+    if (!sameVectors(logged, stored)) return `result.frontLog: gives a front of ${logged.length} points at the run's end that is not the stored front (${stored.length} points)`;
+  }
   return null;
 }
 
@@ -93,4 +121,20 @@ export function programProblem(run: { solver: string; program: RunProgram | null
     if (canonicalJson(stored) !== canonicalJson(value)) return `its result's program.${key} is ${shown(stored)}, the run's is ${shown(value)}`;
   }
   return null;
+}
+
+/** The same vectors (each value within a rounding), in any order. */
+function sameVectors(a: readonly (readonly number[])[], b: readonly (readonly number[])[]): boolean {
+  if (a.length !== b.length) return false;
+  const order = (p: readonly number[], q: readonly number[]) => p.reduce((d, v, k) => d || v - q[k], 0);
+  const x = [...a].sort(order);
+  const y = [...b].sort(order);
+  const equal = (p: readonly number[], q: readonly number[]) => p.every((v, k) => same(v, q[k]));
+  if (x.every((p, i) => equal(p, y[i]))) return true;
+  // A rounding can reorder ties: match each vector to any unused one.
+  const used = new Array<boolean>(y.length).fill(false);
+  return x.every((p) => {
+    const j = y.findIndex((q, k) => !used[k] && equal(p, q));
+    return j >= 0 && (used[j] = true);
+  });
 }

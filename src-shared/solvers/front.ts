@@ -5,6 +5,7 @@
  */
 import { ParetoArchive } from '../metrics/archive.ts';
 import { compareEvaluated } from './constraints.ts';
+import { FrontLogWriter, type FrontLog } from './front-log.ts';
 import type { Evaluated } from './types.ts';
 
 function copy(e: Evaluated): Evaluated {
@@ -29,14 +30,26 @@ export class BestKeeper {
   }
 }
 
+/** A member of the run's front, with its entry in the front log. */
+interface Member extends Kept {
+  handle: number;
+}
+
 /**
  * MO: the feasible non-dominated solutions, kept in the one Pareto archive
  * (src-shared/metrics/archive.ts: an equal objective vector keeps the earlier point; unbounded),
- * and the least-violating infeasible point while nothing feasible has been seen.
+ * the least-violating infeasible point while nothing feasible has been seen, and the log of
+ * every insertion into the archive (front-log.ts).
  */
 export class RunFront {
-  readonly archive = new ParetoArchive<Kept>();
+  readonly archive = new ParetoArchive<Member>();
   leastViolating: Kept | null = null;
+  private readonly log: FrontLogWriter;
+  private readonly byHandle = new Map<number, Member>();
+
+  constructor(logLimit?: number) {
+    this.log = new FrontLogWriter(logLimit);
+  }
 
   get size(): number {
     return this.archive.size;
@@ -57,8 +70,30 @@ export class RunFront {
     }
     const F = Array.from(e.F);
     if (this.archive.isCovered(F)) return false;
-    this.archive.insert(F, { solution: copy(e), foundAt: at });
+    const before = this.archive.members();
+    const member: Member = { solution: copy(e), foundAt: at, handle: this.log.inserted(at, F) };
+    this.archive.insert(F, member);
+    this.byHandle.set(member.handle, member);
+    if (this.archive.size !== before.length + 1) {
+      const now = new Set(this.archive.members().map((m) => m.payload));
+      for (const m of before)
+        if (!now.has(m.payload)) {
+          this.log.removed(m.payload.handle, at);
+          this.byHandle.delete(m.payload.handle);
+        }
+    }
+    this.log.maybeCompact((from, to) => {
+      const moved = this.byHandle.get(from)!;
+      this.byHandle.delete(from);
+      moved.handle = to;
+      this.byHandle.set(to, moved);
+    });
     this.leastViolating = null;
     return true;
+  }
+
+  /** The log of every insertion into the archive so far. */
+  frontLog(): FrontLog {
+    return this.log.toJSON();
   }
 }

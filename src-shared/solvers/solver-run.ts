@@ -24,8 +24,13 @@ import { formatSequence } from '../problems/dice/sequence.ts';
 export interface SolverRunOptions {
   /** Upper bound on the evaluations of one step (default 1000). */
   maxStepEvaluations?: number;
-  /** The trace is thinned to between traceLimit and 2 * traceLimit points (default 200). */
+  /**
+   * MO: the trace (a sample per step, for charts) is thinned to between traceLimit and
+   * 2 * traceLimit points (default 200). A single-objective trace holds every improvement.
+   */
   traceLimit?: number;
+  /** MO: the front log's size at its first compaction (default FRONT_LOG_LIMIT, front-log.ts). */
+  frontLogLimit?: number;
   /** The run's clock, for the trace's seconds: pass the one the driver reads (default a new one). */
   clock?: RunClock;
   /** MO: an indicator of the feasible front (e.g. normalised hypervolume) recorded in the trace. */
@@ -89,7 +94,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   private readonly solver: RunnableSolver;
   private readonly single: boolean;
   private readonly bestKeeper = new BestKeeper();
-  private readonly front = new RunFront();
+  private readonly front: RunFront;
   private firstFeasibleAt: number | null = null;
   private readonly trace: TracePoint[] = [];
   private readonly traceLimit: number;
@@ -113,6 +118,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     this.params = resolveParams(this.info.name, this.info.params, rawParams, problem);
     this.maxStep = Math.max(1, Math.floor(options.maxStepEvaluations ?? 1000));
     this.traceLimit = Math.max(2, Math.floor(options.traceLimit ?? 200));
+    this.front = new RunFront(options.frontLogLimit);
     this.clock = options.clock ?? new RunClock();
     this.solver = typeof solver === 'string' ? this.info.create() : solver.solver;
     this.solver.setup(problem, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
@@ -122,9 +128,18 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     return this.evaluations;
   }
 
+  /** The evaluation count of the last solution considered: the solver's reports must come in order. */
+  private lastConsideredAt = 0;
+
   private consider(e: Evaluated, at: number): boolean {
+    if (at < this.lastConsideredAt) throw new SolverError(`solver ${this.info.name} reported a solution of evaluation ${at} after one of evaluation ${this.lastConsideredAt}`);
+    this.lastConsideredAt = at;
     if (e.feasible && this.firstFeasibleAt === null) this.firstFeasibleAt = at;
-    return this.single ? this.bestKeeper.consider(e, at) : this.front.consider(e, at);
+    if (!this.single) return this.front.consider(e, at);
+    if (!this.bestKeeper.consider(e, at)) return false;
+    // Every improvement of the best, at the evaluation that found it.
+    this.trace.push(this.tracePoint(at, this.clock.seconds()));
+    return true;
   }
 
   /** One ask/evaluate/tell step spending at most `limit` evaluations (waiting when the ask does). */
@@ -160,10 +175,9 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     }
     this.evaluations += spent;
     this.solver.tell(evaluated);
-    if (improved) {
-      this.lastImprovementAt = this.evaluations;
-      this.pushTrace();
-    }
+    if (!improved) return;
+    this.lastImprovementAt = this.evaluations;
+    if (!this.single) this.pushTrace();
   }
 
   targetReached(target: number): boolean {
@@ -190,24 +204,22 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     return indicator(this.frontObjectives());
   }
 
-  /** A trace point now; on an improvement (SO) it is dated at the evaluation that found the best. */
-  private tracePoint(atImprovement = false, final = false): TracePoint {
-    const seconds = this.clock.seconds();
+  /** A trace point of the current best or front after `evaluations` evaluations. */
+  private tracePoint(evaluations: number, seconds: number, final = false): TracePoint {
     if (this.single) {
-      const kept = this.bestKeeper.best;
-      const b = kept?.solution;
-      const evaluations = atImprovement && kept ? kept.foundAt : this.evaluations;
+      const b = this.bestKeeper.best?.solution;
       return { evaluations, seconds, best: b ? b.F[0] : null, violation: b ? b.violation : 0, feasible: b ? b.feasible : false, frontSize: null, indicator: null };
     }
     const size = this.front.size;
     const least = this.front.leastViolating?.solution;
     const indicator = this.frontIndicator(final);
-    return { evaluations: this.evaluations, seconds, best: null, violation: size ? 0 : (least?.violation ?? 0), feasible: size > 0, frontSize: size, indicator };
+    return { evaluations, seconds, best: null, violation: size ? 0 : (least?.violation ?? 0), feasible: size > 0, frontSize: size, indicator };
   }
 
+  /** MO: a sample of the front at the end of a step that changed it, the trace thinned when long. */
   private pushTrace(): void {
     const trace = this.trace;
-    trace.push(this.tracePoint(true));
+    trace.push(this.tracePoint(this.evaluations, this.clock.seconds()));
     if (trace.length >= 2 * this.traceLimit) {
       // Keep the first point and every other one after it, and every point that carries an
       // indicator computed on the 'doubling' schedule (a few dozen at most: they are the
@@ -244,7 +256,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   result(end: RunEnd): SolverResult {
     const { stopReason } = end;
     const last = this.trace[this.trace.length - 1];
-    if (!last || last.evaluations !== this.evaluations) this.trace.push(this.tracePoint(false, true));
+    if (!last || last.evaluations !== this.evaluations) this.trace.push(this.tracePoint(this.evaluations, this.clock.seconds(), true));
     else if (last.indicator === null && !this.single) this.trace[this.trace.length - 1] = { ...last, indicator: this.frontIndicator(true) };
     const kept = this.current();
     const best = kept ? record(this.problem, kept.solution) : null;
@@ -268,6 +280,8 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
       firstFeasibleAt: this.firstFeasibleAt,
       front,
       trace: this.trace.slice(),
+      traceExact: true,
+      ...(this.single ? {} : { frontLog: this.front.frontLog() }),
       ...this.solver.resultExtras?.(),
     };
   }

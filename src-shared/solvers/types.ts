@@ -22,6 +22,7 @@ import type { TrackName } from '../problems/dice/config.ts';
 import type { Problem, ProblemCapability } from '../core/problem.ts';
 import type { StopReason, Termination } from '../core/termination.ts';
 import type { ParamSpec, ParamValue, ParamValues } from '../core/params.ts';
+import type { FrontLog } from './front-log.ts';
 
 
 /** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
@@ -50,7 +51,9 @@ export interface Ask {
   readonly candidates: readonly Uint8Array[];
   /**
    * Work the solver did itself during ask(): evaluations spent (peeks count one each) and
-   * the solutions worth recording (at least every new best it found).
+   * the solutions worth recording, in the order they were evaluated: at least every new best
+   * it found (SO) or every point that entered its own archive (MO), so that the run's trace
+   * holds each at its exact evaluation.
    */
   readonly internal?: { readonly evaluations: number; readonly reported: readonly Reported[] };
 }
@@ -108,10 +111,17 @@ export interface SolutionRecord {
   violation: number;
 }
 
+/**
+ * A point of a run's trace (docs/solvers.md, "Traces"). Single objective: one point per
+ * improvement of the best (feasibility first: the violation while nothing is feasible, then f),
+ * dated at the evaluation that found it, and a last point at the run's end. Several objectives:
+ * a sample of the front at the end of each step that changed it, thinned when long (the exact
+ * record is SolverResult.frontLog).
+ */
 export interface TracePoint {
-  /** SO improvements: the evaluation that found the new best; otherwise the count at the end of the step. */
+  /** SO: the evaluation that found the new best (the last point: the run's count). MO: the count at the end of the step. */
   evaluations: number;
-  /** Running time at the end of the step. */
+  /** Running time when the point was recorded (a solver's own reports: the end of its ask). */
   seconds: number;
   /** SO: best objective value so far (feasible if `feasible`); MO: null. */
   best: number | null;
@@ -168,8 +178,20 @@ export interface SolverResult {
   firstFeasibleAt: number | null;
   /** MO: the feasible non-dominated archive, sorted by objectives; SO: []. */
   front: SolutionRecord[];
-  /** Sampled convergence trace (every improvement, thinned to a bounded length, last point kept). */
+  /**
+   * The convergence trace (TracePoint). With `traceExact` (every result since exact traces): SO,
+   * every improvement of the best at its exact evaluation, then the end; MO, a thinned sample per
+   * step. Without it (results stored before): one point per improving step, thinned when long.
+   */
   trace: TracePoint[];
+  /** True when the trace holds every SO improvement at its exact evaluation (absent in older results). */
+  traceExact?: boolean;
+  /**
+   * MO: every insertion into the feasible archive with its evaluation count (front-log.ts),
+   * from which the front, and its hypervolume for any reference point, is rebuilt at any
+   * evaluation. Absent for SO and in results stored before it existed.
+   */
+  frontLog?: FrontLog;
   /** A solver program's run only: what ran and how it ended (docs/external-solvers.md). */
   program?: ProgramRecord;
   /** A solver program's run only: its stderr and {"log"} messages, bounded (start and end kept). */

@@ -299,7 +299,7 @@ export const experimentCommand: Command = {
           const admission: Admission = { gate: commandLineGate(), context: { project: path.resolve(project.path), action: 'experiment verify' } };
           for (const record of chosen) {
             const outcome = await verifyRun(record, admission);
-            writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}`);
+            writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}${outcome.note ? ` (${outcome.note})` : ''}`);
             outcomes.push(outcome);
           }
           const bad = outcomes.filter((o) => !o.ok).length;

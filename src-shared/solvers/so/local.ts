@@ -123,16 +123,14 @@ export class LocalSearch {
 }
 
 /**
- * Best-so-far of a solver across steps, with what to report at the end of a step: the latest
- * best, and also the first feasible best when it was superseded within the same step (so the
- * driver's firstFeasibleAt does not depend on step sizes).
+ * Best-so-far of a solver across steps, with what to report at the end of a step: every new
+ * best of the step, in order, each with the evaluation that found it (so the run's trace holds
+ * every improvement at its exact evaluation, whatever the step size).
  */
 export class BestTracker {
   f = Infinity;
   v = Infinity;
-  private pending: Reported | null = null;
-  private firstFeasible: Reported | null = null;
-  private feasibleSeen = false;
+  private pending: Reported[] = [];
 
   /** True when (f, v) is strictly better than the best so far. */
   better(f: number, v: number): boolean {
@@ -148,20 +146,13 @@ export class BestTracker {
   recordEvaluated(e: Evaluated, at: number): void {
     this.f = e.F[0];
     this.v = e.violation;
-    this.pending = { solution: e, at };
-    if (e.feasible && !this.feasibleSeen) {
-      this.feasibleSeen = true;
-      this.firstFeasible = this.pending;
-    }
+    this.pending.push({ solution: e, at });
   }
 
   /** The reports of this step, in order, clearing them. */
   take(): Reported[] {
-    const out: Reported[] = [];
-    if (this.firstFeasible && this.firstFeasible !== this.pending) out.push(this.firstFeasible);
-    if (this.pending) out.push(this.pending);
-    this.pending = null;
-    this.firstFeasible = null;
+    const out = this.pending;
+    this.pending = [];
     return out;
   }
 }

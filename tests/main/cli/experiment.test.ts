@@ -131,6 +131,21 @@ describe('saikoro experiment run / status / verify', () => {
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe('1 of 8 runs did not reproduce\n');
     expect(bad.stderr).toMatch(/MISMATCH so-n\d+ hill-climbing seed \d .*result\.best\.objectives\[0\]/);
+
+    // A result stored before exact traces (one point per improving step, no traceExact) still
+    // verifies on everything else, and says its trace was not compared; a tampered trace of a
+    // current result does not.
+    const old = open('p.saikoro').runs().find((r) => r.solver !== 'hill-climbing' && r.status === 'done')!;
+    const db2 = new Database(path.join(cwd, 'p.saikoro'));
+    const oldResult = { ...old.result!, trace: [old.result!.trace.at(-1)!] } as Record<string, unknown>;
+    delete oldResult.traceExact;
+    db2.run('UPDATE results SET result_json = ? WHERE run_id = ?', [JSON.stringify(oldResult), old.id]);
+    db2.run('UPDATE results SET result_json = ? WHERE run_id = ?', [JSON.stringify({ ...stored, best: { ...stored.best, objectives: [stored.best.objectives[0] - 1] }, trace: stored.trace.slice(1) }), run.id]);
+    db2.close();
+    const mixed = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
+    expect(mixed.stdout).toBe('1 of 8 runs did not reproduce\n');
+    expect(mixed.stderr).toMatch(new RegExp(`^ok +\\S+ \\S+ seed \\d \\(${old.id.slice(0, 12)}\\) \\(stored before exact traces: its trace was not compared\\)$`, 'm'));
+    expect(mixed.stderr).toMatch(/MISMATCH so-n\d+ hill-climbing seed \d .*result\.trace\[0\]/);
   });
 
   it('runs shards into results files that merge into the same runs as a full run', async () => {

@@ -2,10 +2,19 @@ import { trackConfig, type TrackName } from '../../../src-shared/problems/dice/c
 import type { DiceState } from '../../../src-shared/problems/dice/incremental.ts';
 import { DiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import type { SolverResult } from '../../../src-shared/solvers/types.ts';
+import { totalViolation } from '../../../src-shared/solvers/constraints.ts';
+import type { DiceValues } from '../../../src-shared/problems/dice/evaluate.ts';
+
+/** One counted objective computation, as the problem saw it: the objectives and the total normalised violation. */
+export interface Logged {
+  F: number[];
+  violation: number;
+}
 
 /**
  * A dice problem that counts, independently of the solvers' own bookkeeping, every objective
- * computation it performs: full evaluations, states built, resets, peeks, and commits.
+ * computation it performs: full evaluations, states built, resets, peeks, and commits; and logs
+ * the values of each counted one (not commits) in the order they were computed.
  */
 export class CountingProblem extends DiceProblem {
   fullEvaluations = 0;
@@ -13,6 +22,7 @@ export class CountingProblem extends DiceProblem {
   resets = 0;
   peeks = 0;
   sets = 0;
+  readonly log: Logged[] = [];
 
   constructor(track: TrackName, n: number) {
     super(trackConfig(track, n));
@@ -21,11 +31,17 @@ export class CountingProblem extends DiceProblem {
   override evaluate(x: Uint8Array, F: Float64Array, G: Float64Array): void {
     this.fullEvaluations++;
     super.evaluate(x, F, G);
+    this.log.push({ F: Array.from(F), violation: totalViolation(G, this.constraintScales) });
+  }
+
+  private logValues(values: DiceValues): void {
+    this.log.push({ F: Array.from(values.objectives), violation: totalViolation(values.constraints, this.constraintScales) });
   }
 
   override createState(x: Uint8Array): DiceState {
     this.statesBuilt++;
     const state = super.createState(x);
+    this.logValues(state.values);
     // Calls from inside the state (peekSwap's own set) reach the target, not the proxy.
     return new Proxy(state, {
       get: (target, key) => {
@@ -35,7 +51,10 @@ export class CountingProblem extends DiceProblem {
           if (key === 'peekSet' || key === 'peekSwap') this.peeks++;
           else if (key === 'reset') this.resets++;
           else if (key === 'set' || key === 'swap') this.sets++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          const out = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (key === 'peekSet' || key === 'peekSwap') this.logValues(out as DiceValues);
+          else if (key === 'reset') this.logValues(target.values);
+          return out;
         };
       },
     });

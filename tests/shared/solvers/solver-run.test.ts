@@ -218,11 +218,21 @@ describe('a solver run on the driver', () => {
     expect(untimed(solveSync(mo5, 'nsga2', {}, 4, { maxEvaluations: 20_000 }, options).trace)).toEqual(untimed(result.trace));
   });
 
-  it('thins the trace but keeps its first and last points', () => {
-    const result = solveSync(so, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
+  it('thins a multi-objective trace but keeps its first and last points; a single-objective one keeps every improvement', () => {
+    const mo2n200 = new DiceProblem(trackConfig('mo2', 200));
+    const full = solveSync(mo2n200, 'nsga2', {}, 1, { maxEvaluations: 20_000 });
+    const result = solveSync(mo2n200, 'nsga2', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
+    expect(full.trace.length).toBeGreaterThan(7);
     expect(result.trace.length).toBeLessThanOrEqual(7);
-    expect(result.trace[0].evaluations).toBeLessThanOrEqual(1000);
+    expect(result.trace[0].evaluations).toBe(full.trace[0].evaluations);
     expect(result.trace[result.trace.length - 1].evaluations).toBe(20_000);
+    // The exact record is not thinned.
+    expect(result.frontLog).toEqual(full.frontLog);
+    const so840 = new DiceProblem(trackConfig('so', 840));
+    const soFull = solveSync(so840, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 });
+    const soLimited = solveSync(so840, 'hill-climbing', {}, 1, { maxEvaluations: 20_000 }, { traceLimit: 3 });
+    expect(soLimited.trace.length).toBeGreaterThan(7);
+    expect(soLimited.trace.map((t) => t.evaluations)).toEqual(soFull.trace.map((t) => t.evaluations));
   });
 
   it('reports "no feasible solution found" when nothing is feasible', () => {
