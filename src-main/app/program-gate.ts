@@ -50,6 +50,11 @@ export interface GateContext {
   folder?: string;
   /** What is about to happen, for the question and the refusal: "Starting this run", "Running experiment \"x\"". */
   action: string;
+  /**
+   * Where the relative paths of these programs (by name) start instead: a competition's
+   * entrants run in a copy of their archived folder, extracted outside the project's folder.
+   */
+  programFolders?: ReadonlyMap<string, string>;
 }
 
 export interface ProgramGateOptions {
@@ -193,13 +198,14 @@ export class ProgramGate {
     const resolved: ResolvedProgram[] = [];
     let failure: Error | null = null;
     for (const { name, program } of programs) {
+      const from = context.programFolders?.get(name) ?? folder;
       try {
-        checkProgramHashes(program, folder, name);
-        resolved.push(resolveProgram(name, program, folder));
+        checkProgramHashes(program, from, name);
+        resolved.push(resolveProgram(name, program, from));
       } catch (e) {
         failure ??= e as Error;
         // The policy still sees the program by its words: a server that runs no program says so first.
-        resolved.push({ name, command: [...program.command], executable: null, cwd: path.resolve(folder, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} });
+        resolved.push({ name, command: [...program.command], executable: null, cwd: path.resolve(from, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} });
       }
     }
     await this.options.policy.allow({ programs: resolved, place: context.project ?? folder, action: context.action });

@@ -119,6 +119,12 @@ export interface RunExperimentOptions {
   target: Project;
   /** Further stores whose done runs count as done (the project, when writing a shard file). */
   alsoDoneIn?: Project[];
+  /**
+   * A failed run stored there is final, as a done one: not run again (a competition's failure
+   * policy: a failed run is scored on what it evaluated, and retried only when the organiser
+   * asks). Default false: failed runs are retried.
+   */
+  failedAreFinal?: boolean;
   onProgress?: (event: ProgressEvent) => void;
   /**
    * Live state while runs are in flight: each run's progress (0..1), the session's overall, the
@@ -153,7 +159,7 @@ function sized(run: RunSpec): SizedRun {
 
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
   const doneIds = new Set<string>();
-  for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done') doneIds.add(id);
+  for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done' || options.failedAreFinal) doneIds.add(id);
   const todo = runs.filter((r) => !doneIds.has(r.id));
   // A project that can be read but not written: said before any run, not after the first one.
   const refusal = todo.length ? options.target.writeRefusal() : null;

@@ -1,7 +1,17 @@
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, readAll, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { competitionHelp } from './competition.help.ts';
-import { openProject, projectInputError } from './project.ts';
+import fs from 'node:fs';
+import { createProject, openProject, projectInputError } from './project.ts';
+import { parseShard } from '../../../src-shared/experiments/grid.ts';
+import { checkInterpreters, competitionRunPlan, extractEntrants, sandboxRefusal, type ExtractedEntrants } from '../../app/competition-run.ts';
+import { hostExecutor, type Admission } from '../../app/experiment-executor.ts';
+import { commandLineGate } from '../../app/program-gate.ts';
+import { defaultParallelism } from '../../host/pool.ts';
+import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
+import { addExperiment } from '../../experiments/add.ts';
+import { plannedRuns, runExperiment, runThatCannotFit, type Executor, type ProgressEvent } from '../../experiments/runner.ts';
+import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
@@ -13,7 +23,7 @@ import { ProjectError } from '../../project/errors.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
-const ACTIONS = ['new', 'enter', 'problems', 'reveal'] as const;
+const ACTIONS = ['new', 'enter', 'run', 'problems', 'reveal'] as const;
 
 /** The competition's own errors are bad input (exit 1), with the file as the user wrote it. */
 function asInput(e: unknown, io: CliIo, file: string): unknown {
@@ -90,6 +100,114 @@ async function enterAction(file: string, values: Values, io: CliIo): Promise<num
   }
 }
 
+function seconds(ms: number): string {
+  return ms < 60_000 ? `${(ms / 1000).toFixed(1)}s` : `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, '0')}s`;
+}
+
+/**
+ * Runs the competition's runs that are missing (failed ones too with --retry-failed): its
+ * experiments through the executor `experiment run` uses, each run stored as it ends, so it
+ * resumes after any interruption; --shard K/N into a results file for `saikoro merge`.
+ */
+async function runAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('run', values, ['shard', 'out', 'jobs', 'memory-limit', 'retry-failed', 'json']);
+  const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
+  const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  let shard: { k: number; n: number } | undefined;
+  if (values.shard !== undefined) {
+    try {
+      shard = parseShard(values.shard as string);
+    } catch (e) {
+      throw new UsageError(`--shard: ${(e as Error).message}`);
+    }
+  } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
+  const project = openProject(file, io, shard ? { readOnly: true } : {});
+  let target: Project = project;
+  let extracted: ExtractedEntrants | null = null;
+  let executor: Executor | null = null;
+  let stop = false;
+  const onSignal = () => {
+    stop = true;
+    writeLine(io.stderr, 'stopping after the runs in flight (Ctrl-C again to abort them)...');
+    process.once('SIGINT', () => {
+      executor?.dispose();
+      extracted?.dispose();
+      process.exit(130);
+    });
+  };
+  process.once('SIGINT', onSignal);
+  try {
+    let plan;
+    try {
+      plan = competitionRunPlan(project);
+    } catch (e) {
+      throw asInput(e, io, file);
+    }
+    for (const spec of plan.specs) {
+      const tooBig = runThatCannotFit(plannedRuns(spec), memoryLimitMb ?? defaultMemoryLimitMb(jobs));
+      if (tooBig) throw new InputError(`track ${spec.name}: ${tooBig}`);
+    }
+    const folders = new Map<string, string>();
+    if (plan.programs.length) {
+      const refusal = sandboxRefusal();
+      if (refusal) throw new InputError(`${file}: has ${plan.programs.length} program entrant(s) (${plan.programs.map((e) => e.name).join(', ')}) and ${refusal}`);
+      try {
+        extracted = extractEntrants(project, plan.programs);
+        checkInterpreters(plan.programs, extracted.folders);
+      } catch (e) {
+        throw asInput(e, io, file);
+      }
+      for (const [name, folder] of extracted.folders) folders.set(name, folder);
+    }
+    const admission: Admission = { gate: commandLineGate(), context: { project: project.path, action: 'competition run', programFolders: folders } };
+    executor = hostExecutor({ jobs, memoryLimitMb, admission });
+    if (shard) {
+      const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
+      target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
+      for (const spec of plan.specs) {
+        try {
+          addExperiment(target, spec);
+        } catch (e) {
+          throw asInput(e, io, out);
+        }
+      }
+      writeLine(io.stderr, `shard ${shard.k}/${shard.n}: results go to ${out}`);
+    }
+    const retry = values['retry-failed'] === true;
+    const summaries = [];
+    let failed = 0;
+    let interrupted = false;
+    for (const spec of plan.specs) {
+      if (stop) break;
+      const summary = await runExperiment(plannedRuns(spec, shard), {
+        executor,
+        jobs,
+        target,
+        alsoDoneIn: shard ? [project] : [],
+        failedAreFinal: !retry,
+        shouldStop: () => stop,
+        onProgress: (e: ProgressEvent) =>
+          writeLine(io.stderr, `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${seconds(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}`),
+      });
+      failed += summary.failed;
+      interrupted ||= summary.remaining > 0;
+      summaries.push({ track: spec.name, ...summary });
+      if (!values.json)
+        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} finished before, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`);
+    }
+    if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
+    if (failed) writeLine(io.stderr, `${failed} run(s) failed: each is scored on what it evaluated; --retry-failed runs them again`);
+    if (interrupted) writeLine(io.stderr, 'interrupted: every finished run is stored; run the same command again to resume');
+    return interrupted ? 1 : 0;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    executor?.dispose();
+    extracted?.dispose();
+    if (target !== project) target.close();
+    project.close();
+  }
+}
+
 async function problemsAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('problems', values, ['json', 'reveal', 'secret']);
   if (values.reveal && values.secret === undefined) throw new UsageError('competition problems: --reveal needs --secret TEXT');
@@ -149,6 +267,8 @@ export const competitionCommand: Command = {
         return newAction(file, values, io);
       case 'enter':
         return enterAction(file, values, io);
+      case 'run':
+        return runAction(file, values, io);
       case 'problems':
         return problemsAction(file, values, io);
       case 'reveal':

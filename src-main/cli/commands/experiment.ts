@@ -85,6 +85,13 @@ async function readSpecFile(file: string, io: CliIo, projectDir: string): Promis
   }
 }
 
+/** A competition file runs and grows through `saikoro competition` (its failure policy, its entrants' folders). */
+function refuseCompetition(project: Project, file: string, instead: string): void {
+  if (project.competition() === null) return;
+  project.close();
+  throw new InputError(`${file}: is a competition file; ${instead}`);
+}
+
 /** The named experiments (all when none is named); unknown names are input errors. */
 function chooseExperiments(project: Project, file: string, names: string[]): ExperimentSpec[] {
   const all = project.experiments();
@@ -126,6 +133,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
     if (values.out !== undefined && path.extname(values.out as string) !== '.saikoro') throw new UsageError(`--out ${values.out as string}: a shard's results file is a project: its name ends in .saikoro`);
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
+  refuseCompetition(project, file, 'run it with saikoro competition run');
   let target: Project = project;
   if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
   const projectDir = projectFolder(path.resolve(io.cwd, file));
@@ -238,6 +246,7 @@ export const experimentCommand: Command = {
         if (!values.spec) throw new UsageError('experiment add: missing --spec SPEC.json');
         const project = openProject(file, io);
         try {
+          refuseCompetition(project, file, 'its experiments are its tracks; enter entrants with saikoro competition enter');
           const spec = await readSpecFile(values.spec, io, projectFolder(project.path));
           // Its programs must run as written: the executable on the PATH, the cwd, each script
           // (the gate's resolution, as the app's add does), before anything is stored.

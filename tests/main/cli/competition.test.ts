@@ -76,13 +76,13 @@ describe('saikoro competition new', () => {
     [['--tracks', 'so,,mo2', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--tracks: expected a comma-separated list, got "so,,mo2"'],
     [['--tracks', 'so,so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'tracks: a track is named twice (so,so)'],
     [['--tracks', 'so', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, 'missing --n'],
-    [['--tracks', 'so', '--n=-5', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--n: must be at least 1, got -5'],
+    [['--tracks', 'so', '--n', '-5', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--n: must be positive, got -5'],
     [['--tracks', 'so', '--n', '50,50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'n: an N is given twice (50,50)'],
     [['--tracks', 'so', '--n', '50', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, 'missing --instances'],
     [['--tracks', 'so', '--n', '50', '--instances', '101', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--instances: must be at most 100, got 101'],
     [['--tracks', 'so', '--n', '50', '--instances', '0', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'instances: must be at least 1 (or give --with-public'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--seeds', '1', '--secret', SECRET], 2, 'missing --budget'],
-    [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '0', '--seeds', '1', '--secret', SECRET], 2, '--budget: must be at least 1, got 0'],
+    [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '0', '--seeds', '1', '--secret', SECRET], 2, '--budget: must be positive, got 0'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--secret', SECRET], 2, 'missing --seeds'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1.5', '--secret', SECRET], 2, '--seeds: expected an integer, got "1.5"'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1'], 2, 'missing --secret TEXT'],
@@ -223,12 +223,74 @@ describe('saikoro competition problems and reveal', () => {
 
   it('gives usage errors for a missing action, file or argument', async () => {
     expect((await cli('competition')).code).toBe(2);
-    expect((await cli('competition', 'launch', 'c.saikoro')).stderr).toContain('unknown action "launch" (new, enter, problems, reveal');
+    expect((await cli('competition', 'launch', 'c.saikoro')).stderr).toContain('unknown action "launch" (new, enter, run, problems, reveal');
     expect((await cli('competition', 'problems')).stderr).toContain('competition problems: missing FILE');
     expect((await cli('competition', 'problems', 'c.saikoro', 'extra')).stderr).toContain('unexpected argument "extra"');
     expect((await cli('competition', 'reveal', 'c.saikoro')).stderr).toContain('missing --secret TEXT');
     const missing = await cli('competition', 'problems', 'nope.saikoro');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('nope.saikoro');
+  });
+});
+
+describe('saikoro competition run (built-in entrants)', () => {
+  it('runs every run once, resumes (nothing left to do), and shards merge to the same runs', async () => {
+    const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '40', '--instances', '2', '--budget', '150', '--seeds', '2', '--secret', SECRET);
+    expect(r.code, r.stderr).toBe(0);
+    await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
+    await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random');
+    fs.copyFileSync(path.join(cwd, 'c.saikoro'), path.join(cwd, 's.saikoro'));
+    const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2', '--json');
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout)).toEqual([
+      { track: 'so', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0 },
+      { track: 'mo2', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0 },
+    ]);
+    expect((await cli('competition', 'run', 'c.saikoro')).stdout).toBe('so: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\nmo2: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\n');
+    // The same competition in two shards, merged.
+    for (const k of [1, 2]) expect((await cli('competition', 'run', 's.saikoro', '--shard', `${k}/2`, '--jobs', '1')).code).toBe(0);
+    expect(fs.existsSync(path.join(cwd, 's.shard-1-of-2.saikoro'))).toBe(true);
+    const merged = await cli('merge', 's.saikoro', 's.shard-1-of-2.saikoro', 's.shard-2-of-2.saikoro');
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain('so: all 8 runs done');
+    const whole = open('c.saikoro');
+    const sharded = open('s.saikoro');
+    const strip = (p: Project) => p.runs().map((run) => ({ id: run.id, instance: run.instance, label: run.label, blind: run.blind, best: run.result!.best, evaluations: run.evaluations }));
+    expect(strip(sharded)).toEqual(strip(whole));
+    expect(whole.runs().every((run) => run.blind === true)).toBe(true);
+    whole.close();
+    sharded.close();
+  });
+
+  it('refuses a file that is not a competition, one nobody entered, and bad options', async () => {
+    await cli('project', 'new', 'plain.saikoro');
+    expect((await cli('competition', 'run', 'plain.saikoro')).stderr).toContain('plain.saikoro: is not a competition file');
+    await make();
+    const empty = await cli('competition', 'run', 'c.saikoro');
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain('c.saikoro: nobody has entered yet (saikoro competition enter c.saikoro --name NAME --solver default)');
+    expect((await cli('competition', 'run', 'c.saikoro', '--out', 'x.saikoro')).stderr).toContain('--out goes with --shard');
+    expect((await cli('competition', 'run', 'c.saikoro', '--shard', '3/2')).stderr).toContain('--shard: K/N needs 1 <= K <= N, got 3/2');
+    expect((await cli('competition', 'run', 'c.saikoro', '--jobs', '0')).stderr).toContain('--jobs: must be positive, got 0');
+    expect((await cli('competition', 'run', 'c.saikoro', '--memory-limit', '10')).stderr).toContain('--memory-limit: must be at least 64, got 10');
+    expect((await cli('competition', 'run', 'c.saikoro', '--secret', SECRET)).stderr).toContain('--secret does not go with run');
+  });
+});
+
+describe('a competition file and the experiment command', () => {
+  it('refuses experiment add and experiment run on a competition file, naming the competition command', async () => {
+    await make();
+    await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
+    fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ name: 'extra', instances: [{ name: 'a', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }));
+    const add = await cli('experiment', 'add', 'c.saikoro', '--spec', 'spec.json');
+    expect(add.code).toBe(1);
+    expect(add.stderr).toContain('c.saikoro: is a competition file; its experiments are its tracks; enter entrants with saikoro competition enter');
+    const run = await cli('experiment', 'run', 'c.saikoro', '--inline');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('c.saikoro: is a competition file; run it with saikoro competition run');
+    const project = open();
+    expect(project.runs()).toEqual([]);
+    expect(project.experiments().map((e) => e.name).sort()).toEqual(['mo2', 'so']);
+    project.close();
   });
 });
