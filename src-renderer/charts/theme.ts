@@ -18,12 +18,23 @@ export const GRID = { left: 8, right: 12, top: 34, bottom: 6 } as const;
 /** The grid's top when a chart has no legend. */
 export const GRID_TOP_NO_LEGEND = 12;
 
+/** The font size of axis labels and names. */
+const AXIS_FONT = 11;
+/**
+ * The height ECharts gives an axis label or name when it keeps names clear of labels
+ * (nameMoveOverlap). Left to itself it takes about the font size, while a browser lays a line
+ * of text out by the font's ascent and descent (13 px at 11 px in DejaVu Sans), so an axis name
+ * put just clear of the labels by ECharts' measure touched them on screen ("f1" over "100").
+ * Half the font size more than the font size holds the line box of any usual font.
+ */
+export const AXIS_TEXT_LINE_HEIGHT = Math.ceil(AXIS_FONT * 1.5);
+
 export function chartTheme(p: ChartPalette): Record<string, unknown> {
-  const axisName = { color: p.muted, fontSize: 11 };
+  const axisName = { color: p.muted, fontSize: AXIS_FONT, lineHeight: AXIS_TEXT_LINE_HEIGHT };
   const valueAxis = {
     axisLine: { lineStyle: { color: p.axis } },
     axisTick: { lineStyle: { color: p.axis } },
-    axisLabel: { color: p.muted, fontSize: 11 },
+    axisLabel: { color: p.muted, fontSize: AXIS_FONT, lineHeight: AXIS_TEXT_LINE_HEIGHT },
     splitLine: { lineStyle: { color: p.grid } },
     nameTextStyle: axisName,
     // Names beside the axis, turned along it, pushed clear of the labels.
@@ -50,7 +61,7 @@ export function chartTheme(p: ChartPalette): Record<string, unknown> {
     categoryAxis: {
       axisLine: { lineStyle: { color: p.axis } },
       axisTick: { show: false },
-      axisLabel: { color: p.text, fontSize: 11 },
+      axisLabel: { color: p.text, fontSize: AXIS_FONT, lineHeight: AXIS_TEXT_LINE_HEIGHT },
       splitLine: { show: false },
       nameTextStyle: axisName,
       nameLocation: 'middle',
