@@ -139,7 +139,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
-  let stored: (SolutionRecord & { runId: string })[] = [];
+  let stored: (SolutionRecord & { runId: string; label: string })[] = [];
   let results: ExperimentRunResult[] = [];
 
   /** An API call made straight to the server (not through the page), with the server's token. */
@@ -157,7 +157,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await call('openProject', 'study.saikoro');
     results = await call<ExperimentRunResult[]>('getExperimentResults', 'fronts');
     // The stored points as the issue defines them: each done run's front (its best when the front is empty).
-    stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id })));
+    stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id, label: r.label })));
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     collectPageErrors(page, pageErrors);
@@ -225,7 +225,8 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-brush.png') });
 
     // The SVG export (the chart's menu) carries the selection too: one image over the vector
-    // chart, holding the selected points' squares in the accent colour (#3658c9 in light).
+    // chart, holding each selected point in its series' colour (the light theme's: nsga2
+    // #0072b2, random #d55e00, infeasible points #dc2626), never one colour for all.
     const scatterPanel = page.getByTestId('explore-scatter');
     await scatterPanel.hover();
     await scatterPanel.getByTestId('chart-export').click();
@@ -234,9 +235,17 @@ browserTool.describe('Pareto explorer in a browser', () => {
     expect(svgText.startsWith('<svg')).toBe(true);
     const layers = [...svgText.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
     expect(layers.length).toBe(1);
-    const accentPixels = await countPixels(page, layers[0], { near: [0x36, 0x58, 0xc9], within: 16, minAlpha: 200 });
-    // Every selected point is a square of side 7 (overlaps allowed): far more than a few pixels.
-    expect(accentPixels).toBeGreaterThan(Math.min(expected.length, 10) * 20);
+    const seriesOf = (s: (typeof stored)[number]) => (s.feasible ? s.label : 'infeasible');
+    const colours: Record<string, [number, number, number]> = { nsga2: [0x00, 0x72, 0xb2], random: [0xd5, 0x5e, 0x00], infeasible: [0xdc, 0x26, 0x26] };
+    for (const [series, rgb] of Object.entries(colours)) {
+      const selectedOf = expected.filter((s) => seriesOf(s) === series).length;
+      const pixels = await countPixels(page, layers[0], { near: rgb, within: 16, minAlpha: 200 });
+      // Every selected point is a disc of side 7 (overlaps allowed): far more than a few pixels; none of a series with none selected.
+      if (selectedOf) expect(pixels, series).toBeGreaterThan(Math.min(selectedOf, 10) * 20);
+      else expect(pixels, series).toBe(0);
+    }
+    expect(new Set(expected.map(seriesOf)).size, 'the rectangle takes points of two series').toBeGreaterThanOrEqual(2);
+
     await page.mouse.move(box.x + 5, box.y + 5);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('selection-count').getAttribute('data-count')).toBe('0');

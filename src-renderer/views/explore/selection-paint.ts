@@ -1,30 +1,74 @@
 /**
  * Drawing the selection over a scatter panel (useChartLayer's canvas): the rest of the plot
- * dimmed by a veil in the surface colour, every selected point a square in the accent colour.
+ * dimmed by a veil in the surface colour, every selected point in its own series' colour (a
+ * solver's, or the infeasible red), so a selection across solvers still says whose each point
+ * is; few points as round markers ringed in the text colour, many as squares.
  */
 import type { ChartPalette } from '../../../src-shared/charts/palette.ts';
-import { LARGE_THRESHOLD } from './charts/point-series.ts';
+import { groupColour, LARGE_THRESHOLD } from './charts/point-series.ts';
 import type { ExplorerData } from '../../logic/explore/front-data.ts';
+import type { Grouping } from '../../logic/explore/groups.ts';
 import { gridImage, transformKey, type GridTransform } from './useChartLayer.ts';
 import { hexRgb } from './eaf-raster.ts';
 import type { PixelMap } from './point-layer.ts';
 
-export interface SelectionStyle {
+/** Whose colour each selected point takes: colours[colourOf[i]] for point i (of the data painted). */
+export interface SelectionColours {
+  colours: readonly string[];
+  /** Per point of the data painted, an index into `colours` (-1: the style's `fallback`); null: every point takes colours[0]. */
+  colourOf: Int32Array | null;
+}
+
+export interface SelectionStyle extends SelectionColours {
   /** The chart's surface colour (the veil). */
   surface: string;
-  /** The selected points' colour. */
-  colour: string;
+  /** The ring around a selected round marker (the text colour): it marks the point selected, whatever its colour. */
+  ring: string;
+  /** The colour of a point with none of its own (the accent). */
+  fallback: string;
   /** Side of a selected point's square, in CSS pixels. */
   size: number;
 }
 
-/**
- * The selection's style on `palette`: the accent colour over a veil in the surface colour, in
- * squares of side `sizes.large` when more than LARGE_THRESHOLD points are drawn, else `sizes.small`.
- */
-export function selectionStyle(palette: ChartPalette, drawn: number, sizes: { large: number; small: number } = { large: 4, small: 7 }): SelectionStyle {
-  return { surface: palette.surface, colour: palette.accent, size: drawn > LARGE_THRESHOLD ? sizes.large : sizes.small };
+/** Each point in its series' colour, as the grouping colours the charts (groupColour). */
+export function groupingColours(palette: ChartPalette, grouping: Pick<Grouping, 'groups' | 'groupOf'>): SelectionColours {
+  return { colours: grouping.groups.map((g) => groupColour(palette, g)), colourOf: grouping.groupOf };
 }
+
+/**
+ * The selection's style on `palette`: each point in its colour from `colours` (the accent
+ * without), over a veil in the surface colour, in squares of side `sizes.large` when more than
+ * LARGE_THRESHOLD points are drawn, else `sizes.small`.
+ */
+export function selectionStyle(palette: ChartPalette, drawn: number, sizes: { large: number; small: number } = { large: 4, small: 7 }, colours: SelectionColours = { colours: [], colourOf: null }): SelectionStyle {
+  return { surface: palette.surface, ring: palette.text, fallback: palette.accent, ...colours, size: drawn > LARGE_THRESHOLD ? sizes.large : sizes.small };
+}
+
+/**
+ * The points of `indices` to paint (all, or every k-th when `count` is fewer), split by colour:
+ * per colour of the style (and one last list for the fallback), the points in it.
+ */
+function byColour(indices: Int32Array, count: number, style: SelectionStyle): Int32Array[] {
+  const slots = style.colours.length + 1;
+  const all = count === indices.length;
+  const step = indices.length / count;
+  const slotOf = (i: number) => {
+    const c = style.colourOf ? style.colourOf[i] : 0;
+    return c >= 0 && c < style.colours.length ? c : slots - 1;
+  };
+  const sizes = new Int32Array(slots);
+  for (let k = 0; k < count; k++) sizes[slotOf(indices[all ? k : Math.floor(k * step)])]++;
+  const out = Array.from(sizes, (n) => new Int32Array(n));
+  const fill = new Int32Array(slots);
+  for (let k = 0; k < count; k++) {
+    const i = indices[all ? k : Math.floor(k * step)];
+    const slot = slotOf(i);
+    out[slot][fill[slot]++] = i;
+  }
+  return out;
+}
+
+const colourOfSlot = (style: SelectionStyle, slot: number) => (slot < style.colours.length ? style.colours[slot] : style.fallback);
 
 /** A CSS colour "#rrggbb" and an opacity as one pixel of a little-endian Uint32 view of RGBA bytes. */
 function pixel(hex: string, alpha: number): number {
@@ -57,7 +101,8 @@ export function selectionPainter(): SelectionPainter {
     const count = Math.min(indices.length, limit);
     // Few points get round markers (drawn after the veil); many, squares of pixels.
     const round = count <= ROUND_LIMIT && style.size >= 5;
-    const key = [data, indices, xi, yi, style.surface, style.colour, style.size, count, ctx.getTransform().a, transformKey(t)];
+    const key = [data, indices, xi, yi, style.surface, style.ring, style.fallback, style.colourOf, style.colours.join(), style.size, count, ctx.getTransform().a, transformKey(t)];
+    let parts: Int32Array[] | null = null;
     if (last && last.key.every((v, k) => v === key[k])) ctx.putImageData(last.image, last.x, last.y);
     else {
       const { image, pixels, x: gx, y: gy, width, height, scale } = gridImage(ctx, t);
@@ -66,12 +111,14 @@ export function selectionPainter(): SelectionPainter {
         const side = Math.max(1, Math.round(style.size * scale));
         // Device pixels relative to the grid's corner, to a square's top-left pixel.
         const map = { ax: t.ax * scale, bx: t.bx * scale - gx - side / 2, ay: t.ay * scale, by: t.by * scale - gy - side / 2 };
-        rasterizeSelection(pixels, width, height, map, data, indices, xi, yi, side, pixel(style.colour, 1), count);
+        parts = byColour(indices, count, style);
+        // One colour at a time, so a large selection costs a pass over the image per colour.
+        parts.forEach((part, slot) => part.length && rasterizeSelection(pixels, width, height, map, data, part, xi, yi, side, pixel(colourOfSlot(style, slot), 1)));
       }
       ctx.putImageData(image, gx, gy);
       last = { key, image, x: gx, y: gy };
     }
-    if (round) paintRound(ctx, t, data, indices, xi, yi, style, count);
+    if (round) paintRound(ctx, t, data, parts ?? byColour(indices, count, style), xi, yi, style);
     return count;
   };
 }
@@ -156,23 +203,21 @@ function rasterizeByMask(buf: Uint32Array, width: number, height: number, map: P
 const ROUND_LIMIT = 5000;
 
 /**
- * Round markers with a ring in the surface colour, like the chart's own: every ring first, then
- * every disc, so in a cluster the rings of some do not cut into the discs of others.
+ * Round markers, each in its colour with a ring in the text colour (so it reads as selected
+ * whatever its colour): every ring first, then the discs colour by colour, so in a cluster the
+ * rings of some do not cut into the discs of others.
  */
-function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, count: number): void {
+function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, parts: readonly Int32Array[], xi: number, yi: number, style: SelectionStyle): void {
   const m = data.objectiveCount;
   const f = data.objectives;
   ctx.save();
   ctx.beginPath();
   ctx.rect(t.x, t.y, t.width, t.height);
   ctx.clip();
-  for (const [r, colour] of [
-    [style.size / 2 + 1, style.surface],
-    [style.size / 2, style.colour],
-  ] as const) {
+  const discs = (points: Int32Array, r: number, colour: string) => {
     ctx.beginPath();
-    for (let k = 0; k < count; k++) {
-      const base = indices[k] * m;
+    for (let k = 0; k < points.length; k++) {
+      const base = points[k] * m;
       const x = t.ax * f[base + xi] + t.bx;
       const y = t.ay * f[base + yi] + t.by;
       ctx.moveTo(x + r, y);
@@ -180,6 +225,8 @@ function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: Explo
     }
     ctx.fillStyle = colour;
     ctx.fill();
-  }
+  };
+  for (const part of parts) if (part.length) discs(part, style.size / 2 + 1.5, style.ring);
+  parts.forEach((part, slot) => part.length && discs(part, style.size / 2, colourOfSlot(style, slot)));
   ctx.restore();
 }

@@ -127,7 +127,10 @@ export function paintBrushRect(ctx: CanvasRenderingContext2D, t: GridTransform, 
   ctx.clip();
   ctx.globalAlpha = 0.1;
   ctx.fillStyle = colour;
+  // Under what the layer holds already: the selected points keep their own colours inside the rectangle.
+  ctx.globalCompositeOperation = 'destination-over';
   ctx.fillRect(Math.min(x0, x1), Math.min(y0, y1), Math.abs(x1 - x0), Math.abs(y1 - y0));
+  ctx.globalCompositeOperation = 'source-over';
   ctx.globalAlpha = 1;
   ctx.strokeStyle = colour;
   ctx.lineWidth = 1;

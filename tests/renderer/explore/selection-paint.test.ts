@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
 import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
 import { LIGHT_PALETTE } from '../../../src-shared/charts/palette.ts';
-import { rasterizeSelection, selectionPainter, selectionStyle } from '../../../src-renderer/views/explore/selection-paint.ts';
+import { groupingColours, rasterizeSelection, selectionPainter, selectionStyle } from '../../../src-renderer/views/explore/selection-paint.ts';
+import { allPoints, groupPoints } from '../../../src-renderer/logic/explore/groups.ts';
+import { groupColour } from '../../../src-renderer/views/explore/charts/point-series.ts';
 import { packPixel } from '../../../src-renderer/views/explore/point-layer.ts';
 import { hexRgb } from '../../../src-renderer/views/explore/eaf-raster.ts';
 import type { GridTransform } from '../../../src-renderer/views/explore/useChartLayer.ts';
@@ -133,6 +135,45 @@ describe('selectionPainter', () => {
     expect(selected).toBeLessThan(W * H);
   });
 
+  it('paints each selected point in its own series\' colour, not one colour for all (selected points of the second solver looked like the first\'s)', () => {
+    // The synthetic front's runs by solver: several series, and the infeasible one.
+    const grouping = groupPoints(data, allPoints(data), 'solver');
+    expect(grouping.groups.length).toBeGreaterThanOrEqual(3);
+    const colours = groupingColours(LIGHT_PALETTE, grouping);
+    expect(colours.colours).toEqual(grouping.groups.map((g) => groupColour(LIGHT_PALETTE, g)));
+    for (const [large, count] of [[true, data.count], [false, 0]] as const) {
+      const styled = selectionStyle(LIGHT_PALETTE, count, undefined, colours);
+      // Few points (a group apart), so each square is whole and alone: one point of each series.
+      const few = Int32Array.from(grouping.groups.map((g) => g.indices[Math.floor(g.indices.length / 2)]));
+      const { ctx, puts } = fakeContext();
+      const round: string[] = [];
+      const context = Object.assign(ctx, { save() {}, restore() {}, beginPath() {}, rect() {}, clip() {}, moveTo() {}, arc() {}, fill() { round.push(this.fillStyle as string); }, fillStyle: '' });
+      selectionPainter()(context, grid, data, large ? indices : few, 0, 1, styled);
+      if (large) {
+        // Squares: the pixel at each selected point's square is its series' colour, for every series.
+        const got = new Uint32Array(puts[0].image.data.buffer);
+        const seen = new Set<number>();
+        for (const i of indices.slice(0, 2000)) {
+          const f = objectivesOf(data, i);
+          const x = Math.round(map.ax * f[0] + map.bx - 2) + 1;
+          const y = Math.round(map.ay * f[1] + map.by - 2) + 1;
+          if (x < 0 || x >= W || y < 0 || y >= H) continue;
+          const colour = got[y * W + x];
+          const own = rgba(colours.colours[grouping.groupOf[i]], 1);
+          // A later point's square may cover it; it is then a selected colour, never the accent.
+          expect(colour).not.toBe(rgba(LIGHT_PALETTE.accent, 1));
+          expect(colours.colours.map((c) => rgba(c, 1))).toContain(colour);
+          if (colour === own) seen.add(grouping.groupOf[i]);
+        }
+        expect(seen.size).toBe(grouping.groups.length);
+      } else {
+        // Round markers: the rings (the text colour) first, then a disc per series in its colour.
+        expect(round.filter((c) => c === LIGHT_PALETTE.text).length).toBe(grouping.groups.length);
+        expect(round.filter((c) => c !== LIGHT_PALETTE.text)).toEqual(colours.colours);
+      }
+    }
+  });
+
   it('puts its last image back for the same selection, grid and style, and paints anew when one of them changes', () => {
     const { ctx, puts, created } = fakeContext();
     const paint = selectionPainter();
@@ -147,7 +188,7 @@ describe('selectionPainter', () => {
       ['another selection', () => paint(ctx, grid, data, fewer, 0, 1, style)],
       ['other axes', () => paint(ctx, grid, data, fewer, 0, 2, style)],
       ['a zoom', () => paint(ctx, { ...grid, ax: grid.ax * 1.5 }, data, fewer, 0, 2, style)],
-      ['another colour', () => paint(ctx, { ...grid, ax: grid.ax * 1.5 }, data, fewer, 0, 2, { ...style, colour: '#000000' })],
+      ['another colour', () => paint(ctx, { ...grid, ax: grid.ax * 1.5 }, data, fewer, 0, 2, { ...style, fallback: '#000000' })],
     ];
     for (const [what, change] of changes) {
       const before = puts.length;

@@ -21,6 +21,11 @@ function rows(data: ExplorerData, indices: Int32Array): number[][] {
   return Array.from(indices, (i) => Array.from(data.objectives.subarray(i * m, i * m + m)));
 }
 
+/** The lines' opacity: the more lines, the fainter. */
+const lineOpacity = (drawn: number) => (drawn > 1000 ? 0.18 : drawn > 200 ? 0.35 : 0.6);
+/** How much fainter the other lines are while a selection is shown (its lines take their series' colours too). */
+const UNDER_SELECTION = 0.3;
+
 /** The id of the selection's series in the parallel coordinates, which the view updates in place. */
 export const SELECTION_SERIES = 'selection';
 
@@ -36,7 +41,7 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
   const shown = groups.map((g) => strideSample(g.indices, Math.max(1, Math.round((PARALLEL_LINE_LIMIT * g.indices.length) / Math.max(1, total)))));
   const drawn = shown.reduce((s, g) => s + g.length, 0);
-  const opacity = drawn > 1000 ? 0.18 : drawn > 200 ? 0.35 : 0.6;
+  const opacity = lineOpacity(drawn);
   const series: Record<string, unknown>[] = groups.map((g, gi) => ({
     id: `lines-${g.name}`,
     name: g.name,
@@ -48,7 +53,7 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
     progressive: 0,
     silent: true,
   }));
-  series.push({ id: SELECTION_SERIES, name: SELECTION_SERIES, type: 'parallel', data: [], lineStyle: { color: palette.accent, width: 1.4, opacity: 0.9 }, inactiveOpacity: 0.9, activeOpacity: 0.9, progressive: 0, silent: true, z: 5 });
+  series.push({ id: SELECTION_SERIES, name: SELECTION_SERIES, type: 'parallel', data: [], lineStyle: { color: palette.accent, width: 2, opacity: 0.9 }, inactiveOpacity: 0.9, activeOpacity: 0.9, progressive: 0, silent: true, z: 5 });
   return {
     drawn,
     total,
@@ -75,10 +80,30 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
   };
 }
 
-/** The selection's lines (at most PARALLEL_LINE_LIMIT, a stride sample beyond), to merge into the parallel option by id. */
-export function parallelSelectionSeries(data: ExplorerData, selection: Int32Array | null): Record<string, unknown> {
+/**
+ * The selection's lines (at most PARALLEL_LINE_LIMIT, a stride sample beyond), to merge into the
+ * parallel option by id: each in its series' colour (`colours`: the grouping's, as the lines
+ * below are drawn), wider and stronger than the rest.
+ */
+export function parallelSelectionSeries(data: ExplorerData, selection: Int32Array | null, colours?: { groups: readonly SeriesGroup[]; groupOf: Int32Array; palette?: ChartPalette }): Record<string, unknown> {
   const shown = selection && selection.length ? strideSample(selection, PARALLEL_LINE_LIMIT) : new Int32Array(0);
   // Many lines at once: fainter, so the bundle keeps its shape.
   const opacity = shown.length > 1000 ? 0.25 : shown.length > 100 ? 0.5 : 0.9;
-  return { id: SELECTION_SERIES, data: rows(data, shown), lineStyle: { opacity }, inactiveOpacity: opacity, activeOpacity: opacity };
+  const palette = colours?.palette ?? LIGHT_PALETTE;
+  const colourOf = (i: number) => {
+    const g = colours ? colours.groupOf[i] : -1;
+    return g >= 0 && colours ? groupColour(palette, colours.groups[g]) : palette.accent;
+  };
+  const values = rows(data, shown);
+  return { id: SELECTION_SERIES, data: values.map((value, j) => ({ value, lineStyle: { color: colourOf(shown[j]) } })), lineStyle: { opacity, width: 2 }, inactiveOpacity: opacity, activeOpacity: opacity };
+}
+
+/**
+ * The other lines' opacity while a selection is shown (fainter) or not, to merge into the option
+ * by id with the selection's series: the selected lines stand out by width and strength, since
+ * they keep their series' colours.
+ */
+export function parallelLinesUnderSelection(groups: readonly SeriesGroup[], drawn: number, selected: boolean): Record<string, unknown>[] {
+  const opacity = lineOpacity(drawn) * (selected ? UNDER_SELECTION : 1);
+  return groups.map((g) => ({ id: `lines-${g.name}`, lineStyle: { opacity } }));
 }

@@ -79,7 +79,9 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       name: REFERENCE_SERIES,
       type: 'scatter',
       symbolSize: 11,
-      itemStyle: { color: palette.surface, borderColor: palette.text, borderWidth: 1.5 },
+      // Hollow, and under ECharts' points: a point on the ideal (every objective at 0, the best a
+      // solver can do) shows in the marker instead of vanishing under it.
+      itemStyle: { color: 'transparent', borderColor: palette.text, borderWidth: 1.5 },
       data: (
         [
           ['ideal', references.ideal, 'diamond', 'right'],
@@ -90,8 +92,8 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
         .filter(([, p]) => inside(p))
         .map(([name, p, symbol, position]) => marker(name, p, symbol, position)),
       tooltip: { formatter: (p: { name: string; value: number[] }) => `${p.name}: (${formatNumber(p.value[0])}, ${formatNumber(p.value[1])})` },
-      z: 4,
-      // Over the view's layers (the points', the selection's), as they were over ECharts' points.
+      z: 1,
+      // Over the view's layers (the points', the selection's), where its hollow shows what lies under it.
       ...(layer ? { zlevel: MARKER_ZLEVEL } : {}),
     });
     seriesPoints.push(null);
@@ -142,4 +144,24 @@ export function isZoomedEnd(v: number, full: AxisBounds, shown: [number, number]
  */
 function fittedLabels(bounds: AxisBounds | null, shown: () => [number, number] | null) {
   return { hideOverlap: true, formatter: (v: number) => (bounds && isZoomedEnd(v, bounds, shown()) ? '' : formatNumber(v)) };
+}
+
+/**
+ * How many of the points shown lie exactly on each reference marker in the plane of xi and yi
+ * (a front that reached the ideal in both objectives sits all on one spot): the view says so
+ * under the chart, since many points there look like one.
+ */
+export function pointsOnMarkers(data: ExplorerData, visible: Uint8Array, xi: number, yi: number, references: ReferencePoints | null): { ideal: number; nadir: number; reference: number } {
+  const out = { ideal: 0, nadir: 0, reference: 0 };
+  if (!references) return out;
+  const m = data.objectiveCount;
+  const f = data.objectives;
+  const keys = ['ideal', 'nadir', 'reference'] as const;
+  for (let i = 0; i < data.count; i++) {
+    if (!visible[i]) continue;
+    const x = f[i * m + xi];
+    const y = f[i * m + yi];
+    for (const key of keys) if (x === references[key][xi] && y === references[key][yi]) out[key]++;
+  }
+  return out;
 }

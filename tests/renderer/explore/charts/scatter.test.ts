@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE } from '../../../../src-shared/charts/palette.ts';
 import { paddedBounds } from '../../../../src-shared/charts/axes.ts';
 import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../../src-renderer/logic/explore/groups.ts';
-import { objectivesOf, referencePoints } from '../../../../src-renderer/logic/explore/front-data.ts';
+import { fromExperiment, objectivesOf, referencePoints } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { LARGE_THRESHOLD, pointAt, pointTooltip } from '../../../../src-renderer/views/explore/charts/point-series.ts';
-import { MARKER_ZLEVEL, scatterOption } from '../../../../src-renderer/views/explore/charts/scatter.ts';
+import { MARKER_ZLEVEL, pointsOnMarkers, scatterOption } from '../../../../src-renderer/views/explore/charts/scatter.ts';
 import { LAYER_ZLEVEL, POINT_LAYER_ZLEVEL } from '../../../../src-renderer/views/explore/useChartLayer.ts';
-import { smallFront } from '../fixtures.ts';
+import { result, runResult, smallFront, solution, SPEC } from '../fixtures.ts';
 
 type Series = { name: string; type: string; data: Float32Array | number[][]; large?: boolean; symbol?: string; itemStyle?: { color?: string } };
 
@@ -90,6 +90,37 @@ describe('scatterOption', () => {
     expect((series.at(-1) as { zlevel?: number }).zlevel).toBe(MARKER_ZLEVEL);
     expect(MARKER_ZLEVEL).toBeGreaterThan(LAYER_ZLEVEL);
     expect(LAYER_ZLEVEL).toBeGreaterThan(POINT_LAYER_ZLEVEL);
+  });
+
+  it('draws points on the ideal point over its marker, which is hollow (points there were hidden under it: "3 of 16 shown" and an empty plot)', async () => {
+    // A front that reached the ideal (0, 0) in both objectives: three runs' single points there.
+    const refs = referencePoints({ ideal: [0, 0], nadir: [10, 20] })!;
+    const spec = { ...SPEC, instances: [SPEC.instances[1]] };
+    const onIdeal = fromExperiment(spec, 'mo2-n8', [1, 2, 3].map((seed) => runResult(`r${seed}`, 'nsga2', seed, result([solution('1'.repeat(8), [0, 0])]))));
+    const grouping = groupPoints(onIdeal, allPoints(onIdeal), 'solver');
+    expect(pointsOnMarkers(onIdeal, grouping.visible, 0, 1, refs)).toEqual({ ideal: 3, nadir: 0, reference: 0 });
+    expect(pointsOnMarkers(onIdeal, grouping.visible, 0, 1, null)).toEqual({ ideal: 0, nadir: 0, reference: 0 });
+    const { option } = scatterOption({ data: onIdeal, groups: grouping.groups, hidden: new Set(), xi: 0, yi: 1, references: refs, extent: 'box', palette: LIGHT_PALETTE });
+    // Drawn by ECharts as the app draws it (SVG, in this process): the last shape at the ideal's spot is the point, in its solver's colour.
+    const echarts = await import('echarts');
+    const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 400, height: 300 });
+    chart.setOption(option);
+    const ideal = chart.convertToPixel({ gridIndex: 0 }, [0, 0]) as number[];
+    const svg = chart.renderToSVGString();
+    chart.dispose();
+    // The symbols of the series, in the order they are painted, each placed by its transform.
+    const attr = (tag: string, name: string) => new RegExp(` ${name}="([^"]*)"`).exec(tag)?.[1] ?? null;
+    const shapes = [...svg.matchAll(/<path [^>]*ecmeta_ssr_type="chart"[^>]*>/g)].map(([tag]) => {
+      const at = /matrix\([^,]+,[^,]+,[^,]+,[^,]+,([-\d.]+),([-\d.]+)\)/.exec(attr(tag, 'transform') ?? '')!;
+      return { x: Number(at[1]), y: Number(at[2]), fill: attr(tag, 'fill'), stroke: attr(tag, 'stroke') };
+    });
+    const near = shapes.filter((p) => Math.hypot(p.x - ideal[0], p.y - ideal[1]) < 1);
+    expect(near.length).toBe(4);
+    const pointColour = LIGHT_PALETTE.series[0];
+    expect(near.some((p) => p.stroke === LIGHT_PALETTE.text), 'the marker is drawn').toBe(true);
+    expect(near.at(-1)!.fill).toBe(pointColour);
+    // The marker itself lets what is under it show.
+    for (const marker of near.filter((p) => p.stroke === LIGHT_PALETTE.text)) expect(marker.fill === null || marker.fill === 'none' || marker.fill === 'transparent').toBe(true);
   });
 
   it("'front' fits the axes to the points shown, on round ends, and leaves out markers beyond them", () => {
