@@ -113,9 +113,42 @@ export interface ComparisonCandidate {
   x: string;
 }
 
+/**
+ * Where a sequence opened in the evaluator came from (the Pareto explorer, Solve): shown above
+ * its numbers while the sequence on screen is that one, or that one with a few rolls edited.
+ */
+export interface SolutionOrigin {
+  /** Where, in words: 'experiment "fronts", instance mo2-n200', 'Solve: nsga2 on mo2, N = 200'. */
+  source: string;
+  solver: string | null;
+  seed: number | null;
+  /** The run's id: a stored run's content hash, or an app run's id. */
+  run: string | null;
+  /** What of the run: "a solution of its final front", "its best solution". */
+  what: string | null;
+  /** The sequence as it was opened. */
+  x: string;
+}
+
+/** The origin of the sequence on screen, and how many rolls were edited since it was opened. */
+export interface OriginNow extends SolutionOrigin {
+  edited: number;
+}
+
+/** What the last roll edit did: the numbers before it, shown beside the numbers after. */
+export interface LastEdit {
+  label: string;
+  /** The sequence the edit made (the change is shown while this is the sequence evaluated). */
+  x: string;
+  objectives: number[];
+  satisfied: number;
+  feasible: boolean;
+}
+
 /** Everything the user edits; undo restores one of these. */
 interface Snapshot {
   label: string;
+  origin: SolutionOrigin | null;
   sequenceText: string;
   n: number;
   track: TrackName;
@@ -141,6 +174,10 @@ export const useDiceStore = defineStore('dice', () => {
   const constraints = ref<ConstraintSetting[]>(defaultConstraints());
   /** The seed of the next random sequence. */
   const seed = ref<number>(1);
+  /** Where the sequence opened last came from (set by whoever opens it, after the sequence). */
+  const origin = shallowRef<SolutionOrigin | null>(null);
+  /** The last roll edit's numbers before (setRoll). */
+  const lastEdit = shallowRef<LastEdit | null>(null);
 
   // Results are replaced whole, never mutated: shallowRef keeps them out of Vue's deep reactivity.
   const evaluation = shallowRef<DiceEvaluation | null>(null);
@@ -252,6 +289,7 @@ export const useDiceStore = defineStore('dice', () => {
   function snapshot(label: string): Snapshot {
     return {
       label,
+      origin: origin.value,
       sequenceText: sequenceText.value,
       n: n.value,
       track: track.value,
@@ -273,6 +311,7 @@ export const useDiceStore = defineStore('dice', () => {
     const last = history.value.at(-1);
     if (!last) return false;
     history.value = history.value.slice(0, -1);
+    origin.value = last.origin;
     sequenceText.value = last.sequenceText;
     n.value = last.n;
     track.value = last.track;
@@ -315,6 +354,19 @@ export const useDiceStore = defineStore('dice', () => {
     n.value = sequence.value.length;
   }
 
+  /**
+   * After a paste (or a drop) into the sequence field: when the field now holds a whole sequence
+   * of another length than N, N follows it (undoable), since a sequence pasted is the one to
+   * inspect; while typing, the length passes through every value and N stays ("Set N = length").
+   */
+  function adoptPastedLength(): boolean {
+    const x = sequence.value;
+    if (x.length === 0 || x.length === n.value || checkSequence(x, x.length) !== null) return false;
+    checkpoint(`N = ${x.length} (the pasted sequence's length)`);
+    n.value = x.length;
+    return true;
+  }
+
   function resetConfig(): void {
     checkpoint('reset the config');
     n.value = DEFAULT_N;
@@ -353,11 +405,14 @@ export const useDiceStore = defineStore('dice', () => {
     const x = evaluatedSequence.value;
     if (!evaluation.value || stale.value || !Number.isInteger(p) || p < 0 || p >= x.length) return false;
     if (!Number.isInteger(face) || face < 1 || face > 6 || x.charCodeAt(p) - 48 === face) return false;
-    checkpoint(`roll ${p + 1}: ${x[p]} → ${face}`);
+    const label = `roll ${p + 1}: ${x[p]} → ${face}`;
+    const before = evaluation.value;
+    checkpoint(label);
     sequenceText.value = replaceRoll(sequenceText.value, p, face);
     const state = editor();
     state.set(p, face);
     publish(state);
+    lastEdit.value = { label, x: evaluatedSequence.value, objectives: [...before.objectives], satisfied: before.constraints.filter((g) => g <= 0).length, feasible: before.feasible };
     return true;
   }
 
@@ -446,6 +501,24 @@ export const useDiceStore = defineStore('dice', () => {
 
   const feasibleCount = computed(() => evaluation.value?.constraints.filter((g) => g <= 0).length ?? 0);
 
+  /** The last roll edit, while the evaluation on screen is the one it made. */
+  const editShown = computed<LastEdit | null>(() => {
+    const e = lastEdit.value;
+    return e && evaluation.value && !stale.value && evaluatedSequence.value === e.x ? e : null;
+  });
+
+  /**
+   * Where the sequence on screen came from: while it is the one opened, or that one with at most
+   * half its rolls edited (a sequence of another length, or mostly other rolls, is another one).
+   */
+  const originNow = computed<OriginNow | null>(() => {
+    const o = origin.value;
+    const x = sequence.value;
+    if (!o || x.length !== o.x.length) return null;
+    const edited = differingPositions(o.x, x, Math.floor(x.length / 2) + 1).length;
+    return edited > x.length / 2 ? null : { ...o, edited };
+  });
+
   return {
     sequenceText,
     sequence,
@@ -466,6 +539,9 @@ export const useDiceStore = defineStore('dice', () => {
     failure,
     busy,
     feasibleCount,
+    origin,
+    originNow,
+    editShown,
     canUndo,
     undoLabel,
     evaluate,
@@ -473,6 +549,7 @@ export const useDiceStore = defineStore('dice', () => {
     generate,
     clearSequence,
     adoptSequenceLength,
+    adoptPastedLength,
     resetConfig,
     checkpoint,
     undo,

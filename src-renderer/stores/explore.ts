@@ -253,6 +253,16 @@ export const useExploreStore = defineStore('explore', () => {
     dice.checkpoint('open a solution from the Pareto explorer');
     const exact = applyConfigToDice(dice, d.config, d.track);
     dice.sequenceText = x;
+    const run = d.runs[d.run[i]];
+    const kind = source.value?.kind === 'experiment' ? 'experiment' : source.value?.kind === 'run' ? "this app's run" : 'front';
+    dice.origin = {
+      source: `${kind} ${d.title}`,
+      solver: run.solver,
+      seed: run.seed,
+      run: run.id,
+      what: d.feasible[i] ? 'a solution of its final front' : 'its best solution (infeasible: the run found no feasible one)',
+      x,
+    };
     openNote.value = exact ? null : `This instance groups the features into objectives in its own way; the evaluator shows the ${dice.track} track's objectives for it.`;
     window.location.hash = '#/dice';
     return true;

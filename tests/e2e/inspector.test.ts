@@ -127,4 +127,43 @@ browserTool.describe('the solution inspector in a browser', () => {
     await page.getByTestId('compare-panel').screenshot({ path: join(tmpdir(), 'saikoro-e2e-inspector-diff.png') });
     expect(pageErrors).toEqual([]);
   });
+
+  it('the face picker covers no roll of another row (it covered the next row), and a sequence pasted sets N to its length', async () => {
+    // A fresh page: no comparison open, N = 50, the M = 3 track as before.
+    await page.reload();
+    await page.getByTestId('track').selectOption('mo3');
+    await page.getByTestId('sequence-input').fill(SAMPLE);
+    await expect.poll(async () => (await shown(page)).objectives, { timeout: 10_000 }).toEqual((await evalCli(SAMPLE)).objectives);
+    const cells = page.locator('[data-testid="sequence-grid"] .line:not(.other) [data-i]');
+    const boxes = () => cells.evaluateAll((els) => els.map((e) => ({ i: Number((e as HTMLElement).dataset.i), ...JSON.parse(JSON.stringify(e.getBoundingClientRect())) })) as { i: number; x: number; y: number; width: number; height: number }[]);
+    const before = await boxes();
+    const firstRow = before.filter((b) => Math.abs(b.y - before[0].y) < 1);
+    expect(firstRow.length, 'the 50 rolls take more than one row').toBeLessThan(50);
+    // A roll of the first row, and the picker under it.
+    await page.locator('[data-testid="sequence-grid"] [data-i="3"]').click();
+    const picker = (await page.getByTestId('face-picker').boundingBox())!;
+    const overlap = (a: { x: number; y: number; width: number; height: number }) => Math.min(a.x + a.width, picker.x + picker.width) - Math.max(a.x, picker.x) > 0 && Math.min(a.y + a.height, picker.y + picker.height) - Math.max(a.y, picker.y) > 0;
+    const open = await boxes();
+    expect(open.filter(overlap).map((b) => b.i)).toEqual([]);
+    // The next row is still in view, below the picker.
+    const secondRow = open.filter((b) => b.i === firstRow.length)[0];
+    expect(secondRow.y).toBeGreaterThanOrEqual(picker.y + picker.height);
+    const view = (await page.getByTestId('sequence-grid').boundingBox())!;
+    expect(secondRow.y + secondRow.height).toBeLessThanOrEqual(view.y + view.height);
+    await page.getByTestId('sequence-grid').screenshot({ path: join(tmpdir(), 'saikoro-e2e-inspector-picker.png') });
+    await page.keyboard.press('Escape');
+
+    // A real paste (the clipboard, Ctrl+V) of a 60-roll sequence while N is 50.
+    const sixty = SAMPLE + SAMPLE.slice(0, 10);
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    await page.evaluate((text) => navigator.clipboard.writeText(text), sixty);
+    const input = page.getByTestId('sequence-input');
+    await input.fill('');
+    await input.focus();
+    await page.keyboard.press('Control+v');
+    await expect.poll(() => page.getByTestId('sequence-length').textContent(), { timeout: 10_000 }).toBe('60 rolls');
+    await expect.poll(async () => (await shown(page)).objectives, { timeout: 10_000 }).toEqual((await evalCli(sixty)).objectives);
+    expect(await page.getByTestId('adopt-length').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
 });

@@ -382,3 +382,79 @@ describe('diff two solutions', () => {
     expect(store.evaluatedSequence).toBe(SAMPLE);
   });
 });
+
+describe('what the inspector says of a solution (issue 28)', () => {
+  it('after an edit each objective shows its change and the value before, and the constraints what they were; Ctrl+Z takes the change away', async () => {
+    await open(SAMPLE, () => (store.track = 'mo3'));
+    const before = evaluateDice(SAMPLE, store.config);
+    // Roll 31 from 2 to 5: the d = 4 constraint fails under M = 3.
+    const edited = SAMPLE.slice(0, 30) + '5' + SAMPLE.slice(31);
+    const after = evaluateDice(edited, store.config);
+    expect(store.setRoll(30, 5)).toBe(true);
+    await nextTick();
+    for (let m = 0; m < 3; m++) {
+      const delta = after.objectives[m] - before.objectives[m];
+      const words = Math.abs(delta) < 1e-9 ? 'unchanged' : `${delta < 0 ? '▼ better by' : '▲ worse by'} ${formatNumber(Math.abs(delta))}`;
+      expect(text(`objective-change-${m}`)).toBe(`${words} (was ${formatNumber(before.objectives[m])})`);
+    }
+    // At least one objective moved: the test is not about "unchanged" only.
+    expect(after.objectives.some((v, m) => Math.abs(v - before.objectives[m]) > 1e-9)).toBe(true);
+    const satisfied = (g: number[]) => g.filter((v) => v <= 0).length;
+    expect(satisfied(after.constraints)).toBeLessThan(satisfied(before.constraints));
+    expect(text('constraints-change')).toBe(`was ${satisfied(before.constraints)} / ${before.constraints.length}`);
+    expect(text('edit-note')).toBe('After roll 31: 2 → 5 (Ctrl+Z takes it back).');
+    key(window, 'z', { ctrlKey: true });
+    await nextTick();
+    await nextTick();
+    expect(store.evaluatedSequence).toBe(SAMPLE);
+    expect([el('objective-change-0'), el('constraints-change'), el('edit-note')]).toEqual([null, null, null]);
+  });
+
+  it('a whole sequence pasted with another length than N sets N to it (it kept N and asked for "Set N = 50"); typing does not', async () => {
+    store.n = 120;
+    await settle();
+    const input = el('sequence-input') as HTMLTextAreaElement;
+    input.value = SAMPLE;
+    input.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+    await settle();
+    await settle();
+    expect(store.n).toBe(50);
+    expect(store.evaluatedSequence).toBe(SAMPLE);
+    expect(el('adopt-length')).toBeNull();
+    expect(store.undoLabel).toBe("N = 50 (the pasted sequence's length)");
+    // Typed, a sequence of another length leaves N alone and offers it.
+    input.value = SAMPLE.slice(0, 40);
+    input.dispatchEvent(new InputEvent('input', { inputType: 'insertText', data: '6', bubbles: true }));
+    await settle();
+    expect(store.n).toBe(50);
+    expect(text('adopt-length')).toBe('Set N = 40');
+    // A paste that is not a sequence changes nothing.
+    input.value = SAMPLE.slice(0, 20) + '7';
+    input.dispatchEvent(new InputEvent('input', { inputType: 'insertFromPaste', bubbles: true }));
+    await settle();
+    expect(store.n).toBe(50);
+  });
+
+  it('says where an opened solution came from (source, solver, seed, run, what) and how many rolls were edited since', async () => {
+    const run = '0123456789abcdef0123456789abcdef';
+    await open(SAMPLE, () => store.checkpoint('open a solution from the Pareto explorer'));
+    store.origin = { source: 'experiment fronts · mo3-n50', solver: 'nsga2', seed: 3, run, what: 'a solution of its final front', x: SAMPLE };
+    await nextTick();
+    expect(text('solution-origin')).toBe('Opened from experiment fronts · mo3-n50: nsga2, seed 3, run 01234567… · a solution of its final front');
+    expect(el('solution-origin')!.querySelector('code')!.getAttribute('title')).toBe(run);
+    store.setRoll(0, 6);
+    store.setRoll(1, 6);
+    await nextTick();
+    expect(text('solution-origin')).toMatch(/ · 2 rolls edited since$/);
+    // Another sequence is not that solution.
+    store.sequenceText = SAMPLE.split('').reverse().join('');
+    await settle();
+    expect(el('solution-origin')).toBeNull();
+    // Undo goes back through the two edits to the solution as opened, its origin with it.
+    store.undo();
+    store.undo();
+    await settle();
+    expect(store.sequence).toBe(SAMPLE);
+    expect(text('solution-origin')).toBe('Opened from experiment fronts · mo3-n50: nsga2, seed 3, run 01234567… · a solution of its final front');
+  });
+});

@@ -118,6 +118,18 @@ describe('a stored experiment', () => {
     expect(dice.config).toEqual(trackConfig('mo3', 30));
     expect(window.location.hash).toBe('#/dice');
     expect(dice.undoLabel).toBe('open a solution from the Pareto explorer');
+    // Where it came from: the experiment and instance, the run's solver, seed and stored id.
+    const run = explore.data!.runs[explore.data!.run[i]];
+    expect(dice.originNow).toEqual({
+      source: 'experiment fronts · mo3-n30',
+      solver: run.solver,
+      seed: run.seed,
+      run: run.id,
+      what: explore.data!.feasible[i] ? 'a solution of its final front' : 'its best solution (infeasible: the run found no feasible one)',
+      x: explore.data!.x[i],
+      edited: 0,
+    });
+    expect(run.id).toMatch(/^[0-9a-f]{32}$/);
   });
 
   it('back through the navigation (#/explore), what was shown stays and the address names it', async () => {
