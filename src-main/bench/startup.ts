@@ -5,7 +5,9 @@
  * run interleaved, round after round, so a change in the machine's load hits them all alike.
  *
  * Cases: `node -e 0` (the floor); `saikoro --help`; `saikoro rngbias` on the reference's sample;
- * `saikoro eval` of one line; `saikoro solve` of 1,000 evaluations at N = 50 (a worker process);
+ * `saikoro eval` of one line; `saikoro project info` on an empty project (what every command
+ * that opens a project pays: the SQLite binding, the file's checks); `saikoro solve` of 1,000
+ * evaluations at N = 50 (a worker process);
  * a Slurm array task with nothing left to do (docs/examples/slurm-experiment.sh on a finished
  * shard); and, with --reference and a python3 with scipy, the reference evaluator: a fresh
  * python3 that runs rngbias.py's code above its `@click.command` line (Debian's click 8 refuses
@@ -78,7 +80,7 @@ export interface StartupReport {
   rounds: number;
   rssSource: string | null;
   cases: StartupCaseResult[];
-  /** The targets of issue 19, each with whether this run met it (null when not measured). */
+  /** The targets of issues 19 and 27, each with whether this run met it (null when not measured). */
   targets: { name: string; value: number | null; limit: string; met: boolean | null }[];
   /** What the reference printed for the sample (its version may differ from the golden one's). */
   referenceOutput: unknown;
@@ -152,6 +154,8 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
     fs.mkdirSync(slurmDir);
     context.progress('startup: preparing a finished shard for the Slurm case...');
     finishedShard(cli, slurmDir);
+    const made = spawnSync(process.execPath, [cli, 'project', 'new', 'empty.saikoro'], { cwd: scratch, encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`saikoro project new: ${made.stderr}`);
     const jsonOf = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!);
     const cases: Case[] = [
       { name: 'node -e 0', shown: 'node -e 0', file: node, args: ['-e', '0'], cwd: empty, check: () => null },
@@ -173,6 +177,14 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
         input: JSON.stringify({ x: SAMPLE }) + '\n',
         cwd: empty,
         check: (out) => (jsonOf(out).objectives?.[0] === 76.8 ? null : `objectives ${JSON.stringify(jsonOf(out).objectives)}, expected [76.8]`),
+      },
+      {
+        name: 'saikoro project info (empty project)',
+        shown: 'saikoro project info empty.saikoro',
+        file: node,
+        args: [cli, 'project', 'info', 'empty.saikoro', '--json'],
+        cwd: scratch,
+        check: (out) => (Array.isArray(jsonOf(out).experiments) && jsonOf(out).experiments.length === 0 ? null : `experiments ${JSON.stringify(jsonOf(out).experiments)}, expected []`),
       },
       {
         name: 'saikoro solve (1,000 evals, N = 50)',
@@ -241,6 +253,7 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
     const help = byName('saikoro --help')!;
     const rngbias = byName('saikoro rngbias')!;
     const slurm = byName('Slurm array task, nothing to do')!;
+    const info = byName('saikoro project info (empty project)')!;
     const reference = byName('reference rngbias.py (python3)');
     const targets: StartupReport['targets'] = [
       { name: '--help wall time over node -e 0', value: help.overNode, limit: '<= 3', met: help.overNode <= 3 },
@@ -254,6 +267,14 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
         met: reference ? reference.wallMs.median / rngbias.wallMs.median >= 3 : null,
       },
       { name: 'Slurm task with nothing to do (s)', value: slurm.wallMs.median / 1000, limit: '< 2', met: slurm.wallMs.median < 2000 },
+      // Issue 27: a command that opens a project costs at most twice a rngbias call.
+      { name: 'project info wall time over rngbias', value: info.wallMs.median / rngbias.wallMs.median, limit: '<= 2', met: info.wallMs.median / rngbias.wallMs.median <= 2 },
+      {
+        name: 'project info CPU time over rngbias',
+        value: info.cpuMs && rngbias.cpuMs ? info.cpuMs.median / rngbias.cpuMs.median : null,
+        limit: '<= 2',
+        met: info.cpuMs && rngbias.cpuMs ? info.cpuMs.median / rngbias.cpuMs.median <= 2 : null,
+      },
     ];
     return {
       machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
@@ -283,7 +304,7 @@ function tables(report: StartupReport): BenchTable[] {
       ],
     },
     {
-      title: 'Start-up targets (issue 19)',
+      title: 'Start-up targets (issues 19 and 27)',
       columns: ['target', 'measured', 'limit', 'met'],
       rows: report.targets.map((t) => [t.name, t.value === null ? 'n/a' : fixed(t.value, 2), t.limit, t.met === null ? 'not measured' : t.met ? 'yes' : 'no']),
     },

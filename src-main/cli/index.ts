@@ -71,6 +71,17 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     io.stdout.write((await entry.help()).usage.trimEnd() + '\n');
     return EXIT_OK;
   }
+  // A command is a short process: the SQLite binding's WebAssembly (node-sqlite3-wasm) stays in
+  // V8's baseline compiler. Its optimising tier recompiled SQLite's interpreter loop on a
+  // background thread, 0.5 s of CPU that the process then waited for at its exit, more than the
+  // whole rest of `project info`; the baseline code is as fast for the queries of a command,
+  // even a report of 4,000 runs (docs/benchmarks.md, "Start-up"). The server and the
+  // benchmarks, long-running, keep the optimising tier.
+  if (entry.name !== 'serve' && entry.name !== 'bench') {
+    const { setFlagsFromString } = await import('node:v8');
+    setFlagsFromString('--no-wasm-dynamic-tiering');
+    setFlagsFromString('--no-wasm-tier-up');
+  }
   const command = await entry.load();
   try {
     return await command.run(rest, io);

@@ -11,7 +11,7 @@ describe('saikoro bench startup', () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as StartupReport;
     expect(report.rounds).toBe(2);
-    expect(report.cases.map((c) => c.name)).toEqual(['node -e 0', 'saikoro --help', 'saikoro rngbias', 'saikoro eval (1 line)', 'saikoro solve (1,000 evals, N = 50)', 'Slurm array task, nothing to do']);
+    expect(report.cases.map((c) => c.name)).toEqual(['node -e 0', 'saikoro --help', 'saikoro rngbias', 'saikoro eval (1 line)', 'saikoro project info (empty project)', 'saikoro solve (1,000 evals, N = 50)', 'Slurm array task, nothing to do']);
     for (const c of report.cases) {
       expect(c.wallMs.min).toBeGreaterThan(0);
       expect(c.wallMs.min).toBeLessThanOrEqual(c.wallMs.median);
@@ -21,7 +21,11 @@ describe('saikoro bench startup', () => {
     // Without --reference the comparison with it is not measured, and says so.
     const reference = report.targets.find((t) => t.name.startsWith('reference'))!;
     expect([reference.value, reference.met]).toEqual([null, null]);
-    expect(report.targets.find((t) => t.name.startsWith('Slurm'))!.value).toBeCloseTo(report.cases[5].wallMs.median / 1000, 9);
+    expect(report.targets.find((t) => t.name.startsWith('Slurm'))!.value).toBeCloseTo(report.cases[6].wallMs.median / 1000, 9);
+    // Issue 27: a command that opens a project, against a rngbias call.
+    const info = report.targets.find((t) => t.name === 'project info wall time over rngbias')!;
+    expect(info.value).toBeCloseTo(report.cases[4].wallMs.median / report.cases[2].wallMs.median, 9);
+    expect(info.met).toBe(info.value! <= 2);
   }, 300_000);
 
   it('--reference that does not exist is named in the error', async () => {
