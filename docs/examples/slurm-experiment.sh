@@ -9,10 +9,13 @@
 #   RESULTS_DIR  task K writes RESULTS_DIR/NAME.shard-K-of-N.saikoro, NAME being PROJECT
 #                without .saikoro (default RESULTS_DIR: results)
 #
-# With Saikoro installed (npm install -g saikoro-<version>.tgz; `saikoro` on the PATH of the
-# compute nodes), from the directory holding study.saikoro, 32 shards, 8 at a time (the script
-# is in the package: $(npm root -g)/saikoro/docs/examples/slurm-experiment.sh; copy it anywhere):
+# With Saikoro installed (`saikoro` on the PATH of the compute nodes), from the directory
+# holding study.saikoro, 32 shards, 8 at a time. The script is in the installed package's
+# docs/examples/: after `npm install -g saikoro-<version>.tgz` in $(npm root -g)/saikoro/, after
+# `npm install -g --prefix DIR ...` in DIR/lib/node_modules/saikoro/; wherever it is,
+# `saikoro help slurm --path` prints its path. Copy it next to the project:
 #
+#   cp "$(saikoro help slurm --path)" .
 #   sbatch --array=1-32%8 slurm-experiment.sh study.saikoro 32
 #
 # Or from a Saikoro checkout (after npm ci), with study.saikoro in it:

@@ -64,6 +64,11 @@ export function helpPage(topic: HelpTopic, root = PROJECT_ROOT): string {
   return `${head.join('\n')}\n\n${body}\n`;
 }
 
+/** The file a topic is about, absolute: the first of `about` (the Slurm script, the client's folder), else its page. */
+export function topicPath(topic: HelpTopic, root = PROJECT_ROOT): string {
+  return path.join(root, topic.about?.[0] ?? topic.file);
+}
+
 /** The topics, as `saikoro --help` lists them. */
 export function topicList(): string[] {
   const width = Math.max(...HELP_TOPICS.map((t) => t.name.length));

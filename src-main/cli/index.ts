@@ -30,7 +30,7 @@ async function topUsage(): Promise<string> {
     'Every command takes --help. --json switches to machine-readable output on stdout; progress',
     'and diagnostics go to stderr. Exit status: 0 success, 1 bad input, 2 usage error.',
     '',
-    'Help topics (saikoro help TOPIC prints the page):',
+    'Help topics (saikoro help TOPIC prints the page; saikoro help TOPIC --path, where its file is):',
     ...topicList(),
     '',
     'New here? saikoro init DIR makes a first study to run. saikoro --version prints the version.',
@@ -53,13 +53,15 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
   const entry = commands.find((c) => c.name === wanted);
   if (!entry && name === 'help') {
     // `saikoro help TOPIC`: a page of the manual.
-    const { helpPage, helpTopic } = await import('./help-topics.ts');
+    const { helpPage, helpTopic, topicPath } = await import('./help-topics.ts');
     const topic = helpTopic(wanted);
-    if (!topic || rest.length > 1) {
-      io.stderr.write(`saikoro help: ${rest.length > 1 ? `one command or topic at a time, got "${visibleControls(rest.join(' '))}"` : `no command or help topic "${visibleControls(wanted)}"`}\nTry 'saikoro --help' for the commands and topics.\n`);
+    // `saikoro help TOPIC --path`: where the file the topic is about is (cp "$(saikoro help slurm --path)" .).
+    const asPath = rest.length === 2 && rest[1] === '--path';
+    if (!topic || (rest.length > 1 && !asPath)) {
+      io.stderr.write(`saikoro help: ${topic ? `one command or topic at a time (and --path), got "${visibleControls(rest.join(' '))}"` : `no command or help topic "${visibleControls(wanted)}"`}\nTry 'saikoro --help' for the commands and topics.\n`);
       return EXIT_USAGE;
     }
-    io.stdout.write(visibleControls(helpPage(topic)));
+    io.stdout.write(visibleControls(asPath ? topicPath(topic) + '\n' : helpPage(topic)));
     return EXIT_OK;
   }
   if (!entry) {

@@ -124,6 +124,10 @@ describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
     expect(spec).toContain('| `budget.evaluations` |');
     expect(spec).not.toContain('## Runs and run ids');
     expect((await runCli(['help', 'slurm'])).stdout).toContain(`docs/examples/slurm-experiment.sh: ${join(ROOT, 'docs', 'examples', 'slurm-experiment.sh')}\n`);
+    // --path: the file the topic is about, alone on stdout (cp "$(saikoro help slurm --path)" .).
+    expect(await runCli(['help', 'slurm', '--path'])).toEqual({ code: 0, stdout: join(ROOT, 'docs', 'examples', 'slurm-experiment.sh') + '\n', stderr: '' });
+    expect((await runCli(['help', 'clients', '--path'])).stdout).toBe(join(ROOT, 'clients', 'python') + '\n');
+    expect((await runCli(['help', 'spec', '--path'])).stdout).toBe(join(ROOT, 'docs', 'projects.md') + '\n');
   });
 
   it('a section ends at the next "## " heading outside a code block', () => {
@@ -143,8 +147,8 @@ describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
     }
     const top = (await runCli(['--help'])).stdout;
     for (const topic of HELP_TOPICS) expect(top).toMatch(new RegExp(`^  ${escape(topic.name)} +${escape(topic.summary)}$`, 'm'));
-    const wrong = await runCli(['help', 'nosuch', 'extra']);
-    expect([wrong.code, wrong.stderr]).toEqual([2, 'saikoro help: one command or topic at a time, got "nosuch extra"\nTry \'saikoro --help\' for the commands and topics.\n']);
+    const wrong = await runCli(['help', 'spec', 'extra']);
+    expect([wrong.code, wrong.stderr]).toEqual([2, 'saikoro help: one command or topic at a time (and --path), got "spec extra"\nTry \'saikoro --help\' for the commands and topics.\n']);
     const unknown = await runCli(['help', 'specs']);
     expect([unknown.code, unknown.stderr]).toEqual([2, 'saikoro help: no command or help topic "specs"\nTry \'saikoro --help\' for the commands and topics.\n']);
   });
