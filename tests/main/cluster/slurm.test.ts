@@ -134,7 +134,10 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
       // package as the docs say, finds saikoro there (no SAIKORO_HOME, no checkout around).
       const env = { PATH: [path.join(pkg.prefix, 'bin'), cluster.env().PATH].join(path.delimiter) };
       const saikoro = (args: string[]) => cluster!.check(path.join(pkg.prefix, 'bin', 'saikoro'), args, { cwd: dir, env, timeoutMs: 60_000 });
-      fs.copyFileSync(path.join(pkg.home, 'docs', 'examples', 'slurm-experiment.sh'), path.join(dir, 'slurm-experiment.sh'));
+      // cp "$(saikoro help slurm --path)" . (a --prefix install: $(npm root -g) would be wrong here)
+      const script = (await saikoro(['help', 'slurm', '--path'])).trim();
+      expect(script).toBe(path.join(pkg.home, 'docs', 'examples', 'slurm-experiment.sh'));
+      fs.copyFileSync(script, path.join(dir, 'slurm-experiment.sh'));
       fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec));
       await saikoro(['project', 'new', 'study.saikoro']);
       await saikoro(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json']);
