@@ -92,13 +92,27 @@ function soScore(result: SolverResult, evaluator: DiceEvaluator, scales: Float64
   return { kind: 'so', f: violation <= 0 ? e.objectives[0] : null, violation, at: result.bestFoundAt, evaluations: result.evaluations };
 }
 
-function moScore(result: SolverResult, evaluator: DiceEvaluator, scales: Float64Array, reference: HvNormalisation): MoScore {
+/**
+ * The objective vectors of a multi-objective result's front as the exact evaluator gives them
+ * for the stored sequences: the feasible ones, without those another dominates or repeats (the
+ * front a score and the best known front are made of).
+ */
+export function evaluatedFront(config: DiceConfig, result: SolverResult | null): number[][] {
+  if (!result) return [];
+  return frontOf(result, new DiceEvaluator(config), constraintScales(config.n, config.constraints));
+}
+
+function frontOf(result: SolverResult, evaluator: DiceEvaluator, scales: Float64Array): number[][] {
   const feasible: number[][] = [];
   for (const s of result.front) {
     const e = evaluator.evaluate(s.x);
     if (totalViolation(e.constraints, scales) <= 0) feasible.push(e.objectives);
   }
-  const front = feasible.filter((p, i) => !feasible.some((q, j) => dominates(q, p) || (j < i && weaklyDominates(q, p) && weaklyDominates(p, q))));
+  return feasible.filter((p, i) => !feasible.some((q, j) => dominates(q, p) || (j < i && weaklyDominates(q, p) && weaklyDominates(p, q))));
+}
+
+function moScore(result: SolverResult, evaluator: DiceEvaluator, scales: Float64Array, reference: HvNormalisation): MoScore {
+  const front = frontOf(result, evaluator, scales);
   const hv = normalisedHypervolume(front, reference);
   return { kind: 'mo', hv, at: hv > 0 ? reachedAt(result, front, reference) : null, frontSize: front.length, evaluations: result.evaluations };
 }
