@@ -154,6 +154,60 @@ export function enterArchivedProgram(project: Project, entrant: Entrant, files: 
   return entrant;
 }
 
+/**
+ * Enters a remote entrant: it runs on its own machine and asks `saikoro serve --competition`
+ * for evaluations with its token (competitionToken). Its runs are in the experiments like every
+ * entrant's, and nothing of Saikoro's runs them.
+ */
+export function enterRemote(project: Project, name: unknown): Entrant {
+  const competition = competitionOf(project);
+  refuseAfterReveal(competition, project);
+  const checked = newEntrantName(project, name);
+  if (findSolverOrNull(checked)) throw new CompetitionError('name', `"${checked}" is a built-in solver's name; give the remote entrant another name`);
+  const entrant: Entrant = { name: checked, entry: { kind: 'remote' }, createdAt: new Date().toISOString() };
+  project.addEntrant(entrant, [], specsWith(competition, [...project.entrants(), entrant]));
+  return entrant;
+}
+
+/** What starts every entrant token: tells it apart from the server's own token in logs and files. */
+export const ENTRANT_TOKEN_PREFIX = 'skt_';
+
+/** The sha256 under which the file keeps a token (hex). */
+export function tokenHashOf(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** A remote entrant of the file by name, or CompetitionError naming what it is instead. */
+function remoteEntrant(project: Project, name: unknown): Entrant {
+  const checked = checkEntrantName(name);
+  const entrant = project.entrants().find((e) => e.name === checked);
+  if (!entrant) throw new CompetitionError('entrant', `${project.path}: has no entrant named "${checked}" (enter it with saikoro competition enter FILE --name ${checked} --remote)`);
+  if (entrant.entry.kind !== 'remote')
+    throw new CompetitionError('entrant', `entrant ${checked} is not remote (it entered as ${entrant.entry.kind === 'builtin' ? `built-in solver ${entrant.entry.solver}` : 'a program'}): its runs run here, so it needs no token`);
+  return entrant;
+}
+
+/**
+ * A new token for a remote entrant: 32 random bytes, returned once and stored only as its
+ * sha256. The entrant's earlier token, if any, is revoked at the same moment (one valid token
+ * per entrant).
+ */
+export function issueEntrantToken(project: Project, name: unknown): { entrant: string; token: string } {
+  const competition = competitionOf(project);
+  refuseAfterReveal(competition, project);
+  const entrant = remoteEntrant(project, name);
+  const token = `${ENTRANT_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
+  project.addEntrantToken(entrant.name, tokenHashOf(token), new Date().toISOString());
+  return { entrant: entrant.name, token };
+}
+
+/** Revokes the remote entrant's token: a running server refuses it within a second. Returns whether one was valid. */
+export function revokeEntrantTokens(project: Project, name: unknown): boolean {
+  competitionOf(project);
+  const entrant = remoteEntrant(project, name);
+  return project.revokeEntrantTokens(entrant.name, new Date().toISOString()) > 0;
+}
+
 function findSolverOrNull(name: string) {
   try {
     return findSolver(name);

@@ -60,6 +60,8 @@ export interface RunSummary {
   failed: number;
   /** Not run because the session was stopped. */
   remaining: number;
+  /** Remote entrants' runs not done yet: never run here (saikoro serve --competition plays them). */
+  remote: number;
 }
 
 export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 'failed' }): RunRecord {
@@ -75,6 +77,7 @@ export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 
     budget: run.budget,
     program: run.program ?? null,
     ...(run.blind ? { blind: true as const } : {}),
+    ...(run.remote ? { remote: true as const } : {}),
     status: outcome.status,
     error: outcome.error,
     result: outcome.result,
@@ -160,11 +163,12 @@ function sized(run: RunSpec): SizedRun {
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
   const doneIds = new Set<string>();
   for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done' || options.failedAreFinal) doneIds.add(id);
-  const todo = runs.filter((r) => !doneIds.has(r.id));
+  const todo = runs.filter((r) => !doneIds.has(r.id) && !r.remote);
+  const remote = runs.filter((r) => !doneIds.has(r.id) && r.remote).length;
   // A project that can be read but not written: said before any run, not after the first one.
   const refusal = todo.length ? options.target.writeRefusal() : null;
   if (refusal) throw new ProjectError(`${options.target.path}: cannot store runs there: ${refusal}; nothing was run`, options.target.path);
-  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length, done: 0, failed: 0, remaining: todo.length };
+  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length - remote, done: 0, failed: 0, remaining: todo.length, remote };
   let next = 0;
   const now = options.now ?? Date.now;
   /** A run in flight: its progress, and the time it has held its job, paused time excluded. */

@@ -53,7 +53,12 @@ export function entryColumn(field: string, v: unknown): EntrantEntry {
     if (typeof v.solver !== 'string' || v.solver === '') throw new RecordError(`${field}.solver`, `must be a solver name, got ${describeValue(v.solver)}`);
     return { kind: 'builtin', solver: v.solver };
   }
-  if (v.kind !== 'program') throw new RecordError(`${field}.kind`, `must be "builtin" or "program", got ${describeValue(v.kind)}`);
+  if (v.kind === 'remote') {
+    const extra = Object.keys(v).filter((k) => k !== 'kind');
+    if (extra.length) throw new RecordError(`${field}.${extra[0]}`, 'is not a field of a remote entrant\'s entry (it has only "kind")');
+    return { kind: 'remote' };
+  }
+  if (v.kind !== 'program') throw new RecordError(`${field}.kind`, `must be "builtin", "program" or "remote", got ${describeValue(v.kind)}`);
   if (!Array.isArray(v.command) || v.command.length === 0 || !v.command.every((a) => typeof a === 'string' && !a.includes('\0')) || v.command[0] === '')
     throw new RecordError(`${field}.command`, `must be a non-empty list of strings, got ${describeValue(v.command)}`);
   const folder = v.folder;
@@ -86,6 +91,22 @@ export function entryColumn(field: string, v: unknown): EntrantEntry {
 export function safeRelative(p: string): boolean {
   if (p === '' || p.startsWith('/') || p.includes('\\') || p.includes('\0')) return false;
   return p.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+}
+
+/** An entrant token's sha256 (64 hex digits): what the file keeps of a token. */
+export function tokenHash(field: string, v: unknown): string {
+  if (typeof v !== 'string' || !SHA256.test(v)) throw new RecordError(field, `must be a sha256 hex digest (64 characters 0-9a-f), got ${describeValue(v)}`);
+  return v;
+}
+
+/** A remote run's request before it is written: its place, counts and bytes. */
+export function remoteRequest(field: string, v: { runId: unknown; seq: unknown; entrant: unknown; evaluations: unknown; sequences: unknown; receivedAt: unknown }): void {
+  if (typeof v.runId !== 'string' || !/^[0-9a-f]{32}$/.test(v.runId)) throw new RecordError(`${field}.runId`, `must be a run id (32 hex digits), got ${describeValue(v.runId)}`);
+  if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0) throw new RecordError(`${field}.seq`, `must be a whole number from 0, got ${describeValue(v.seq)}`);
+  entrantName(`${field}.entrant`, v.entrant);
+  if (!Number.isSafeInteger(v.evaluations) || (v.evaluations as number) < 0) throw new RecordError(`${field}.evaluations`, `must be a whole number from 0, got ${describeValue(v.evaluations)}`);
+  if (!(v.sequences instanceof Uint8Array)) throw new RecordError(`${field}.sequences`, 'must be bytes');
+  if (typeof v.receivedAt !== 'string') throw new RecordError(`${field}.receivedAt`, 'must be a time');
 }
 
 export function entrantName(field: string, v: unknown): string {

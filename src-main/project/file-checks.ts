@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { errnoCode, openFailure, ProjectError } from './errors.ts';
 import { KEPT_SUFFIX_BYTES } from './keep-aside.ts';
-import { APPLICATION_ID, CURRENT_SCHEMA, SCHEMA_V1, SCHEMA_V2, SCHEMA_V4, SCHEMA_V5, SCHEMA_VERSION } from './schema.ts';
+import { APPLICATION_ID, CURRENT_SCHEMA, SCHEMA_V1, SCHEMA_V2, SCHEMA_V4, SCHEMA_V5, SCHEMA_V6, SCHEMA_VERSION } from './schema.ts';
 import { Database, type Row } from './sqlite.ts';
 
 const SQLITE_MAGIC = 'SQLite format 3\0';
@@ -144,7 +144,7 @@ export function privateLink(file: string): { path: string; dispose: () => void }
 }
 
 /** The tables and columns each schema version has (from the schema text itself). */
-const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: SCHEMA_V5, 6: CURRENT_SCHEMA };
+const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: SCHEMA_V5, 6: SCHEMA_V6, 7: CURRENT_SCHEMA };
 const expectedColumns = new Map<number, Map<string, string[]>>();
 
 function schemaColumns(version: number): Map<string, string[]> {

@@ -26,6 +26,8 @@ export interface RunRecord {
   program: RunProgram | null;
   /** A built-in solver's run of a blind experiment (part of the run id; schema 6); absent otherwise. */
   blind?: true;
+  /** A remote entrant's run, played against `saikoro serve --competition` (part of the run id; schema 7); absent otherwise. */
+  remote?: true;
   status: 'done' | 'failed';
   error: string | null;
   /** The solver's result (null for a failed run). */
@@ -92,7 +94,31 @@ export function runKeyOf(record: RunRecord): RunKey {
     budget: record.budget,
     ...(record.program ? { program: record.program } : {}),
     ...(record.blind ? { blind: true as const } : {}),
+    ...(record.remote ? { remote: true as const } : {}),
   };
+}
+
+/** An entrant's token as the file keeps it: only its sha256, never the token (schema 7). */
+export interface EntrantTokenRecord {
+  sha256: string;
+  entrant: string;
+  createdAt: string;
+  /** When it was revoked (by `competition token --revoke`, or by the next token of its entrant); null while valid. */
+  revokedAt: string | null;
+}
+
+/**
+ * One request of a remote run that was evaluated (schema 7): its place in the run (`seq`, from
+ * 0), the valid sequences it held (`sequences`: packed and deflated, remote-requests.ts) and how
+ * many of them were evaluated (fewer only in the request the budget cut).
+ */
+export interface RemoteRequestRecord {
+  runId: string;
+  seq: number;
+  entrant: string;
+  evaluations: number;
+  sequences: Uint8Array;
+  receivedAt: string;
 }
 
 /** A file of a program entrant's archived folder (a competition file, schema 6). */

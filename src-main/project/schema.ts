@@ -13,7 +13,7 @@ import { instanceConfig, type InstanceSpec } from '../../src-shared/experiments/
 
 /** "SKRO" in ASCII. */
 export const APPLICATION_ID = 0x534b524f;
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /**
  * Version 2 (Saikoro before lab runs): experiments, dice runs, results and notes. Kept for
@@ -124,8 +124,39 @@ CREATE TABLE entrant_files (
 );
 `;
 
+/** Schema 6: schema 5 plus the blind column and the competition's tables. Kept for the v6 -> v7 migration test. */
+export const SCHEMA_V6 = SCHEMA_V5 + COMPETITION_TABLES;
+
+/**
+ * Schema 7 adds the competition as a service (docs/competition.md, "Running it as a service"):
+ * whether a run is a remote entrant's (played over the network against `saikoro serve
+ * --competition`; part of its id; 0 for every run stored before), the entrants' tokens (only
+ * their sha256: a token is printed once and never stored), and every request of a remote run
+ * that was evaluated, in order (`seq` from 0), with the valid sequences it held (packed three
+ * faces a byte, then deflated: remote-requests.ts) and how many of them were evaluated: what
+ * a restarted server replays to resume the run exactly where it was.
+ */
+const REMOTE_TABLES = `
+ALTER TABLE runs ADD COLUMN remote INTEGER NOT NULL DEFAULT 0 CHECK (remote IN (0, 1));
+CREATE TABLE entrant_tokens (
+  sha256 TEXT PRIMARY KEY,
+  entrant TEXT NOT NULL REFERENCES entrants(name) ON DELETE CASCADE,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+CREATE TABLE remote_requests (
+  run_id TEXT NOT NULL,
+  seq INTEGER NOT NULL CHECK (seq >= 0),
+  entrant TEXT NOT NULL,
+  evaluations INTEGER NOT NULL CHECK (evaluations >= 0),
+  sequences BLOB NOT NULL,
+  received_at TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+`;
+
 /** The schema a new file gets. */
-export const CURRENT_SCHEMA = SCHEMA_V5 + COMPETITION_TABLES;
+export const CURRENT_SCHEMA = SCHEMA_V6 + REMOTE_TABLES;
 
 
 /**
@@ -210,4 +241,5 @@ CREATE TABLE notes (
   3: budgetMeansWholeBudget,
   4: PROGRAM_COLUMN,
   5: COMPETITION_TABLES,
+  6: REMOTE_TABLES,
 };

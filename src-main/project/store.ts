@@ -31,7 +31,7 @@ import { hasHotJournal, integrityCheck, MAX_FILE_NAME_BYTES, privateLink, readHe
 import { rollbackHotJournal } from './journal.ts';
 import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
 import { migrate } from './migration.ts';
-import { labRunId, type EntrantFile, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RunRecord } from './project-records.ts';
+import { labRunId, type EntrantFile, type EntrantTokenRecord, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RemoteRequestRecord, type RunRecord } from './project-records.ts';
 import * as check from './records.ts';
 import * as competitionCheck from './competition-records.ts';
 import type { Competition, Entrant } from '../../src-shared/competition/competition.ts';
@@ -351,8 +351,8 @@ export class Project {
       if (existing) this.db.run('DELETE FROM runs WHERE id = ?', run.id);
       this.db.run(
         `INSERT INTO runs (id, instance, label, config_json, solver, params_json, seed, budget_json, status, error,
-           app_version, host, started_at, finished_at, elapsed_ms, evaluations, program_json, blind)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           app_version, host, started_at, finished_at, elapsed_ms, evaluations, program_json, blind, remote)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           run.id,
           run.instance,
@@ -372,6 +372,7 @@ export class Project {
           run.evaluations,
           run.program ? canonicalJson(run.program) : null,
           run.blind ? 1 : 0,
+          run.remote ? 1 : 0,
         ],
       );
       if (run.result) this.db.run('INSERT INTO results (run_id, result_json) VALUES (?, ?)', [run.id, JSON.stringify(run.result)]);
@@ -606,6 +607,96 @@ export class Project {
     });
   }
 
+  /**
+   * Stores a new token of a remote entrant (its sha256 only) and revokes the entrant's earlier
+   * ones, in one transaction: an entrant has one valid token at a time.
+   */
+  addEntrantToken(entrant: string, sha256: string, createdAt: string): void {
+    competitionCheck.tokenHash('sha256', sha256);
+    this.write(() => {
+      if (!this.all('SELECT 1 FROM entrants WHERE name = ?', entrant).length) throw new ProjectError(`${this.path}: has no entrant named "${entrant}"`, this.path);
+      this.db.run('UPDATE entrant_tokens SET revoked_at = ? WHERE entrant = ? AND revoked_at IS NULL', [createdAt, entrant]);
+      this.db.run('INSERT INTO entrant_tokens (sha256, entrant, created_at, revoked_at) VALUES (?, ?, ?, NULL)', [sha256, entrant, createdAt]);
+    });
+  }
+
+  /** Revokes every valid token of the entrant; returns how many were valid. */
+  revokeEntrantTokens(entrant: string, at: string): number {
+    return this.write(() => Number(this.db.run('UPDATE entrant_tokens SET revoked_at = ? WHERE entrant = ? AND revoked_at IS NULL', [at, entrant]).changes));
+  }
+
+  /** The token whose sha256 this is, valid or revoked, or undefined. */
+  entrantToken(sha256: string): EntrantTokenRecord | undefined {
+    return this.entrantTokens(sha256)[0];
+  }
+
+  /** The entrants' tokens (one by its sha256, or all), oldest first. */
+  entrantTokens(sha256?: string): EntrantTokenRecord[] {
+    return this.read(() =>
+      (sha256 === undefined ? this.all('SELECT * FROM entrant_tokens ORDER BY created_at, rowid') : this.all('SELECT * FROM entrant_tokens WHERE sha256 = ?', sha256)).map((r) => {
+        try {
+          return {
+            sha256: competitionCheck.tokenHash('sha256', r.sha256),
+            entrant: competitionCheck.entrantName('entrant', r.entrant),
+            createdAt: check.text('created_at', r.created_at),
+            revokedAt: check.textOrNull('revoked_at', r.revoked_at),
+          };
+        } catch (e) {
+          return this.corrupt('an entrant token', e);
+        }
+      }),
+    );
+  }
+
+  /**
+   * Stores requests of remote runs in one transaction; a request stored already (same run and
+   * seq) is left as it is, so the server's log can be folded in again after a crash.
+   */
+  putRemoteRequests(records: readonly RemoteRequestRecord[]): void {
+    for (const r of records) competitionCheck.remoteRequest('remote request', r);
+    if (records.length === 0) return;
+    this.write(() => {
+      for (const r of records)
+        this.db.run('INSERT OR IGNORE INTO remote_requests (run_id, seq, entrant, evaluations, sequences, received_at) VALUES (?, ?, ?, ?, ?, ?)', [r.runId, r.seq, r.entrant, r.evaluations, r.sequences, r.receivedAt]);
+    });
+  }
+
+  /** The stored requests of one remote run, in order (seq 0, 1, ...; a gap is corruption). */
+  remoteRequests(runId: string): RemoteRequestRecord[] {
+    return this.read(() =>
+      this.all('SELECT * FROM remote_requests WHERE run_id = ? ORDER BY seq', runId).map((r, i) => {
+        try {
+          const record: RemoteRequestRecord = {
+            runId: check.text('run_id', r.run_id),
+            seq: check.safeInteger('seq', r.seq),
+            entrant: competitionCheck.entrantName('entrant', r.entrant),
+            evaluations: check.count('evaluations', r.evaluations),
+            sequences: r.sequences instanceof Uint8Array ? r.sequences : new Uint8Array(0),
+            receivedAt: check.text('received_at', r.received_at),
+          };
+          if (!(r.sequences instanceof Uint8Array)) throw new RecordError('sequences', 'must be bytes');
+          if (record.seq !== i) throw new RecordError('seq', `is ${record.seq}, expected ${i} (requests ${i}..${record.seq - 1} are missing)`);
+          return record;
+        } catch (e) {
+          return this.corrupt(`remote run ${runId}'s request ${String(r.seq)}`, e);
+        }
+      }),
+    );
+  }
+
+  /** Per remote run with stored requests: how many requests and evaluations, and its entrant. */
+  remoteRunCounts(): Map<string, { entrant: string; requests: number; evaluations: number }> {
+    return this.read(
+      () =>
+        new Map(
+          this.all('SELECT run_id, entrant, count(*) AS requests, sum(evaluations) AS evaluations FROM remote_requests GROUP BY run_id, entrant ORDER BY run_id').map((r) => [
+            String(r.run_id),
+            { entrant: String(r.entrant), requests: Number(r.requests), evaluations: Number(r.evaluations) },
+          ]),
+        ),
+    );
+  }
+
   addNote(text: string, experiment: string | null = null): number {
     if (text.trim() === '') throw new ProjectError('a note needs some text');
     return this.write(() => Number(this.db.run('INSERT INTO notes (experiment, text, created_at) VALUES (?, ?, ?)', [experiment, text, new Date().toISOString()]).lastInsertRowid));
@@ -639,6 +730,7 @@ function toRunRecord(r: Row): RunRecord {
   const evaluations = r.evaluations === null ? null : check.count('evaluations', r.evaluations);
   if (result !== null && evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
   const program = r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json));
+  if (program !== null && check.flag('remote', r.remote)) throw new RecordError('remote', "a remote entrant's run has no program (program_json must be NULL)");
   // Results stored before the cwd was kept relative (issue 28) hold it absolute: where the
   // project's folder was then, resolved with the entry's cwd. Read as the entry's cwd, so a
   // copied or moved folder still verifies.
@@ -655,6 +747,7 @@ function toRunRecord(r: Row): RunRecord {
     budget: check.budget('budget_json', check.jsonColumn('budget_json', r.budget_json)),
     program,
     ...(check.flag('blind', r.blind) ? { blind: true as const } : {}),
+    ...(check.flag('remote', r.remote) ? { remote: true as const } : {}),
     status: statusValue,
     error: check.textOrNull('error', r.error),
     result,

@@ -87,7 +87,13 @@ export type EntrantEntry =
       folder: { sha256: string; files: number; bytes: number; entries: ArchivedEntry[] };
       /** The interpreter found when it entered (null: the command starts a file of the folder). */
       interpreter: InterpreterInfo | null;
-    };
+    }
+  /**
+   * A remote entrant: it runs whatever it runs on its own machine and asks `saikoro serve
+   * --competition` for evaluations with its token (docs/competition.md, "Running it as a
+   * service"); nothing of it runs here.
+   */
+  | { kind: 'remote' };
 
 export interface Entrant {
   name: string;
@@ -155,6 +161,7 @@ export function checkStoredProblems(definition: CompetitionDefinition, problems:
 export function solverSpecOf(entrant: Entrant, track: TrackName): SolverSpec {
   const { entry } = entrant;
   if (entry.kind === 'program') return { name: entrant.name, command: [...entry.command] };
+  if (entry.kind === 'remote') return { name: entrant.name, remote: true };
   const solver = entry.solver === DEFAULT_ENTRANT_SOLVER ? DEFAULT_SOLVERS[track] : entry.solver;
   return solver === entrant.name ? { name: solver } : { name: solver, label: entrant.name };
 }

@@ -49,6 +49,12 @@ export interface RunKey {
    * program in a blind spec are the same runs.
    */
   blind?: true;
+  /**
+   * A remote entrant's run (SolverSpec.remote): played over the network against `saikoro serve
+   * --competition`, never run by Saikoro; `solver` is the entrant's name and `params` {}. Always
+   * blind. Absent otherwise, so no other run id moves.
+   */
+  remote?: true;
 }
 
 /** What of a program determines its runs: everything but the delivery options (grace, timeout). */
@@ -73,13 +79,20 @@ export interface RunSpec extends RunKey {
 }
 
 export function runId(key: RunKey): string {
-  const { problem, config, solver, params, seed, budget, program, blind } = key;
-  return sha256Hex(canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}), ...(blind ? { blind: true } : {}) })).slice(0, 32);
+  const { problem, config, solver, params, seed, budget, program, blind, remote } = key;
+  return sha256Hex(
+    canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}), ...(blind ? { blind: true } : {}), ...(remote ? { remote: true } : {}) }),
+  ).slice(0, 32);
 }
 
-/** Whether a run is blind: a built-in solver's run of a blind experiment, or a blind program's. */
-export function isBlindRun(run: Pick<RunKey, 'blind' | 'program'>): boolean {
-  return run.blind === true || run.program?.blind === true;
+/** Whether a run is blind: a built-in solver's run of a blind experiment, a blind program's, or a remote entrant's. */
+export function isBlindRun(run: Pick<RunKey, 'blind' | 'program' | 'remote'>): boolean {
+  return run.blind === true || run.program?.blind === true || run.remote === true;
+}
+
+/** A remote entrant's run has no request: nothing of Saikoro's runs it (the server plays it). */
+export class RemoteRunError extends Error {
+  override name = 'RemoteRunError';
 }
 
 /**
@@ -88,6 +101,7 @@ export function isBlindRun(run: Pick<RunKey, 'blind' | 'program'>): boolean {
  * project's folder); the program gate (src-main/app/program-gate.ts) resolves where it starts.
  */
 export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
+  if (run.remote) throw new RemoteRunError(`run ${run.id} is remote entrant ${run.solver}'s: it is played over the network against saikoro serve --competition, never run here`);
   const program = run.launch;
   if (run.program && !program) throw new Error(`run ${run.id} is a solver program's (${run.solver}): its grid run has no launch entry`);
   return {
@@ -127,6 +141,16 @@ function expandGridChecked(spec: ExperimentSpec, setups: boolean): RunSpec[] {
     const config = instanceConfig(instance);
     const problem = createDiceProblem(config);
     spec.solvers.forEach((solverSpec, s) => {
+      if (solverSpec.remote) {
+        if (solvers.some((info) => info.name === solverSpec.name))
+          throw new SpecError(`solvers[${s}].name`, `${JSON.stringify(solverSpec.name)} is a built-in solver's name; give the remote entrant another name`);
+        const budget = effectiveBudget(spec.budget, config.objectives.length);
+        for (const seed of seeds) {
+          const key: RunKey = { problem: 'dice', config, solver: solverSpec.name, params: {}, seed, budget, remote: true };
+          runs.push({ ...key, id: runId(key), index: runs.length, instance: instance.name, label: solverLabel(solverSpec) });
+        }
+        return;
+      }
       const given = programOf(solverSpec);
       // Every program of a blind experiment is blind (validateSpec refuses "blind": false there).
       const program = given && blind ? { ...given, blind: true } : given;

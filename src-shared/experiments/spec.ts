@@ -44,6 +44,13 @@ export interface SolverSpec extends Partial<ProgramSpec> {
   /** Unique within the experiment (default: the name); tells apart two entries of one solver. */
   label?: string;
   params?: Record<string, number | boolean | string>;
+  /**
+   * A competition's remote entrant (docs/competition.md, "Running it as a service"): whatever
+   * it runs, it runs on its own machine and asks `saikoro serve --competition` for evaluations,
+   * so no process of Saikoro's runs it (`experiment run` and `competition run` leave its runs to
+   * the server). Only in a blind spec; `name` is the entrant's. Stored only when true.
+   */
+  remote?: true;
 }
 
 /** The program of a solver entry, or null for a registered solver. */
@@ -190,6 +197,7 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
 
 function validateSolver(field: string, v: unknown): SolverSpec {
   if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}, or {"name": "my-ga", "command": ["python3", "my_ga.py"]}');
+  if (v.remote !== undefined) return validateRemoteSolver(field, v);
   if (v.command !== undefined) return validateProgramSolver(field, v);
   allowOnly(field, v, ['name', 'label', 'params']);
   if (typeof v.name !== 'string' || v.name === '') throw new SpecError(`${field}.name`, `must be a solver name, got ${describeValue(v.name)}`);
@@ -218,6 +226,13 @@ function validateProgramSolver(field: string, v: Record<string, unknown>): Solve
     throw e;
   }
   return solver;
+}
+
+/** A remote entrant's entry: its name and `"remote": true`, nothing else (it runs nowhere here). */
+function validateRemoteSolver(field: string, v: Record<string, unknown>): SolverSpec {
+  if (v.remote !== true) throw new SpecError(`${field}.remote`, `must be true (a remote entrant) or left out, got ${describeValue(v.remote)}`);
+  allowOnly(field, v, ['name', 'remote']);
+  return { name: checkName(`${field}.name`, v.name), remote: true };
 }
 
 function unique(field: string, names: string[]): void {
@@ -249,6 +264,9 @@ export function validateSpec(input: unknown): ExperimentSpec {
     (input.solvers as unknown[]).forEach((v, i) => {
       if (isRecord(v) && v.blind === false) throw new SpecError(`solvers[${i}].blind`, 'cannot be false in a blind experiment: the experiment is blind as a whole ("blind": true at the top of the spec)');
     });
+  solvers.forEach((solver, i) => {
+    if (solver.remote && !blind) throw new SpecError(`solvers[${i}].remote`, 'a remote entrant needs a blind experiment ("blind": true at the top of the spec): it sees the problem only through its evaluations');
+  });
   let seeds: ExperimentSpec['seeds'];
   // The grid's size is known before anything is expanded: refuse a huge one at once.
   const cells = instances.length * solvers.length;

@@ -15,7 +15,7 @@ import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
-import { createCompetitionFile, enterBuiltIn, listProblems, revealCompetition } from '../../app/competition.ts';
+import { createCompetitionFile, enterBuiltIn, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { nodeSpawner } from '../../host/spawner.ts';
@@ -23,7 +23,7 @@ import { ProjectError } from '../../project/errors.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
-const ACTIONS = ['new', 'enter', 'run', 'problems', 'reveal'] as const;
+const ACTIONS = ['new', 'enter', 'run', 'problems', 'reveal', 'token'] as const;
 
 /** The competition's own errors are bad input (exit 1), with the file as the user wrote it. */
 function asInput(e: unknown, io: CliIo, file: string): unknown {
@@ -85,13 +85,44 @@ async function newAction(file: string, values: Values, io: CliIo): Promise<numbe
 }
 
 async function enterAction(file: string, values: Values, io: CliIo): Promise<number> {
-  allowed('enter', values, ['name', 'solver']);
+  allowed('enter', values, ['name', 'solver', 'remote']);
   if (values.name === undefined) throw new UsageError('competition enter: missing --name NAME');
-  if (values.solver === undefined) throw new UsageError('competition enter: give --solver BUILTIN (or default)');
+  if (values.remote && values.solver !== undefined) throw new UsageError('competition enter: --remote and --solver contradict each other (a remote entrant runs on its own machine)');
+  if (values.solver === undefined && !values.remote) throw new UsageError('competition enter: give --solver BUILTIN (or default), or --remote');
   const project = openProject(file, io);
   try {
+    if (values.remote) {
+      const entrant = enterRemote(project, values.name);
+      writeLine(io.stdout, `entered ${entrant.name}: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token ${file} --entrant ${entrant.name})`);
+      return 0;
+    }
     const entrant = enterBuiltIn(project, values.name, values.solver);
     writeLine(io.stdout, `entered ${entrant.name}: built-in solver ${values.solver}, blind`);
+    return 0;
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    project.close();
+  }
+}
+
+/**
+ * A remote entrant's token, alone on stdout (printed once: the file keeps only its sha256), or
+ * with --revoke no token: its valid one is revoked.
+ */
+async function tokenAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('token', values, ['entrant', 'revoke']);
+  if (values.entrant === undefined) throw new UsageError('competition token: missing --entrant NAME');
+  const project = openProject(file, io);
+  try {
+    if (values.revoke) {
+      const revoked = revokeEntrantTokens(project, values.entrant);
+      writeLine(io.stderr, revoked ? `revoked ${values.entrant}'s token: a running server refuses it within a second` : `${values.entrant} had no valid token`);
+      return 0;
+    }
+    const { entrant, token } = issueEntrantToken(project, values.entrant);
+    writeLine(io.stdout, token);
+    writeLine(io.stderr, `the token of ${entrant}, printed this once (the file keeps only its sha256; an earlier token of ${entrant} no longer works). Revoke it with saikoro competition token ${file} --entrant ${entrant} --revoke`);
     return 0;
   } catch (e) {
     throw asInput(e, io, file);
@@ -193,7 +224,7 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
       interrupted ||= summary.remaining > 0;
       summaries.push({ track: spec.name, ...summary });
       if (!values.json)
-        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} finished before, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`);
+        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} finished before, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run${summary.remote ? `, ${summary.remote} remote (played against saikoro serve --competition)` : ''}`);
     }
     if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
     if (failed) writeLine(io.stderr, `${failed} run(s) failed: each is scored on what it evaluated; --retry-failed runs them again`);
@@ -267,6 +298,8 @@ export const competitionCommand: Command = {
         return newAction(file, values, io);
       case 'enter':
         return enterAction(file, values, io);
+      case 'token':
+        return tokenAction(file, values, io);
       case 'run':
         return runAction(file, values, io);
       case 'problems':

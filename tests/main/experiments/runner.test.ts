@@ -65,7 +65,7 @@ describe('runExperiment', () => {
       onProgress: (e) => events.push(e),
       onTick: (t) => overall.push(t.overall),
     });
-    expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0 });
+    expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0, remote: 0 });
     expect(log.maxInFlight).toBe(2);
     expect(events.map((e) => e.finished)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(events.at(-1)!.etaMs).toBe(0);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
-import { dropSchema6, fakeRun, tempDir } from './fixtures.ts';
+import { dropSchema6, dropSchema7, fakeRun, tempDir } from './fixtures.ts';
 
 let dir: string;
 beforeEach(() => {
@@ -27,7 +27,7 @@ function tables(file: string): string[] {
 
 describe('migration from schema 5: blind runs and the competition tables', () => {
   it('adds the blind column (0 for every run stored before) and the empty competition tables', () => {
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const file = path.join(dir, 'v5.saikoro');
     const project = Project.create(file);
     const runs = [fakeRun(1), fakeRun(2, { status: 'failed' })];
@@ -41,7 +41,7 @@ describe('migration from schema 5: blind runs and the competition tables', () =>
 
     expect(() => Project.open(file, { readOnly: true })).toThrow(/has project schema 5; open it once for writing/);
     const migrated = Project.open(file);
-    expect(migrated.info().schemaVersion).toBe(6);
+    expect(migrated.info().schemaVersion).toBe(SCHEMA_VERSION);
     expect(migrated.runs()).toEqual(runs);
     expect(migrated.runs().some((r) => 'blind' in r)).toBe(false);
     migrated.putRun({ ...fakeRun(3), blind: true });
@@ -78,6 +78,7 @@ describe('migration from schema 5: blind runs and the competition tables', () =>
     const file = path.join(dir, 'odd.saikoro');
     Project.create(file).close();
     const db = new Database(file);
+    dropSchema7(db);
     db.exec('DROP TABLE entrant_files; DROP TABLE entrants; ALTER TABLE runs DROP COLUMN blind; PRAGMA user_version = 5');
     db.close();
     expect(() => Project.open(file)).toThrow(/table competition is not part of project schema 5/);

@@ -107,7 +107,7 @@ describe('the competition tables', () => {
     edit("UPDATE entrant_files SET content = ?, path = '../escape.py'", [new Uint8Array(Buffer.from('print'))]);
     expect(reading((p) => p.entrantFiles('py'))).toThrow(/path: must be a relative path inside the folder, got "..\/escape.py"/);
     edit("UPDATE entrants SET entry_json = '{\"kind\": \"shell\"}'");
-    expect(reading((p) => p.entrants())).toThrow(/entry_json.kind: must be "builtin" or "program", got "shell"/);
+    expect(reading((p) => p.entrants())).toThrow(/entry_json.kind: must be "builtin", "program" or "remote", got "shell"/);
     const db = new Database(file);
     const stored = JSON.parse((db.get('SELECT definition_json FROM competition') as { definition_json: string }).definition_json);
     stored.problems[1].id = 'so-n30-i7';

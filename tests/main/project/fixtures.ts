@@ -57,9 +57,18 @@ export function fakeRun(i: number, options: { status?: 'done' | 'failed'; result
 }
 
 /**
- * Takes a file of the current schema (6) back to schema 5's tables: no runs.blind column and no
+ * Takes a file of the current schema (7) back to schema 6's tables: no runs.remote column, no
+ * entrant tokens and no remote requests (schema 7 added them).
+ */
+export function dropSchema7(db: { exec(sql: string): void }): void {
+  db.exec('DROP TABLE remote_requests; DROP TABLE entrant_tokens; ALTER TABLE runs DROP COLUMN remote;');
+}
+
+/**
+ * Takes a file of the current schema (7) back to schema 5's tables: no runs.blind column and no
  * competition tables (schema 6 added them). The migration tests build older files from new ones.
  */
 export function dropSchema6(db: { exec(sql: string): void }): void {
+  dropSchema7(db);
   db.exec('DROP TABLE entrant_files; DROP TABLE entrants; DROP TABLE competition; ALTER TABLE runs DROP COLUMN blind;');
 }

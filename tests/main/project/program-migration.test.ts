@@ -18,7 +18,7 @@ afterEach(() => {
 
 describe('migration from schema 4: the program column', () => {
   it('adds the column; runs stored before have no program and keep everything else', () => {
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const file = path.join(dir, 'v4.saikoro');
     const project = Project.create(file);
     const runs = [fakeRun(1), fakeRun(2, { status: 'failed' })];

@@ -53,7 +53,7 @@ async function writeV3(file: string): Promise<string[]> {
 
 describe('migration from schema 3: budgets before the stopping policy', () => {
   it('marks single-objective experiments without a target as whole-budget, and their runs stay done', async () => {
-    expect(SCHEMA_VERSION).toBe(6);
+    expect(SCHEMA_VERSION).toBe(7);
     const file = path.join(dir, 'v3.saikoro');
     const ids = await writeV3(file);
     expect(ids).toHaveLength(3 + 1 + 3);
