@@ -174,6 +174,8 @@ export interface DiceRunInput {
   snapshotIntervalMs?: number;
   /** false: no hypervolume in the trace (benchmarks time the solver alone), and no normalisation computed. */
   traceHypervolume?: boolean;
+  /** The solver runs blind (DiceRunRequest.blind): only N, M, L, the budget, the seed and the answers. */
+  blind?: boolean;
   /**
    * The memory limit the worker will have when the run has none of its own (MB; null: none;
    * the launcher's, Launcher.memoryLimitMb): settings whose estimated memory exceeds the limit
@@ -225,6 +227,7 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
     ...(input.memoryLimitMb !== undefined ? { memoryLimitMb: input.memoryLimitMb } : {}),
     ...(input.snapshotIntervalMs !== undefined ? { snapshotIntervalMs: input.snapshotIntervalMs } : {}),
     ...(traced ? {} : { traceHypervolume: false }),
+    ...(input.blind ? { blind: true } : {}),
   };
   const started: DiceRunPlan['started'] = {
     kind: 'dice',

@@ -13,6 +13,7 @@ import { makeEvaluated, totalViolation } from './constraints.ts';
 import { BestKeeper, RunFront, type Kept } from './front.ts';
 import { resolveParams } from '../core/params.ts';
 import { asDiceProblem } from '../problems/dice/problem.ts';
+import { blindDiceProblem } from '../problems/dice/blind.ts';
 import { checkSolverFits, findSolver, SolverError } from './registry.ts';
 import type { Ask, Evaluated, Snapshot, SolutionRecord, Solver, SolverInfo, SolverResult, TracePoint } from './types.ts';
 import type { ParamValue } from '../core/params.ts';
@@ -43,10 +44,23 @@ export interface SolverRunOptions {
    * Both depend on evaluation counts only, so traces stay reproducible.
    */
   frontIndicatorSchedule?: 'every' | 'doubling';
+  /**
+   * The solver sees the problem blind (src-shared/problems/dice/blind.ts): N, the groups, the
+   * constraints' block lengths and percent points and the answers, never the bands and weights.
+   * The run itself (counting, best, front, reports) still uses the problem as given.
+   */
+  blind?: boolean;
 }
 
 /** The first evaluation count at which the 'doubling' schedule computes the indicator. */
 export const INDICATOR_FIRST_AT = 1000;
+
+/** The problem as a blind solver sees it (the dice problem only). */
+function blindView(problem: Problem): Problem {
+  const dice = asDiceProblem(problem);
+  if (!dice) throw new SolverError(`a blind run needs the dice problem, not ${problem.name}`);
+  return blindDiceProblem(dice);
+}
 
 /** A solution as results report it: the problem's reported numbers (the dice full evaluation). */
 function record(problem: Problem, e: Evaluated): SolutionRecord {
@@ -110,18 +124,19 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   ) {
     this.info = typeof solver === 'string' ? findSolver(solver) : solver.info;
     this.solverName = this.info.name;
-    checkSolverFits(this.info, problem);
+    const seen = options.blind ? blindView(problem) : problem;
+    checkSolverFits(this.info, seen);
     this.single = problem.objectiveCount === 1;
     if (!Number.isSafeInteger(seed)) throw new SolverError(`seed must be an integer, got ${seed}`);
     this.termination = validateTermination({ ...termination });
     if (this.termination.target !== undefined && !this.single) throw new SolverError('termination target applies to single-objective problems only');
-    this.params = resolveParams(this.info.name, this.info.params, rawParams, problem);
+    this.params = resolveParams(this.info.name, this.info.params, rawParams, seen);
     this.maxStep = Math.max(1, Math.floor(options.maxStepEvaluations ?? 1000));
     this.traceLimit = Math.max(2, Math.floor(options.traceLimit ?? 200));
     this.front = new RunFront(options.frontLogLimit);
     this.clock = options.clock ?? new RunClock();
     this.solver = typeof solver === 'string' ? this.info.create() : solver.solver;
-    this.solver.setup(problem, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
+    this.solver.setup(seen, this.params, seed, { maxEvaluations: this.termination.maxEvaluations });
   }
 
   get work(): number {

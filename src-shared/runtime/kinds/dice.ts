@@ -74,7 +74,7 @@ export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormal
 }
 
 function createSolverRun(request: DiceRunRequest, solver: string | ReturnType<typeof givenProgramSolver>, clock: RunClock): SolverRun {
-  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), clock });
+  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), clock, ...(request.blind ? { blind: true } : {}) });
 }
 
 export const diceRunKind = {

@@ -6,6 +6,8 @@ import { MemoryLimitError, memoryRefusal } from '../../../src-shared/solvers/mem
 import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { diceConfig, trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { createDiceProblem } from '../../../src-shared/problems/dice/problem.ts';
+import { randomDiceConfig } from '../../../src-shared/problems/dice/random-config.ts';
+import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 
 describe('planning a dice run', () => {
   it('chooses the strongest solver for the track and says when a named one does not fit', () => {
@@ -34,6 +36,21 @@ describe('planning a dice run', () => {
     expect(() => planDiceRun({ config: trackConfig('mo3', 30), solver: 'nsga3', params: { populationSize: 2 }, seed: 1, evaluations: 10 })).toThrow(
       'solver nsga3: parameter populationSize must be 0 (automatic) or at least 4, got 2',
     );
+  });
+
+  it('marks a blind run in its request, and the run it becomes gives the solver the blind problem', () => {
+    const config = randomDiceConfig(2, 'so', 60);
+    const blind = planDiceRun({ config, seed: 3, evaluations: 3000, wholeBudget: true, blind: true });
+    const sighted = planDiceRun({ config, seed: 3, evaluations: 3000, wholeBudget: true });
+    expect(blind.request.blind).toBe(true);
+    expect('blind' in sighted.request).toBe(false);
+    // barrier-ls aims with the bands: blind, it aims with what it learns, so the runs differ.
+    const a = executeRunSync(blind.request);
+    const b = executeRunSync(sighted.request);
+    expect(a.evaluations).toBe(3000);
+    expect(b.evaluations).toBe(3000);
+    expect(a.best!.x).not.toBe(b.best!.x);
+    expect(executeRunSync(blind.request)).toMatchObject({ best: a.best, evaluations: 3000 });
   });
 
   it('takes the HV normalisation from a launcher (a worker computes it), once per config; never computes it itself', async () => {

@@ -140,6 +140,15 @@ describe('the protocol', () => {
     expect(received(blind.record)[0]).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 3, constraints: 12 }, budget: { evaluations: 8 }, seed: 42 });
   });
 
+  it('keeps the bands from a program when the run is blind (DiceRunRequest.blind), whatever its entry says', async () => {
+    const config = trackConfig('so', 30);
+    const entry = fake('random', [4]);
+    const result = await executeRun({ ...request(entry.spec, 8, { config, seed: 5 }), blind: true }, { environment: { launchProgram } });
+    expect(received(entry.record)[0]).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 1, constraints: 12 }, budget: { evaluations: 8 }, seed: 5 });
+    expect(result.program?.blind).toBe(true);
+    expect(result.evaluations).toBe(8);
+  });
+
   it("answers in the reference evaluator's shape, equal to the evaluator's values (SO and MO)", async () => {
     const random = Random.fromSeed(8);
     const sequences = (n: number, k: number) => Array.from({ length: k }, () => Array.from({ length: n }, () => random.int(1, 6)).join(''));
