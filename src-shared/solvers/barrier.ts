@@ -21,12 +21,11 @@
  * dice problem the aiming and the slack are off.
  */
 import type { Random } from '../random.ts';
-import { PreparedConfig, type DiceValues } from '../problems/dice/evaluate.ts';
-import type { DiceState } from '../problems/dice/incremental.ts';
+import { dicePublicInfo, type ObservableValues } from '../problems/dice/blind.ts';
 import { incrementalState } from '../core/problem.ts';
 import { compareScalar, totalViolation } from './constraints.ts';
-import { asDiceProblem } from '../problems/dice/problem.ts';
 import type { IncrementalState, IncrementalValues, Problem } from '../core/problem.ts';
+import { bandKnowledge, type BandKnowledge } from './bands.ts';
 import { aboveBandMask, inCostlyWindow } from './so/patterns.ts';
 
 const AIM_TRIES = 16;
@@ -57,33 +56,39 @@ export interface BarrierOptions {
   memoryLimit: number;
 }
 
-/** The dice problem's quantities the engine aims with, prepared once per problem. */
+/**
+ * The dice problem's quantities the engine aims with, prepared once per problem: the public
+ * ones (quantiles, groups) and the bands, known on a sighted problem and learnt from the
+ * answers on a blind one (bands.ts; `alpha` and `beta` are then the learner's live estimates).
+ */
 export class BarrierKnowledge {
   readonly lower: Float64Array;
   readonly upper: Float64Array;
   readonly alpha: Float64Array;
   readonly beta: Float64Array;
+  readonly bands: BandKnowledge;
   /** Bit k: F6 + k is in some objective. */
   readonly relevant: number;
   /** Index of the d = 2 constraint, or -1. */
   readonly d2: number;
 
   constructor(problem: Problem) {
-    const dice = asDiceProblem(problem);
-    if (!dice) throw new Error('BarrierKnowledge needs the dice problem');
-    const prepared = new PreparedConfig(dice.config);
-    this.lower = prepared.lower;
-    this.upper = prepared.upper;
-    this.alpha = Float64Array.from(dice.config.alpha);
-    this.beta = Float64Array.from(dice.config.beta);
+    const info = dicePublicInfo(problem);
+    const bands = bandKnowledge(problem);
+    if (!info || !bands) throw new Error('BarrierKnowledge needs the dice problem');
+    this.lower = info.lower;
+    this.upper = info.upper;
+    this.bands = bands;
+    this.alpha = bands.alpha;
+    this.beta = bands.beta;
     let relevant = 0;
-    for (const group of dice.config.objectives) for (const f of group) if (f >= 6) relevant |= 1 << (f - 6);
+    for (const group of info.config.objectives) for (const f of group) if (f >= 6) relevant |= 1 << (f - 6);
     this.relevant = relevant;
-    this.d2 = dice.config.constraints.indexOf(2);
+    this.d2 = info.config.constraints.indexOf(2);
   }
 
   static of(problem: Problem): BarrierKnowledge | null {
-    return asDiceProblem(problem) ? new BarrierKnowledge(problem) : null;
+    return dicePublicInfo(problem) ? new BarrierKnowledge(problem) : null;
   }
 }
 
@@ -105,6 +110,8 @@ export class BarrierSearch {
   peekV = 0;
   peekS = 0;
   private readonly oscillation: boolean;
+  /** Whether answers go to a band learner (a blind problem). */
+  private readonly learning: boolean;
   // The move: kind 0 = x[p] = a; kind 1 = x[p] = a, x[p + 1] = b.
   private kind = 0;
   private p = 0;
@@ -129,6 +136,7 @@ export class BarrierSearch {
     this.F = new Float64Array(problem.objectiveCount);
     this.lambda = o.penalty;
     this.oscillation = o.penalty > 0;
+    this.learning = know?.bands.learning ?? false;
     this.rejectedAt = new Float64Array(Math.min(problem.n * SLOTS, o.memoryLimit)).fill(-1);
     this.changedAt = new Float64Array(problem.n);
   }
@@ -154,7 +162,7 @@ export class BarrierSearch {
   private slack(values: IncrementalValues): number {
     const know = this.know;
     if (!know || !this.o.barrier) return 0;
-    const chi = (values as DiceValues).chi;
+    const chi = (values as ObservableValues).chi;
     const scales = this.problem.constraintScales;
     let s = 0;
     for (let l = 0; l < chi.length; l++) {
@@ -171,6 +179,7 @@ export class BarrierSearch {
 
   private sync(): void {
     const values = this.state.values;
+    if (this.learning) this.know!.bands.observe(values as ObservableValues);
     this.F.set(values.objectives);
     this.v = totalViolation(values.constraints, this.problem.constraintScales);
     this.s = this.slack(values);
@@ -183,7 +192,7 @@ export class BarrierSearch {
 
   private updateWants(): void {
     const know = this.know!;
-    const features = (this.state as DiceState).values.features;
+    const features = (this.state.values as ObservableValues).features;
     this.parityWant = know.relevant & 1 ? (features[5] > know.beta[5] ? 1 : features[5] < know.alpha[5] ? -1 : 0) : 0;
     this.equalWant = know.relevant & 2 ? (features[6] > know.beta[6] ? 1 : features[6] < know.alpha[6] ? -1 : 0) : 0;
   }
@@ -201,7 +210,7 @@ export class BarrierSearch {
     const know = this.know!;
     if (know.d2 < 0) return false;
     const hi = know.upper[know.d2];
-    return hi < Infinity && hi - (this.state as DiceState).values.chi[know.d2] < TIGHT_SHARE * (hi - know.lower[know.d2]);
+    return hi < Infinity && hi - (this.state.values as ObservableValues).chi[know.d2] < TIGHT_SHARE * (hi - know.lower[know.d2]);
   }
 
   /** A new face for x[p] aimed at wanted neighbouring pairs (random when none is). */
@@ -231,7 +240,7 @@ export class BarrierSearch {
   private position(): number {
     const know = this.know;
     if (know && know.relevant && this.random.chance(this.o.guidance)) {
-      const above = aboveBandMask((this.state as DiceState).values.features, know.beta) & know.relevant;
+      const above = aboveBandMask((this.state.values as ObservableValues).features, know.beta) & know.relevant;
       if (above) {
         for (let t = 0; t < AIM_TRIES; t++) {
           const p = this.random.below(this.n);
@@ -281,6 +290,7 @@ export class BarrierSearch {
       state.set(this.p, old);
     }
     this.clock++;
+    if (this.learning) this.know!.bands.observe(values as ObservableValues);
     this.peekG = g(values.objectives);
     this.peekV = totalViolation(values.constraints, this.problem.constraintScales);
     this.peekS = this.slack(values);

@@ -13,9 +13,9 @@
  * evaluations without a new best was tried and did worse (207 against 200 at N = 840 after
  * 1,000,000 evaluations).
  */
-import type { DiceState } from '../../problems/dice/incremental.ts';
-import { asDiceProblem } from '../../problems/dice/problem.ts';
+import { dicePublicInfo, type ObservableValues } from '../../problems/dice/blind.ts';
 import { MAX_N } from '../../problems/dice/config.ts';
+import { bandKnowledge, type BandKnowledge } from '../bands.ts';
 import { num, str } from '../../core/params.ts';
 import type { SolverInfo } from '../types.ts';
 import type { ParamValues } from '../../core/params.ts';
@@ -35,6 +35,9 @@ class IteratedLocalSearch extends LocalSearchSolver {
   private perturbing = 0;
   private bestX: Uint8Array | null = null;
   private beta!: Float64Array;
+  /** The bands aimed with: the config's, or learnt from the answers on a blind problem. */
+  private bands: BandKnowledge | null = null;
+  private learning = false;
   /** Bit k set: F6 + k is part of the objective. */
   private relevant = 0;
   private faces!: Uint8Array;
@@ -48,18 +51,20 @@ class IteratedLocalSearch extends LocalSearchSolver {
     this.lambda = num(params, 'penalty');
     this.oscillation = this.lambda > 0;
     // Aiming at costly windows needs the dice features; on any other problem every move is random.
-    const dice = asDiceProblem(problem);
-    this.beta = Float64Array.from(dice ? dice.config.beta : []);
+    const info = dicePublicInfo(problem);
+    this.bands = bandKnowledge(problem);
+    this.learning = this.bands?.learning ?? false;
+    this.beta = this.bands ? this.bands.beta : new Float64Array(0);
     // Only the pattern features the objective sums are worth aiming at.
     this.relevant = 0;
-    for (const f of dice?.config.objectives[0] ?? []) if (f >= 6) this.relevant |= 1 << (f - 6);
+    for (const f of info?.config.objectives[0] ?? []) if (f >= 6) this.relevant |= 1 << (f - 6);
   }
 
   /** A change aimed at a costly window (or a plain random move). */
   private propose(ls: LocalSearch): void {
     const m = this.move;
     if (this.neighbourhood !== 'swap' && this.random.chance(this.guidance)) {
-      const above = this.relevant && aboveBandMask((ls.state as DiceState).values.features, this.beta) & this.relevant;
+      const above = this.relevant && aboveBandMask((ls.state.values as ObservableValues).features, this.beta) & this.relevant;
       if (above) {
         // The faces mirror the state; refreshed lazily (commits go through apply()).
         const x = this.faces;
@@ -92,6 +97,7 @@ class IteratedLocalSearch extends LocalSearchSolver {
     const x = randomSequence(this.problem, this.random);
     const ls = new LocalSearch(this.problem, x);
     this.faces = x.slice();
+    if (this.learning) this.bands!.observe(ls.state.values as ObservableValues);
     return ls;
   }
 
@@ -99,15 +105,18 @@ class IteratedLocalSearch extends LocalSearchSolver {
     if (this.perturbing > 0) {
       ls.randomMove(this.random, 'change', 0, this.move);
       this.commit(ls, this.move);
+      if (this.learning) this.bands!.observe(ls.state.values as ObservableValues);
       this.perturbing--;
     } else if (this.sinceImprovement >= this.patience && this.bestX) {
       ls.reset(this.bestX);
+      if (this.learning) this.bands!.observe(ls.state.values as ObservableValues);
       this.faces.set(this.bestX);
       this.sinceImprovement = 0;
       this.perturbing = this.strength;
     } else {
       this.propose(ls);
-      ls.peek(this.move);
+      const values = ls.peek(this.move);
+      if (this.learning) this.bands!.observe(values as ObservableValues);
       let c = ls.comparePeek();
       if (this.oscillation) {
         const d = ls.peekF + this.lambda * ls.peekV - (ls.f + this.lambda * ls.v);

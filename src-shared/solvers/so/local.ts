@@ -9,7 +9,7 @@ import { incrementalState } from '../../core/problem.ts';
 import { compareScalar, totalViolation } from '../constraints.ts';
 import type { Ask, Evaluated, Reported, SetupContext, Solver } from '../types.ts';
 import type { ParamSpec, ParamValues } from '../../core/params.ts';
-import type { IncrementalState, Problem } from '../../core/problem.ts';
+import type { IncrementalState, IncrementalValues, Problem } from '../../core/problem.ts';
 
 /** A move: a change x[p] = face (q < 0) or a swap of x[p] and x[q] (face unused). */
 export interface Move {
@@ -75,10 +75,12 @@ export class LocalSearch {
     this.sync();
   }
 
-  peek(m: Move): void {
+  /** Peeks a move (one evaluation); returns the candidate's values (a buffer the next peek reuses). */
+  peek(m: Move): IncrementalValues {
     const values = m.q < 0 ? this.state.peekSet(m.p, m.face) : this.state.peekSwap(m.p, m.q);
     this.peekF = values.objectives[0];
     this.peekV = totalViolation(values.constraints, this.scales);
+    return values;
   }
 
   apply(m: Move): void {
