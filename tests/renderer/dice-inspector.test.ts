@@ -458,3 +458,27 @@ describe('what the inspector says of a solution (issue 28)', () => {
     expect(text('solution-origin')).toBe('Opened from experiment fronts · mo3-n50: nsga2, seed 3, run 01234567… · a solution of its final front');
   });
 });
+
+describe('the chi-square panel at small N (issue 28)', () => {
+  it('says what the large d mean: at N = 120 they only ask that no block repeats, and chi_d sits at its smallest value', async () => {
+    const x = randomSequence(Random.fromSeed(120), 120);
+    await open(x, () => (store.track = 'so'));
+    const e = evaluateDice(x, store.config);
+    // The evaluator's own numbers: 13 blocks of 6^9 kinds, all different, chi_9 = 6^9 - 13.
+    expect(e.chi[8]).toBeCloseTo(6 ** 9 - 13, 3);
+    expect(text('constraint-meaning-9')).toBe('means: no 9-block repeats · χd at its smallest possible');
+    for (let d = 7; d <= 12; d++) expect(text(`constraint-meaning-${d}`), `d = ${d}`).toMatch(new RegExp(`^means: no ${d}-block repeats`));
+    expect(el('constraint-meaning-1')).toBeNull();
+    const note = text('block-reading-note')!;
+    expect(note).toMatch(/^At N = 120, d = \d+–12 cut the sequence into far fewer blocks than their 6ᵈ kinds/);
+    expect(note).toContain('the constraint then means only that no block repeats');
+    expect(note).toMatch(/The χ² of d = [\d–, ]*12 is at its smallest possible value/);
+    // With one 9-block repeated the row says it fails, as the evaluator does.
+    const repeated = x.slice(0, 9) + x.slice(0, 9) + x.slice(18);
+    store.sequenceText = repeated;
+    await settle();
+    expect(evaluateDice(repeated, store.config).constraints[8]).toBeGreaterThan(0);
+    expect(text('constraint-status-9')).toBe('violated');
+    expect(text('constraint-meaning-9')).toBe('means: no 9-block repeats');
+  });
+});

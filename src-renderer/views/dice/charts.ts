@@ -5,6 +5,7 @@
  * not, the band itself).
  */
 import type { EChartsCoreOption } from 'echarts/core';
+import { blockReading, type BlockReading } from '../../../src-shared/problems/dice/block-reading.ts';
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval } from '../../../src-shared/charts/axes.ts';
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
@@ -48,17 +49,53 @@ export interface ConstraintRow {
   upper: number | null;
   g: number;
   feasible: boolean;
+  /** What the constraint means at this N (the values chi_d can take; block-reading.ts). */
+  reading: BlockReading;
+  /** chi_d is at its smallest possible value, K - B: every block different. */
+  smallest: boolean;
 }
 
 export function constraintRows(evaluation: DiceEvaluation, config: DiceConfig): ConstraintRow[] {
-  return config.constraints.map((d, k) => ({
-    d,
-    chi: evaluation.chi[k],
-    lower: evaluation.bounds[k][0] ?? 0,
-    upper: evaluation.bounds[k][1],
-    g: evaluation.constraints[k],
-    feasible: evaluation.constraints[k] <= 0,
-  }));
+  return config.constraints.map((d, k) => {
+    const lower = evaluation.bounds[k][0] ?? 0;
+    const upper = evaluation.bounds[k][1];
+    const reading = blockReading(config.n, d, lower, upper);
+    const chi = evaluation.chi[k];
+    const smallest = reading.blocks <= reading.kinds && Math.abs(chi - reading.smallest) <= 1e-9 * reading.kinds;
+    return { d, chi, lower, upper, g: evaluation.constraints[k], feasible: evaluation.constraints[k] <= 0, reading, smallest };
+  });
+}
+
+/**
+ * What the large d mean at this N, in a sentence, or null when every d is a fine-grained measure:
+ * the d whose band holds only a few of the values chi_d can take (far fewer blocks than kinds),
+ * what each then says, and those at their smallest value, whose place in the band (near the
+ * middle) tells nothing more.
+ */
+export function blockReadingNote(rows: readonly ConstraintRow[], n: number): string | null {
+  const read = rows.filter((r) => r.reading.meaning !== null);
+  if (!read.length) return null;
+  const ds = (list: readonly ConstraintRow[]) => dRange(list.map((r) => r.d));
+  const norepeat = read.filter((r) => r.reading.pairs?.from === 0 && r.reading.pairs.to === 0);
+  const parts = [
+    `At N = ${formatNumber(n)}, d = ${ds(read)} cut the sequence into far fewer blocks than their 6ᵈ kinds (${read.map((r) => `${r.reading.blocks}`).join(', ')} blocks), so their χ² can only be 6ᵈ − B (every block different) or that plus 2·6ᵈ/B for each pair of equal blocks.`,
+  ];
+  if (norepeat.length) parts.push(`For d = ${ds(norepeat)} the constraint then means only that no block repeats.`);
+  const atSmallest = read.filter((r) => r.smallest);
+  if (atSmallest.length) parts.push(`The χ² of d = ${ds(atSmallest)} is at its smallest possible value: its place in the band (near the middle) says nothing more about how random the blocks look.`);
+  return parts.join(' ');
+}
+
+/** "7–12", "3, 5–7": a list of block lengths with runs joined. */
+function dRange(ds: readonly number[]): string {
+  const out: string[] = [];
+  for (let i = 0; i < ds.length; ) {
+    let j = i;
+    while (j + 1 < ds.length && ds[j + 1] === ds[j] + 1) j++;
+    out.push(j > i + 1 ? `${ds[i]}–${ds[j]}` : j === i + 1 ? `${ds[i]}, ${ds[j]}` : `${ds[i]}`);
+    i = j + 1;
+  }
+  return out.join(', ');
 }
 
 type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
