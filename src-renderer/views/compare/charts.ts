@@ -8,7 +8,7 @@ import type { InstanceComparison, InstanceMetricValues } from '../../../src-shar
 import { LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../../src-shared/charts/palette.ts';
 import { GRID_TOP_NO_LEGEND } from '../../charts/theme.ts';
 import { compact } from '../solve/charts.ts';
-import type { Convergence, MedianRun } from './compare.ts';
+import type { Convergence, LogView, MedianRun } from './compare.ts';
 import { formatStat } from './compare.ts';
 
 /** Where a run's point sits beside its box (a fixed spread, so the same data draw the same). */
@@ -17,23 +17,43 @@ function jitter(k: number): number {
 }
 
 /**
+ * How the box plots' values are drawn on a log axis (`log`, from logView): each value v as
+ * itself or as its gap to the maximum, and every one at or below 0 (f = 0, an HV at its maximum)
+ * at `floor`, a decade under the smallest positive one, where the axis begins. `atFloor`: how
+ * many runs sit there.
+ */
+export function logScaleOf(log: LogView, values: readonly number[]): { map: (v: number) => number; floor: number; atFloor: number } {
+  const raw = (v: number) => (log.kind === 'gap' ? log.max - v : v);
+  const positive = values.map(raw).filter((v) => v > 0);
+  const floor = positive.length ? 10 ** (Math.floor(Math.log10(Math.min(...positive))) - 1) : 1;
+  return { map: (v: number) => Math.max(floor, raw(v)), floor, atFloor: values.filter((v) => !(raw(v) > 0)).length };
+}
+
+/**
  * Per solver, a box from compareExperiment's summary (whiskers at min and max, the box from q1 to
  * q3, the line at the median) and every run's value as a point beside it. Solvers without a
- * value have no box.
+ * value have no box. With `log` (logView of the metric) the axis is logarithmic: the values, or
+ * for the hypervolume the gap to its maximum drawn upside down (better stays up); the tooltips
+ * keep the values themselves.
  */
-export function boxplotOption(instance: InstanceComparison, values: InstanceMetricValues | null, metric: string, palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+export function boxplotOption(instance: InstanceComparison, values: InstanceMetricValues | null, metric: string, palette: ChartPalette = LIGHT_PALETTE, log: LogView | null = null): EChartsCoreOption {
   const labels = instance.solvers.map((s) => s.label);
-  const boxes = instance.solvers.map((s, i) =>
-    s.summary
-      ? { name: s.label, value: [s.summary.min, s.summary.q1, s.summary.median, s.summary.q3, s.summary.max], itemStyle: { color: 'transparent', borderColor: seriesColor(palette, i), borderWidth: 1.6 } }
-      : // ECharts' mark of a missing value keeps the other boxes at their categories.
-        { name: s.label, value: ['-', '-', '-', '-', '-'] },
-  );
-  const points: { value: [number, number]; seed: number; label: string; itemStyle: { color: string } }[] = [];
+  const all = [...instance.solvers.flatMap((s) => (s.summary ? [s.summary.min, s.summary.max] : [])), ...(values?.solvers.flatMap((s) => s.runs.flatMap((r) => (r.value === null ? [] : [r.value]))) ?? [])];
+  const scale = log ? logScaleOf(log, all) : null;
+  const y = (v: number) => (scale ? scale.map(v) : v);
+  const boxes = instance.solvers.map((s, i) => {
+    if (!s.summary) return { name: s.label, value: ['-', '-', '-', '-', '-'] }; // ECharts' mark of a missing value keeps the other boxes at their categories.
+    const raw = [s.summary.min, s.summary.q1, s.summary.median, s.summary.q3, s.summary.max];
+    // Ascending as ECharts wants them (a gap to the maximum turns the order round).
+    const drawn = raw.map(y).sort((a, b) => a - b);
+    return { name: s.label, value: drawn, raw, itemStyle: { color: 'transparent', borderColor: seriesColor(palette, i), borderWidth: 1.6 } };
+  });
+  const points: { value: [number, number]; raw: number; seed: number; label: string; itemStyle: { color: string } }[] = [];
   values?.solvers.forEach((s, i) => {
     let k = 0;
-    for (const r of s.runs) if (r.value !== null) points.push({ value: [i + jitter(k++), r.value], seed: r.seed, label: s.label, itemStyle: { color: seriesColor(palette, i) } });
+    for (const r of s.runs) if (r.value !== null) points.push({ value: [i + jitter(k++), y(r.value)], raw: r.value, seed: r.seed, label: s.label, itemStyle: { color: seriesColor(palette, i) } });
   });
+  const yName = !log ? metric : log.kind === 'gap' ? `${formatStat(log.max)} − ${metric} (log, best up)` : `${metric} (log)`;
   return {
     grid: { top: GRID_TOP_NO_LEGEND },
     tooltip: { trigger: 'item' },
@@ -43,7 +63,9 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
       { type: 'value', min: -0.5, max: labels.length - 0.5, show: false },
     ],
     // Not on the points' axis' zero (the first box): at the left edge.
-    yAxis: { type: 'value', name: metric, scale: true, axisLine: { onZero: false } },
+    yAxis: scale
+      ? { type: 'log', name: yName, min: scale.floor, inverse: log!.kind === 'gap', axisLine: { onZero: false }, axisLabel: { formatter: (v: number) => formatStat(v) } }
+      : { type: 'value', name: yName, scale: true, axisLine: { onZero: false } },
     series: [
       {
         name: metric,
@@ -51,9 +73,9 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
         boxWidth: [14, 48],
         data: boxes,
         tooltip: {
-          formatter: (p: { name: string; value: number[] }) => {
-            const v = p.value.slice(-5);
-            return v.length === 5 ? `${p.name}<br>max ${formatStat(v[4])}<br>q3 ${formatStat(v[3])}<br>median ${formatStat(v[2])}<br>q1 ${formatStat(v[1])}<br>min ${formatStat(v[0])}` : `${p.name}: no values`;
+          formatter: (p: { name: string; data: { raw?: number[] } }) => {
+            const v = p.data.raw;
+            return v ? `${p.name}<br>max ${formatStat(v[4])}<br>q3 ${formatStat(v[3])}<br>median ${formatStat(v[2])}<br>q1 ${formatStat(v[1])}<br>min ${formatStat(v[0])}` : `${p.name}: no values`;
           },
         },
       },
@@ -64,7 +86,7 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
         symbolSize: 6,
         itemStyle: { opacity: 0.75 },
         data: points,
-        tooltip: { formatter: (p: { data: { seed: number; label: string; value: [number, number] } }) => `${p.data.label}, seed ${p.data.seed}: ${formatStat(p.data.value[1])}` },
+        tooltip: { formatter: (p: { data: { seed: number; label: string; raw: number } }) => `${p.data.label}, seed ${p.data.seed}: ${formatStat(p.data.raw)}` },
       },
     ],
   };

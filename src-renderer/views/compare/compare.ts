@@ -8,7 +8,9 @@
  * - the per-run points of the box plots are metricValues (src-shared/experiments/compare.ts),
  *   the values compareExperiment summarises;
  * - the convergence bands are quantiles (quantileOfSorted, the one definition) of the runs'
- *   stored traces read as step functions;
+ *   stored traces read as step functions; with several objectives, of the hypervolume of the
+ *   front each run's front log rebuilds at each point (the exact record; frontLogFrontAt), under
+ *   the instance's normalisation as the table's, where a run has one;
  * - the median-HV run of a solver is the one at rank ceil(n/2) of its runs by hypervolume.
  */
 import type { Comparison, ExperimentRunResult, ExperimentSpec, MetricName } from '../../../src-shared/api.ts';
@@ -16,7 +18,10 @@ import { METRICS, type InstanceComparison, type InstanceMetricValues, type PairT
 import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { quantileOfSorted, type Summary } from '../../../src-shared/stats/summary.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
-import type { TracePoint } from '../../../src-shared/solvers/types.ts';
+import type { SolverResult, TracePoint } from '../../../src-shared/solvers/types.ts';
+import type { FrontLog } from '../../../src-shared/solvers/front-log.ts';
+import { normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
+import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
 
 export const METRIC_LABELS: Record<MetricName, string> = {
   hv: 'Hypervolume (HV)',
@@ -26,6 +31,28 @@ export const METRIC_LABELS: Record<MetricName, string> = {
   feasibility: 'Feasibility rate',
   best: 'Best f',
 };
+
+/**
+ * The most a normalised hypervolume can be with M objectives: the box from the ideal (0) to the
+ * reference point (1.1 in every objective), 1.1^M (1.331 for M = 3), reached only by a front
+ * holding a solution at the ideal, every objective 0.
+ */
+export function hvMaximum(m: number): number {
+  return normalisedReferencePoint(m).reduce((p, v) => p * v, 1);
+}
+
+/**
+ * What a log scale of a metric's box plots shows: the values themselves ('values': metrics where
+ * lower is better, from 0 up), or for the hypervolume the gap to its maximum ('gap', max - HV,
+ * drawn upside down so that better stays up: good solvers near the maximum are told apart
+ * instead of flattened next to a random search); null where a log means nothing (a rate).
+ */
+export type LogView = { kind: 'values' } | { kind: 'gap'; max: number };
+export function logView(metric: MetricName, objectives: number): LogView | null {
+  if (metric === 'feasibility') return null;
+  if (metric === 'hv') return { kind: 'gap', max: hvMaximum(objectives) };
+  return { kind: 'values' };
+}
 
 /** The significance level of the +/−/= marks (as the report's). */
 export const SIGNIFICANCE = 0.05;
@@ -158,6 +185,41 @@ export function traceValuesAt(trace: readonly TracePoint[], points: readonly num
   return out;
 }
 
+/**
+ * The normalised hypervolume of a run's front after each of `points` evaluations (ascending),
+ * rebuilt from its front log (every insertion into its archive, with the evaluation that made
+ * it) in one walk: exact from the first evaluation, where a trace has its first point only at
+ * the end of the solver's first step (barrier-mo's at 1,000: its line read 0 until then).
+ * 0 while the front is empty.
+ */
+export function frontLogHvAt(log: FrontLog, points: readonly number[], norm: { ideal: readonly number[]; nadir: readonly number[] }): number[] {
+  const m = norm.ideal.length;
+  const box = { ideal: [...norm.ideal], nadir: [...norm.nadir], reference: normalisedReferencePoint(m), method: '' };
+  const members: number[][] = [];
+  const out: number[] = [];
+  let k = 0;
+  let value = 0;
+  let changed = false;
+  for (const e of points) {
+    for (; k < log.insertions.length && log.insertions[k][0] <= e; k++) {
+      const f = log.insertions[k].slice(1);
+      if (members.some((a) => a.every((v, j) => v <= f[j]))) continue;
+      let w = 0;
+      for (const a of members) if (!(f.every((v, j) => v <= a[j]) && f.some((v, j) => v < a[j]))) members[w++] = a;
+      members.length = w;
+      members.push(f);
+      changed = true;
+    }
+    if (changed) value = normalisedHypervolume(members, box);
+    changed = false;
+    out.push(value);
+  }
+  return out;
+}
+
+/** Evaluation points at which the hypervolume of M >= 4 is rebuilt from logs (each costs a hypervolume per run). */
+export const CONVERGENCE_POINTS_HIGH_M = 48;
+
 export interface ConvergenceBand {
   label: string;
   /** Runs with a trace. */
@@ -188,16 +250,37 @@ export function thin(sorted: readonly number[], limit: number): number[] {
 
 /**
  * The median and quartiles over seeds of each solver's indicator, at the evaluation counts of
- * the instance's trace points (every solver's, so the lines share their x values).
+ * the instance's trace points and front-log insertions (every solver's, so the lines share their
+ * x values). With several objectives and `normalisation` (the instance's, as the table uses), a
+ * run with a front log gives the exact hypervolume at each point (frontLogHvAt); one without,
+ * its trace.
  */
-export function convergenceOf(instance: string, single: boolean, results: readonly ExperimentRunResult[], labels: readonly string[], limit = CONVERGENCE_POINTS): Convergence {
+export function convergenceOf(
+  instance: string,
+  single: boolean,
+  results: readonly ExperimentRunResult[],
+  labels: readonly string[],
+  limit = CONVERGENCE_POINTS,
+  normalisation: { ideal: readonly number[]; nadir: readonly number[] } | null = null,
+): Convergence {
   const mine = results.filter((r) => r.instance === instance && r.status === 'done' && r.result);
+  const logOf = (r: SolverResult): FrontLog | null => (!single && normalisation && r.frontLog ? r.frontLog : null);
   const points = new Set<number>();
-  for (const r of mine) for (const t of r.result!.trace) points.add(t.evaluations);
-  const evaluations = thin([...points].sort((a, b) => a - b), limit);
+  for (const r of mine) {
+    for (const t of r.result!.trace) points.add(t.evaluations);
+    for (const row of logOf(r.result!)?.insertions ?? []) points.add(row[0]);
+  }
+  const m = normalisation?.ideal.length ?? 0;
+  const usesLogs = mine.some((r) => logOf(r.result!) !== null);
+  const evaluations = thin([...points].sort((a, b) => a - b), usesLogs && m >= 4 ? Math.min(limit, CONVERGENCE_POINTS_HIGH_M) : limit);
   const finite = (v: number) => (Number.isFinite(v) ? v : null);
   const bands = labels.map((label) => {
-    const perRun = mine.filter((r) => r.label === label).map((r) => traceValuesAt(r.result!.trace, evaluations, single));
+    const perRun = mine
+      .filter((r) => r.label === label)
+      .map((r) => {
+        const log = logOf(r.result!);
+        return log ? frontLogHvAt(log, evaluations, normalisation!) : traceValuesAt(r.result!.trace, evaluations, single);
+      });
     const band: ConvergenceBand = { label, runs: perRun.length, q1: [], median: [], q3: [] };
     for (let k = 0; k < evaluations.length; k++) {
       const values = perRun.map((v) => v[k]).filter((v): v is number => v !== null);

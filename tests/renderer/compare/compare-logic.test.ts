@@ -11,7 +11,13 @@ import { a12 } from '../../../src-shared/stats/a12.ts';
 import { holmAdjust } from '../../../src-shared/stats/holm.ts';
 import { mannWhitney } from '../../../src-shared/stats/mann-whitney.ts';
 import type { TracePoint } from '../../../src-shared/solvers/types.ts';
-import { applicableMetrics, baselineTable, unreachableNotes, convergenceOf, formatP, formatStat, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
+import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
+import { metricValues } from '../../../src-shared/experiments/compare.ts';
+import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
+import { plannedRuns } from '../../../src-main/experiments/runner.ts';
+import { runInline } from '../../../src-main/app/experiment-executor.ts';
+import { applicableMetrics, baselineTable, unreachableNotes, convergenceOf, formatP, formatStat, hvMaximum, logView, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
+import { boxplotOption, logScaleOf } from '../../../src-renderer/views/compare/charts.ts';
 
 const pair = (a: string, b: string, p: number, pHolm: number, a12: number): PairTest => ({ a, b, u: 0, p, pHolm, method: 'exact', a12, magnitude: 'large' });
 const column = (label: string, values: number[] | null) => ({ label, runs: values?.length ?? 0, withoutValue: 0, missing: 0, summary: values ? summarize(values) : null });
@@ -153,10 +159,73 @@ describe('convergenceOf', () => {
     expect(a.runs).toBe(4);
     expect(b).toMatchObject({ runs: 0, median: [null, null, null, null] });
   });
+  it('several objectives: each run\'s front log gives its hypervolume from its first evaluation (barrier-mo read 0 until 1,000, its trace\'s first point), ending on compare\'s own value', async () => {
+    const spec = validateSpec({ name: 'logs', instances: [{ name: 'mo2-n40', track: 'mo2', n: 40 }], solvers: [{ name: 'barrier-mo' }, { name: 'nsga2', params: { populationSize: 20 } }], seeds: [1, 2, 3], budget: { evaluations: 3000 } });
+    const norm = diceHvNormalisation(instanceConfig(spec.instances[0]));
+    const stored = { ...spec, instances: [{ ...spec.instances[0], normalisation: norm }] };
+    const runs = plannedRuns(stored);
+    const results: ExperimentRunResult[] = [];
+    for (const run of runs) {
+      const outcome = await runInline(run);
+      expect(outcome.status).toBe('done');
+      results.push({ id: run.id, instance: run.instance, label: run.label, solver: run.solver, seed: run.seed, status: 'done', error: null, result: outcome.result });
+    }
+    const barrier = results.filter((r) => r.label === 'barrier-mo');
+    // The cause: barrier-mo's trace starts at the end of its first step, though its archive filled from the first evaluations.
+    for (const r of barrier) {
+      expect(r.result!.trace[0].evaluations).toBeGreaterThanOrEqual(999);
+      expect(r.result!.frontLog!.insertions[0][0]).toBeLessThan(100);
+    }
+    const c = convergenceOf('mo2-n40', false, results, ['barrier-mo', 'nsga2'], undefined, norm);
+    const [b, g] = c.bands;
+    const early = c.evaluations.findIndex((e) => e >= 100);
+    expect(c.evaluations[early]).toBeLessThan(1000);
+    expect(b.median[early]).toBeGreaterThan(0);
+    // Without the logs (the trace alone) it read 0 there.
+    const traceOnly = convergenceOf('mo2-n40', false, results, ['barrier-mo', 'nsga2']);
+    expect(traceOnly.bands[0].median[traceOnly.evaluations.findIndex((e) => e >= 100)]).toBe(0);
+    // An archive's hypervolume never falls.
+    for (const band of [b, g]) for (let k = 1; k < band.median.length; k++) expect(band.median[k]!).toBeGreaterThanOrEqual(band.median[k - 1]! - 1e-12);
+    // At the end, every solver's median is the median of compare's own values (the final fronts under the instance's normalisation).
+    const values = metricValues(stored, new Map(results.map((r) => [r.id, { id: r.id, result: r.result }])), 'hv').instances[0];
+    values.solvers.forEach((column, i) => {
+      const finals = column.runs.map((r) => r.value!).sort((x, y) => x - y);
+      expect([b, g][i].median.at(-1)).toBeCloseTo(finals[1], 12);
+    });
+  }, 120_000);
+
   it('thins the evaluation points evenly, first and last kept', () => {
     expect(thin([1, 2, 3], 5)).toEqual([1, 2, 3]);
     expect(thin([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3)).toEqual([0, 5, 10]);
     expect(thin(Array.from({ length: 1000 }, (_, i) => i), 240)).toHaveLength(240);
+  });
+});
+
+describe('box plots on a log scale', () => {
+  it('lower-is-better values as themselves, 0 at a floor a decade under the smallest positive one; the hypervolume as its gap to 1.1^M; none for a rate', () => {
+    expect(logView('feasibility', 2)).toBeNull();
+    expect(logView('best', 1)).toEqual({ kind: 'values' });
+    expect(logView('hv', 3)).toEqual({ kind: 'gap', max: 1.1 ** 3 });
+    expect(hvMaximum(2)).toBeCloseTo(1.21, 15);
+    expect(hvMaximum(3)).toBeCloseTo(1.331, 15);
+    // f = 0 (a perfect run), 0.5, 3, 120: the floor is 0.01, a decade under 0.5's.
+    const best = logScaleOf({ kind: 'values' }, [0, 0.5, 3, 120]);
+    expect(best.floor).toBeCloseTo(0.01, 15);
+    expect(best.atFloor).toBe(1);
+    expect([0, 0.5, 3, 120].map(best.map)).toEqual([best.floor, 0.5, 3, 120]);
+    const hv = logScaleOf({ kind: 'gap', max: 1.21 }, [1.21, 1.2, 0.4]);
+    expect(hv.atFloor).toBe(1);
+    expect(hv.map(0.4)).toBeCloseTo(0.81, 12);
+    expect(hv.map(1.2)).toBeCloseTo(0.01, 12);
+    expect(hv.floor).toBeCloseTo(0.001, 15);
+    const inst: InstanceComparison = { instance: 'i', objectives: 2, normalisation: null, solvers: [column('good', [1.2, 1.21, 1.205]), column('random', [0.3, 0.4, 0.5])], pairs: [] };
+    const option = boxplotOption(inst, null, 'HV', undefined, { kind: 'gap', max: 1.21 }) as { yAxis: { type: string; inverse: boolean }; series: { data: { value: number[] }[] }[] };
+    expect(option.yAxis).toMatchObject({ type: 'log', inverse: true });
+    // The good solver's box spans a decade (gaps 0.001 to 0.01) instead of a hair at the top of a linear axis.
+    expect(option.series[0].data[0].value[0]).toBeCloseTo(hv.floor, 12);
+    expect(option.series[0].data[0].value[4]).toBeCloseTo(0.01, 12);
+    // Random's box: the gaps of its quartiles, ascending (HV 0.5 the smallest gap).
+    expect(option.series[0].data[1].value).toEqual([0.71, 0.76, 0.81, 0.86, 0.91].map((v) => expect.closeTo(v, 12)));
   });
 });
 

@@ -209,8 +209,9 @@ describe('comparison view', () => {
     }
   });
 
-  it('the convergence chart: median and quartiles over seeds of the stored traces as step functions', async () => {
+  it('the convergence chart: median and quartiles over seeds of the hypervolume each run\'s front log gives at each point', async () => {
     const results = await env.api.getExperimentResults('small');
+    const norm = (await env.api.getProject())!.experiments.find((e) => e.name === 'small')!.spec.instances[0].normalisation!;
     mount('small');
     await waitFor('the convergence chart', () => {
       try {
@@ -220,11 +221,11 @@ describe('comparison view', () => {
       }
     });
     const chart = option('convergence-mo2-n24');
-    // The trace of each run as the hypervolume it had recorded by e evaluations (0 before its first point).
+    // A run's hypervolume after e evaluations, from scratch: every point its archive took in by
+    // then (the dominated ones add no volume), normalised as the table's values are.
     const hvAt = (r: ExperimentRunResult, e: number) => {
-      let v = 0;
-      for (const t of r.result!.trace) if (t.evaluations <= e && t.indicator !== null) v = t.indicator;
-      return v;
+      const taken = r.result!.frontLog!.insertions.filter((row) => row[0] <= e).map((row) => row.slice(1));
+      return hypervolume(normalise(taken, norm.ideal, norm.nadir), normalisedReferencePoint(2));
     };
     for (const [k, label] of ['random', 'nsga2'].entries()) {
       const median = chart.series[3 * k] as { name: string; data: [number, number | null][] };
@@ -237,16 +238,62 @@ describe('comparison view', () => {
       for (const [j, [e, shownMedian]] of median.data.entries()) {
         const values = runs.map((r) => hvAt(r, e)).sort((a, b) => a - b);
         // Three seeds: the median is the middle value; q1 and q3 are halfway to the outer ones.
-        expect(shownMedian).toBe(values[1]);
-        expect(q1.data[j][1]).toBe(values[0] + 0.5 * (values[1] - values[0]));
+        expect(shownMedian).toBeCloseTo(values[1], 12);
+        expect(q1.data[j][1]).toBeCloseTo(values[0] + 0.5 * (values[1] - values[0]), 12);
         expect(width.data[j][1]).toBeCloseTo(values[1] + 0.5 * (values[2] - values[1]) - q1.data[j][1]!, 12);
       }
-      // The x values are the runs' own trace points (every solver's).
-      const traced = new Set(results.flatMap((r) => r.result!.trace.map((t) => t.evaluations)));
+      // The x values are the runs' own trace points and archive insertions (every solver's).
+      const traced = new Set(results.flatMap((r) => [...r.result!.trace.map((t) => t.evaluations), ...r.result!.frontLog!.insertions.map((row) => row[0])]));
       expect(median.data.every(([e]) => traced.has(e))).toBe(true);
       expect(median.data.at(-1)![0]).toBe(Math.max(...traced));
     }
   });
+
+  it('box plots on a log scale: the hypervolume\'s gap to its maximum, best up (good solvers flattened next to a random search); an HV at 1.331 is named the maximum and explained', async () => {
+    // M = 3 at N = 40: nsga2 reaches the ideal, every objective 0, an HV of 1.1^3; random does not.
+    await env.api.addExperiment({ name: 'ideal', instances: [{ name: 'mo3-n40', track: 'mo3', n: 40 }], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }], seeds: [1, 2, 3], budget: { evaluations: 3000 } });
+    await runToEnd('ideal');
+    const c = await env.api.compareExperiment('ideal', { metric: 'hv' });
+    const [inst] = c.instances;
+    const nsga2 = inst.solvers.find((s) => s.label === 'nsga2')!.summary!;
+    const random = inst.solvers.find((s) => s.label === 'random')!.summary!;
+    expect(nsga2.median).toBeCloseTo(1.331, 12);
+    expect(random.max).toBeLessThan(1.331);
+    mount('ideal');
+    await shown('hv', c);
+    // The value 1.331 is named and explained.
+    const cell = q('stats-mo3-n40')!.querySelector<HTMLElement>('[data-solver="nsga2"]')!;
+    expect(textOf(q('stat-aggregate', cell))).toBe('1.331');
+    expect(textOf(q('stat-at-max', cell))).toBe('max');
+    expect(q('stat-at-max', q('stats-mo3-n40')!.querySelector<HTMLElement>('[data-solver="random"]')!)).toBeNull();
+    expect(textOf(q('hv-explained'))).toContain('It is at most 1.1M: 1.331 for M = 3, reached only when the front holds a solution at the ideal, every objective 0');
+    // Linear: the values themselves.
+    await waitFor('the box plot', () => {
+      try {
+        return option('boxplot-mo3-n40').series[1].data.length === 6;
+      } catch {
+        return false;
+      }
+    });
+    expect((option('boxplot-mo3-n40') as unknown as { yAxis: { type: string }[] }).yAxis[0].type).toBe('value');
+    q('box-scale-log')!.click();
+    await waitFor('the log box plot', () => (option('boxplot-mo3-n40') as unknown as { yAxis: { type: string }[] }).yAxis[0].type === 'log');
+    const log = option('boxplot-mo3-n40') as unknown as { yAxis: { type: string; inverse: boolean; min: number; name: string }[]; series: { data: { value: number[]; raw?: number[] }[] }[] };
+    expect(log.yAxis[0]).toMatchObject({ inverse: true, name: '1.331 − Hypervolume (HV) (log, best up)' });
+    // Each box: the gaps 1.331 - HV of compare's quartiles, ascending, the maximum's gap (0) at the axis floor.
+    for (const [k, s] of inst.solvers.entries()) {
+      const want = [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max].map((v) => 1.1 ** 3 - v).map((g) => Math.max(log.yAxis[0].min, g)).sort((a, b) => a - b);
+      log.series[0].data[k].value.forEach((v, j) => expect(v).toBeCloseTo(want[j], 12));
+      expect(log.series[0].data[k].raw).toEqual([s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]);
+    }
+    expect(log.yAxis[0].min).toBeLessThan(Math.min(...inst.solvers.flatMap((s) => [s.summary!.min, s.summary!.max]).map((v) => 1.331 - v).filter((g) => g > 1e-12)));
+    const atMax = (await env.api.getExperimentResults('ideal')).filter((r) => r.label === 'nsga2').length;
+    expect(textOf(q('boxplot-floor-mo3-n40'))).toMatch(new RegExp(`^\\d+ runs? at the maximum, 1\\.331, drawn at the top edge`));
+    expect(Number(textOf(q('boxplot-floor-mo3-n40'))!.split(' ')[0])).toBeLessThanOrEqual(atMax);
+    // A rate has no log scale.
+    await select('compare-metric', 'feasibility');
+    await waitFor('feasibility', () => (q('box-scale-log') as HTMLButtonElement).disabled);
+  }, 180_000);
 
   it('Friedman across instances: average ranks, p and the Holm post-hoc p of compareExperiment', async () => {
     const c = await env.api.compareExperiment('pair', { metric: 'hv' });
