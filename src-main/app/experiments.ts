@@ -17,6 +17,7 @@ import type { ExperimentRunRow } from '../../src-shared/projects/project-api.ts'
 import type { RunRecord } from '../project/project-records.ts';
 import type { Project } from '../project/store.ts';
 import { withProgramHashes } from '../experiments/programs.ts';
+import { redactComparison } from '../../src-shared/competition/hidden.ts';
 
 /** A request about the open project that cannot be served; `field` names what is wrong. */
 export class ProjectRequestError extends FieldError {
@@ -84,7 +85,8 @@ export function compareStored(project: Project, name: string, metric: MetricName
     if (r.config.n !== cell.config.n || r.config.objectives.length !== cell.config.objectives.length)
       throw new CompareError(`corrupt Saikoro project (run ${r.id}: its config (N = ${r.config.n}, ${r.config.objectives.length} objectives) is not its instance ${cell.instance}'s (N = ${cell.config.n}, ${cell.config.objectives.length}))`);
   }
-  return compareExperiment(spec, new Map(stored.map((r) => [r.id, { id: r.id, result: r.result }])), metric);
+  // A hidden instance's normalisation is derived from its bands: not shown before the reveal.
+  return redactComparison(compareExperiment(spec, new Map(stored.map((r) => [r.id, { id: r.id, result: r.result }])), metric), project.hiddenInstances());
 }
 
 /** The final indicators of a stored run: best feasible f, or front size and normalised HV. */

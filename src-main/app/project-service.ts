@@ -9,6 +9,7 @@
  * Ownership: the service owns the open Project and its sessions; dispose() stops the sessions
  * (their runs in flight are cancelled and not stored) and closes the file.
  */
+import { redactSpec } from '../../src-shared/competition/hidden.ts';
 import type {
   Comparison,
   CompareOptions,
@@ -163,6 +164,7 @@ export class ProjectService implements Disposable {
     const { project, file, recovered } = this.current;
     const info = project.info();
     const statuses = project.runStatuses();
+    const hidden = project.hiddenInstances();
     const display = this.paths.display(file);
     return {
       path: display,
@@ -173,7 +175,7 @@ export class ProjectService implements Disposable {
       sizeBytes: info.sizeBytes,
       readOnly: project.readOnly,
       recovered: [...recovered],
-      experiments: project.experiments().map((e) => this.experimentSummary(e.spec, e.createdAt, statuses)),
+      experiments: project.experiments().map((e) => this.experimentSummary(e.spec, e.createdAt, statuses, hidden)),
       notes: project.notes().map((n) => ({ id: n.id, experiment: n.experiment, text: n.text, createdAt: n.createdAt })),
       labRuns: project.labRuns().map((r) => ({
         id: r.id,
@@ -191,7 +193,8 @@ export class ProjectService implements Disposable {
     };
   }
 
-  private experimentSummary(spec: ExperimentSummary['spec'], createdAt: string, statuses: Map<string, 'done' | 'failed'>): ExperimentSummary {
+  /** `hidden`: a competition's instances still hidden, whose config and normalisation the summary leaves out (docs/competition.md). */
+  private experimentSummary(spec: ExperimentSummary['spec'], createdAt: string, statuses: Map<string, 'done' | 'failed'>, hidden: ReadonlySet<string>): ExperimentSummary {
     const status = experimentStatus(spec, statuses);
     const session = this.sessions.get(spec.name) ?? null;
     const running = session && !isOver(session.info) ? session.inFlight.size : 0;
@@ -199,7 +202,7 @@ export class ProjectService implements Disposable {
       name: spec.name,
       description: spec.description ?? null,
       createdAt,
-      spec,
+      spec: redactSpec(spec, hidden),
       counts: { total: status.total, done: status.done, failed: status.failed, missing: Math.max(0, status.missing - running), running },
       session: session ? structuredClone(session.info) : null,
     };
@@ -298,7 +301,7 @@ export class ProjectService implements Disposable {
     storeExperiment(project, spec);
     this.changed('experiment-added', spec.name);
     const stored = project.experiment(spec.name)!;
-    return this.experimentSummary(stored.spec, stored.createdAt, project.runStatuses());
+    return this.experimentSummary(stored.spec, stored.createdAt, project.runStatuses(), project.hiddenInstances());
   }
 
   addNote(text: unknown, experiment: unknown = null): NoteSummary {

@@ -35,6 +35,7 @@ import { labRunId, type EntrantFile, type EntrantTokenRecord, type ExperimentRec
 import * as check from './records.ts';
 import * as competitionCheck from './competition-records.ts';
 import type { Competition, Entrant } from '../../src-shared/competition/competition.ts';
+import { hiddenInstanceNames } from '../../src-shared/competition/hidden.ts';
 import { RecordError } from './records.ts';
 import { APPLICATION_ID, CURRENT_SCHEMA, SCHEMA_VERSION } from './schema.ts';
 import { Database, withBusyRetry, type Row } from './sqlite.ts';
@@ -595,6 +596,17 @@ export class Project {
         else this.db.run('INSERT INTO experiments (name, spec_json, created_at) VALUES (?, ?, ?)', [spec.name, json, entrant.createdAt]);
       }
     });
+  }
+
+  /**
+   * The instances whose bands, weights and normalisation nothing may show (docs/competition.md):
+   * those an experiment marks hidden, unless this file's competition has been revealed. A file
+   * with no competition (a shard's results file) keeps them hidden: only the competition's own
+   * file can be revealed.
+   */
+  hiddenInstances(): Set<string> {
+    if (this.competition()?.secret) return new Set();
+    return hiddenInstanceNames(this.experiments().map((e) => e.spec));
   }
 
   /** Stores the revealed secret (checked against the commitment by the caller) and when. */

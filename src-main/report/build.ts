@@ -11,6 +11,7 @@ import { instanceConfig, programOf, seedList, solverLabel, SpecError, type Exper
 import { defaultNormalisationMethod, diceHvNormalisation, formatHvNormalisation, HV_NORMALISATION_IN_PROCESS_MAX_N } from '../../src-shared/problems/dice/hv-reference.ts';
 import { normalise } from '../../src-shared/metrics/hypervolume.ts';
 import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
+import { HIDDEN_TEXT, redactComparison } from '../../src-shared/competition/hidden.ts';
 import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
@@ -107,9 +108,11 @@ export function buildReport(project: Project, experimentName: string, options: R
   }
 
   const stored = new Map<string, StoredRun>([...results].map(([id, result]) => [id, { id, result }]));
+  // A competition's hidden instances: no bands, weights, per-feature errors or normalisation before the reveal.
+  const hidden = project.hiddenInstances();
   let comparisons: Comparison[];
   try {
-    comparisons = metrics.map((m) => compareExperiment(spec, stored, m));
+    comparisons = metrics.map((m) => redactComparison(compareExperiment(spec, stored, m), hidden));
   } catch (e) {
     if (e instanceof CompareError || e instanceof SpecError) throw new ReportError('input', `${file}: ${e.message}`);
     throw e;
@@ -150,7 +153,7 @@ export function buildReport(project: Project, experimentName: string, options: R
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),
     appVersion: appVersion(),
     source: { file, runsHash: runsHash([...records.values()]), runsHashed: records.size },
-    setup: setupOf(spec, grid, records),
+    setup: setupOf(spec, grid, records, hidden),
     metrics,
     baseline,
     significance: SIGNIFICANCE,
@@ -168,6 +171,7 @@ export function buildReport(project: Project, experimentName: string, options: R
         metrics,
         values,
         baseline,
+        hidden.has(instance.name),
       ),
     ),
   };
@@ -204,9 +208,15 @@ function sameList(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && a.every((v, i) => v === b[i]);
 }
 
-function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: ReadonlyMap<string, RunRecord>): ReportSetup {
+function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: ReadonlyMap<string, RunRecord>, hidden: ReadonlySet<string>): ReportSetup {
   const instances: SetupInstance[] = spec.instances.map((instance) => {
     const config = instanceConfig(instance);
+    if (hidden.has(instance.name)) {
+      const track = instance.track ?? 'so';
+      const defaults = trackConfig(track, config.n);
+      const defaultConstraints = sameList(config.constraints, defaults.constraints) && sameList(config.lowerBounds, defaults.lowerBounds) && sameList(config.upperBounds, defaults.upperBounds);
+      return { name: instance.name, track, n: config.n, objectives: config.objectives.map((g) => [...g]), bands: null, hidden: true, constraints: config.constraints.map((d, k) => ({ d, lower: config.lowerBounds[k], upper: config.upperBounds[k] })), defaultConstraints, normalisation: null };
+    }
     const track = instance.track ?? 'so';
     const defaults = trackConfig(track, config.n);
     const defaultBands = sameList(config.alpha, defaults.alpha) && sameList(config.beta, defaults.beta) && sameList(config.gamma, defaults.gamma);
@@ -400,6 +410,7 @@ function instanceReport(
   metrics: readonly MetricName[],
   values: ReadonlyMap<MetricName, ReadonlyMap<string, number | null>>,
   baseline: string,
+  hidden: boolean,
 ): InstanceReport {
   const m = config.objectives.length;
   const norm = m < 2 ? null : (instance.normalisation ?? diceDefaultNormalisation(instance, config) ?? frontBox(m, runs, results));
@@ -436,9 +447,11 @@ function instanceReport(
           ? 'the feasible solution with the smallest objective over all runs (if none is feasible, the smallest total violation)'
           : 'the feasible front member with the smallest sum of normalised objectives over all runs (if no front has one, the smallest total violation)',
       features: evaluation.features,
-      errors: evaluation.errors,
-      alpha: [...config.alpha],
-      beta: [...config.beta],
+      // The errors E_i = gamma_i x the distance outside the band would give the bands and weights away.
+      errors: hidden ? null : evaluation.errors,
+      alpha: hidden ? null : [...config.alpha],
+      beta: hidden ? null : [...config.beta],
+      ...(hidden ? { hidden: true as const } : {}),
       constraints: config.constraints.map((d, k) => ({ d, chi: evaluation.chi[k], lower: evaluation.bounds[k][0], upper: evaluation.bounds[k][1], g: evaluation.constraints[k] })),
     };
   }
@@ -447,8 +460,8 @@ function instanceReport(
     instance: instance.name,
     objectives: m,
     boxplots,
-    convergence: convergenceOf(config, runs, results, labels, m >= 2 ? diceDefaultNormalisation(instance, config) : null),
-    fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results) : null,
+    convergence: convergenceOf(config, runs, results, labels, m >= 2 ? diceDefaultNormalisation(instance, config) : null, hidden),
+    fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results, hidden) : null,
     attainment: m === 2 ? attainmentData(labels.map((solver) => ({ solver, fronts: done(solver).map((r) => results.get(r.id)!.front.map((s) => s.objectives)) })), baseline) : null,
     best,
     bestBySolver,
@@ -485,7 +498,7 @@ function frontBox(m: number, runs: readonly RunSpec[], results: ReadonlyMap<stri
   return { ideal: new Array<number>(m).fill(0), nadir: nadir.map((v) => (v > 0 ? v : 1)), method: "ideal 0; nadir = the largest objective on the runs' fronts (the instance stores no normalisation)" };
 }
 
-function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[], defaultNorm: { ideal: number[]; nadir: number[] } | null): ConvergenceData | null {
+function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[], defaultNorm: { ideal: number[]; nadir: number[] } | null, hidden = false): ConvergenceData | null {
   const m = config.objectives.length;
   const withResults = runs.filter((r) => results.has(r.id));
   if (!withResults.length) return null;
@@ -527,7 +540,7 @@ function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: Re
   return {
     indicator: 'hv',
     higherIsBetter: true,
-    caption: `Normalised hypervolume of the feasible front against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. The runs record it under the dice default normalisation, ${defaultNorm ? formatHvNormalisation(defaultNorm) : `${defaultNormalisationMethod()} (at N = ${config.n.toLocaleString('en-US')} not computed for the report)`}; where a trace point has no value (M >= 4 records it at doublings of the evaluations) the last recorded value is carried forward; an empty front counts 0.`,
+    caption: `Normalised hypervolume of the feasible front against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. The runs record it under the dice default normalisation, ${hidden ? `(${HIDDEN_TEXT})` : defaultNorm ? formatHvNormalisation(defaultNorm) : `${defaultNormalisationMethod()} (at N = ${config.n.toLocaleString('en-US')} not computed for the report)`}; where a trace point has no value (M >= 4 records it at doublings of the evaluations) the last recorded value is carried forward; an empty front counts 0.`,
     evaluations,
     solvers,
   };
@@ -539,6 +552,7 @@ function frontsOf(
   doneBySolver: RunSpec[][],
   labels: readonly string[],
   results: ReadonlyMap<string, SolverResult>,
+  hidden = false,
 ): FrontData {
   const solvers: FrontData['solvers'] = [];
   labels.forEach((solver, k) => {
@@ -548,7 +562,7 @@ function frontsOf(
     solvers.push({ solver, run: median.run.id, seed: median.run.seed, hv: median.hv, points: results.get(median.run.id)!.front.map((s) => [...s.objectives]) });
   });
   return {
-    caption: `Feasible front of each solver's median run by normalised hypervolume (the lower median for an even number of runs; normalisation ${formatHvNormalisation(norm)}), in raw objectives.`,
+    caption: `Feasible front of each solver's median run by normalised hypervolume (the lower median for an even number of runs; normalisation ${hidden ? HIDDEN_TEXT : formatHvNormalisation(norm)}), in raw objectives.`,
     axes: config.objectives.map((_, i) => `f${i + 1}`),
     solvers,
   };

@@ -4,6 +4,7 @@
  * theme (screen and print) and a dark one (prefers-color-scheme: dark); the HTML shows one.
  * The palettes are the app's (src-shared/charts/palette.ts), so report and app charts look alike.
  */
+import { HIDDEN_TEXT } from '../../src-shared/competition/hidden.ts';
 import * as echarts from 'echarts';
 import { decadeAxis, FEATURE_PANELS, niceCeil, niceInterval, paddedBoundsOf } from '../../src-shared/charts/axes.ts';
 import { seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
@@ -180,11 +181,16 @@ export function frontOption(data: FrontData, theme: ChartPalette): Option {
   };
 }
 
-/** F1..F15 of the best solution (green in band, red outside) over their bands [alpha, beta]. */
+/**
+ * F1..F15 of the best solution (green in band, red outside) over their bands [alpha, beta]; a
+ * hidden instance's bands are not drawn (bars in one colour, nothing in or out of a band).
+ */
 export function featureOption(best: BestSolution, theme: ChartPalette): Option {
   const total = FEATURE_PANELS.reduce((s, p) => s + p.weight, 0);
   const grids: Option[] = [];
-  const titles: Option[] = [titleOf('Features of the best solution', theme, 'bar: value (green in band, red outside); box: band [α, β]')];
+  const { alpha, beta } = best;
+  const bands = alpha !== null && beta !== null;
+  const titles: Option[] = [titleOf('Features of the best solution', theme, bands ? 'bar: value (green in band, red outside); box: band [α, β]' : `bar: value; the bands are ${HIDDEN_TEXT}`)];
   const xAxes: Option[] = [];
   const yAxes: Option[] = [];
   const series: Option[] = [];
@@ -194,7 +200,7 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
     const left = offset + (k === 0 ? 5 : 4.5);
     grids.push({ left: `${left}%`, width: `${share - (k === 0 ? 6 : 5.5)}%`, top: 84, bottom: 28 });
     titles.push({ text: panel.title, left: `${left}%`, top: 54, textStyle: { fontSize: 12, fontWeight: 600, color: theme.muted } });
-    const rows = panel.features.map((f) => ({ f, value: best.features[f - 1], alpha: best.alpha[f - 1], beta: best.beta[f - 1] }));
+    const rows = panel.features.map((f) => ({ f, value: best.features[f - 1], alpha: bands ? alpha[f - 1] : 0, beta: bands ? beta[f - 1] : 0 }));
     const top = niceCeil(Math.max(...rows.map((r) => Math.max(r.value, r.beta)), 1) * 1.15);
     xAxes.push({
       type: 'category',
@@ -206,7 +212,7 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
     });
     yAxes.push(valueAxis(theme, { gridIndex: k, min: 0, max: top, interval: niceInterval(top) }));
     series.push(
-      {
+      ...(!bands ? [] : [{
         type: 'custom',
         xAxisIndex: k,
         yAxisIndex: k,
@@ -221,17 +227,17 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
           return { type: 'rect', shape: { x: lo[0] - width / 2, y: lo[1] - height, width, height }, style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1, lineDash: [3, 2] } };
         },
         z: 1,
-      },
+      }]),
       {
         type: 'bar',
         xAxisIndex: k,
         yAxisIndex: k,
         barWidth: '42%',
         data: rows.map((r) => {
-          const inBand = r.value >= r.alpha && r.value <= r.beta;
+          const inBand = !bands || (r.value >= r.alpha && r.value <= r.beta);
           return {
             value: r.value,
-            itemStyle: { color: inBand ? theme.ok : theme.bad },
+            itemStyle: { color: !bands ? theme.axis : inBand ? theme.ok : theme.bad },
             label: { show: true, position: 'top', formatter: formatValue(r.value), color: inBand ? theme.text : theme.bad, fontSize: 10, fontWeight: inBand ? 400 : 700 },
           };
         }),

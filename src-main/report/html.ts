@@ -4,6 +4,7 @@
  * on screen and in print, dark under prefers-color-scheme: dark (each chart is rendered in both
  * themes and CSS shows one). The PDF is this page printed by Chromium.
  */
+import { HIDDEN_TEXT } from '../../src-shared/competition/hidden.ts';
 import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, renderSvg } from './charts.ts';
 import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { formatCell, formatValue, metricTitle } from './format.ts';
@@ -61,6 +62,7 @@ function constraintsText(instance: SetupInstance): string {
 }
 
 function bandsText(instance: SetupInstance): string {
+  if (instance.hidden) return HIDDEN_TEXT;
   if (!instance.bands) return 'default';
   const { alpha, beta, gamma } = instance.bands;
   return alpha.map((a, i) => `F${i + 1} [${formatValue(a)}, ${formatValue(beta[i])}] γ ${formatValue(gamma[i])}`).join('; ');
@@ -69,7 +71,7 @@ function bandsText(instance: SetupInstance): string {
 function setupSection(data: ReportData): string {
   const s = data.setup;
   // The normalisation column only where some instance has several objectives.
-  const normalised = s.instances.some((i) => i.normalisation);
+  const normalised = s.instances.some((i) => i.normalisation || (i.hidden && i.objectives.length >= 2));
   const instances = tableHtml(
     ['instance', 'track', 'N', 'objectives', 'bands [α, β] and weights γ', 'constraints', ...(normalised ? ['HV / IGD+ normalisation'] : [])],
     s.instances.map((i) => [
@@ -80,7 +82,7 @@ function setupSection(data: ReportData): string {
       bandsText(i),
       constraintsText(i),
       ...(normalised
-        ? [i.normalisation ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}` : '–']
+        ? [i.hidden && i.objectives.length >= 2 ? HIDDEN_TEXT : i.normalisation ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}` : '–']
         : []),
     ]),
     { className: 'setup' },
@@ -254,7 +256,7 @@ ${attainmentFigure(instance, counter, labels)}`);
     const status = b.feasible ? 'feasible' : `infeasible (total violation ${formatValue(b.violation)})`;
     parts.push(`<div class="block"><h3>Best solution</h3>
 <p class="note">${e(b.solver)}, seed ${b.seed}, objectives (${list(b.objectives)}), ${status}; ${e(b.rule)}.</p>
-${figure(counter, 'features', (t) => featureOption(b, t), { width: 900, height: 320 }, 'F1..F15 of the best solution against their bands [α, β].')}</div>
+${figure(counter, 'features', (t) => featureOption(b, t), { width: 900, height: 320 }, b.hidden ? `F1..F15 of the best solution (its bands are ${HIDDEN_TEXT}).` : 'F1..F15 of the best solution against their bands [α, β].')}</div>
 ${figure(counter, 'constraints', (t) => constraintOption(b, t), { width: 900, height: 300 }, 'χ<sub>d</sub> of the best solution against [q(p<sub>d</sub>), q(P<sub>d</sub>)] for each constrained block length d.')}`);
   }
   return `<section class="instance" id="instance-${slug(instance.instance)}">

@@ -65,8 +65,10 @@ export interface SetupInstance {
   n: number;
   /** Feature groups (1-based) of the objectives. */
   objectives: number[][];
-  /** The bands [alpha, beta] and weights gamma when any differs from the spec's defaults, else null. */
+  /** The bands [alpha, beta] and weights gamma when any differs from the spec's defaults, else null (and null when hidden). */
   bands: { alpha: number[]; beta: number[]; gamma: number[] } | null;
+  /** A competition's hidden instance before the reveal: no bands, weights or normalisation shown (docs/competition.md). */
+  hidden?: true;
   /** Constrained block lengths with their lower and upper percent points. */
   constraints: { d: number; lower: number; upper: number }[];
   /** Whether the constraints are the spec's default (d = 1..12 at 0.1 and 0.9). */
@@ -293,9 +295,11 @@ export interface BestSolution extends SolverBest {
   /** How it was chosen. */
   rule: string;
   features: number[];
-  errors: number[];
-  alpha: number[];
-  beta: number[];
+  /** Per-feature errors and the bands; null for a hidden instance before the reveal (they would give its bands and weights away). */
+  errors: number[] | null;
+  alpha: number[] | null;
+  beta: number[] | null;
+  hidden?: true;
   /** Per constrained d: chi_d, [q(p_d), q(P_d)] (null = infinite), g_d. */
   constraints: { d: number; chi: number; lower: number | null; upper: number | null; g: number }[];
 }

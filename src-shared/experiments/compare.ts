@@ -87,6 +87,8 @@ export interface InstanceComparison {
   instance: string;
   objectives: number;
   normalisation: InstanceSpec['normalisation'] | null;
+  /** A competition's hidden instance: its normalisation is not shown until the reveal (docs/competition.md). */
+  hidden?: true;
   solvers: SolverColumn[];
   pairs: PairTest[];
 }

@@ -4,6 +4,7 @@ import { CompareError, METRICS, usesNormalisation, type Comparison, type Instanc
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
+import { HIDDEN_TEXT } from '../../../src-shared/competition/hidden.ts';
 import { formatHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { openProject } from './project.ts';
 
@@ -38,7 +39,8 @@ function render(c: Comparison): string[] {
   for (const s of c.skipped) out.push(`(skipped: ${s.reason})`);
   for (const inst of c.instances) {
     out.push('', `## ${inst.instance} (M = ${inst.objectives})`);
-    if (inst.normalisation && usesNormalisation(c.metric))
+    if (inst.hidden && usesNormalisation(c.metric)) out.push(`normalisation: ${HIDDEN_TEXT}`);
+    else if (inst.normalisation && usesNormalisation(c.metric))
       out.push(`normalisation: ${formatHvNormalisation(inst.normalisation)}${inst.normalisation.method ? ` (${inst.normalisation.method})` : ''}`);
     out.push(
       ...table(
