@@ -13,7 +13,8 @@ import { CompetitionError, isTrackName, type Competition, type Entrant } from '.
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import type { Project } from '../project/store.ts';
 import { competitionOf } from './competition.ts';
-import { findExecutable } from './program-gate.ts';
+import { findExecutable } from '../host/find-executable.ts';
+import { requireSandbox, SandboxUnavailableError } from '../host/sandbox.ts';
 
 /** What a competition run needs from its file. */
 export interface CompetitionRunPlan {
@@ -40,13 +41,18 @@ export function competitionRunPlan(project: Project): CompetitionRunPlan {
 }
 
 /**
- * Why programs cannot run sandboxed here, or null when they can: bubblewrap (`bwrap`) must be
- * on the PATH. A competition with program entrants refuses to run without it.
+ * Why programs cannot run sandboxed here, or null when they can: the sandbox's own detection
+ * (src-main/host/sandbox.ts: bubblewrap found and able to make a sandbox, no shared folders).
+ * A competition with program entrants refuses to run without it.
  */
-export function sandboxRefusal(pathVariable: string | undefined = process.env.PATH): string | null {
-  if (process.platform !== 'linux') return `programs run sandboxed only on Linux (with bubblewrap); this is ${process.platform}`;
-  if (findExecutable('bwrap', '/', pathVariable) === null) return 'bubblewrap (bwrap) is not installed: install the Debian package bubblewrap (apt-get install bubblewrap); a competition runs no program outside the sandbox';
-  return null;
+export function sandboxRefusal(): string | null {
+  try {
+    requireSandbox();
+    return null;
+  } catch (e) {
+    if (e instanceof SandboxUnavailableError) return e.message;
+    throw e;
+  }
 }
 
 /** The program entrants' folders, extracted for a session; `dispose` removes them. */

@@ -22,13 +22,17 @@
  *
  * A plan without a program passes unchanged (and is marked admitted too).
  */
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import type { DiceRunRequest, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { checkProgramHashes, projectFolder } from '../experiments/programs.ts';
 import type { AnyRunPlan } from './launcher.ts';
+import { findExecutable } from '../host/find-executable.ts';
+import { ProgramFolderError, sha256OfFile } from '../host/program-folder.ts';
+import { programView } from '../host/sandbox.ts';
+import { carriesProjectMark, isProjectOrBeside } from '../project/file-checks.ts';
+import type { ProgramView } from '../../src-shared/solvers/program/admission.ts';
 import { allowPrograms, ProgramNotAllowedError, type ProgramPolicy, type ResolvedProgram } from './program-policy.ts';
 
 /** A program that cannot run as given (its executable not found, its cwd not a folder). */
@@ -64,6 +68,8 @@ export interface ProgramGateOptions {
 }
 
 const admitted = new WeakSet<object>();
+/** What each resolved program may see (its folder's files, hashed), for the request the gate admits. */
+const views = new WeakMap<ResolvedProgram, ProgramView>();
 
 /** Whether a request may be launched: it names no program, or the gate admitted it. */
 export function wasAdmitted(request: RunRequest): boolean {
@@ -84,43 +90,6 @@ function markPlain<P extends AnyRunPlan>(plan: P): P {
   return plan;
 }
 
-const hashCache = new Map<string, { key: string; sha256: string }>();
-
-/** sha256 of a file, remembered while its size, time and inode stay (an interpreter is hashed once per session). */
-function sha256File(file: string): string {
-  const st = fs.statSync(file);
-  const key = `${st.size}:${st.mtimeMs}:${st.ino}:${st.ctimeMs}`;
-  const known = hashCache.get(file);
-  if (known && known.key === key) return known.sha256;
-  const sha256 = createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  hashCache.set(file, { key, sha256 });
-  return sha256;
-}
-
-function isExecutableFile(file: string): boolean {
-  try {
-    if (!fs.statSync(file).isFile()) return false;
-    fs.accessSync(file, fs.constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The executable a command's first word names, as spawn would find it with this PATH (absolute; null: not found). */
-export function findExecutable(word: string, cwd: string, pathVariable: string | undefined): string | null {
-  if (word.includes('/') || (process.platform === 'win32' && word.includes('\\'))) {
-    const full = path.resolve(cwd, word);
-    return isExecutableFile(full) ? full : null;
-  }
-  for (const dir of (pathVariable ?? '').split(path.delimiter)) {
-    if (dir === '') continue;
-    const full = path.resolve(cwd, dir, word);
-    if (isExecutableFile(full)) return full;
-  }
-  return null;
-}
-
 /** Endings of the files interpreters run (python3 x.py, node x.mjs, Rscript x.R, java -jar x.jar, ...). */
 const SCRIPT_ENDING = /\.(py|pyw|mjs|cjs|js|ts|sh|bash|rb|pl|r|jl|lua|php|jar)$/i;
 
@@ -138,7 +107,20 @@ export function namesScript(arg: string): boolean {
  * executable cannot be found, or a script argument (namesScript) is not a file, with the path
  * it looked for.
  */
-export function resolveProgram(name: string, program: ProgramSpec, folder: string): ResolvedProgram {
+export function resolveProgram(name: string, program: ProgramSpec, folder: string, project: string | null = null): ResolvedProgram {
+  return resolveProgramView(name, program, folder, project).resolved;
+}
+
+/**
+ * What a program may see: the project file (and what lies beside it: its journal, lock and
+ * kept-aside copies) and any other Saikoro project are never shown or copied.
+ */
+function projectExclusion(project: string | null): (file: string) => boolean {
+  return (file) => (project !== null && isProjectOrBeside(file, project)) || carriesProjectMark(file);
+}
+
+/** resolveProgram, with what the program may see in its sandbox (sandbox.ts), hashed. */
+function resolveProgramView(name: string, program: ProgramSpec, folder: string, project: string | null): { resolved: ResolvedProgram; view: ProgramView } {
   const cwd = path.resolve(folder, program.cwd ?? '.');
   let stat: fs.Stats;
   try {
@@ -159,7 +141,8 @@ export function resolveProgram(name: string, program: ProgramSpec, folder: strin
   // Started by this path (a venv's python3 is a link that must stay one); its target is what is hashed.
   const executable = found;
   const target = fs.realpathSync(found);
-  const files: Record<string, string> = { [word]: sha256File(target) };
+  const files: Record<string, string> = { [word]: sha256OfFile(target) };
+  const exclude = projectExclusion(project);
   for (const arg of program.command.slice(1)) {
     if (arg === '' || arg.startsWith('-') || files[arg] !== undefined) continue;
     const full = path.resolve(cwd, arg);
@@ -169,10 +152,32 @@ export function resolveProgram(name: string, program: ProgramSpec, folder: strin
     } catch {
       // not a file: an option's value, a module name, ... or a script that is not there
     }
-    if (isFile) files[arg] = sha256File(full);
-    else if (namesScript(arg)) throw new ProgramResolveError('command', `the solver ${name}'s script ${JSON.stringify(arg)} is not a file (looked for ${full})`);
+    if (!isFile) {
+      if (namesScript(arg)) throw new ProgramResolveError('command', `the solver ${name}'s script ${JSON.stringify(arg)} is not a file (looked for ${full})`);
+      continue;
+    }
+    if (exclude(full) || exclude(fs.realpathSync(full))) throw new ProgramResolveError('command', `the solver ${name}'s argument ${JSON.stringify(arg)} is a Saikoro project file (${full}): a program never sees one`);
+    files[arg] = sha256OfFile(full);
   }
-  return { name, command: [...program.command], executable, ...(target !== executable ? { target } : {}), cwd, env: { ...env }, files };
+  let view: ProgramView;
+  try {
+    view = programView(executable, program.command.slice(1), cwd, { hidden: project !== null ? [path.resolve(project)] : [], exclude });
+  } catch (e) {
+    if (e instanceof ProgramFolderError) throw new ProgramResolveError('cwd', `the solver ${name}: ${e.message}`);
+    throw e;
+  }
+  const { folder: hashed } = view;
+  const resolved: ResolvedProgram = {
+    name,
+    command: [...program.command],
+    executable,
+    ...(target !== executable ? { target } : {}),
+    cwd,
+    env: { ...env },
+    files,
+    folder: { sha256: hashed.sha256, files: hashed.files, bytes: hashed.bytes },
+  };
+  return { resolved, view };
 }
 
 export class ProgramGate {
@@ -201,7 +206,9 @@ export class ProgramGate {
       const from = context.programFolders?.get(name) ?? folder;
       try {
         checkProgramHashes(program, from, name);
-        resolved.push(resolveProgram(name, program, from));
+        const { resolved: one, view } = resolveProgramView(name, program, from, context.project);
+        views.set(one, view);
+        resolved.push(one);
       } catch (e) {
         failure ??= e as Error;
         // The policy still sees the program by its words: a server that runs no program says so first.
@@ -233,7 +240,8 @@ export class ProgramGate {
     const request = plan.request;
     const program = request.program!;
     const [resolved] = await this.allow([{ name: request.solver, program }], context);
-    const next: DiceRunRequest = { ...request, admitted: { executable: resolved.executable!, cwd: resolved.cwd } };
+    const view = views.get(resolved);
+    const next: DiceRunRequest = { ...request, admitted: { executable: resolved.executable!, cwd: resolved.cwd, ...(view ? { view } : {}) } };
     admitted.add(next);
     const started = plan.started as { program?: ProgramSpec };
     return { ...plan, request: next, ...(started.program ? { started: { ...plan.started, program: { ...started.program, cwd: resolved.cwd } } } : {}) } as P;

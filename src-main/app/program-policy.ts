@@ -31,6 +31,11 @@ export interface ResolvedProgram {
   env: Record<string, string>;
   /** sha256 of the executable (under the command's first word) and of every argument that is a file. */
   files: Record<string, string>;
+  /**
+   * The program's folder (its working directory) as the gate hashed it, without the project
+   * file: what a sandboxed program sees (a copy of), and the sha256 of its list of hashed files.
+   */
+  folder?: { sha256: string; files: number; bytes: number };
 }
 
 export interface ProgramPermissionRequest {
@@ -57,14 +62,14 @@ function describePrograms(programs: ResolvedProgram[]): string {
 
 /** Everything of a program an approval covers: a change to any of it is another program. */
 function approvalKey(place: string, p: ResolvedProgram): string {
-  return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort()]);
+  return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort(), p.folder?.sha256 ?? null]);
 }
 
 /** How the question shows one program: its command, and what runs when that is not plain. */
 export function describeResolved(p: ResolvedProgram): string {
   const lines = [`${p.name}: ${formatCommand(p.command)}`];
   if (p.executable !== null) lines.push(`  runs ${p.executable}${p.target ? ` (-> ${p.target})` : ''}${p.files[p.command[0]] ? ` (sha256 ${p.files[p.command[0]].slice(0, 12)}...)` : ''}`);
-  lines.push(`  in ${p.cwd}`);
+  lines.push(`  in ${p.cwd}${p.folder ? ` (${p.folder.files} files, ${p.folder.bytes.toLocaleString('en-US')} bytes, sha256 ${p.folder.sha256.slice(0, 12)}...)` : ''}`);
   const env = Object.entries(p.env);
   if (env.length) lines.push(`  with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
   for (const [arg, sha] of Object.entries(p.files)) if (arg !== p.command[0]) lines.push(`  ${arg}: sha256 ${sha.slice(0, 12)}...`);

@@ -26,6 +26,8 @@ import type { ParamValue } from '../../src-shared/core/params.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { defaultMemoryLimitMb } from './memory-limit.ts';
+import { killProgramProcesses, type ProgramProcesses } from './program-kill.ts';
+import { DEFAULT_GRACE_SECONDS } from '../../src-shared/solvers/program/protocol.ts';
 
 /** How a run ended. `result` is present when done, and when cancelled after it had started. */
 export interface RunOutcome<Result = AnyRunResult> {
@@ -80,6 +82,8 @@ interface PoolWorker extends WatchedWorker {
   run: HostRun | null;
   runSince: number;
   lastHeard: number;
+  /** The processes of its run's solver program while it runs (the worker tells them). */
+  program: ProgramProcesses | null;
 }
 
 /**
@@ -319,16 +323,23 @@ export class SolverHost implements Disposable {
     if (worker.ready) this.startCancelTimer(worker, run);
   }
 
-  /** A worker stuck in a long step gets a grace period to stop its run, then is killed. */
+  /**
+   * A worker stuck in a long step gets a grace period to stop its run, then is killed (its
+   * program first). A solver program's run gets its program's stop sequence on top (stdin
+   * closed, grace, SIGTERM, grace: docs/external-solvers.md), so that a cancel keeps what the
+   * run found.
+   */
   private startCancelTimer(worker: PoolWorker, run: HostRun): void {
     if (this.cancelTimers.has(run)) return;
+    const program = (run.request as DiceRunRequest).program;
+    const graceMs = this.cancelGraceMs + (program ? 2 * (program.grace ?? DEFAULT_GRACE_SECONDS) * 1000 : 0);
     const timer = setTimeout(() => {
       this.cancelTimers.delete(run);
       if (run.isFinished) return;
-      run.finish({ status: 'cancelled', result: null, reason: `cancelled (worker did not stop within ${this.cancelGraceMs} ms and was killed)` });
+      run.finish({ status: 'cancelled', result: null, reason: `cancelled (worker did not stop within ${graceMs} ms and was killed)` });
       this.retire(worker);
       this.dispatch();
-    }, this.cancelGraceMs);
+    }, graceMs);
     this.cancelTimers.set(run, timer);
   }
 
@@ -406,6 +417,7 @@ export class SolverHost implements Disposable {
       runSince: now,
       lastHeard: now,
       stoppedSince: null,
+      program: null,
       get pid() {
         return channel.pid;
       },
@@ -437,6 +449,11 @@ export class SolverHost implements Disposable {
     if (message.type === 'ready') {
       worker.ready = true;
       if (worker.run?.cancelRequested) this.startCancelTimer(worker, worker.run);
+      return;
+    }
+    if (message.type === 'program') {
+      // Kept whatever the run's state: a program that outlives its run is still killed with the worker.
+      worker.program = message.processes;
       return;
     }
     const run = worker.run;
@@ -488,6 +505,8 @@ export class SolverHost implements Disposable {
 
   private onExit(worker: PoolWorker, exit: WorkerExit): void {
     const run = worker.run;
+    // A worker that died (killed, crashed) could not end its program.
+    this.killProgram(worker);
     this.workers.delete(worker);
     worker.run = null;
     worker.store.dispose();
@@ -498,8 +517,15 @@ export class SolverHost implements Disposable {
     this.dispatch();
   }
 
-  /** Kills a worker and forgets it. */
+  /** Kills every process of the worker's program, if one still runs (program-kill.ts). */
+  private killProgram(worker: PoolWorker): void {
+    if (worker.program) killProgramProcesses(worker.program);
+    worker.program = null;
+  }
+
+  /** Kills a worker and forgets it; its program first, which the worker can no longer stop once killed. */
   private retire(worker: PoolWorker): void {
+    this.killProgram(worker);
     this.workers.delete(worker);
     worker.run = null;
     worker.store.dispose();

@@ -6,6 +6,7 @@
 import type { AnyRunResult, AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
+import type { ProgramProcesses } from './program-kill.ts';
 
 export type HostMessage =
   /** Sent once after spawning: the worker's resident-memory limit for its runs. */
@@ -41,6 +42,12 @@ export type WorkerMessage =
    * watchdog). With `fatal` the worker exits after sending this.
    */
   | { type: 'failed'; runId: string; reason: string; fatal: boolean }
+  /**
+   * The run's solver program has started (its process group leader and marker,
+   * program-kill.ts), or with `processes` null, has ended: the host kills a program that
+   * still runs before it kills the worker.
+   */
+  | { type: 'program'; runId: string; processes: ProgramProcesses | null }
   /** The normalisation asked for by 'normalise' (exactly diceHvNormalisation's numbers), or why it failed. */
   | { type: 'normalisation'; id: string; normalisation: HvNormalisation | null; reason: string | null };
 

@@ -17,6 +17,7 @@ import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
 import { diceHvNormalisationSteps } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { launchProgram } from './program-process.ts';
+import type { ProgramLauncher } from '../../src-shared/solvers/program/solver.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
 import type { AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 
@@ -82,7 +83,11 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
   const onSnapshot = (snapshot: AnyRunSnapshot) => transport.send({ type: 'snapshot', runId, snapshot });
   try {
     transport.send({ type: 'started', runId });
-    const result = await executeRun(request, { onSnapshot, control, environment: { launchProgram } });
+    // A program gets the run's memory limit as its own (sandbox.ts), and the host hears of its
+    // processes, to kill them before it kills this worker.
+    const programLimits = { memoryMb: limit, ...(request.kind === 'dice' && request.programCpuSeconds !== undefined ? { cpuSeconds: request.programCpuSeconds } : {}) };
+    const launch: ProgramLauncher = (program, limits) => launchProgram(program, limits, { limits: programLimits, onProcesses: (processes) => transport.send({ type: 'program', runId, processes }) });
+    const result = await executeRun(request, { onSnapshot, control, environment: { launchProgram: launch } });
     // A run that ended by itself before a cancel arrived is done, not cancelled.
     transport.send(result.stopReason === 'cancelled' ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
   } catch (e) {

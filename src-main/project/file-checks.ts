@@ -195,3 +195,29 @@ export function schemaCheck(file: string, db: Database, version: number, retry: 
     for (const table of schemaColumns(v).keys())
       if (!expected.has(table) && present.has(table)) throw corrupt(`table ${table} is not part of project schema ${version}, the version in its header`);
 }
+
+/**
+ * Whether a file carries Saikoro's mark (an SQLite header with Saikoro's application id),
+ * whatever its schema or state: a solver program is never shown one (src-main/app/program-gate.ts).
+ */
+export function carriesProjectMark(file: string): boolean {
+  let fd: number | null = null;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+    if (!fs.fstatSync(fd).isFile()) return false;
+    const header = Buffer.alloc(72);
+    if (fs.readSync(fd, header, 0, 72, 0) < 72) return false;
+    return header.toString('latin1', 0, 16) === SQLITE_MAGIC && header.readUInt32BE(68) === APPLICATION_ID;
+  } catch {
+    return false;
+  } finally {
+    if (fd !== null) fs.closeSync(fd);
+  }
+}
+
+/** Whether `file` is the project file `project` or one it keeps beside it (its journal, lock, kept-aside copies). */
+export function isProjectOrBeside(file: string, project: string): boolean {
+  const f = path.resolve(file);
+  const p = path.resolve(project);
+  return f === p || f.startsWith(`${p}-`) || f.startsWith(`${p}.`);
+}

@@ -5,6 +5,8 @@
  * message saying what they waited for.
  */
 
+import fs from 'node:fs';
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface WaitOptions {
@@ -47,4 +49,32 @@ export function isAlive(pid: number): boolean {
  */
 export async function hasEnded(pid: number, withinMs = 10_000): Promise<boolean> {
   return waitFor(`process ${pid} to end`, () => !isAlive(pid), { withinMs, intervalMs: 50 }).catch(() => false);
+}
+
+/**
+ * The processes whose command line holds `token` as one of its arguments (Linux's
+ * /proc/PID/cmdline, which shows every process, in every PID namespace): how a test finds a
+ * program's children without their help, sandboxed or not.
+ */
+export function processesWithArgument(token: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0').includes(token)) found.push(Number(name));
+    } catch {
+      // gone
+    }
+  }
+  return found;
+}
+
+/** SIGKILL to each process (a test's cleanup of what a failing case left running). */
+export function killAll(pids: readonly number[]): void {
+  for (const pid of pids)
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // gone
+    }
 }

@@ -5,7 +5,7 @@
 // run is refused at the command field and nothing starts; an allowed one runs to the end
 // (examples/solvers/random_search.mjs, plain Node) and its best re-evaluates exactly.
 import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import SolveView from '../../src-renderer/views/solve/SolveView.vue';
 import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 import { allowPrograms } from '../../src-main/app/program-policy.ts';
@@ -60,6 +60,8 @@ describe('Solve view: a program the app runs', () => {
     await chooseProgram();
     type(byTestId<HTMLInputElement>('solve-command'), COMMAND);
     type(byTestId<HTMLInputElement>('solve-program-name'), 'node-random');
+    // Its own folder (a sandbox shows a program a copy of its folder, and the checkout is too big for one).
+    type(byTestId<HTMLInputElement>('solve-program-cwd'), dirname(SCRIPT));
     type(byTestId<HTMLInputElement>('solve-evaluations'), '300');
     click(byTestId('solve-whole-budget'));
     await settle();

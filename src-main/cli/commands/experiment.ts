@@ -121,7 +121,8 @@ function refuseWhatCannotFit(specs: ExperimentSpec[], limitMb: number, isDefault
 
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
-  const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  // Left out: each worker gets the host's default share of the machine (as solve and serve give).
+  const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
   const runTimeoutMs = values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
   let shard: { k: number; n: number } | undefined;
   if (values.shard !== undefined) {
@@ -153,7 +154,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
     const specs = chooseExperiments(project, file, names);
     specs.forEach((s) => gridOf(s, file));
     // Settings that cannot fit in a worker are refused before any run starts.
-    if (!values.inline) refuseWhatCannotFit(specs, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === null);
+    if (!values.inline) refuseWhatCannotFit(specs, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === undefined);
     try {
       for (const spec of specs) checkProgramFiles(spec, projectDir);
     } catch (e) {

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { initHelp } from './init.help.ts';
-import { findExecutable } from '../../app/program-gate.ts';
+import { findExecutable } from '../../host/find-executable.ts';
 import { PROJECT_ROOT } from '../../server/renderer-dir.ts';
 import { clientFolder } from './client.ts';
 

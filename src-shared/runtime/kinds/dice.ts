@@ -10,6 +10,7 @@ import { diceHvNormalisation, normalisedHypervolume, type HvNormalisation } from
 import { createDiceProblem } from '../../problems/dice/problem.ts';
 import { SolverRun, type SolverRunOptions } from '../../solvers/solver-run.ts';
 import type { ProgramSpec } from '../../solvers/program/protocol.ts';
+import type { ProgramAdmission } from '../../solvers/program/admission.ts';
 import { givenProgramSolver } from '../../solvers/program/solver.ts';
 import type { Snapshot, SolverResult } from '../../solvers/types.ts';
 import type { ParamValue } from '../../core/params.ts';
@@ -33,10 +34,15 @@ export interface DiceRunRequest extends RunRequestBase {
   /**
    * Set by the program gate (src-main/app/program-gate.ts) when it admitted the program: the
    * executable it resolved and hashed, which is what starts (the command's first word becomes
-   * its argv[0]), and the working directory it resolved (absolute). A program's request without
-   * it is refused by the launcher.
+   * its argv[0]), the working directory it resolved (absolute), and what the program may see in
+   * its sandbox, hashed (admission.ts). A program's request without it is refused by the launcher.
    */
-  admitted?: { executable: string; cwd: string };
+  admitted?: ProgramAdmission;
+  /**
+   * A program's CPU-time limit in seconds (its rlimit, src-main/host/sandbox.ts); left out: a day.
+   * A competition sets it from its rules.
+   */
+  programCpuSeconds?: number;
   /** Solver parameters; missing ones take their defaults, bad ones fail the run with the reason. */
   params: Record<string, ParamValue>;
   seed: number;

@@ -194,7 +194,8 @@ export function formatAnswer(results: readonly string[], count: number, remainin
 // ---------------------------------------------------------------------------------------------
 // program -> Saikoro
 
-export type ProgramMessage = { evaluate: string[] } | { log: string };
+/** A request's items are checked one by one when evaluated: an item that is not a string gets its own error. */
+export type ProgramMessage = { evaluate: unknown[] } | { log: string };
 
 /** A line of the program's that breaks the protocol; the run fails with this message. */
 export class ProtocolError extends Error {
@@ -219,9 +220,7 @@ export function parseProgramMessage(line: string, lineNumber: number): ProgramMe
   if (keys.length === 1 && keys[0] === 'evaluate') {
     const list = value.evaluate;
     if (!Array.isArray(list)) throw new ProtocolError(`the program's line ${lineNumber}: "evaluate" must be a list of strings, got ${describeValue(list, 40)}`);
-    for (let i = 0; i < list.length; i++)
-      if (typeof list[i] !== 'string') throw new ProtocolError(`the program's line ${lineNumber}: "evaluate"[${i}] must be a string of die faces, got ${describeValue(list[i], 40)}`);
-    return { evaluate: list as string[] };
+    return { evaluate: list as unknown[] };
   }
   if (keys.length === 1 && keys[0] === 'log') {
     if (typeof value.log !== 'string') throw new ProtocolError(`the program's line ${lineNumber}: "log" must be a string, got ${describeValue(value.log, 40)}`);

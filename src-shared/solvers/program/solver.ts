@@ -18,6 +18,7 @@ import type { Ask, Evaluated, ProgramRecord, SetupContext, SolverInfo, SolverRes
 import type { ParamValues } from '../../core/params.ts';
 import type { Problem } from '../../core/problem.ts';
 import type { GivenSolver, RunnableSolver } from '../solver-run.ts';
+import type { ProgramAdmission, ProgramView } from './admission.ts';
 import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatAnswer, formatErrorResult, formatResult, helloMessage, parseProgramMessage, ProtocolError, STOP_OF, type ProgramSpec } from './protocol.ts';
 
 /** How a program process ended. */
@@ -55,21 +56,29 @@ export interface ProgramLaunch {
   command: string[];
   cwd?: string;
   env?: Record<string, string>;
-}
-
-/** Where a program admitted by the program gate starts: its executable and working directory, both absolute. */
-export interface ProgramPlace {
-  executable: string;
-  cwd: string;
+  /** What the gate hashed for the program to see (admission.ts); passed along unread. */
+  view?: ProgramView;
 }
 
 export type ProgramLauncher = (launch: ProgramLaunch, limits: { maxLineBytes: number }) => ProgramIo;
 
 /** Requests in a row that evaluate nothing (all invalid, or empty) before the run fails. */
 export const MAX_IDLE_REQUESTS = 10_000;
-/** The largest line the program may write: room for a batch of 1024 sequences of length N. */
+/**
+ * The longest line a program may write, whatever N: far below the longest string Node can hold
+ * (2^29 - 24 characters), which a line of 1024 sequences passes above N = 524,271.
+ */
+export const MAX_LINE_BYTES_CAP = 128 * 1024 * 1024;
+/**
+ * The largest line the program may write: 8 MiB, or 1024 sequences of length N where that is
+ * more, at most MAX_LINE_BYTES_CAP (N = 10^7: 13 sequences a line).
+ */
 export function maxLineBytes(n: number): number {
-  return Math.max(8 * 1024 * 1024, 1024 * (n + 16));
+  return Math.min(MAX_LINE_BYTES_CAP, Math.max(8 * 1024 * 1024, 1024 * (n + 16)));
+}
+/** How many sequences of length N one request can hold under the line limit (each is written "...",). */
+export function maxBatchSequences(n: number): number {
+  return Math.floor((maxLineBytes(n) - '{"evaluate":[]}'.length) / (n + 3));
 }
 
 interface PendingRequest {
@@ -101,7 +110,7 @@ export class ProgramSolver implements RunnableSolver {
     private readonly spec: ProgramSpec,
     private readonly launch: ProgramLauncher,
     private readonly config: DiceConfig,
-    private readonly admitted?: ProgramPlace,
+    private readonly admission?: ProgramAdmission,
   ) {
     this.timeoutMs = (spec.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
     this.graceMs = (spec.grace ?? DEFAULT_GRACE_SECONDS) * 1000;
@@ -111,9 +120,13 @@ export class ProgramSolver implements RunnableSolver {
     this.n = problem.n;
     this.budget = context?.maxEvaluations ?? null;
     const { command, env } = this.spec;
+    const admission = this.admission;
     // Started where the program gate resolved it; the result records the cwd the entry gives.
-    const cwd = this.admitted?.cwd ?? this.spec.cwd;
-    this.io = this.launch({ command, ...(this.admitted ? { executable: this.admitted.executable } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) }, { maxLineBytes: maxLineBytes(problem.n) });
+    const cwd = admission?.cwd ?? this.spec.cwd;
+    this.io = this.launch(
+      { command, ...(admission ? { executable: admission.executable } : {}), ...(admission?.view ? { view: admission.view } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) },
+      { maxLineBytes: maxLineBytes(problem.n) },
+    );
     this.io.write(`${JSON.stringify(helloMessage(this.config, this.budget, seed, this.spec.blind === true))}\n`);
   }
 
@@ -159,11 +172,11 @@ export class ProgramSolver implements RunnableSolver {
     }
   }
 
-  private request(sequences: string[]): PendingRequest {
+  private request(sequences: unknown[]): PendingRequest {
     const p: PendingRequest = { results: new Array<string>(sequences.length), valid: [], faces: [], evaluated: 0, asked: 0 };
     for (let i = 0; i < sequences.length; i++) {
       try {
-        p.faces.push(parseSequence(sequences[i], this.n));
+        p.faces.push(parseSequence(sequences[i] as string, this.n));
         p.valid.push(i);
       } catch (e) {
         if (!(e instanceof SequenceError)) throw e;
@@ -173,11 +186,23 @@ export class ProgramSolver implements RunnableSolver {
     return p;
   }
 
-  /** stdout has ended: exit code 0 ends the run with what it evaluated; anything else fails it. */
+  /**
+   * stdout has ended: exit code 0 ends the run with what it evaluated; anything else fails it,
+   * and so does an exit before any evaluation (a run that evaluated nothing has failed) and a
+   * program that closed its stdout but did not exit (Saikoro then stopped it).
+   */
   private async programEnded(): Promise<Ask> {
-    const exit = (await this.io!.exited(this.graceMs)) ?? (await this.stopProgram());
+    const exit = await this.io!.exited(this.graceMs);
+    if (!exit) {
+      const stopped = await this.stopProgram();
+      this.ended = stopped;
+      throw new ProtocolError(
+        `the program closed its stdout after ${this.evaluationsText()} but did not exit within ${formatSeconds(this.graceMs)}; Saikoro stopped it (${stopped.how === 'exited' ? 'it exited once its stdin closed' : stopped.how === 'terminated' ? 'SIGTERM' : 'SIGKILL'})${this.stderrHint()}`,
+      );
+    }
     this.ended = exit;
     if (exit.code !== 0) throw new ProtocolError(`${describeProgramExit(exit)} after ${this.evaluationsText()}${this.stderrHint()}`);
+    if (this.used === 0) throw new ProtocolError(`the program exited (code 0) without evaluating anything${this.budget === null ? '' : ` of its ${this.budget} evaluations`}: a run that evaluated nothing has failed${this.stderrHint()}`);
     return { candidates: [] };
   }
 
@@ -222,7 +247,7 @@ export class ProgramSolver implements RunnableSolver {
     return `the program ended on its own after ${this.evaluationsText()}`;
   }
 
-  private async stopProgram(): Promise<ProgramExit> {
+  private async stopProgram(): Promise<ProgramExit & { how: 'exited' | 'terminated' | 'killed' }> {
     const stopped = await this.io!.stop(this.graceMs);
     this.exit = { code: stopped.code, signal: stopped.signal, how: stopped.how };
     return stopped;
@@ -260,6 +285,10 @@ export class ProgramSolver implements RunnableSolver {
   }
 }
 
+function formatSeconds(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Number((ms / 1000).toFixed(1))} s`;
+}
+
 export function describeProgramExit(exit: ProgramExit): string {
   if (exit.signal) return `the program was killed by ${exit.signal}`;
   if (exit.code === 0) return 'the program exited';
@@ -280,7 +309,7 @@ export function programSolverInfo(name: string, create: () => ProgramSolver): So
 }
 
 /** The solver of a dice run whose solver is a program. */
-export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, admitted?: ProgramPlace): GivenSolver & { solver: ProgramSolver } {
-  const solver = new ProgramSolver(spec, launch, config, admitted);
+export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, admission?: ProgramAdmission): GivenSolver & { solver: ProgramSolver } {
+  const solver = new ProgramSolver(spec, launch, config, admission);
   return { info: programSolverInfo(name, () => solver as never), solver };
 }

@@ -2,6 +2,7 @@
 // --allow-commands`, naming the option; the desktop app asks once per project and program,
 // naming it (here a fake confirm stands in for Electron's dialog). The policy sits in the API
 // implementation, so the HTTP server and the desktop's IPC both go through it.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,9 +15,17 @@ import { apiHarness, within } from './harness.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-program-policy-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+// The program's own folder (what a sandbox copies): a small one, not the checkout.
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-program-policy-work-'));
+afterAll(() => {
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(work, { recursive: true, force: true });
+});
 
-const programRun = (extra: Partial<StartDiceRun> = {}): StartDiceRun => ({ config: { n: 30 }, seed: 2, evaluations: 40, wholeBudget: true, solver: 'fake', program: { command: [process.execPath, FAKE, 'random', '10'] }, ...extra });
+const programRun = (extra: Partial<StartDiceRun> = {}): StartDiceRun => ({ config: { n: 30 }, seed: 2, evaluations: 40, wholeBudget: true, solver: 'fake', program: { command: [process.execPath, FAKE, 'random', '10'], cwd: work }, ...extra });
+// The program's folder is the project's, which holds only the project file: never shown, so empty
+// (its hash is the sha256 of an empty list).
+const EMPTY_FOLDER = { sha256: createHash('sha256').update('').digest('hex'), files: 0, bytes: 0 };
 const spec = { name: 'with-program', instances: [{ name: 'so-n20', track: 'so', n: 20 }], solvers: [{ name: 'random' }, { name: 'fake', command: [process.execPath, FAKE, 'random', '10'] }], seeds: [1], budget: { evaluations: 30, wholeBudget: true } };
 
 let harness: ReturnType<typeof apiHarness> | null = null;
@@ -99,7 +108,7 @@ describe('the API applies its policy', () => {
   it('allowed: the program runs as the run\'s solver, counted and reported like any run', async () => {
     harness = apiHarness(1, { programs: allowPrograms() });
     const started = await harness.api.startRun(programRun());
-    expect(started).toMatchObject({ kind: 'dice', solver: 'fake', params: {}, program: { command: [process.execPath, FAKE, 'random', '10'], cwd: process.cwd() } });
+    expect(started).toMatchObject({ kind: 'dice', solver: 'fake', params: {}, program: { command: [process.execPath, FAKE, 'random', '10'], cwd: work } });
     const h = harness;
     const finished = await within(h.follow<'dice'>(() => started.runId).finished, 30_000, 'the program run');
     expect(finished.status).toBe('done');
@@ -125,7 +134,7 @@ describe('the API applies its policy', () => {
     const session = await harness.api.runExperiment('with-program');
     expect(session.todo).toBe(2);
     expect(asked.map((a) => a.action)).toEqual(['Adding experiment "with-program"', 'Adding experiment "with-program"']);
-    expect(asked[0].programs).toEqual([{ name: 'fake', command: spec.solvers[1].command, executable: process.execPath, ...(fs.realpathSync(process.execPath) !== process.execPath ? { target: fs.realpathSync(process.execPath) } : {}), cwd: workspace, env: {}, files: { [process.execPath]: expect.stringMatching(/^[0-9a-f]{64}$/), [FAKE]: expect.stringMatching(/^[0-9a-f]{64}$/) } }]);
+    expect(asked[0].programs).toEqual([{ name: 'fake', command: spec.solvers[1].command, executable: process.execPath, ...(fs.realpathSync(process.execPath) !== process.execPath ? { target: fs.realpathSync(process.execPath) } : {}), cwd: workspace, env: {}, files: { [process.execPath]: expect.stringMatching(/^[0-9a-f]{64}$/), [FAKE]: expect.stringMatching(/^[0-9a-f]{64}$/) }, folder: EMPTY_FOLDER }]);
   });
 });
 

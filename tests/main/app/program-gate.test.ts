@@ -21,10 +21,21 @@ import { nodeSpawner } from '../../../src-main/host/spawner.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { toWireError, type CallResult } from '../../../src-shared/api.ts';
 import { apiHarness, within } from '../api/harness.ts';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-program-gate-'));
-afterAll(() => fs.rmSync(root, { recursive: true, force: true }));
+// The markers: a folder every sandboxed program may write (sandbox.ts), so that a program that
+// started leaves its marker where this test sees it.
+const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-program-gate-markers-'));
+process.env[SHARE_VARIABLE] = markers;
+// The program's own folder (what a sandbox copies): a small one, not the checkout.
+const work = fs.mkdtempSync(path.join(root, 'work-'));
+afterAll(() => {
+  delete process.env[SHARE_VARIABLE];
+  fs.rmSync(root, { recursive: true, force: true });
+  fs.rmSync(markers, { recursive: true, force: true });
+});
 
 let cleanup: (() => unknown)[] = [];
 afterEach(async () => {
@@ -32,8 +43,8 @@ afterEach(async () => {
 });
 
 /** A program that leaves `marker` behind the moment it starts, then speaks the protocol (the fake solver). */
-function markingProgram(marker: string): { command: string[]; env: Record<string, string> } {
-  return { command: [process.execPath, FAKE, 'random', '10'], env: { FAKE_SOLVER_PID: marker } };
+function markingProgram(marker: string): { command: string[]; cwd: string; env: Record<string, string> } {
+  return { command: [process.execPath, FAKE, 'random', '10'], cwd: work, env: { FAKE_SOLVER_PID: marker } };
 }
 
 /** Every value a JSON field of startRun's request can take that is worth a try, for `kind`. */
@@ -117,7 +128,7 @@ describe('startRun with a program, every shape, without permission', () => {
     ['IPC: the desktop where the person clicks Cancel', async () => ipcApp(askOncePerProject(async () => false))],
   ] as const)
     it(name, async () => {
-      const marker = path.join(root, `marker-${Math.random().toString(36).slice(2)}`);
+      const marker = path.join(markers, `marker-${Math.random().toString(36).slice(2)}`);
       const { answers, runs } = await tryEverything(await make(), marker);
       expect(answers.length).toBe(KINDS.length * programs(marker).length);
       const started = answers.filter((a) => a.result.ok);
@@ -138,7 +149,7 @@ describe('the positive control: with permission, the same requests run the progr
     it(name, async () => {
       const transport = await make();
       for (const kind of [undefined, null, 'dice']) {
-        const marker = path.join(root, `marker-${Math.random().toString(36).slice(2)}`);
+        const marker = path.join(markers, `marker-${Math.random().toString(36).slice(2)}`);
         const req: Record<string, unknown> = { config: { n: 30 }, seed: 1, evaluations: 20, wholeBudget: true, solver: 'fake', program: markingProgram(marker) };
         if (kind !== undefined) req.kind = kind;
         const answer = await transport.call('startRun', [req]);
@@ -175,7 +186,7 @@ describe('the gate', () => {
     await harness.api.createProject('b.saikoro');
     await harness.api.createProject('a.saikoro');
     switchTo = () => harness.api.openProject('b.saikoro');
-    const marker = path.join(root, 'marker-switch');
+    const marker = path.join(markers, 'marker-switch');
     const error = await harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, wholeBudget: true, solver: 'fake', program: markingProgram(marker) }).catch((e) => e);
     expect(asked).toEqual([path.join(workspace, 'a.saikoro')]);
     expect(error).toMatchObject({ name: 'ProgramNotAllowedError', field: 'project' });
@@ -192,9 +203,9 @@ describe('the gate', () => {
       return bin;
     });
     const asked: ResolvedProgram[] = [];
-    const harness = apiHarness(1, { programs: askOncePerProject(async (q) => (asked.push(...q.programs), false)) });
+    const harness = apiHarness(1, { workspace: fs.mkdtempSync(path.join(root, 'path-case-')), programs: askOncePerProject(async (q) => (asked.push(...q.programs), false)) });
     cleanup.push(() => harness.dispose());
-    for (const dir of dirs) await expect(harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, solver: 'x', program: { command: ['solver-x'], env: { PATH: dir } } })).rejects.toMatchObject({ name: 'ProgramNotAllowedError' });
+    for (const dir of dirs) await expect(harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, solver: 'x', program: { command: ['solver-x'], cwd: work, env: { PATH: dir } } })).rejects.toMatchObject({ name: 'ProgramNotAllowedError' });
     expect(asked.map((p) => p.executable)).toEqual(dirs.map((d) => path.join(d, 'solver-x')));
     expect(asked[0].files['solver-x']).not.toBe(asked[1].files['solver-x']);
   });

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultMemoryLimitMb } from '../../../src-main/host/memory-limit.ts';
 import { runCli } from './io.ts';
+import { Project } from '../../../src-main/project/store.ts';
+
+const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 
 let cwd: string;
 beforeAll(() => {
@@ -49,6 +52,29 @@ describe('experiment run', () => {
     expect(r.stderr).toMatch(new RegExp(`^saikoro experiment: experiment big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\\d{3} MB .* memory limit of ${fmt(defaultMemoryLimitMb(2))} \\(the default share`));
     const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd });
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ done: 0, failed: 0 });
+  });
+
+  it('gives each worker the default share without --memory-limit, and its program the same limit of its own', async () => {
+    // A worker reached 2.6 GB with --jobs 8 when experiment run gave none (issue 28). The
+    // program reports its own data limit (/proc/self/limits), the run's memory limit.
+    const spec = { name: 'limits', instances: [{ name: 'so-n20', track: 'so', n: 20 }], solvers: [{ name: 'fake', command: [process.execPath, 'fake.mjs', 'limits'] }], seeds: [1], budget: { evaluations: 20, wholeBudget: true } };
+    for (const [args, mb] of [
+      [['--jobs', '2'], defaultMemoryLimitMb(2)],
+      [['--jobs', '2', '--memory-limit', '300'], 300],
+    ] as const) {
+      const dir = fs.mkdtempSync(path.join(cwd, 'limits-'));
+      fs.copyFileSync(FAKE, path.join(dir, 'fake.mjs'));
+      fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec));
+      expect((await runCli(['project', 'new', 'p.saikoro'], { cwd: dir })).code).toBe(0);
+      expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir })).code).toBe(0);
+      const r = await runCli(['experiment', 'run', 'p.saikoro', ...args], { cwd: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const project = Project.open(path.join(dir, 'p.saikoro'), { readOnly: true });
+      const [run] = project.runs();
+      project.close();
+      const bytes = mb * 1024 * 1024;
+      expect(run.result!.log).toContain(`Max data size ${bytes} ${bytes} bytes`);
+    }
   });
 
   it('--help names the default limit', async () => {

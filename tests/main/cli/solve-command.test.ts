@@ -1,9 +1,10 @@
 // `saikoro solve --command`: any program speaking the external-solver protocol as the solver,
 // run in a worker process like a built-in one (tests/fixtures/external/fake-solver.mjs).
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 import { runCli } from './io.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
@@ -11,13 +12,18 @@ import { splitCommandLine } from '../../../src-shared/solvers/program/command-li
 
 const FAKE = join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'saikoro-solve-command-'));
+// Where the programs record what they receive: a folder every sandboxed program may write
+// (sandbox.ts); what a program writes in its own folder stays in its copy.
+const records = mkdtempSync(join(tmpdir(), 'saikoro-solve-command-records-'));
+process.env[SHARE_VARIABLE] = records;
+afterAll(() => delete process.env[SHARE_VARIABLE]);
 const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const command = (...args: string[]) => [process.execPath, FAKE, ...args].map(quoted).join(' ');
 
 describe('saikoro solve --command', () => {
   it('runs the program as the solver: the printed best is the full evaluation, the budget exact, the program recorded in --out', async () => {
     const out = join(dir, 'result.json');
-    const record = join(dir, 'record.jsonl');
+    const record = join(records, 'record.jsonl');
     const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '95', '--seed', '4', '--whole-budget', '--json', '--out', out, '--name', 'my-search', '--env', `FAKE_SOLVER_RECORD=${record}`, '--command', command('random', '10')], { cwd: dir });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -36,13 +42,21 @@ describe('saikoro solve --command', () => {
   });
 
   it('--blind leaves config and track out of the first line', async () => {
-    const record = join(dir, 'blind.jsonl');
+    const record = join(records, 'blind.jsonl');
     const run = await runCli(['solve', '--track', 'mo2', '--n', '30', '--evals', '20', '--seed', '1', '--blind', '--env', `FAKE_SOLVER_RECORD=${record}`, '--command', command('random', '10')], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('(program: ');
     expect(run.stdout).toContain(', blind)');
     const hello = JSON.parse(readFileSync(record, 'utf8').split('\n')[0]);
     expect(hello).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 2, constraints: 12 }, budget: { evaluations: 20 }, seed: 1 });
+  });
+
+  it('--cwd at a file is refused before anything starts, naming it (not "spawn ENOTDIR")', async () => {
+    const file = join(dir, 'not-a-folder.txt');
+    writeFileSync(file, 'x');
+    const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--cwd', file, '--command', command('random', '10')], { cwd: dir });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`saikoro solve: --cwd: the solver fake-solver's working directory ${file} is not a folder\n`);
   });
 
   it('a program that fails fails the run with its reason and exit 1', async () => {

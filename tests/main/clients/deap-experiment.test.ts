@@ -18,6 +18,7 @@ import { requireTool } from '../../e2e/tools.ts';
 import type { RunRecord } from '../../../src-main/project/project-records.ts';
 import { Project } from '../../../src-main/project/store.ts';
 import { runCli } from '../cli/io.ts';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const deap = requireTool('python3-deap', '/usr/lib/python3/dist-packages/deap', 'apt-get install python3-deap');
@@ -39,10 +40,19 @@ let dir: string;
 let counts: string;
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-deap-'));
-  counts = path.join(dir, 'counts');
-  fs.mkdirSync(counts);
+  // The solver's folder, as docs/external-clients.md says: deap_ga.py with the client beside it
+  // (the sandbox shows a program its folder and nothing else of the project's).
+  fs.mkdirSync(path.join(dir, 'deap'));
+  for (const f of ['examples/solvers/deap_ga.py', 'clients/python/saikoro_client.py']) fs.copyFileSync(path.join(root, f), path.join(dir, 'deap', path.basename(f)));
+  // The proxy's counts: a folder every sandboxed program may write (sandbox.ts), outside the project.
+  counts = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-deap-counts-'));
+  process.env[SHARE_VARIABLE] = counts;
 });
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+afterAll(() => {
+  delete process.env[SHARE_VARIABLE];
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(counts, { recursive: true, force: true });
+});
 
 const readCounts = (): ProxyCount[] =>
   fs
@@ -75,11 +85,11 @@ function runUntilKilled(killAfter: number): Promise<number> {
 
 deap.describe('a DEAP solver in an experiment, through the CLI', () => {
   it('runs beside two built-in solvers, resumes after kill -9, compares; its best re-evaluates; budgets hold by an independent count', async () => {
-    const command = [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, '/usr/bin/python3', path.join(root, 'examples/solvers/deap_ga.py'), '--pop', '20'];
+    const command = [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, '/usr/bin/python3', 'deap_ga.py', '--pop', '20'];
     const spec = {
       name: 'byo',
       instances: [{ name: 'so-n60', track: 'so', n: 60 }],
-      solvers: [{ name: 'deap-ga', command }, { name: 'barrier-ls' }, { name: 'hill-climbing' }],
+      solvers: [{ name: 'deap-ga', command, cwd: 'deap' }, { name: 'barrier-ls' }, { name: 'hill-climbing' }],
       seeds: { count: SEEDS, start: 1 },
       budget: { evaluations: BUDGET, wholeBudget: true },
     };

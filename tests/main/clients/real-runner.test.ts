@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { requireTool } from '../../e2e/tools.ts';
 import { runCli } from '../cli/io.ts';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { dominates } from '../../../src-shared/metrics/dominance.ts';
@@ -20,11 +21,25 @@ const PYTHON = '/usr/bin/python3';
 const python = requireTool('python3', PYTHON, 'apt-get install python3');
 const deap = requireTool('python3-deap', '/usr/lib/python3/dist-packages/deap', 'apt-get install python3-deap');
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-clients-'));
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// Each program in a folder of its own with the client beside it, as docs/external-clients.md
+// says: the sandbox shows a program its folder and nothing else of the checkout.
+const solverFolder = (...files: string[]) => {
+  const folder = fs.mkdtempSync(path.join(dir, 'solver-'));
+  for (const f of [...files, 'clients/python/saikoro_client.py']) fs.copyFileSync(path.join(root, f), path.join(folder, path.basename(f)));
+  return folder;
+};
+// The proxy's counts: a folder every sandboxed program may write (sandbox.ts).
+const shared = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-clients-shared-'));
+process.env[SHARE_VARIABLE] = shared;
+afterAll(() => {
+  delete process.env[SHARE_VARIABLE];
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(shared, { recursive: true, force: true });
+});
 
 const quoted = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const commandLine = (...argv: string[]) => argv.map(quoted).join(' ');
-const solve = (args: string[], command: string[]) => runCli(['solve', ...args, '--json', '--command', commandLine(...command)], { cwd: dir });
+const solve = (args: string[], command: string[], cwd = dir) => runCli(['solve', ...args, '--json', '--cwd', cwd, '--command', commandLine(...command)], { cwd: dir });
 
 interface SolveJson {
   solver: string;
@@ -38,7 +53,7 @@ python.describe('the Python client on the real first line', () => {
     // The probe reports what it parsed as {"log"} lines; --out keeps the run's log.
     for (const blind of [false, true]) {
       const out = path.join(dir, `probe-${blind}.json`);
-      const run = await runCli(['solve', '--track', 'mo2', '--n', '20', '--evals', '10', '--seed', '9', '--out', out, ...(blind ? ['--blind'] : []), '--command', commandLine(PYTHON, path.join(root, 'tests/main/clients/probe_client.py'), 'attributes')], { cwd: dir });
+      const run = await runCli(['solve', '--track', 'mo2', '--n', '20', '--evals', '10', '--seed', '9', '--out', out, ...(blind ? ['--blind'] : []), '--cwd', solverFolder('tests/main/clients/probe_client.py'), '--command', commandLine(PYTHON, 'probe_client.py', 'attributes')], { cwd: dir });
       expect(run.code, run.stderr).toBe(0);
       // The run's log: the program's {"log"} lines and its stderr, in order.
       const log = (JSON.parse(fs.readFileSync(out, 'utf8')) as { log: string }).log.split('\n');
@@ -51,9 +66,9 @@ python.describe('the Python client on the real first line', () => {
 
 deap.describe('examples/solvers/deap_ga.py under saikoro solve --command', () => {
   it('one objective: the budget exact by an independent count, the best re-evaluates exactly', async () => {
-    const counts = path.join(dir, 'counts-so');
+    const counts = path.join(shared, 'counts-so');
     fs.mkdirSync(counts);
-    const run = await solve(['--track', 'so', '--n', '40', '--evals', '700', '--whole-budget', '--seed', '3', '--name', 'deap-ga'], [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, PYTHON, path.join(root, 'examples/solvers/deap_ga.py'), '--pop', '30']);
+    const run = await solve(['--track', 'so', '--n', '40', '--evals', '700', '--whole-budget', '--seed', '3', '--name', 'deap-ga'], [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, PYTHON, 'deap_ga.py', '--pop', '30'], solverFolder('examples/solvers/deap_ga.py'));
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout) as SolveJson;
     expect(r).toMatchObject({ solver: 'deap-ga', evaluations: 700 });
@@ -65,7 +80,7 @@ deap.describe('examples/solvers/deap_ga.py under saikoro solve --command', () =>
   });
 
   it('three objectives, blind: a front of non-dominated feasible solutions that re-evaluate exactly', async () => {
-    const run = await solve(['--track', 'mo3', '--n', '40', '--evals', '400', '--seed', '2', '--blind'], [PYTHON, path.join(root, 'examples/solvers/deap_ga.py'), '--pop', '20']);
+    const run = await solve(['--track', 'mo3', '--n', '40', '--evals', '400', '--seed', '2', '--blind'], [PYTHON, 'deap_ga.py', '--pop', '20'], solverFolder('examples/solvers/deap_ga.py'));
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout) as SolveJson;
     expect(r.evaluations).toBe(400);
@@ -80,7 +95,7 @@ deap.describe('examples/solvers/deap_ga.py under saikoro solve --command', () =>
 
 describe('examples/solvers/random_search.mjs under saikoro solve --command', () => {
   it('spends the budget and its best re-evaluates', async () => {
-    const run = await solve(['--track', 'so', '--n', '30', '--evals', '250', '--whole-budget', '--seed', '8'], [process.execPath, path.join(root, 'examples/solvers/random_search.mjs'), '--batch', '64']);
+    const run = await solve(['--track', 'so', '--n', '30', '--evals', '250', '--whole-budget', '--seed', '8'], [process.execPath, 'random_search.mjs', '--batch', '64'], solverFolder('examples/solvers/random_search.mjs'));
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout) as SolveJson;
     expect(r).toMatchObject({ solver: 'random_search', evaluations: 250 });

@@ -20,10 +20,19 @@ import { dominates } from '../../../src-shared/metrics/dominance.ts';
 import { CountingProblem, timeless } from '../../shared/solvers/helpers.ts';
 import { Random } from '../../../src-shared/random.ts';
 import { waitFor } from '../processes.ts';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 
 const FAKE = join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 const dir = mkdtempSync(join(tmpdir(), 'saikoro-external-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The programs' folder (copied into each sandbox), and where they record what they receive:
+// a folder every sandboxed program may write (sandbox.ts), for these tests of the protocol.
+const work = mkdtempSync(join(tmpdir(), 'saikoro-external-work-'));
+process.env[SHARE_VARIABLE] = dir;
+afterAll(() => {
+  delete process.env[SHARE_VARIABLE];
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
+});
 let files = 0;
 
 /** A program entry for the fake solver in `mode`, recording what it receives to a fresh file. */
@@ -31,7 +40,7 @@ function fake(mode: string, args: (string | number)[] = [], extra: Partial<Progr
   const record = join(dir, `record-${files++}.jsonl`);
   const { sequences, ...rest } = extra;
   const env: Record<string, string> = { FAKE_SOLVER_RECORD: record, ...(sequences ? { FAKE_SOLVER_SEQUENCES: JSON.stringify(sequences) } : {}) };
-  return { spec: { command: [process.execPath, FAKE, mode, ...args.map(String)], env, grace: 0.3, timeout: 5, ...rest }, record };
+  return { spec: { command: [process.execPath, FAKE, mode, ...args.map(String)], cwd: work, env, grace: 0.3, timeout: 5, ...rest }, record };
 }
 
 type Received = { protocol?: number; problem?: Record<string, unknown>; results?: Record<string, unknown>[]; remaining?: number; stop?: string; signal?: string; seed?: number; budget?: unknown };
