@@ -93,6 +93,8 @@ browserTool.describe('a program as the solver, in a browser on saikoro serve', (
       await page.getByTestId('solve-solver').selectOption(':program');
       await page.getByTestId('solve-command').fill(COMMAND);
       await page.getByTestId('solve-program-name').fill('node-random');
+      // Its own folder: the sandbox shows a program a copy of it (the checkout is too big for one).
+      await page.getByTestId('solve-program-cwd').fill(join(ROOT, 'examples/solvers'));
       await page.getByTestId('solve-evaluations').fill('2000');
       await page.getByTestId('solve-start').click();
       await expect.poll(async () => (await page.getByTestId('solve-status').textContent())?.trim(), { timeout: 60_000 }).toBe('Done');
