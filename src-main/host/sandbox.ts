@@ -101,6 +101,16 @@ function detect(override: string | undefined): SandboxSupport {
   return { available: true, bwrap, version };
 }
 
+/**
+ * The line a command prints before it runs programs where there is no sandbox, or null where
+ * there is one: the runs go on (a competition's do not: requireSandbox).
+ */
+export function sandboxWarning(): string | null {
+  const s = sandboxSupport();
+  if (s.available) return null;
+  return `warning: solver programs run without a sandbox here: ${s.reason}; a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")`;
+}
+
 /** The bwrap to use, or SandboxUnavailableError naming the package (what a competition calls before it runs). */
 export function requireSandbox(): string {
   const s = sandboxSupport();

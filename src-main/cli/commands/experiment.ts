@@ -16,6 +16,7 @@ import { commandLineGate, ProgramResolveError } from '../../app/program-gate.ts'
 import { defaultParallelism } from '../../host/pool.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
 import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
+import { sandboxWarning } from '../../host/sandbox.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
 import { createProject, openProject } from './project.ts';
@@ -161,6 +162,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
       if (e instanceof ProgramFilesError) throw new InputError(e.message);
       throw e;
     }
+    const unsandboxed = specs.some((spec) => spec.solvers.some((s) => s.command !== undefined)) ? sandboxWarning() : null;
+    if (unsandboxed) writeLine(io.stderr, unsandboxed);
     if (shard) {
       const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
       // A shard's results file is a project of its own: an existing one is opened (a shard run

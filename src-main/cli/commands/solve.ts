@@ -11,6 +11,7 @@ import { SolverError } from '../../../src-shared/solvers/registry.ts';
 import type { Snapshot, SolverInfo, SolverResult } from '../../../src-shared/solvers/types.ts';
 import type { ParamValue } from '../../../src-shared/core/params.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
+import { sandboxWarning } from '../../host/sandbox.ts';
 import { MemoryLimitError } from '../../../src-shared/solvers/memory.ts';
 import { TRACE_HYPERVOLUME_MAX_OBJECTIVES } from '../../../src-shared/runtime/kinds/dice.ts';
 import { INDICATOR_FIRST_AT } from '../../../src-shared/solvers/solver-run.ts';
@@ -351,6 +352,8 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         if (e instanceof ProgramResolveError) throw new InputError(`--${e.field === 'cwd' ? 'cwd' : 'command'}: ${e.message}`);
         throw e;
       }
+      const unsandboxed = plan.request.program ? sandboxWarning() : null;
+      if (unsandboxed) writeLine(io.stderr, unsandboxed);
       const run = launcher.start(plan);
       const snapshots = bar ? run.onSnapshot((s) => bar.draw(s)) : null;
       process.once('SIGINT', onSigint);

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
+import { BWRAP_VARIABLE, SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 import { runCli } from './io.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
@@ -49,6 +49,20 @@ describe('saikoro solve --command', () => {
     expect(run.stdout).toContain(', blind)');
     const hello = JSON.parse(readFileSync(record, 'utf8').split('\n')[0]);
     expect(hello).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 2, constraints: 12 }, budget: { evaluations: 20 }, seed: 1 });
+  });
+
+  it('without bubblewrap the program still runs, and the command warns that it is not sandboxed', async () => {
+    const saved = process.env[BWRAP_VARIABLE];
+    process.env[BWRAP_VARIABLE] = 'none';
+    try {
+      const run = await runCli(['solve', '--track', 'so', '--n', '30', '--evals', '20', '--seed', '1', '--whole-budget', '--json', '--command', command('random', '10')], { cwd: dir });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe(`warning: solver programs run without a sandbox here: bubblewrap is switched off (${BWRAP_VARIABLE}=none); a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")\n`);
+      expect(JSON.parse(run.stdout).evaluations).toBe(20);
+    } finally {
+      if (saved === undefined) delete process.env[BWRAP_VARIABLE];
+      else process.env[BWRAP_VARIABLE] = saved;
+    }
   });
 
   it('--cwd at a file is refused before anything starts, naming it (not "spawn ENOTDIR")', async () => {
