@@ -15,6 +15,7 @@ export interface BenchEntry {
 }
 
 export const suites: BenchEntry[] = [
+  { name: 'blind', summary: 'Each track\'s default solver blind against sighted on hidden instances (issue 26; long)', byDefault: false, load: async () => (await import('./blind.ts')).blindBench },
   { name: 'eval', summary: 'dice evaluation: full and incremental evaluations per second, chi-square quantiles', byDefault: true, load: async () => (await import('./eval.ts')).evalBench },
   { name: 'external', summary: 'External-solver protocol overhead per evaluation, against the same random search in process', byDefault: true, load: async () => (await import('./external.ts')).externalBench },
   { name: 'hv', summary: 'Exact hypervolume (WFG) of n simplex points at M = 2..7', byDefault: true, load: async () => (await import('./hv.ts')).hvBench },
