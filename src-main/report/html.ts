@@ -357,6 +357,9 @@ nav,button.copy{display:none}
 details.pairs summary{display:none}
 h2{break-after:avoid;page-break-after:avoid}h3{break-after:avoid;page-break-after:avoid}
 figure,table,.chart,.block{break-inside:avoid;page-break-inside:avoid}
+tr{break-inside:avoid;page-break-inside:avoid}
+/* A table longer than a page breaks, but never leaves a row alone: its first two rows and its last two stay together. */
+tbody tr:nth-child(2),tbody tr:last-child{break-before:avoid;page-break-before:avoid}
 .table-wrap{overflow:visible}
 code.seq{max-height:none;overflow:visible}
 section.instance{break-before:page;page-break-before:always}

@@ -10,6 +10,8 @@ import { Project } from '../../../src-main/project/store.ts';
 import { buildReport } from '../../../src-main/report/build.ts';
 import { formatCell } from '../../../src-main/report/format.ts';
 import { escapeLatex, renderLatex } from '../../../src-main/report/latex.ts';
+import { renderHtml } from '../../../src-main/report/html.ts';
+import { renderPdf } from '../../../src-main/report/pdf.ts';
 import type { ReportData } from '../../../src-main/report/types.ts';
 import { CHROMIUM_ARGS, requireChromium } from '../../e2e/chromium.ts';
 import { requireTool } from '../../e2e/tools.ts';
@@ -86,6 +88,34 @@ chromiumTool.describe('the PDF report', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(execFileSync(pdftotext.path, [path.join(fx.cwd, 'so.pdf'), '-'], { encoding: 'utf8' })).toContain(SO);
   });
+});
+
+chromiumTool.describe('the PDF report\'s pages', () => {
+  /** The report of the fixture with `count` failed runs whose reasons name them (row-0, row-1, ...), printed; the rows each page holds. */
+  async function rowsPerPage(count: number): Promise<number[]> {
+    const base = data[MO];
+    const failed = Array.from({ length: count }, (_, i) => ({ ...base.runs[0], id: `${String(i).padStart(12, '0')}f`, status: 'failed' as const, error: `failure row-${i}-end` }));
+    const html = renderHtml({ ...base, runs: [...base.runs.filter((r) => r.status !== 'failed'), ...failed] });
+    const file = path.join(fx.cwd, `rows-${count}.pdf`);
+    fs.writeFileSync(file, await renderPdf(html, { chromiumPath: chromiumTool.path }));
+    // pdftotext ends every page with a form feed.
+    const pages = execFileSync(pdftotext.path, [file, '-'], { encoding: 'utf8' }).split('\f');
+    return pages.map((text) => (text.match(/row-\d+-end/g) ?? []).length).filter((n) => n > 0);
+  }
+
+  it.skipIf(pdftotext.skip)('no page holds a single row of a table that runs over pages (a long table left one orphan row on a page of its own)', async () => {
+    pdftotext.check();
+    // A table over several pages, measured: the rows each of its pages holds as printed.
+    const first = await rowsPerPage(70);
+    expect(first.length, String(first)).toBeGreaterThanOrEqual(2);
+    expect(first.reduce((a, b) => a + b, 0)).toBe(70);
+    // As many rows as fill those pages but the last, and one more: the last row alone on a page unless the report keeps it with the one before.
+    const full = first.slice(0, -1).reduce((a, b) => a + b, 0);
+    const tail = await rowsPerPage(full + 1);
+    expect(tail.reduce((a, b) => a + b, 0)).toBe(full + 1);
+    expect(tail.filter((n) => n === 1), `rows per page: ${tail.join(', ')}`).toEqual([]);
+    expect(first.filter((n) => n === 1), `rows per page: ${first.join(', ')}`).toEqual([]);
+  }, 120_000);
 });
 
 chromiumTool.describe('the HTML report in Chromium', () => {
