@@ -31,6 +31,20 @@ export function formatNumber(v: number | null | undefined): string {
   return GROUPED.format(Number(v.toPrecision(6)));
 }
 
+/**
+ * An indicator or a statistic (a hypervolume, IGD+, a median, A12): 4 significant digits with no
+ * trailing zeros ("1.331", "0.6478", "1.177"), exponent form from 10^6 and below 10^-3. The one
+ * format of such values wherever they are shown (the comparison, the run monitor, the project
+ * home), so "1.3310" never stands beside "1.177".
+ */
+export function formatIndicator(v: number | null | undefined): string {
+  if (v === null || v === undefined) return '–';
+  if (!Number.isFinite(v)) return v > 0 ? '∞' : v < 0 ? '−∞' : 'NaN';
+  if (v === 0) return '0';
+  if (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3) return v.toExponential(2);
+  return String(Number(v.toPrecision(4)));
+}
+
 /** A feature group in short form: "F1–F15", "F1–F3", "F13–F15" or "F1, F4". */
 export function groupLabel(group: readonly number[]): string {
   const contiguous = group.every((f, i) => i === 0 || f === group[i - 1] + 1);

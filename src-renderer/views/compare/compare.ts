@@ -19,6 +19,7 @@ import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { quantileOfSorted, type Summary } from '../../../src-shared/stats/summary.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import type { SolverResult, TracePoint } from '../../../src-shared/solvers/types.ts';
+import { formatIndicator } from '../../logic/dice/labels.ts';
 import type { FrontLog } from '../../../src-shared/solvers/front-log.ts';
 import { normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
@@ -323,14 +324,8 @@ export function medianHvRuns(values: InstanceMetricValues): MedianRun[] {
 
 // ---- numbers ----------------------------------------------------------------------------------
 
-/** A statistic to 4 significant digits (the title of its cell has it in full). */
-export function formatStat(v: number | null | undefined): string {
-  if (v === null || v === undefined) return '–';
-  if (!Number.isFinite(v)) return v > 0 ? '∞' : '−∞';
-  if (v === 0) return '0';
-  if (Math.abs(v) >= 1e6 || Math.abs(v) < 1e-3) return v.toExponential(2);
-  return String(Number(v.toPrecision(4)));
-}
+/** A statistic to 4 significant digits (the title of its cell has it in full): formatIndicator, the app's one format of such values. */
+export const formatStat = formatIndicator;
 
 /** A p-value: 3 significant digits, small ones in exponent form. */
 export function formatP(p: number | null | undefined): string {

@@ -5,7 +5,7 @@
  */
 import type { ExperimentRunRow, ExperimentSession, Snapshot } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../stores/runs.ts';
-import { formatNumber } from '../../logic/dice/labels.ts';
+import { formatIndicator, formatNumber } from '../../logic/dice/labels.ts';
 import { allPaused } from '../../logic/monitor/session-words.ts';
 
 export { allPaused, ordinal, sessionLabel } from '../../logic/monitor/session-words.ts';
@@ -71,7 +71,7 @@ function fileKnowsEnd(row: ExperimentRunRow, run: LiveRun): boolean {
 /** A done run's result in a few words: f for one objective, HV and front size for several. */
 export function resultText(row: ExperimentRunRow): string | null {
   if (row.status !== 'done') return null;
-  if (row.hv !== null || row.frontSize !== null) return `HV ${row.hv === null ? '–' : row.hv.toFixed(4)} · ${row.frontSize ?? 0} on the front`;
+  if (row.hv !== null || row.frontSize !== null) return `HV ${formatIndicator(row.hv)} · ${row.frontSize ?? 0} on the front`;
   if (row.best !== null) return `f = ${formatNumber(row.best)}`;
   return row.feasible === false ? 'no feasible solution' : null;
 }

@@ -1,6 +1,6 @@
 /** How the project home writes sizes, times, progress and results. Pure, for tests. */
 import type { ExperimentRunRow, ExperimentSession, ExperimentSpec, RunCounts } from '../../../src-shared/api.ts';
-import { formatNumber } from '../../logic/dice/labels.ts';
+import { formatIndicator, formatNumber } from '../../logic/dice/labels.ts';
 import { sessionLabel } from '../../logic/monitor/session-words.ts';
 
 export function formatBytes(bytes: number | null): string {
@@ -94,12 +94,12 @@ export function latestFinished(rowsByExperiment: ReadonlyMap<string, readonly Ex
   return all.sort((a, b) => b.finishedAt!.localeCompare(a.finishedAt!) || a.id.localeCompare(b.id)).slice(0, limit);
 }
 
-/** What a finished run found: "f = 3.2 (feasible)", "HV 0.8123 · 14 in the front", or why it failed. */
+/** What a finished run found: "f = 3.2 (feasible)", "HV 0.8123 · 14 on the front" (as the run monitor says it), or why it failed. */
 export function resultText(r: ExperimentRunRow): string {
   if (r.status === 'failed') return `failed: ${r.error ?? 'no reason given'}`;
   if (r.hv !== null || r.frontSize !== null) {
-    const front = r.frontSize === null ? '' : `${formatNumber(r.frontSize)} in the front`;
-    return r.hv === null ? front : `HV ${r.hv.toFixed(4)}${front ? ` · ${front}` : ''}`;
+    const front = r.frontSize === null ? '' : `${formatNumber(r.frontSize)} on the front`;
+    return r.hv === null ? front : `HV ${formatIndicator(r.hv)}${front ? ` · ${front}` : ''}`;
   }
   if (r.best !== null) return `f = ${formatNumber(r.best)}`;
   return r.feasible === false ? 'no feasible solution' : '';

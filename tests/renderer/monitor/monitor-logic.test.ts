@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
+import { resultText as projectResultText } from '../../../src-renderer/views/project/format.ts';
+import { formatStat } from '../../../src-renderer/views/compare/compare.ts';
 import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionLabel, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
@@ -92,7 +94,7 @@ describe('monitorRows', () => {
     ]);
     // Once the file has stored the end, the file's row is shown (with its result line).
     const stored = monitorRows([row('a', { status: 'done', evaluations: 600, elapsedMs: 750, hv: 0.5, frontSize: 3, finishedAt: '2025-01-01T00:00:11.000Z' })], liveRunsOf('e', runs, '2025-01-01T00:00:05.000Z'));
-    expect(stored[0]).toMatchObject({ state: 'done', result: 'HV 0.5000 · 3 on the front' });
+    expect(stored[0]).toMatchObject({ state: 'done', result: 'HV 0.5 · 3 on the front' });
   });
   it('the newest app run of a grid run counts (a retry after a cancelled run)', () => {
     const old = live('run-1', 'e', 'a', 'cancelled', null, { started: { kind: 'dice', createdAt: '2025-01-01T00:00:10.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } } } as Partial<LiveRun>);
@@ -101,6 +103,14 @@ describe('monitorRows', () => {
     expect(liveRunsOf('e', [retry, old], since).get('a')!.runId).toBe('run-2');
     expect(liveRunsOf('e', [old, retry], since).get('a')!.runId).toBe('run-2');
     expect(monitorRows([row('a', { status: 'running', runId: 'run-2' })], liveRunsOf('e', [old, retry], since))[0]).toMatchObject({ state: 'running', progress: 0.4 });
+  });
+  it('a hypervolume reads as the comparison writes it, 4 significant digits ("1.3310" stood beside "1.177"), here and on the project home', () => {
+    for (const [hv, shown] of [[1.331, '1.331'], [1.1769999, '1.177'], [0.64781, '0.6478'], [0.5, '0.5'], [0.0004, '4.00e-4']] as const) {
+      const r = row('a', { status: 'done', hv, frontSize: 12 });
+      expect(resultText(r)).toBe(`HV ${shown} · 12 on the front`);
+      expect(projectResultText(r)).toBe(resultText(r));
+      expect(formatStat(hv)).toBe(shown);
+    }
   });
   it('a failed row keeps its reason; one objective reads f or "no feasible solution"', () => {
     const out = monitorRows([row('a', { status: 'failed', error: 'out of memory' }), row('b', { status: 'failed', error: 'out of memory' }), row('c', { status: 'failed', error: 'timed out' }), row('d', { status: 'done', best: 12, feasible: true })], new Map());

@@ -106,7 +106,7 @@ describe('run monitor', () => {
     for (const run of listed) {
       const row = rowOf(run.id)!;
       expect(text('run-result', row)).toBe(resultText(run));
-      expect(text('run-result', row)).toMatch(/^HV 0\.\d{4} · \d+ on the front$/);
+      expect(text('run-result', row)).toMatch(/^HV 0\.\d{1,4} · \d+ on the front$/);
       expect(text('run-evaluations', row)).toBe(String(run.evaluations));
       expect(text('run-time', row)).toMatch(/s$/);
     }
