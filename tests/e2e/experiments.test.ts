@@ -125,8 +125,17 @@ browserTool.describe('experiments in a browser, on saikoro serve', () => {
     const draft = JSON.parse(await page.getByTestId('spec-json').inputValue());
     expect(draft).toMatchObject({ name: 'flow', instances: [{ track: 'mo2', n: 100 }], solvers: [{ name: 'nsga2' }, { name: 'random' }], seeds: { count: 3, start: 1 }, budget: { evaluations: EVALUATIONS } });
     await shot('02-editor');
-    await page.getByTestId('save').click();
+    // Saved from the foot of the form (Ctrl+S in the last field): the confirmation is on screen
+    // (it was at the top of the page, scrolled away), and the name is not called taken.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await field('budget.evaluations').focus();
+    await page.keyboard.press('Control+s');
     await page.getByTestId('saved').waitFor();
+    const confirmation = (await page.getByTestId('saved').boundingBox())!;
+    const viewport = page.viewportSize()!;
+    expect(confirmation.y).toBeGreaterThanOrEqual(0);
+    expect(confirmation.y + confirmation.height).toBeLessThanOrEqual(viewport.height);
+    expect(await page.getByTestId('name-taken').count()).toBe(0);
     const stored = (await server!.api.getProject())!.experiments;
     expect(stored.map((e) => [e.name, e.counts.missing])).toEqual([['flow', 6]]);
 

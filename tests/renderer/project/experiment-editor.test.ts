@@ -172,8 +172,16 @@ describe('experiment editor: saving', () => {
       seeds: { count: 3, start: 1 },
       budget: { evaluations: 500 },
     });
-    // The same spec again changes nothing; the name is marked as taken.
-    expect(byTestId('name-taken')).not.toBeNull();
+    // Just saved, the name field does not warn that the name is taken (it did at once: "Choose
+    // another name"); the confirmation is in the save bar, which stays at the top of the window.
+    expect(byTestId('name-taken')).toBeNull();
+    expect(byTestId('saved')!.closest('.save-bar')).not.toBeNull();
+    // An edit after the save: the draft is no longer what was saved, and its name is taken.
+    await typeField('description', 'two solvers at N = 20, again');
+    expect(byTestId('saved')).toBeNull();
+    expect(textOf('name-taken')).toContain('The project has an experiment named saved-one');
+    await typeField('description', 'two solvers at N = 20');
+    // The same spec again changes nothing.
     click(byTestId('save'));
     await waitFor('the unchanged banner', () => textOf('saved')?.startsWith('editor-save already has saved-one with this very spec'));
     // The project closes: the banner about it goes ("Added … Run it" stayed beside "No project is open").
