@@ -250,7 +250,7 @@ export const useExploreStore = defineStore('explore', () => {
     const d = data.value;
     const x = d?.x[i];
     if (!d || !x || !d.config) return false;
-    dice.checkpoint('open a solution from the Pareto explorer');
+    dice.checkpoint('open from the explorer');
     const exact = applyConfigToDice(dice, d.config, d.track);
     dice.sequenceText = x;
     const run = d.runs[d.run[i]];

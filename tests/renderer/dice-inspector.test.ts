@@ -437,7 +437,7 @@ describe('what the inspector says of a solution (issue 28)', () => {
 
   it('says where an opened solution came from (source, solver, seed, run, what) and how many rolls were edited since', async () => {
     const run = '0123456789abcdef0123456789abcdef';
-    await open(SAMPLE, () => store.checkpoint('open a solution from the Pareto explorer'));
+    await open(SAMPLE, () => store.checkpoint('open from the explorer'));
     store.origin = { source: 'experiment fronts · mo3-n50', solver: 'nsga2', seed: 3, run, what: 'a solution of its final front', x: SAMPLE };
     await nextTick();
     expect(text('solution-origin')).toBe('Opened from experiment fronts · mo3-n50: nsga2, seed 3, run 01234567… · a solution of its final front');

@@ -117,7 +117,7 @@ describe('a stored experiment', () => {
     expect(dice.track).toBe('mo3');
     expect(dice.config).toEqual(trackConfig('mo3', 30));
     expect(window.location.hash).toBe('#/dice');
-    expect(dice.undoLabel).toBe('open a solution from the Pareto explorer');
+    expect(dice.undoLabel).toBe('open from the explorer');
     // Where it came from: the experiment and instance, the run's solver, seed and stored id.
     const run = explore.data!.runs[explore.data!.run[i]];
     expect(dice.originNow).toEqual({
