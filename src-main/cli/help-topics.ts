@@ -24,6 +24,7 @@ export const HELP_TOPICS: HelpTopic[] = [
   { name: 'spec', summary: 'the experiment spec: instances x solvers x seeds, a budget (JSON)', file: 'docs/projects.md', section: 'Experiment spec (JSON)' },
   { name: 'protocol', summary: 'the external-solver protocol: any program as a solver, over JSON lines', file: 'docs/external-solvers.md' },
   { name: 'clients', summary: 'the Python client and the example solvers', file: 'docs/external-clients.md', about: ['clients/python', 'examples/solvers'] },
+  { name: 'examples', summary: 'the example solvers: Python (plain, DEAP, pymoo) and Node', file: 'docs/external-clients.md', section: 'The examples', about: ['examples/solvers'] },
   { name: 'projects', summary: 'project files, experiments, runs, shards and merge', file: 'docs/projects.md' },
   { name: 'slurm', summary: 'experiments on a cluster: shards as a Slurm job array, then merge', file: 'docs/projects.md', section: 'Scale-out: shards, merge and Slurm', about: ['docs/examples/slurm-experiment.sh'] },
   { name: 'reports', summary: 'report formats (HTML, PDF, CSV, JSON, LaTeX) and what they hold', file: 'docs/report.md' },

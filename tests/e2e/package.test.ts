@@ -7,11 +7,12 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackage, type InstalledPackage } from './package.ts';
+import { installPackage, ROOT, type InstalledPackage } from './package.ts';
 import { requireChromium } from './chromium.ts';
 import { runCli } from '../main/cli/io.ts';
 import { waitFor } from '../main/processes.ts';
 import { printedUrl, stop } from './serve.ts';
+import { commands } from '../../src-main/cli/commands/registry.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
 const chromium = requireChromium();
@@ -51,7 +52,9 @@ describe('the installed package', () => {
     // out/main/index.js comes along as package.json's "main" (the desktop app's entry; npm always packs it).
     for (const absent of ['src-main', 'src-shared', 'src-renderer', 'tests', 'scripts', 'out/preload', 'out/main/worker.js']) expect(existsSync(join(pkg.home, absent)), absent).toBe(false);
     expect(readdirSync(join(pkg.home, 'out', 'cli')).filter((f) => f.endsWith('.map'))).toEqual([]);
-    for (const present of ['out/cli/index.js', 'out/cli/worker.js', 'out/renderer/index.html', 'docs/examples/slurm-experiment.sh']) expect(existsSync(join(pkg.home, present)), present).toBe(true);
+    for (const present of ['out/cli/index.js', 'out/cli/worker.js', 'out/renderer/index.html', 'docs/examples/slurm-experiment.sh', 'docs/projects.md', 'docs/report.schema.json', 'docs/images/first-study.png', 'examples/solvers/local_search.py', 'examples/solvers/deap_ga.py', 'clients/python/saikoro_client.py', 'clients/python/pyproject.toml', 'clients/python/build_backend.py'])
+      expect(existsSync(join(pkg.home, present)), present).toBe(true);
+    expect(existsSync(join(pkg.home, 'clients', 'python', '__pycache__'))).toBe(false);
     const installed = readdirSync(join(pkg.home, 'node_modules'));
     for (const dev of ['electron', 'tsx', 'vite', 'vitest', 'vue', 'esbuild', 'typescript']) expect(installed, dev).not.toContain(dev);
     for (const dep of ['echarts', 'yaml', 'ws', 'node-sqlite3-wasm', 'playwright-core']) expect(installed, dep).toContain(dep);
@@ -129,4 +132,123 @@ describe('the installed package', () => {
       await stop({ process: child });
     }
   }, 300_000);
+
+  it('serve --rebuild says it has no sources to rebuild the UI from, without a stack trace', async () => {
+    const r = await saikoro(['serve', '--rebuild', '--port', '0']);
+    expect([r.code, r.stdout]).toEqual([1, '']);
+    expect(r.stderr).toBe('saikoro serve: --rebuild: this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)\n');
+  }, 120_000);
+});
+
+// Issue 27: from install to a first study, as the README says, with nothing but the package.
+describe("the README's commands, from the installed package", () => {
+  let home: string;
+  beforeAll(() => {
+    home = mkdtempSync(join(tmpdir(), 'saikoro-newcomer-'));
+  });
+  afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+  it('--version, help pages from the installed docs, the client folder, every docs path a usage names', async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(await ok(['--version'])).toBe(`saikoro ${version}\n`);
+    const spec = await ok(['help', 'spec']);
+    expect(spec.split('\n')[0]).toBe(`saikoro help spec: "Experiment spec (JSON)" in ${join(pkg.home, 'docs', 'projects.md')}`);
+    expect(spec).toContain('| `budget.evaluations` |');
+    expect(await ok(['client', '--path'])).toBe(join(pkg.home, 'clients', 'python') + '\n');
+    expect(await ok(['help', 'slurm', '--path'])).toBe(join(pkg.home, 'docs', 'examples', 'slurm-experiment.sh') + '\n');
+    for (const { name } of commands) {
+      const usage = await ok([name, '--help']);
+      for (const [file] of usage.matchAll(/\b(?:docs|examples|clients)\/[\w./-]*\w/g)) expect(existsSync(join(pkg.home, file)), `${name}: ${file}`).toBe(true);
+      for (const [, topic] of usage.matchAll(/saikoro help ([a-z-]+)/g)) expect((await saikoro(['help', topic])).code, `${name}: saikoro help ${topic}`).toBe(0);
+    }
+  }, 300_000);
+
+  it('runs every sh block of the README in order: init, the study with its Python solver, compare, report, the CLI, the cluster, a DEAP solver, pip install of the client', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]);
+    expect(blocks.length).toBeGreaterThanOrEqual(6);
+    const cwdFile = join(home, '.cwd');
+    writeFileSync(cwdFile, home);
+    // What cannot run as written here, and what runs instead (each a shell function):
+    // npm and npx are a checkout's (this test installed the packed tarball itself); serve runs
+    // until Ctrl-C (it runs on a free port until it prints its address, then gets SIGTERM);
+    // bench runs every suite for minutes (--quick); sbatch needs Slurm (each task of the
+    // array runs here as the script runs outside Slurm, SLURM_ARRAY_TASK_ID=K bash script ...;
+    // tests/main/cluster/slurm.test.ts submits it to a real Slurm).
+    const preamble = `
+set -euo pipefail
+npm() { echo "(npm $*: done by the test)"; }
+npx() { echo "(npx $*: a checkout's)"; }
+saikoro() {
+  case "$1" in
+    serve)
+      command saikoro "$@" --port 0 2> "$HOME/.serve.log" & local pid=$!
+      for i in $(seq 600); do grep -q 'http://127.0.0.1' "$HOME/.serve.log" && break; kill -0 $pid 2>/dev/null || break; sleep 0.1; done
+      grep -o 'http://127.0.0.1[^ ]*' "$HOME/.serve.log" || { cat "$HOME/.serve.log" >&2; kill $pid 2>/dev/null; return 1; }
+      kill -TERM $pid; wait $pid;;
+    bench) command saikoro "$@" --quick;;
+    *) command saikoro "$@";;
+  esac
+}
+sbatch() {
+  local range="" args=()
+  for a in "$@"; do case "$a" in --array=*) range="\${a#--array=}";; *) args+=("$a");; esac; done
+  range="\${range%%%*}"
+  for k in $(seq "\${range%-*}" "\${range#*-}"); do SLURM_ARRAY_TASK_ID=$k bash "\${args[@]}"; done
+}
+mkdir -p ~/studies
+cd "$(cat '${cwdFile}')"
+`;
+    const env = { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: home, LANG: 'C.UTF-8' };
+    const outputs: string[] = [];
+    for (const [i, block] of blocks.entries()) {
+      const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile('bash', ['-c', `${preamble}\n${block}\npwd > '${cwdFile}'`], { cwd: home, env, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+        );
+      });
+      expect(r.code, `README block ${i + 1}:\n${block}\n--- stdout\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`).toBe(0);
+      outputs.push(r.stdout);
+    }
+    const study = join(home, 'study');
+    const all = outputs.join('\n');
+    // init made the study; the run did all 80 runs, the Python solver's too.
+    expect(all).toContain('made a first study in study/:');
+    expect(all).toContain('first: 80 runs: 0 already done, 80 done now, 0 failed, 0 not run');
+    // The spec the README shows is the one init wrote.
+    const shown = /```json\n([\s\S]*?)```/.exec(readme)![1];
+    expect(JSON.parse(shown)).toEqual(JSON.parse(readFileSync(join(study, 'study.json'), 'utf8')));
+    // The solvers differ: every pair on both instances, as the README says.
+    const inStudy = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(pkg.bin, args, { cwd: study, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }));
+    });
+    const comparison = JSON.parse((await inStudy(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'])).stdout) as { instances: { instance: string; pairs: { a: string; b: string; pHolm: number }[] }[] };
+    expect(comparison.instances.map((i) => i.instance)).toEqual(['mo2-n200', 'mo3-n200']);
+    for (const inst of comparison.instances) {
+      expect(inst.pairs).toHaveLength(6);
+      for (const pair of inst.pairs) expect(pair.pHolm, `${inst.instance}: ${pair.a} vs ${pair.b}`).toBeLessThan(0.05);
+    }
+    // The report, and its refusal to write over the project or the spec.
+    expect(readFileSync(join(study, 'first.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*first: Saikoro report/i);
+    const project = readFileSync(join(study, 'study.saikoro'));
+    const spec = readFileSync(join(study, 'study.json'));
+    const overProject = await inStudy(['report', 'study.saikoro', 'first', '--out', 'study.saikoro']);
+    expect([overProject.code, overProject.stderr.split('\n')[0]]).toEqual([2, 'saikoro report: --out study.saikoro: a report cannot be a ".saikoro" file; the endings are .html .htm .pdf .csv .json .tex']);
+    const overSpec = await inStudy(['report', 'study.saikoro', 'first', '--out', 'study.json']);
+    expect([overSpec.code, overSpec.stderr]).toEqual([1, 'saikoro report: --out study.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n']);
+    expect(readFileSync(join(study, 'study.saikoro')).equals(project)).toBe(true);
+    expect(readFileSync(join(study, 'study.json')).equals(spec)).toBe(true);
+    // The CLI block: CSV report, verify; the cluster block: the shards merged; the DEAP block.
+    expect(existsSync(join(study, 'first-runs.csv'))).toBe(true);
+    expect(all).toContain('runs re-run: all reproduce exactly');
+    expect(readdirSync(join(study, 'results')).filter((f) => f.endsWith('.saikoro')).sort()).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
+    expect(all).toContain('byo: 10 runs: 0 already done, 10 done now, 0 failed, 0 not run');
+    expect(all).toMatch(/deap-ga/);
+    // pip installed the client from the installed package into the venv, offline-capable.
+    const imported = await new Promise<string>((resolve, reject) =>
+      execFile(join(study, '.venv', 'bin', 'python'), ['-c', 'import saikoro_client; print(saikoro_client.__file__)'], { cwd: home }, (e, out) => (e ? reject(e) : resolve(out))),
+    );
+    expect(imported.trim()).toMatch(/\/\.venv\/lib\/python3[.\d]*\/site-packages\/saikoro_client\.py$/);
+    expect(readFileSync(imported.trim())).toEqual(readFileSync(join(pkg.home, 'clients', 'python', 'saikoro_client.py')));
+  }, 1_800_000);
 });

@@ -127,6 +127,7 @@ describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
     // --path: the file the topic is about, alone on stdout (cp "$(saikoro help slurm --path)" .).
     expect(await runCli(['help', 'slurm', '--path'])).toEqual({ code: 0, stdout: join(ROOT, 'docs', 'examples', 'slurm-experiment.sh') + '\n', stderr: '' });
     expect((await runCli(['help', 'clients', '--path'])).stdout).toBe(join(ROOT, 'clients', 'python') + '\n');
+    expect((await runCli(['help', 'examples', '--path'])).stdout).toBe(join(ROOT, 'examples', 'solvers') + '\n');
     expect((await runCli(['help', 'spec', '--path'])).stdout).toBe(join(ROOT, 'docs', 'projects.md') + '\n');
   });
 
