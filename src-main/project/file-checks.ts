@@ -144,10 +144,21 @@ export function privateLink(file: string): { path: string; dispose: () => void }
 }
 
 /** The tables and columns each schema version has (from the schema text itself). */
-const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: SCHEMA_V5, 6: SCHEMA_V6, 7: CURRENT_SCHEMA };
+export const SCHEMA_TEXT: Record<number, string> = { 1: SCHEMA_V1, 2: SCHEMA_V2, 3: SCHEMA_V4, 4: SCHEMA_V4, 5: SCHEMA_V5, 6: SCHEMA_V6, 7: CURRENT_SCHEMA };
 const expectedColumns = new Map<number, Map<string, string[]>>();
 
-function schemaColumns(version: number): Map<string, string[]> {
+/**
+ * The table names of a schema version, read from its text (each `CREATE TABLE name`): a file's
+ * check needs the columns of its own version only (schemaColumns, from SQLite itself), and of
+ * the other versions only which tables they have, so it builds one in-memory database, not one
+ * per version (six more at every open cost a command that opens a project a fifth of its
+ * start-up). tests/main/project/schema-check.test.ts checks these names against SQLite's.
+ */
+export function schemaTables(version: number): string[] {
+  return [...SCHEMA_TEXT[version].matchAll(/\bCREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?"?(\w+)"?/gi)].map((m) => m[1]);
+}
+
+export function schemaColumns(version: number): Map<string, string[]> {
   let tables = expectedColumns.get(version);
   if (!tables) {
     const db = new Database(':memory:');
@@ -192,7 +203,7 @@ export function schemaCheck(file: string, db: Database, version: number, retry: 
     if (extra.length) throw corrupt(`table ${table} has column ${extra.join(', ')}, which project schema ${version} does not have`);
   }
   for (const v of Object.keys(SCHEMA_TEXT).map(Number))
-    for (const table of schemaColumns(v).keys())
+    for (const table of schemaTables(v))
       if (!expected.has(table) && present.has(table)) throw corrupt(`table ${table} is not part of project schema ${version}, the version in its header`);
 }
 
