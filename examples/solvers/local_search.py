@@ -2,12 +2,13 @@
 """A first solver to change: a population of hill climbers, in plain Python.
 
 Saikoro runs this program as a solver (``saikoro init`` puts a copy in a new study as
-``solver.py``, with ``saikoro_client.py`` beside it). It needs Python 3.9+ and nothing else.
-In an experiment spec::
+``solver/solver.py``, with ``saikoro_client.py`` beside it). It needs Python 3.9+ and nothing
+else. In an experiment spec (the program runs in its ``cwd``, on Linux in a sandbox that sees a
+copy of that folder)::
 
-    {"name": "local-search", "command": ["python3", "solver.py", "--climbers", "20"]}
+    {"name": "local-search", "command": ["python3", "solver.py", "--climbers", "20"], "cwd": "solver"}
 
-or alone: ``saikoro solve --track mo2 --n 200 --evals 3000 --seed 1 --command "python3 solver.py"``.
+or alone: ``saikoro solve --track mo2 --n 200 --evals 3000 --seed 1 --cwd solver --command "python3 solver.py"``.
 
 How it talks to Saikoro (all of it is in saikoro_client.py; the protocol: ``saikoro help protocol``):
 

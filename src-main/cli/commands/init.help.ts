@@ -10,9 +10,9 @@ Makes a first study in DIR (made if missing), ready to run:
                      a Python solver on the dice problem with two and three objectives at
                      N = 200, 10 seeds, 3,000 evaluations a run (80 runs, about a minute)
   study.json         its spec (saikoro help spec)
-  solver.py          the Python solver: hill climbers on saikoro_client.py, with comments, to
-                     change and add as a new experiment (saikoro help clients)
-  saikoro_client.py  the Python client it uses
+  solver/            the Python solver, solver.py: hill climbers on saikoro_client.py (beside
+                     it), with comments, to change and add as a new experiment (saikoro help
+                     clients); the program's folder, which its sandbox copies
   README.md          the next commands: run, compare, explore in the app, report
 
 Without python3 on the PATH the study has the three built-in solvers only. init never

@@ -24,7 +24,7 @@ export function studySpec(withPython: boolean): string {
     '    { "name": "random" }',
     '    { "name": "nsga2" }',
     '    { "name": "barrier-mo" }',
-    ...(withPython ? ['    { "name": "local-search", "command": ["python3", "solver.py"] }'] : []),
+    ...(withPython ? ['    { "name": "local-search", "command": ["python3", "solver.py"], "cwd": "solver" }'] : []),
   ];
   return [
     '{',
@@ -63,7 +63,7 @@ function studyReadme(withPython: boolean): string {
 ${withPython ? 'four' : 'three'} solvers on the EC-Comp 2020 dice problem with two objectives (\`mo2\`) and three
 (\`mo3\`) at N = 200 rolls, 10 seeds each, 3,000 evaluations a run. The solvers are
 \`random\` (uniform sampling, the baseline), \`nsga2\` (NSGA-II), \`barrier-mo\` (Saikoro's
-strongest multi-objective solver)${withPython ? ' and `local-search`, the Python program `solver.py`' : ''}.
+strongest multi-objective solver)${withPython ? ' and `local-search`, the Python program `solver/solver.py`' : ''}.
 
 \`\`\`sh
 ${nextCommands().join('\n')}
@@ -78,10 +78,12 @@ ${
     ? `
 ## Your own solver
 
-\`solver.py\` is a solver in plain Python (hill climbers; read its comments) on
-\`saikoro_client.py\`, the client for Saikoro's solver protocol. Change it, then add it as a
-new experiment (Saikoro stores the sha256 of \`solver.py\` with \`${STUDY_EXPERIMENT}\` and will not run a
-changed one under that name). Runs are named by what they are, so the built-in solvers' runs
+\`solver/solver.py\` is a solver in plain Python (hill climbers; read its comments) on
+\`solver/saikoro_client.py\`, the client for Saikoro's solver protocol. The program runs in
+\`solver/\` (\`"cwd": "solver"\`): on Linux in a sandbox that sees a copy of that folder and nothing
+else of the machine, so keep what it needs there. Change it, then add it as a new experiment
+(Saikoro stores the sha256 of \`solver.py\` with \`${STUDY_EXPERIMENT}\` and will not run a changed one under
+that name). Runs are named by what they are, so the built-in solvers' runs
 of the new experiment are the ones already done, and only the changed solver runs:
 
 \`\`\`sh
@@ -116,21 +118,27 @@ export const initCommand: Command = {
       ['study.json', () => studySpec(withPython)],
       ...(withPython
         ? ([
-            ['solver.py', () => fs.readFileSync(path.join(PROJECT_ROOT, 'examples', 'solvers', 'local_search.py'))],
-            ['saikoro_client.py', () => fs.readFileSync(path.join(clientFolder(), 'saikoro_client.py'))],
+            ['solver/solver.py', () => fs.readFileSync(path.join(PROJECT_ROOT, 'examples', 'solvers', 'local_search.py'))],
+            ['solver/saikoro_client.py', () => fs.readFileSync(path.join(clientFolder(), 'saikoro_client.py'))],
           ] as [string, () => Buffer][])
         : []),
       ['README.md', () => studyReadme(withPython)],
     ];
-    const names = ['study.saikoro', ...files.map(([name]) => name)];
+    // The solver's folder is the program's whole world in its sandbox: one that exists already is not used.
+    const names = ['study.saikoro', 'study.json', ...(withPython ? ['solver'] : []), 'README.md'];
     const there = names.filter((name) => fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false }) !== undefined);
     if (there.length) throw new InputError(`${given}: already holds ${there.join(', ')}; saikoro init never overwrites anything (choose a new folder)`);
 
     // Everything or nothing: what this call made is removed again when a step fails.
     const madeDir = !stat;
     const made: string[] = [];
+    let madeSolverDir = false;
     try {
       fs.mkdirSync(dir, { recursive: true });
+      if (withPython) {
+        fs.mkdirSync(path.join(dir, 'solver'));
+        madeSolverDir = true;
+      }
       for (const [name, content] of files) {
         fs.writeFileSync(path.join(dir, name), content(), { flag: 'wx' });
         made.push(name);
@@ -144,6 +152,7 @@ export const initCommand: Command = {
       if (added !== 0) throw new InputError(`${given}: the study's experiment could not be added (above)`);
     } catch (e) {
       for (const name of made) fs.rmSync(path.join(dir, name), { force: true });
+      if (madeSolverDir) fs.rmSync(path.join(dir, 'solver'), { recursive: true, force: true });
       if (madeDir) {
         try {
           fs.rmdirSync(dir);
@@ -160,7 +169,7 @@ export const initCommand: Command = {
       `made a first study in ${shown}:`,
       `  study.saikoro      the project, with the experiment "${STUDY_EXPERIMENT}"`,
       `  study.json         its spec: 2 instances x ${withPython ? 4 : 3} solvers x 10 seeds, 3,000 evaluations a run`,
-      ...(withPython ? ['  solver.py          a Python solver to change (hill climbers), on saikoro_client.py'] : []),
+      ...(withPython ? ['  solver/            a Python solver to change (solver.py: hill climbers), on saikoro_client.py'] : []),
       '  README.md          these commands, and what to try next',
       ...(withPython ? [] : ['(no python3 on the PATH: the study has the built-in solvers only)']),
       'next:',

@@ -59,7 +59,7 @@ what it found so far (exit status 130).
 
 Examples:
   saikoro solve --track so --n 50 --evals 20000 --seed 1
-  saikoro solve --track mo2 --n 200 --evals 3000 --seed 1 --command "python3 solver.py"   (in a study of saikoro init)
+  saikoro solve --track mo2 --n 200 --evals 3000 --seed 1 --cwd solver --command "python3 solver.py"   (in a study of saikoro init)
   saikoro solve --track mo2 --n 840 --solver nsga2 --param populationSize=200 --evals 100000 --seed 3 --json`,
   options: {
     track: { type: 'string' }, n: { type: 'string' }, config: { type: 'string' }, solver: { type: 'string' },

@@ -3,6 +3,7 @@
 // (examples/solvers/local_search.py) with the client beside it, and a README of the next
 // commands; it never overwrites anything and leaves nothing behind when it stops. The study
 // run end to end, from the installed package: tests/e2e/package.test.ts.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,9 +25,11 @@ describe('saikoro init', () => {
   it('makes a project with the experiment added, its spec, the Python solver and client, and a README', async () => {
     const r = await init('study');
     expect(r.code, r.stderr).toBe(0);
-    expect(listing('study')).toEqual(['README.md', 'saikoro_client.py', 'solver.py', 'study.json', 'study.saikoro']);
-    expect(fs.readFileSync(path.join(cwd, 'study', 'solver.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py')));
-    expect(fs.readFileSync(path.join(cwd, 'study', 'saikoro_client.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'clients', 'python', 'saikoro_client.py')));
+    expect(listing('study')).toEqual(['README.md', 'solver', 'study.json', 'study.saikoro']);
+    // The program's folder (its sandbox's copy): the solver and the client, nothing else.
+    expect(listing('study/solver')).toEqual(['saikoro_client.py', 'solver.py']);
+    expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'solver.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py')));
+    expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'saikoro_client.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'clients', 'python', 'saikoro_client.py')));
     const spec = JSON.parse(fs.readFileSync(path.join(cwd, 'study', 'study.json'), 'utf8'));
     expect(spec.solvers.map((s: { name: string }) => s.name)).toEqual(['random', 'nsga2', 'barrier-mo', 'local-search']);
     expect(spec.instances).toEqual([
@@ -38,7 +41,8 @@ describe('saikoro init', () => {
       const [stored] = project.experiments();
       expect(stored.name).toBe('first');
       // Stored as experiment add stores it: the program with the sha256 of solver.py.
-      expect(stored.spec.solvers[3].hashes).toEqual({ 'solver.py': expect.stringMatching(/^[0-9a-f]{64}$/) });
+      expect(stored.spec.solvers[3]).toMatchObject({ name: 'local-search', command: ['python3', 'solver.py'], cwd: 'solver' });
+      expect(stored.spec.solvers[3].hashes).toEqual({ 'solver.py': createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py'))).digest('hex') });
       expect(stored.spec.instances.map((i) => i.name)).toEqual(['mo2-n200', 'mo3-n200']);
       expect(project.runs()).toEqual([]);
     } finally {
@@ -59,11 +63,12 @@ describe('saikoro init', () => {
 
   it('never overwrites: a folder holding any of its files is refused and nothing is written', async () => {
     expect((await init('study')).code).toBe(0);
-    const before = Object.fromEntries(listing('study').map((f) => [f, fs.readFileSync(path.join(cwd, 'study', f))]));
+    const before = Object.fromEntries(listing('study').filter((f) => f !== 'solver').map((f) => [f, fs.readFileSync(path.join(cwd, 'study', f))]));
     const r = await init('study');
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('saikoro init: study: already holds study.saikoro, study.json, solver.py, saikoro_client.py, README.md; saikoro init never overwrites anything (choose a new folder)\n');
-    for (const [f, bytes] of Object.entries(before)) expect(fs.readFileSync(path.join(cwd, 'study', f)), f).toEqual(bytes);
+    expect(r.stderr).toBe('saikoro init: study: already holds study.saikoro, study.json, solver, README.md; saikoro init never overwrites anything (choose a new folder)\n');
+    for (const [f, bytes] of Object.entries(before)) if (f !== 'solver') expect(fs.readFileSync(path.join(cwd, 'study', f)), f).toEqual(bytes);
+    expect(listing('study/solver')).toEqual(['saikoro_client.py', 'solver.py']);
 
     fs.mkdirSync(path.join(cwd, 'mine'));
     fs.writeFileSync(path.join(cwd, 'mine', 'README.md'), 'my notes\n');
@@ -75,7 +80,11 @@ describe('saikoro init', () => {
     // A folder with other files only is fine.
     fs.rmSync(path.join(cwd, 'mine', 'README.md'));
     expect((await init('mine')).code).toBe(0);
-    expect(listing('mine')).toEqual(['README.md', 'data.csv', 'saikoro_client.py', 'solver.py', 'study.json', 'study.saikoro']);
+    expect(listing('mine')).toEqual(['README.md', 'data.csv', 'solver', 'study.json', 'study.saikoro']);
+    // A folder named solver already there is not the program's: refused, nothing written.
+    fs.mkdirSync(path.join(cwd, 'other', 'solver'), { recursive: true });
+    expect((await init('other')).stderr).toBe('saikoro init: other: already holds solver; saikoro init never overwrites anything (choose a new folder)\n');
+    expect(listing('other')).toEqual(['solver']);
 
     fs.writeFileSync(path.join(cwd, 'afile'), 'x');
     expect((await init('afile')).stderr).toBe('saikoro init: afile: exists and is not a folder\n');
