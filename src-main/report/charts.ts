@@ -440,3 +440,28 @@ export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, 
     ],
   };
 }
+
+/** One group's runtime ECDFs (docs/competition.md): per entrant, the fraction of (run, target) pairs reached against evaluations (log axis). */
+export function ecdfOption(data: { group: string; ecdfs: readonly { solver: string; pairs: number; points: readonly { evaluations: number; fraction: number }[] }[]; end: number }, theme: ChartPalette): Option {
+  const end = Math.max(1, data.end);
+  return {
+    title: titleOf(`Runtime ECDF: ${data.group}`, theme, 'fraction of (run, target) pairs reached, against evaluations'),
+    legend: legendOf(theme, data.ecdfs.map((e) => e.solver), 40),
+    grid: { left: 56, right: 24, top: 72, bottom: 50 },
+    xAxis: valueAxis(theme, { type: 'log', min: 1, max: end, name: 'evaluations', nameLocation: 'middle', nameGap: 28, splitLine: { show: false } }),
+    yAxis: valueAxis(theme, { min: 0, max: 1, name: 'fraction', nameLocation: 'middle', nameGap: 40 }),
+    series: data.ecdfs.map((e, i) => {
+      const colour = seriesColor(theme, i);
+      const last = e.points.length ? e.points[e.points.length - 1].fraction : 0;
+      return {
+        name: e.solver,
+        type: 'line',
+        step: 'end',
+        symbol: 'none',
+        lineStyle: { color: colour, width: 2 },
+        itemStyle: { color: colour },
+        data: [[1, 0], ...e.points.map((p) => [Math.max(1, p.evaluations), p.fraction]), [end, last]],
+      };
+    }),
+  };
+}

@@ -26,11 +26,11 @@ const MINUS = '−';
 /** Ids must be unique and safe in attributes and CSS: instance names are [A-Za-z0-9._+-]. */
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]/g, (c) => `_${c.charCodeAt(0).toString(16)}`);
 
-interface ChartCounter {
+export interface ChartCounter {
   next: number;
 }
 
-function figure(counter: ChartCounter, kind: string, build: (theme: ChartPalette) => Record<string, unknown>, size: { width: number; height: number }, caption: string): string {
+export function figure(counter: ChartCounter, kind: string, build: (theme: ChartPalette) => Record<string, unknown>, size: { width: number; height: number }, caption: string): string {
   const id = `c${counter.next++}`;
   const svg = (theme: ChartPalette) => renderSvg(build(theme), size, `${id}${theme.name[0]}`);
   return `<figure class="chart" data-chart="${e(kind)}" style="max-width:${size.width}px">
@@ -40,7 +40,7 @@ function figure(counter: ChartCounter, kind: string, build: (theme: ChartPalette
 </figure>`;
 }
 
-function tableHtml(header: string[], rows: string[][], options: { className?: string; caption?: string } = {}): string {
+export function tableHtml(header: string[], rows: string[][], options: { className?: string; caption?: string } = {}): string {
   return `<table${options.className ? ` class="${options.className}"` : ''}>${options.caption ? `<caption>${options.caption}</caption>` : ''}
 <thead><tr>${header.map((h) => `<th>${h}</th>`).join('')}</tr></thead>
 <tbody>
@@ -301,7 +301,7 @@ ${missing ? `<p class="note">${missing} run(s) of the grid have not been run; th
 </section>`;
 }
 
-const CSS = `
+export const CSS = `
 :root{--bg:#fff;--fg:#1f2937;--muted:#4b5563;--line:#d1d5db;--soft:#f3f4f6;--best:#fef9c3;--plus:#15803d;--minus:#b91c1c;--accent:#1d4ed8;color-scheme:light dark}
 *{box-sizing:border-box}
 body{margin:0;background:var(--bg);color:var(--fg);font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif}

@@ -48,6 +48,12 @@ const MARKERS: { what: string; test: (head: string) => boolean }[] = [
   { what: 'a LaTeX report', test: (h) => /^% [A-Za-z0-9][\w.+-]*: .* \(Saikoro report; needs \\usepackage\{booktabs\}\)$/m.test(h) },
   // The HTML report printed by Chromium (pdf.ts) or Electron: Skia keeps the page's title.
   { what: 'a PDF report', test: (h) => h.startsWith('%PDF-') && /\/Title \([A-Za-z0-9][\w.+-]*: Saikoro report\)/.test(h) && h.includes('/Producer (Skia/PDF') },
+  // competition-render.ts: the standings page, the standings CSV, the ECDF CSV, the LaTeX table; competition.ts's JSON
+  { what: 'an HTML competition report', test: (h) => /^<!doctype html>/i.test(h) && /<meta name="generator" content="saikoro [^"]*">/.test(h) && /<title>[^<]*: competition standings<\/title>/.test(h) },
+  { what: 'a CSV of competition standings', test: (h) => h.startsWith('rank,entrant,score,') },
+  { what: 'a CSV of runtime ECDFs', test: (h) => h.startsWith('group,solver,evaluations,fraction,reached,pairs') },
+  { what: 'a LaTeX competition report', test: (h) => /^% [^\n]*: standings \(Saikoro competition report; needs \\usepackage\{booktabs\}\)$/m.test(h) },
+  { what: 'a JSON competition report', test: (h) => /^\{\s*"format":\s*"saikoro-competition",/.test(h) },
   // solve.ts --out: JSON.stringify(record, null, 2), whose first fields are solver and track
   { what: 'a result of saikoro solve', test: (h) => /^\{\n {2}"solver": "[^"\n]*",\n {2}"track": /.test(h) },
 ];

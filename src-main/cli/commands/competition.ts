@@ -4,6 +4,10 @@ import { competitionHelp } from './competition.help.ts';
 import fs from 'node:fs';
 import { createProject, openProject, projectInputError } from './project.ts';
 import { parseShard } from '../../../src-shared/experiments/grid.ts';
+import { buildCompetitionReport } from '../../report/competition.ts';
+import { renderEcdfCsv, renderStandingsCsv, renderStandingsHtml, renderStandingsLatex, standingsText } from '../../report/competition-render.ts';
+import { refusalToWrite } from '../../report/output-target.ts';
+import { writeFilesAtomically, WriteFilesError } from '../../report/write-files.ts';
 import { checkInterpreters, competitionRunPlan, extractEntrants, sandboxRefusal, type ExtractedEntrants } from '../../app/competition-run.ts';
 import { hostExecutor, type Admission } from '../../app/experiment-executor.ts';
 import { commandLineGate } from '../../app/program-gate.ts';
@@ -15,7 +19,7 @@ import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
-import { createCompetitionFile, enterBuiltIn, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
+import { competitionOf, createCompetitionFile, enterBuiltIn, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { nodeSpawner } from '../../host/spawner.ts';
@@ -23,7 +27,7 @@ import { ProjectError } from '../../project/errors.ts';
 
 type Values = Record<string, string | boolean | undefined>;
 
-const ACTIONS = ['new', 'enter', 'run', 'problems', 'reveal', 'token'] as const;
+const ACTIONS = ['new', 'enter', 'run', 'standings', 'problems', 'reveal', 'token'] as const;
 
 /** The competition's own errors are bad input (exit 1), with the file as the user wrote it. */
 function asInput(e: unknown, io: CliIo, file: string): unknown {
@@ -239,6 +243,62 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
   }
 }
 
+/** The endings `standings --out` takes, and what each writes. */
+const STANDINGS_OUTPUTS: Record<string, 'html' | 'csv' | 'latex' | 'json'> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.tex': 'latex', '.json': 'json' };
+
+/** A file `standings` may write: a known ending (for --out), and nothing Saikoro must not replace. */
+function outputPath(option: string, given: string, io: CliIo, force: boolean, endings: readonly string[]): string {
+  const ending = path.extname(given).toLowerCase();
+  if (!endings.includes(ending)) throw new UsageError(`--${option} ${given}: the ending must be one of ${endings.join(', ')}`);
+  const full = path.resolve(io.cwd, given);
+  const refusal = refusalToWrite(full, { force });
+  if (refusal) throw new InputError(`--${option} ${given}: ${refusal}`);
+  return full;
+}
+
+/**
+ * The standings: every stored run scored again from its sequences with the exact evaluator,
+ * ranked per problem, averaged over the suite, with Friedman and Holm; a table on stdout,
+ * --json (the whole report), --out (HTML with the ECDF charts, CSV, LaTeX, JSON), --ecdf (CSV).
+ */
+async function standingsAction(file: string, values: Values, io: CliIo): Promise<number> {
+  allowed('standings', values, ['json', 'out', 'ecdf', 'force']);
+  const force = values.force === true;
+  const out = typeof values.out === 'string' ? outputPath('out', values.out, io, force, Object.keys(STANDINGS_OUTPUTS)) : null;
+  const ecdf = typeof values.ecdf === 'string' ? outputPath('ecdf', values.ecdf, io, force, ['.csv']) : null;
+  if (out !== null && out === ecdf) throw new UsageError('--out and --ecdf name the same file');
+  const project = openProject(file, io, { readOnly: true });
+  let report;
+  try {
+    report = buildCompetitionReport(project, competitionOf(project));
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    project.close();
+  }
+  if (report.standings.length === 0) throw new InputError(`${file}: nobody has entered yet: no standings`);
+  const files: { path: string; content: string }[] = [];
+  if (out !== null) {
+    const format = STANDINGS_OUTPUTS[path.extname(out).toLowerCase()];
+    const content = format === 'html' ? renderStandingsHtml(report) : format === 'csv' ? renderStandingsCsv(report) : format === 'latex' ? renderStandingsLatex(report, { standalone: true }) : `${JSON.stringify(report, null, 2)}\n`;
+    files.push({ path: out, content });
+  }
+  if (ecdf !== null) files.push({ path: ecdf, content: renderEcdfCsv(report) });
+  if (files.length) {
+    try {
+      writeFilesAtomically(files);
+    } catch (e) {
+      if (e instanceof WriteFilesError) throw new InputError(`${path.relative(io.cwd, files[e.index].path) || files[e.index].path}: ${e.message}`);
+      throw e;
+    }
+    for (const f of files) writeLine(io.stderr, `wrote ${path.relative(io.cwd, f.path)}`);
+  }
+  if (values.json) writeLine(io.stdout, JSON.stringify(report));
+  else io.stdout.write(standingsText(report));
+  if (!report.complete) writeLine(io.stderr, `${report.runs.missing} run(s) not run yet count as runs that found nothing: saikoro competition run ${file}`);
+  return 0;
+}
+
 async function problemsAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('problems', values, ['json', 'reveal', 'secret']);
   if (values.reveal && values.secret === undefined) throw new UsageError('competition problems: --reveal needs --secret TEXT');
@@ -302,6 +362,8 @@ export const competitionCommand: Command = {
         return tokenAction(file, values, io);
       case 'run':
         return runAction(file, values, io);
+      case 'standings':
+        return standingsAction(file, values, io);
       case 'problems':
         return problemsAction(file, values, io);
       case 'reveal':

@@ -223,7 +223,7 @@ describe('saikoro competition problems and reveal', () => {
 
   it('gives usage errors for a missing action, file or argument', async () => {
     expect((await cli('competition')).code).toBe(2);
-    expect((await cli('competition', 'launch', 'c.saikoro')).stderr).toContain('unknown action "launch" (new, enter, run, problems, reveal');
+    expect((await cli('competition', 'launch', 'c.saikoro')).stderr).toContain('unknown action "launch" (new, enter, run, standings, problems, reveal');
     expect((await cli('competition', 'problems')).stderr).toContain('competition problems: missing FILE');
     expect((await cli('competition', 'problems', 'c.saikoro', 'extra')).stderr).toContain('unexpected argument "extra"');
     expect((await cli('competition', 'reveal', 'c.saikoro')).stderr).toContain('missing --secret TEXT');

@@ -123,6 +123,16 @@ describe('before the reveal, no place shows a hidden instance', () => {
     }
   });
 
+  it('competition standings (text, --json, every --out, --ecdf)', async () => {
+    for (const args of [[], ['--json'], ['--out', 'st.html', '--ecdf', 'st-ecdf.csv'], ['--out', 'st.csv'], ['--out', 'st.tex'], ['--out', 'st.json']]) {
+      const r = await cli('competition', 'standings', 'c.saikoro', ...args);
+      expect(r.code, r.stderr).toBe(0);
+      expect(leak(r.stdout), args.join(' ')).toBeNull();
+      if (args[0] === '--json') expect(structuredLeak(JSON.parse(r.stdout))).toBeNull();
+    }
+    for (const f of ['st.html', 'st-ecdf.csv', 'st.csv', 'st.tex', 'st.json']) expect(leak(fs.readFileSync(path.join(cwd, f), 'utf8')), f).toBeNull();
+  });
+
   it('project info, experiment status (text and --json)', async () => {
     for (const args of [['project', 'info', 'c.saikoro'], ['project', 'info', 'c.saikoro', '--json'], ['experiment', 'status', 'c.saikoro'], ['experiment', 'status', 'c.saikoro', '--json']]) {
       const r = await cli(...args);
