@@ -29,18 +29,36 @@ export interface Admission {
  * directory resolved against the project's folder, its files checked) and is driven
  * asynchronously: the program is its own process.
  */
-export async function runInline(run: RunSpec, admission: Admission | null = null): Promise<RunOutcome> {
+/**
+ * A grid run planned and, a program's, admitted by the gate: the one rule of both executors (the
+ * CLI's and the app's runs, their retries, verification) for whether a run may start. A plan
+ * that cannot be made is a failed run; a program the gate refuses (its script changed since the
+ * experiment was added, its executable not found, not allowed) is a refused one, which the
+ * runner does not store: stored as failed, every retry would meet the same refusal.
+ */
+async function admittedPlan(run: RunSpec, experiment: string | null, admission: Admission | null, snapshotIntervalMs?: number): Promise<RunPlan<'dice'> | RunOutcome> {
   const startedAt = new Date();
   let plan: RunPlan<'dice'>;
   try {
-    plan = planGridRun(run, null);
-    if (run.launch) {
-      if (!admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
-      plan = await admission.gate.admit(plan, admission.context);
-    }
+    plan = planGridRun(run, experiment, snapshotIntervalMs === undefined ? {} : { snapshotIntervalMs });
   } catch (e) {
     return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
   }
+  if (!run.launch) return plan;
+  if (!admission) return { status: 'refused', result: null, error: `run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`, startedAt, finishedAt: new Date() };
+  try {
+    return await admission.gate.admit(plan, admission.context);
+  } catch (e) {
+    return { status: 'refused', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
+  }
+}
+
+const isOutcome = (v: RunPlan<'dice'> | RunOutcome): v is RunOutcome => 'status' in v;
+
+export async function runInline(run: RunSpec, admission: Admission | null = null): Promise<RunOutcome> {
+  const startedAt = new Date();
+  const plan = await admittedPlan(run, null, admission);
+  if (isOutcome(plan)) return plan;
   const outcome = run.launch ? await runInProcess(plan) : runInProcessSync(plan);
   return { status: outcome.status === 'done' ? 'done' : 'failed', result: outcome.result, error: outcome.reason, startedAt, finishedAt: new Date() };
 }
@@ -77,16 +95,8 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
   return {
     async execute(run, onProgress) {
       const startedAt = new Date();
-      let plan: RunPlan<'dice'>;
-      try {
-        plan = planGridRun(run, options.experiment ?? null, { snapshotIntervalMs: options.snapshotIntervalMs });
-        if (run.launch) {
-          if (!options.admission) throw new Error(`run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`);
-          plan = await options.admission.gate.admit(plan, options.admission.context);
-        }
-      } catch (e) {
-        return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
-      }
+      const plan = await admittedPlan(run, options.experiment ?? null, options.admission, options.snapshotIntervalMs);
+      if (isOutcome(plan)) return plan;
       if (options.shouldStop?.()) return { status: 'cancelled', result: null, error: 'cancelled', startedAt, finishedAt: new Date() };
       const handle = options.launch(run, plan);
       let begun: Date | null = null;

@@ -12,7 +12,6 @@ import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import { runKeyOf, type RunRecord } from '../project/project-records.ts';
 import { Random } from '../../src-shared/random.ts';
 import { runInline, type Admission } from './experiment-executor.ts';
-import { checkProgramFiles, ProgramFilesError, projectFolder } from '../experiments/programs.ts';
 
 export interface VerifyOutcome {
   id: string;
@@ -64,26 +63,19 @@ export function sampleRuns(runs: RunRecord[], count: number, seed = 1): RunRecor
 
 /**
  * Re-runs one stored run and compares. A solver program's run is re-run too (as make would):
- * first its files are checked against the hashes stored with it, then the program runs again
- * from the same seed; a program that does not reproduce from its seed shows as a mismatch.
- * `admission`: how a program passes the program gate (its project's folder is where the
- * program's relative paths start).
+ * it passes the program gate as every run does (its files checked against the hashes stored
+ * with it: a changed script is a mismatch naming the file, and `admission.context.who` names
+ * the experiment and solver), then the program runs again from the same seed; a program that
+ * does not reproduce from its seed shows as a mismatch. `admission`: how a program passes the
+ * program gate (its project's folder is where the program's relative paths start).
  */
 export async function verifyRun(record: RunRecord, admission: Admission | null = null): Promise<VerifyOutcome> {
-  const projectDir = admission?.context.project ? projectFolder(admission.context.project) : null;
   const base = { id: record.id, instance: record.instance, label: record.label, seed: record.seed, note: null };
   const key = runKeyOf(record);
   if (runId(key) !== record.id) return { ...base, ok: false, difference: `stored inputs hash to ${runId(key)}, not to the run id` };
   const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label, ...(record.program ? { launch: record.program } : {}) };
-  if (record.program && projectDir !== null) {
-    try {
-      checkProgramFiles({ name: record.label, instances: [], solvers: [{ name: record.solver, ...record.program }], seeds: [record.seed], budget: record.budget }, projectDir);
-    } catch (e) {
-      if (e instanceof ProgramFilesError) return { ...base, ok: false, difference: e.message };
-      throw e;
-    }
-  }
   const outcome = await runInline(spec, admission);
+  if (outcome.status === 'refused') return { ...base, ok: false, difference: `not re-run: ${outcome.error}` };
   if (!outcome.result) return { ...base, ok: false, difference: `re-run failed: ${outcome.error}` };
   if (!record.result) return { ...base, ok: false, difference: 'no stored result' };
   const withoutTrace = record.result.traceExact !== true;

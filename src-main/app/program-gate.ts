@@ -27,6 +27,7 @@ import path from 'node:path';
 import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import type { DiceRunRequest, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 import { checkProgramHashes, projectFolder } from '../experiments/programs.ts';
+import { programOf, solverLabel, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import type { AnyRunPlan } from './launcher.ts';
 import { findExecutable } from '../host/find-executable.ts';
 import { ProgramFolderError, sha256OfFile } from '../host/program-folder.ts';
@@ -59,6 +60,24 @@ export interface GateContext {
    * entrants run in a copy of their archived folder, extracted outside the project's folder.
    */
   programFolders?: ReadonlyMap<string, string>;
+  /** Who the program of an admitted run is in a refusal ('experiment "e", solver ga (solvers[1])'; default 'solver NAME'). */
+  who?: string;
+}
+
+/** A program the gate is asked about: the solver's name, its entry, and how refusals name it. */
+export interface GateProgram {
+  name: string;
+  program: ProgramSpec;
+  /** Who it is in a refusal ('experiment "e", solver ga (solvers[1])'); default 'solver NAME'. */
+  who?: string;
+}
+
+/** An experiment's solver programs as the gate is asked about them, each named by experiment and solver in a refusal. */
+export function experimentPrograms(spec: ExperimentSpec): GateProgram[] {
+  return spec.solvers.flatMap((solver, i) => {
+    const program = programOf(solver);
+    return program ? [{ name: solverLabel(solver), program, who: `experiment ${JSON.stringify(spec.name)}, solver ${solver.name} (solvers[${i}])` }] : [];
+  });
 }
 
 export interface ProgramGateOptions {
@@ -192,33 +211,55 @@ export class ProgramGate {
     return context.project !== null ? projectFolder(context.project) : path.resolve(context.folder ?? process.cwd());
   }
 
+  /** Each program resolved and its stored hashes checked; a program that cannot run comes back with why (the error). */
+  private resolveEach(programs: readonly GateProgram[], folder: string, context: GateContext): { resolved: ResolvedProgram; error: Error | null }[] {
+    return programs.map(({ name, program, who }) => {
+      const from = context.programFolders?.get(name) ?? folder;
+      try {
+        checkProgramHashes(program, from, who ?? `solver ${name}`);
+        const { resolved, view } = resolveProgramView(name, program, from, context.project);
+        views.set(resolved, view);
+        return { resolved, error: null };
+      } catch (e) {
+        // Seen by its words only (the policy of a server that runs no program says so first).
+        return { resolved: { name, command: [...program.command], executable: null, cwd: path.resolve(from, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} }, error: e as Error };
+      }
+    });
+  }
+
   /**
    * Resolves the programs, checks their stored hashes, asks the policy about what will really
    * run and confirms the project: the question an experiment's run asks once for all its
-   * programs. Throws ProgramNotAllowedError, ProgramResolveError or ProgramFilesError.
+   * programs. Throws ProgramNotAllowedError, or the first ProgramResolveError or
+   * ProgramFilesError (after the policy: a server that runs no program says that first).
    */
-  async allow(programs: { name: string; program: ProgramSpec }[], context: GateContext): Promise<ResolvedProgram[]> {
+  async allow(programs: readonly GateProgram[], context: GateContext): Promise<ResolvedProgram[]> {
     if (programs.length === 0) return [];
     const folder = this.folderOf(context);
-    const resolved: ResolvedProgram[] = [];
-    let failure: Error | null = null;
-    for (const { name, program } of programs) {
-      const from = context.programFolders?.get(name) ?? folder;
-      try {
-        checkProgramHashes(program, from, name);
-        const { resolved: one, view } = resolveProgramView(name, program, from, context.project);
-        views.set(one, view);
-        resolved.push(one);
-      } catch (e) {
-        failure ??= e as Error;
-        // The policy still sees the program by its words: a server that runs no program says so first.
-        resolved.push({ name, command: [...program.command], executable: null, cwd: path.resolve(from, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} });
-      }
-    }
-    await this.options.policy.allow({ programs: resolved, place: context.project ?? folder, action: context.action });
-    if (failure) throw failure;
+    const each = this.resolveEach(programs, folder, context);
+    await this.options.policy.allow({ programs: each.map((e) => e.resolved), place: context.project ?? folder, action: context.action });
+    const failure = each.find((e) => e.error !== null);
+    if (failure) throw failure.error;
     this.confirmProject(context);
-    return resolved;
+    return each.map((e) => e.resolved);
+  }
+
+  /**
+   * The same for programs that may run without one another (the experiments of one `experiment
+   * run`, the runs of one `experiment verify`): each is resolved and checked, the policy is
+   * asked once about those that can run (a refusal throws ProgramNotAllowedError), and each
+   * comes back admitted or with why it cannot run (ProgramResolveError, ProgramFilesError).
+   */
+  async allowEach(programs: readonly GateProgram[], context: GateContext): Promise<{ program: GateProgram; resolved: ResolvedProgram | null; error: Error | null }[]> {
+    if (programs.length === 0) return [];
+    const folder = this.folderOf(context);
+    const each = this.resolveEach(programs, folder, context);
+    const runnable = each.filter((e) => e.error === null).map((e) => e.resolved);
+    if (runnable.length) {
+      await this.options.policy.allow({ programs: runnable, place: context.project ?? folder, action: context.action });
+      this.confirmProject(context);
+    }
+    return each.map((e, i) => ({ program: programs[i], resolved: e.error === null ? e.resolved : null, error: e.error }));
   }
 
   /** The project the question was about must still be the open one. */
@@ -239,7 +280,7 @@ export class ProgramGate {
     if (plan.kind !== 'dice' || plan.request.program === undefined) return markPlain(plan);
     const request = plan.request;
     const program = request.program!;
-    const [resolved] = await this.allow([{ name: request.solver, program }], context);
+    const [resolved] = await this.allow([{ name: request.solver, program, ...(context.who ? { who: context.who } : {}) }], context);
     const view = views.get(resolved);
     const next: DiceRunRequest = { ...request, admitted: { executable: resolved.executable!, cwd: resolved.cwd, ...(view ? { view } : {}) } };
     admitted.add(next);

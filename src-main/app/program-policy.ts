@@ -61,7 +61,7 @@ function describePrograms(programs: ResolvedProgram[]): string {
 }
 
 /** Everything of a program an approval covers: a change to any of it is another program. */
-function approvalKey(place: string, p: ResolvedProgram): string {
+export function approvalKey(place: string, p: ResolvedProgram): string {
   return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort(), p.folder?.sha256 ?? null]);
 }
 
@@ -122,4 +122,79 @@ export function programQuestion(question: { place: string; action: string; progr
     message: `Run ${many ? 'these programs' : 'this program'} on your computer?`,
     detail: `${question.action} runs ${many ? 'programs' : 'a program'} with your permissions:\n\n${question.programs.map(describeResolved).join('\n')}\n\nfor ${question.place}. Allow only programs you trust. Saikoro asks once per project and program while it is open.`,
   };
+}
+
+/** Approvals remembered beyond one command (program-approvals.ts: a file in the user's configuration folder). */
+export interface RememberedApprovals {
+  has(place: string, program: ResolvedProgram): boolean;
+  /** Remembers them; returns why they could not be kept, or null. */
+  add(place: string, programs: readonly ResolvedProgram[]): string | null;
+}
+
+export interface CommandLineApproval {
+  approvals: RememberedApprovals;
+  /** --yes: the programs not approved yet run this time (nothing is remembered). */
+  yes: boolean;
+  /** Asks the person a yes/no question on the terminal; null when there is none (a script, a pipe). */
+  ask: ((question: string) => Promise<boolean>) | null;
+  /** Where the programs are named before they run (stderr). */
+  tell: (text: string) => void;
+  /** How a place is shown (a project file as the command line gave it). */
+  show?: (place: string) => string;
+}
+
+/**
+ * The command line's policy for a project's programs (`experiment run`, `experiment verify`):
+ * a project file may come from someone else, and its programs would run with your permissions.
+ * Before the first run of a command, the programs it will run are named (what really runs: the
+ * executable and its sha256, the folder, the variables, the scripts' hashes); then they run when
+ *
+ * - they are approved for this project on this machine (remembered: `experiment add` of a spec
+ *   you gave approves its programs, and so does a "yes" on the terminal), exactly as they
+ *   resolve now (another executable, a changed script, another folder is another program);
+ * - or the command has --yes (this time; nothing is remembered);
+ * - or, on a terminal, the person answers yes (remembered).
+ *
+ * Otherwise (a script, a pipe, a "no") they are refused with ProgramNotAllowedError naming them
+ * and --yes, before anything runs. Programs asked about again in the same command (each run
+ * passes the gate) are not named again.
+ */
+export function commandLinePrograms(options: CommandLineApproval): ProgramPolicy {
+  const allowedNow = new Set<string>();
+  const show = options.show ?? ((place: string) => place);
+  return {
+    async allow({ programs, place, action }) {
+      // A program the gate could not resolve cannot run: the gate says why.
+      if (programs.some((p) => p.executable === null)) return;
+      const fresh = programs.filter((p) => !allowedNow.has(approvalKey(place, p)));
+      if (fresh.length === 0) return;
+      const unapproved = fresh.filter((p) => !options.approvals.has(place, p));
+      const many = fresh.length > 1;
+      options.tell(`${action} runs ${many ? 'these programs' : 'this program'} of ${show(place)}:\n${fresh.map((p) => indent(describeResolved(p))).join('\n')}`);
+      if (unapproved.length === 0) options.tell(`  (approved for this project on this machine)`);
+      else if (options.yes) options.tell(`  (${unapproved.length === fresh.length ? '' : `${describeNames(unapproved)}: `}not approved on this machine: run because of --yes)`);
+      else if (options.ask) {
+        const yes = await options.ask(`Run ${unapproved.length > 1 ? `${describeNames(unapproved)}, programs` : `${unapproved[0].name}, a program`} ${unapproved.length === fresh.length ? 'not' : 'not yet'} approved for ${show(place)} on this machine, with your permissions? [y/N] `);
+        if (!yes) throw new ProgramNotAllowedError('command', `${action}: you did not allow the program ${describePrograms(unapproved)} to run; nothing was run`);
+        const kept = options.approvals.add(place, unapproved);
+        options.tell(kept === null ? '  (approved; remembered for this project on this machine)' : `  (approved this time; not remembered: ${kept})`);
+      } else
+        throw new ProgramNotAllowedError(
+          'command',
+          `${action}: ${show(place)} runs ${unapproved.length > 1 ? 'programs' : 'a program'} not approved on this machine: ${describePrograms(unapproved)}. Nothing was run. Look at ${unapproved.length > 1 ? 'them' : 'it'} (above, or saikoro project info ${show(place)}), then run again with --yes, or on a terminal to be asked`,
+        );
+      for (const p of fresh) allowedNow.add(approvalKey(place, p));
+    },
+  };
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n');
+}
+
+function describeNames(programs: readonly ResolvedProgram[]): string {
+  return programs.map((p) => p.name).join(', ');
 }

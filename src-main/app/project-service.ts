@@ -44,8 +44,8 @@ import type { RunService } from './run-service.ts';
 import { boundedHvNormaliser } from './dice.ts';
 import { requestSignal } from './request-context.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
-import type { ProgramGate } from './program-gate.ts';
-import { programOf, validateSpec, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
+import { experimentPrograms, type GateProgram, type ProgramGate } from './program-gate.ts';
+import { validateSpec } from '../../src-shared/experiments/spec.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -134,14 +134,6 @@ export class ProjectService implements Disposable {
   /** The open project's file, or null. */
   openFile(): string | null {
     return this.current?.file ?? null;
-  }
-
-  /** An experiment's solver programs, as the gate asks about them. */
-  private static programsOf(spec: ExperimentSpec): { name: string; program: NonNullable<ReturnType<typeof programOf>> }[] {
-    return spec.solvers.flatMap((s) => {
-      const program = programOf(s);
-      return program ? [{ name: s.label ?? s.name, program }] : [];
-    });
   }
 
   private open_(): Open {
@@ -286,9 +278,9 @@ export class ProjectService implements Disposable {
     const signal = requestSignal();
     const opened = this.open_();
     // A spec with a program is asked about (the gate's policy) before anything is stored; one that does not validate fails below.
-    let named: ReturnType<typeof ProjectService.programsOf> = [];
+    let named: GateProgram[] = [];
     try {
-      named = ProjectService.programsOf(validateSpec(input));
+      named = experimentPrograms(validateSpec(input));
     } catch {
       named = [];
     }
@@ -361,7 +353,7 @@ export class ProjectService implements Disposable {
     const tooBig = runThatCannotFit(todo, this.runs.workerMemoryLimitMb);
     if (tooBig) throw new ProjectRequestError('experiment', `${spec.name}: ${tooBig}`);
     const action = `Running experiment ${JSON.stringify(spec.name)}`;
-    const programs = ProjectService.programsOf(spec);
+    const programs = experimentPrograms(spec);
     if (programs.length) {
       await this.gate.allow(programs, { project: open.file, action });
       // While the gate asked, another call may have started this experiment's session.
@@ -430,7 +422,11 @@ export class ProjectService implements Disposable {
           this.emitSession(session, true);
         },
       });
-      session.info.status = session.stop ? 'cancelled' : 'done';
+      // A run the gate refused (a script changed since the session started): said, not stored as failed.
+      if (summary.refused !== null) {
+        session.info.status = 'failed';
+        session.info.error = summary.refused;
+      } else session.info.status = session.stop ? 'cancelled' : 'done';
       session.info.progress = summary.remaining === 0 ? 1 : session.info.progress;
       session.info.etaMs = session.stop ? null : 0;
     } catch (e) {

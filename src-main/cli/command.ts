@@ -10,6 +10,8 @@ export interface CliIo {
   cwd: string;
   /** True when stderr is a terminal, so progress bars may be drawn there. */
   stderrIsTTY: boolean;
+  /** True when stdin is a terminal, so a command may ask the person a question (default false: a script). */
+  stdinIsTTY?: boolean;
 }
 
 /** A subcommand's code, loaded when it runs; its name, summary and help are in commands/registry.ts. */

@@ -1,3 +1,4 @@
+import { isatty } from 'node:tty';
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_USAGE, InputError, UsageError, visibleControls, type CliIo } from './command.ts';
 import { commands } from './commands/registry.ts';
 
@@ -13,6 +14,8 @@ export function defaultIo(): CliIo {
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: Boolean(process.stderr.isTTY),
+    // isatty, not process.stdin.isTTY: reading the property would make the stream (see above).
+    stdinIsTTY: isatty(0),
   };
 }
 

@@ -12,7 +12,7 @@
  */
 import { expandGrid, runId, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { programProblem, resultProblem } from '../../src-shared/experiments/result-audit.ts';
-import { SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
+import { programOf, solverLabel, SpecError, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import { ProjectError } from '../project/errors.ts';
 import { runKeyOf, type RunRecord } from '../project/project-records.ts';
 import { Project } from '../project/store.ts';
@@ -38,6 +38,11 @@ export interface MergeSummary {
   refused: RefusedRun[];
   /** Names of the experiments the file holds. */
   experiments: string[];
+  /**
+   * The solver programs of the experiments this merge added to the project: what `experiment
+   * run` would run for them (a received file's commands; they run only once approved).
+   */
+  importedPrograms: { experiment: string; solver: string; command: string[] }[];
 }
 
 /** A run of an experiment that is not done in the project (missing, or failed). */
@@ -82,12 +87,18 @@ export function mergeInto(target: Project, file: string, options: { onRecovery?:
   const source = Project.open(file, { readOnly: true, onRecovery: options.onRecovery });
   try {
     const experiments = source.experiments();
-    const summary: MergeSummary = { file, experimentsAdded: 0, runsAdded: 0, runsSkipped: 0, refused: [], experiments: experiments.map((e) => e.name) };
+    const summary: MergeSummary = { file, experimentsAdded: 0, runsAdded: 0, runsSkipped: 0, refused: [], experiments: experiments.map((e) => e.name), importedPrograms: [] };
     const grid = new Map<string, RunSpec>();
     for (const experiment of experiments) for (const run of gridOf(file, experiment.spec)) grid.set(run.id, run);
     for (const experiment of experiments) {
       try {
-        if (addExperiment(target, experiment.spec) === 'added') summary.experimentsAdded++;
+        if (addExperiment(target, experiment.spec) === 'added') {
+          summary.experimentsAdded++;
+          for (const solver of experiment.spec.solvers) {
+            const program = programOf(solver);
+            if (program) summary.importedPrograms.push({ experiment: experiment.name, solver: solverLabel(solver), command: [...program.command] });
+          }
+        }
       } catch (e) {
         if (!(e instanceof ProjectError) || !e.message.includes('already exists with a different spec')) throw e;
         throw new ProjectError(`${file}: experiment "${experiment.name}" differs from the one in ${target.path} (${e.message})`, file);

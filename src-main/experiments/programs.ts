@@ -91,11 +91,3 @@ export function checkProgramHashes(program: ProgramSpec, projectDir: string, who
       );
   }
 }
-
-/** checkProgramHashes for every program of an experiment, before its runs start. */
-export function checkProgramFiles(spec: ExperimentSpec, projectDir: string): void {
-  spec.solvers.forEach((solver, i) => {
-    const program = programOf(solver);
-    if (program) checkProgramHashes(program, projectDir, `experiment "${spec.name}", solver ${solver.name} (solvers[${i}])`);
-  });
-}

@@ -16,8 +16,13 @@ import { estimateLeftMs, type SizedRun } from './time-left.ts';
 
 /** How one grid run ended, as the runner stores it. */
 export interface RunOutcome {
-  /** 'cancelled': stopped on request; such a run is not stored (it stays missing). */
-  status: 'done' | 'failed' | 'cancelled';
+  /**
+   * 'cancelled': stopped on request; 'refused': the program gate would not let it start (its
+   * script changed since the experiment was added, its program cannot be found, it was not
+   * allowed). Neither is stored (the run stays missing); a refusal stops the session, since
+   * every later run would be refused for the same reason.
+   */
+  status: 'done' | 'failed' | 'cancelled' | 'refused';
   result: SolverResult | null;
   error: string | null;
   startedAt: Date;
@@ -62,6 +67,8 @@ export interface RunSummary {
   remaining: number;
   /** Remote entrants' runs not done yet: never run here (saikoro serve --competition plays them). */
   remote: number;
+  /** Why the program gate refused a run, which stopped the session (nothing stored for it); null when none was. */
+  refused: string | null;
 }
 
 export function recordOf(run: RunSpec, outcome: RunOutcome & { status: 'done' | 'failed' }): RunRecord {
@@ -168,7 +175,7 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
   // A project that can be read but not written: said before any run, not after the first one.
   const refusal = todo.length ? options.target.writeRefusal() : null;
   if (refusal) throw new ProjectError(`${options.target.path}: cannot store runs there: ${refusal}; nothing was run`, options.target.path);
-  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length - remote, done: 0, failed: 0, remaining: todo.length, remote };
+  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length - remote, done: 0, failed: 0, remaining: todo.length, remote, refused: null };
   let next = 0;
   const now = options.now ?? Date.now;
   /** A run in flight: its progress, and the time it has held its job, paused time excluded. */
@@ -201,7 +208,7 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
     options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs: timeLeft(now()), paused });
   };
   const worker = async () => {
-    while (next < todo.length && !options.shouldStop?.()) {
+    while (next < todo.length && summary.refused === null && !options.shouldStop?.()) {
       const run = todo[next++];
       const entry: InFlight = { run, fraction: 0, solverSeconds: null, reportedMs: 0, startedAt: now(), pausedMs: 0, pausedSince: null };
       running.set(run.id, entry);
@@ -222,6 +229,11 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
       running.delete(run.id);
       // A run stopped on request is no result: it stays missing for the next session.
       if (outcome.status === 'cancelled') continue;
+      // Nor is a run the gate refused: stored as failed, the next session would retry and fail it again, for ever.
+      if (outcome.status === 'refused') {
+        summary.refused ??= outcome.error ?? 'refused by the program gate';
+        continue;
+      }
       const record = recordOf(run, { ...outcome, status: outcome.status });
       options.target.putRun(record);
       summary.remaining--;

@@ -12,10 +12,12 @@ import { ProjectError } from '../../project/errors.ts';
 import type { Project } from '../../project/store.ts';
 import { addExperiment } from '../../experiments/add.ts';
 import { hostExecutor, inlineExecutor, type Admission } from '../../app/experiment-executor.ts';
-import { commandLineGate, ProgramResolveError } from '../../app/program-gate.ts';
+import { commandLineGate, experimentPrograms, ProgramResolveError, type GateProgram } from '../../app/program-gate.ts';
+import { ProgramNotAllowedError } from '../../app/program-policy.ts';
+import { approveAdded, programLines, projectProgramGate, storedPrograms } from '../programs.ts';
 import { defaultParallelism } from '../../host/pool.ts';
 import { defaultMemoryLimitMb } from '../../host/memory-limit.ts';
-import { checkProgramFiles, ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
+import { ProgramFilesError, projectFolder } from '../../experiments/programs.ts';
 import { sandboxWarning } from '../../host/sandbox.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
@@ -120,6 +122,30 @@ function refuseWhatCannotFit(specs: ExperimentSpec[], limitMb: number, isDefault
   }
 }
 
+/**
+ * Each experiment whose programs the gate refuses (a script changed since it was added, an
+ * executable not found), with why; the policy is asked once about all the others' programs,
+ * and its refusal (not approved, no --yes) refuses the whole command, naming the programs.
+ */
+async function programsRefused(admission: Admission, specs: readonly ExperimentSpec[], io: CliIo, file: string): Promise<Map<string, string>> {
+  const entries = specs.flatMap((spec) => experimentPrograms(spec).map((program) => ({ experiment: spec.name, program })));
+  const refused = new Map<string, string>();
+  let each;
+  try {
+    each = await admission.gate.allowEach(
+      entries.map((e) => e.program),
+      admission.context,
+    );
+  } catch (e) {
+    if (e instanceof ProgramNotAllowedError) throw new InputError(e.rule.replaceAll(path.resolve(io.cwd, file), file));
+    throw e;
+  }
+  each.forEach((e, i) => {
+    if (e.error && !refused.has(entries[i].experiment)) refused.set(entries[i].experiment, e.error.message);
+  });
+  return refused;
+}
+
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
   // Left out: each worker gets the host's default share of the machine (as solve and serve give).
@@ -138,8 +164,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
   refuseCompetition(project, file, 'run it with saikoro competition run');
   let target: Project = project;
   if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
-  const projectDir = projectFolder(path.resolve(io.cwd, file));
-  const admission: Admission = { gate: commandLineGate(), context: { project: path.resolve(io.cwd, file), action: 'experiment run' } };
+  const admission: Admission = { gate: projectProgramGate(io, values.yes === true), context: { project: path.resolve(io.cwd, file), action: 'experiment run' } };
   const executor = values.inline ? inlineExecutor(admission) : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs, admission });
   let stop = false;
   const onSignal = () => {
@@ -152,18 +177,19 @@ async function runAction(file: string, names: string[], values: Record<string, s
   };
   process.once('SIGINT', onSignal);
   try {
-    const specs = chooseExperiments(project, file, names);
-    specs.forEach((s) => gridOf(s, file));
+    const chosen = chooseExperiments(project, file, names);
+    chosen.forEach((s) => gridOf(s, file));
     // Settings that cannot fit in a worker are refused before any run starts.
-    if (!values.inline) refuseWhatCannotFit(specs, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === undefined);
-    try {
-      for (const spec of specs) checkProgramFiles(spec, projectDir);
-    } catch (e) {
-      if (e instanceof ProgramFilesError) throw new InputError(e.message);
-      throw e;
-    }
-    const unsandboxed = specs.some((spec) => spec.solvers.some((s) => s.command !== undefined)) ? sandboxWarning() : null;
+    if (!values.inline) refuseWhatCannotFit(chosen, memoryLimitMb ?? defaultMemoryLimitMb(jobs), memoryLimitMb === undefined);
+    const unsandboxed = chosen.some((spec) => spec.solvers.some((s) => s.command !== undefined)) ? sandboxWarning() : null;
     if (unsandboxed) writeLine(io.stderr, unsandboxed);
+    // The programs of every chosen experiment with runs to do pass the gate first, named and
+    // asked about once: an experiment whose program cannot run (a script changed since it was
+    // added) is not run, the others are.
+    const statuses = project.runStatuses();
+    const refused = await programsRefused(admission, chosen.filter((s) => plannedRuns(s, shard).some((r) => statuses.get(r.id) !== 'done')), io, file);
+    for (const [name, why] of refused) writeLine(io.stderr, visibleControls(`experiment ${name} was not run: ${why}`));
+    const specs = chosen.filter((s) => !refused.has(s.name));
     if (shard) {
       const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
       // A shard's results file is a project of its own: an existing one is opened (a shard run
@@ -219,7 +245,10 @@ async function runAction(file: string, names: string[], values: Record<string, s
       });
       clearStatus();
       failed += summary.failed;
-      interrupted ||= summary.remaining > 0;
+      if (summary.refused !== null) {
+        refused.set(spec.name, summary.refused);
+        writeLine(io.stderr, visibleControls(`experiment ${spec.name} stopped: ${summary.refused}; nothing was stored for its runs not run`));
+      } else interrupted ||= summary.remaining > 0;
       summaries.push({ experiment: spec.name, ...summary, seconds: (Date.now() - started) / 1000 });
       if (!values.json)
         writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} already done, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`);
@@ -227,7 +256,7 @@ async function runAction(file: string, names: string[], values: Record<string, s
     if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
     if (interrupted) writeLine(io.stderr, 'interrupted: every finished run is stored; run the same command again to resume');
     if (failed) writeLine(io.stderr, `${failed} run(s) failed; running again retries them`);
-    return failed || interrupted ? 1 : 0;
+    return failed || interrupted || refused.size ? 1 : 0;
   } finally {
     process.removeListener('SIGINT', onSignal);
     executor.dispose();
@@ -258,8 +287,9 @@ export const experimentCommand: Command = {
             const program = programOf(s);
             return program ? [{ name: `${s.label ?? s.name} (solvers[${i}])`, program }] : [];
           });
+          let resolved;
           try {
-            await commandLineGate().allow(programs, { project: project.path, action: 'experiment add' });
+            resolved = await commandLineGate().allow(programs, { project: project.path, action: 'experiment add' });
           } catch (e) {
             if (e instanceof ProgramResolveError || e instanceof ProgramFilesError) throw new InputError(`${values.spec}: ${e.message}`);
             throw e;
@@ -274,6 +304,8 @@ export const experimentCommand: Command = {
           const runs = expandGrid(spec).length;
           const shape = `${spec.instances.length} instance(s) x ${spec.solvers.length} solver(s) x ${runs / (spec.instances.length * spec.solvers.length)} seed(s)`;
           writeLine(io.stdout, outcome === 'added' ? `added experiment ${spec.name}: ${runs} runs (${shape})` : `experiment ${spec.name} is already in ${file} with this spec (${runs} runs)`);
+          // The programs it runs, approved for this project on this machine: the person gave the spec.
+          for (const line of approveAdded(io, project.path, resolved)) writeLine(io.stdout, line);
           return 0;
         } finally {
           project.close();
@@ -285,15 +317,18 @@ export const experimentCommand: Command = {
         const project = openProject(file, io);
         try {
           const statuses = project.runStatuses();
-          const all = chooseExperiments(project, file, names).map((spec) => (gridOf(spec, file), experimentStatus(spec, statuses)));
+          const specs = chooseExperiments(project, file, names);
+          // Each experiment's counts, and the programs its runs run (the commands a received file stores).
+          const all = specs.map((spec) => (gridOf(spec, file), { ...experimentStatus(spec, statuses), programs: storedPrograms(spec) }));
           if (values.json) {
             writeLine(io.stdout, JSON.stringify(all));
             return 0;
           }
-          for (const s of all) {
+          all.forEach((s, i) => {
             writeLine(io.stdout, `${s.name}: ${s.done}/${s.total} done, ${s.failed} failed, ${s.missing} missing`);
             for (const c of s.cells) writeLine(io.stdout, `  ${c.instance.padEnd(16)} ${c.label.padEnd(16)} ${c.done}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}`);
-          }
+            for (const line of programLines(specs[i], '  ')) writeLine(io.stdout, line);
+          });
           return 0;
         } finally {
           project.close();
@@ -305,13 +340,28 @@ export const experimentCommand: Command = {
         const project = openProject(file, io, { readOnly: true });
         try {
           const specs = chooseExperiments(project, file, names);
-          const ids = new Set(specs.flatMap((s) => (gridOf(s, file), expandGrid(s).map((r) => r.id))));
-          const chosen = sampleRuns(project.runs([...ids]), count);
+          // Each run's experiment and solver, as a refusal names them (a run id in two experiments: the first).
+          const whose = new Map<string, GateProgram | null>();
+          for (const spec of specs) {
+            gridOf(spec, file);
+            const programs = new Map(experimentPrograms(spec).map((p) => [p.name, p]));
+            for (const run of expandGrid(spec)) if (!whose.has(run.id)) whose.set(run.id, programs.get(run.label) ?? null);
+          }
+          const chosen = sampleRuns(project.runs([...whose.keys()]), count);
           if (chosen.length === 0) throw new InputError(`${file}: no finished runs to verify`);
           const outcomes = [];
-          const admission: Admission = { gate: commandLineGate(), context: { project: path.resolve(project.path), action: 'experiment verify' } };
+          const admission: Admission = { gate: projectProgramGate(io, values.yes === true), context: { project: path.resolve(project.path), action: 'experiment verify' } };
+          // The programs it will re-run, named and asked about once, before any runs.
+          const programs = new Map(chosen.flatMap((r) => (whose.get(r.id) ? [[whose.get(r.id)!.who, whose.get(r.id)!] as const] : [])));
+          try {
+            await admission.gate.allowEach([...programs.values()], admission.context);
+          } catch (e) {
+            if (e instanceof ProgramNotAllowedError) throw new InputError(e.rule.replaceAll(project.path, file));
+            throw e;
+          }
           for (const record of chosen) {
-            const outcome = await verifyRun(record, admission);
+            const who = whose.get(record.id)?.who;
+            const outcome = await verifyRun(record, who ? { ...admission, context: { ...admission.context, who } } : admission);
             writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}${outcome.note ? ` (${outcome.note})` : ''}`);
             outcomes.push(outcome);
           }

@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
+import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type Command } from '../command.ts';
+import { formatCommand } from '../../../src-shared/solvers/program/protocol.ts';
 import { mergeHelp } from './merge.help.ts';
 import { experimentProgress, mergeInto, type MergeSummary } from '../../experiments/merge.ts';
 import { openProject, recoveryNotice } from './project.ts';
@@ -29,6 +30,16 @@ export const mergeCommand: Command = {
             io.stdout,
             `${source}: ${summary.runsAdded} run(s) added, ${summary.runsSkipped} already present, ${summary.experimentsAdded} experiment(s) added${summary.refused.length ? `, ${summary.refused.length} refused (see stderr)` : ''}`,
           );
+        // A received file's programs: named, since they run on this machine once approved.
+        for (const name of new Set(summary.importedPrograms.map((p) => p.experiment))) {
+          const programs = summary.importedPrograms.filter((p) => p.experiment === name);
+          writeLine(
+            io.stderr,
+            visibleControls(
+              `${source}: imported experiment ${name}, whose solver${programs.length > 1 ? 's are programs' : ' is a program'}: ${programs.map((p) => `${p.solver} (${formatCommand(p.command)})`).join(', ')}. Look at ${programs.length > 1 ? 'them' : 'it'} before running: saikoro experiment run ${file} ${name} names ${programs.length > 1 ? 'them' : 'it'} and runs ${programs.length > 1 ? 'them' : 'it'} only once approved on this machine (asked on a terminal; --yes in a script)`,
+            ),
+          );
+        }
       }
       const names = [...new Set(summaries.flatMap((s) => s.experiments))];
       const progress = experimentProgress(project, names);

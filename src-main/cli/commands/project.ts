@@ -5,6 +5,7 @@ import { ProjectError } from '../../project/errors.ts';
 import { type OpenOptions, Project } from '../../project/store.ts';
 import { experimentStatus } from '../../experiments/runner.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
+import { programLines, storedPrograms } from '../programs.ts';
 
 /**
  * The one place where the store's errors become the CLI's: a ProjectError (a refused, damaged,
@@ -65,7 +66,8 @@ export const projectCommand: Command = {
         try {
           const info = project.info();
           const statuses = project.runStatuses();
-          const experiments = project.experiments().map((e) => {
+          const stored = project.experiments();
+          const experiments = stored.map((e) => {
             let s: ReturnType<typeof experimentStatus>;
             try {
               s = experimentStatus(e.spec, statuses);
@@ -74,7 +76,7 @@ export const projectCommand: Command = {
               if (err instanceof SpecError) throw new InputError(`${file}: experiment "${e.name}": ${err.message}`);
               throw err;
             }
-            return { name: e.name, description: e.spec.description ?? null, createdAt: e.createdAt, runs: s.total, done: s.done, failed: s.failed, missing: s.missing };
+            return { name: e.name, description: e.spec.description ?? null, createdAt: e.createdAt, runs: s.total, done: s.done, failed: s.failed, missing: s.missing, programs: storedPrograms(e.spec) };
           });
           if (values.json) {
             writeLine(io.stdout, JSON.stringify({ ...info, path: file, experiments: experiments, notes: project.notes() }));
@@ -84,7 +86,10 @@ export const projectCommand: Command = {
           writeLine(io.stdout, `created ${info.createdAt ?? '?'} by ${info.createdBy ?? '?'}`);
           writeLine(io.stdout, `${info.experiments} experiment(s), ${info.runs.done} run(s) done, ${info.runs.failed} failed, ${info.notes} note(s)`);
           writeLine(io.stdout, `${info.labRuns.done} lab run(s) done, ${info.labRuns.failed} failed (saikoro nqueens --project)`);
-          for (const e of experiments) writeLine(io.stdout, `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`);
+          experiments.forEach((e, i) => {
+            writeLine(io.stdout, `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`);
+            for (const line of programLines(stored[i].spec)) writeLine(io.stdout, line);
+          });
           for (const n of project.notes()) writeLine(io.stdout, `  note ${n.id}${n.experiment ? ` [${n.experiment}]` : ''} ${n.createdAt}: ${n.text}`);
           return 0;
         } finally {

@@ -15,13 +15,17 @@ import { Database } from '../../../src-main/project/sqlite.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 let cwd: string;
+/** The CLI's environment: approvals (experiment add's) kept in a configuration folder of the test's own. */
+let env: NodeJS.ProcessEnv;
 beforeEach(() => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-cli-programs-'));
+  env = { XDG_CONFIG_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-cli-config-')) };
   fs.mkdirSync(path.join(cwd, 'solvers'));
   fs.copyFileSync(FAKE, path.join(cwd, 'solvers', 'fake.mjs'));
 });
 afterEach(() => {
   fs.rmSync(cwd, { recursive: true, force: true });
+  fs.rmSync(env.XDG_CONFIG_HOME!, { recursive: true, force: true });
 });
 
 const sha256 = (file: string) => createHash('sha256').update(fs.readFileSync(file)).digest('hex');
@@ -36,8 +40,8 @@ const spec = {
 
 async function setUp(s: object = spec): Promise<void> {
   fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify(s));
-  expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
-  const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd });
+  expect((await runCli(['project', 'new', 'p.saikoro'], { cwd, env })).code).toBe(0);
+  const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd, env });
   expect(added.stderr).toBe('');
   expect(added.code).toBe(0);
 }
@@ -61,7 +65,7 @@ describe('experiments with a solver program', () => {
     expect(entry).toEqual({ name: 'fake-search', command: spec.solvers[1].command, hashes: { 'solvers/fake.mjs': sha256(FAKE) } });
     stored.close();
 
-    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd });
+    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd, env });
     expect(ran.stderr).not.toContain('FAILED');
     expect(ran.code).toBe(0);
     const project = open();
@@ -78,23 +82,23 @@ describe('experiments with a solver program', () => {
     }
     project.close();
 
-    const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd });
+    const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd, env });
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ total: 4, done: 4, failed: 0 });
-    const compared = await runCli(['compare', 'p.saikoro', 'mine', '--metric', 'hv', '--json'], { cwd });
+    const compared = await runCli(['compare', 'p.saikoro', 'mine', '--metric', 'hv', '--json'], { cwd, env });
     expect(compared.code).toBe(0);
     expect(JSON.parse(compared.stdout).instances[0].solvers.map((s: { label: string }) => s.label)).toEqual(['random', 'fake-search']);
     // The fake program draws from the seed it is sent: re-running reproduces its runs.
-    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
+    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd, env });
     expect(verified.stdout).toBe('4 runs re-run: all reproduce exactly\n');
     expect(verified.code).toBe(0);
 
     // Reports say what ran: the command and the script's hash.
-    expect((await runCli(['report', 'p.saikoro', 'mine', '--format', 'json', '--out', 'r.json'], { cwd })).code).toBe(0);
+    expect((await runCli(['report', 'p.saikoro', 'mine', '--format', 'json', '--out', 'r.json'], { cwd, env })).code).toBe(0);
     const report = JSON.parse(fs.readFileSync(path.join(cwd, 'r.json'), 'utf8'));
     const solvers = report.setup?.solvers ?? report.data?.setup?.solvers;
     expect(solvers[1]).toMatchObject({ label: 'fake-search', params: [], program: { command: spec.solvers[1].command, cwd: null, blind: false, hashes: { 'solvers/fake.mjs': sha256(FAKE) } } });
     expect(solvers[0].program).toBeUndefined();
-    expect((await runCli(['report', 'p.saikoro', 'mine', '--out', 'r.html'], { cwd })).code).toBe(0);
+    expect((await runCli(['report', 'p.saikoro', 'mine', '--out', 'r.html'], { cwd, env })).code).toBe(0);
     const html = fs.readFileSync(path.join(cwd, 'r.html'), 'utf8');
     expect(html).toContain(`sha256 of solvers/fake.mjs: <code>${sha256(FAKE)}</code>`);
     expect(html).toContain('solvers/fake.mjs random 10</code>');
@@ -102,7 +106,7 @@ describe('experiments with a solver program', () => {
 
   it('a program that breaks the protocol fails its runs with the reason; the other runs are done', async () => {
     await setUp({ ...spec, solvers: [{ name: 'random' }, { name: 'chatty', command: [process.execPath, 'solvers/fake.mjs', 'notjson'] }] });
-    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd });
+    const ran = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd, env });
     expect(ran.code).toBe(1);
     expect(ran.stderr).toContain(`FAILED mo2-n30 chatty seed 1 in`);
     expect(ran.stderr).toContain(`: the program's line 2 is not JSON: "generation 1: best 12.5"`);
@@ -135,7 +139,7 @@ describe('experiments with a solver program', () => {
   it('refuses to run a program whose script changed since the experiment was added', async () => {
     await setUp();
     fs.appendFileSync(path.join(cwd, 'solvers', 'fake.mjs'), '\n// changed\n');
-    const ran = await runCli(['experiment', 'run', 'p.saikoro'], { cwd });
+    const ran = await runCli(['experiment', 'run', 'p.saikoro'], { cwd, env });
     expect(ran.code).toBe(1);
     expect(ran.stderr).toMatch(/experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\)/);
     const project = open();
@@ -146,7 +150,7 @@ describe('experiments with a solver program', () => {
   it('verify reproduces after the project folder is moved: a program\'s cwd is stored as its entry gives it', async () => {
     const inSolvers = { ...spec, solvers: [{ name: 'fake-search', command: [process.execPath, 'fake.mjs', 'random', '10'], cwd: 'solvers' }] };
     await setUp(inSolvers);
-    expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd })).code).toBe(0);
+    expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd, env })).code).toBe(0);
     let project = open();
     expect(project.runs().map((r) => r.result!.program!.cwd)).toEqual(['solvers', 'solvers']);
     project.close();
@@ -154,7 +158,8 @@ describe('experiments with a solver program', () => {
     const moved = `${cwd}-moved`;
     fs.renameSync(cwd, moved);
     cwd = moved;
-    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
+    // Moved, it is another project to the approvals: --yes (approvals: experiment-approvals.test.ts).
+    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all', '--yes'], { cwd, env });
     expect(verified.stderr).not.toContain('MISMATCH');
     expect(verified.stdout).toBe('2 runs re-run: all reproduce exactly\n');
     // A result an older version stored holds the absolute folder of the time: read as the entry's cwd.
@@ -162,12 +167,12 @@ describe('experiments with a solver program', () => {
     project = open();
     expect(project.runs().map((r) => r.result!.program!.cwd)).toEqual(['solvers', 'solvers']);
     project.close();
-    expect((await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
+    expect((await runCli(['experiment', 'verify', 'p.saikoro', '--all', '--yes'], { cwd, env })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
   });
 
   it('merge refuses a run whose result claims another program than the run\'s', async () => {
     await setUp();
-    expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '1/1', '--out', 's.saikoro'], { cwd })).code).toBe(0);
+    expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '1/1', '--out', 's.saikoro'], { cwd, env })).code).toBe(0);
     const shard = path.join(cwd, 's.saikoro');
     const forgeries: [string, RegExp][] = [
       [`json_set(result_json, '$.program.command', json('["/bin/sh", "-c", "id"]'))`, /its result's program\.command is \["\/bin\/sh","-c","id"\], the run's is \[/],
@@ -181,8 +186,8 @@ describe('experiments with a solver program', () => {
       const id = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NOT NULL")[0].id;
       sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = ${forged} WHERE run_id = '${id}'`);
       const target = `t${forgeries.findIndex((f) => f[0] === forged)}.saikoro`;
-      expect((await runCli(['project', 'new', target], { cwd })).code).toBe(0);
-      const merged = await runCli(['merge', target, 'f.saikoro'], { cwd });
+      expect((await runCli(['project', 'new', target], { cwd, env })).code).toBe(0);
+      const merged = await runCli(['merge', target, 'f.saikoro'], { cwd, env });
       expect(merged.code, merged.stderr).toBe(1);
       expect(merged.stderr).toMatch(new RegExp(`^f\\.saikoro: refused run ${id} \\(mo2-n30 fake-search seed \\d\\): ${reason.source}`, 'm'));
       const project = open(target);
@@ -195,16 +200,31 @@ describe('experiments with a solver program', () => {
     fs.copyFileSync(shard, path.join(cwd, 'f.saikoro'));
     const builtIn = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NULL")[0].id;
     sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = json_set(result_json, '$.program', json('{"command": ["id"], "cwd": null, "blind": false, "hashes": null, "exit": null}')) WHERE run_id = '${builtIn}'`);
-    expect((await runCli(['project', 'new', 'b.saikoro'], { cwd })).code).toBe(0);
-    const merged = await runCli(['merge', 'b.saikoro', 'f.saikoro'], { cwd });
+    expect((await runCli(['project', 'new', 'b.saikoro'], { cwd, env })).code).toBe(0);
+    const merged = await runCli(['merge', 'b.saikoro', 'f.saikoro'], { cwd, env });
     expect(merged.stderr).toContain(`refused run ${builtIn} (mo2-n30 random seed `);
     expect(merged.stderr).toContain(`its result says a program ran (id), but the run is the built-in solver random's`);
   });
 
+  it('verify names the experiment and solver of a changed script, and still checks the other runs', async () => {
+    await setUp();
+    expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd, env })).code).toBe(0);
+    fs.appendFileSync(path.join(cwd, 'solvers', 'fake.mjs'), '\n// changed\n');
+    const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd, env });
+    expect(verified.code).toBe(1);
+    const lines = verified.stderr.split('\n').filter((l) => /^(ok|MISMATCH)/.test(l));
+    expect(lines.filter((l) => /^ok +mo2-n30 random seed /.test(l))).toHaveLength(2);
+    const mismatches = lines.filter((l) => l.startsWith('MISMATCH'));
+    expect(mismatches).toHaveLength(2);
+    for (const l of mismatches)
+      expect(l).toMatch(/^MISMATCH mo2-n30 fake-search seed \d \([0-9a-f]{12}\): not re-run: experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added/);
+    expect(verified.stdout).toBe('2 of 4 runs did not reproduce\n');
+  });
+
   it('runs in shards that merge back, program runs included', async () => {
     await setUp();
-    for (const k of [1, 2]) expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', `${k}/2`, '--out', `s${k}.saikoro`], { cwd })).code).toBe(0);
-    const merged = await runCli(['merge', 'p.saikoro', 's1.saikoro', 's2.saikoro', '--json'], { cwd });
+    for (const k of [1, 2]) expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', `${k}/2`, '--out', `s${k}.saikoro`], { cwd, env })).code).toBe(0);
+    const merged = await runCli(['merge', 'p.saikoro', 's1.saikoro', 's2.saikoro', '--json'], { cwd, env });
     expect(merged.code).toBe(0);
     const project = open();
     expect(project.runs().filter((r) => r.status === 'done')).toHaveLength(4);

@@ -10,10 +10,10 @@ export interface CliRun {
 
 /**
  * `stdin`: a string, or a stream of its own (a test of the input limits streams far more than it holds).
- * `stderrIsTTY` makes commands draw their progress line; `stderrSoFar` (filled while the command
- * runs) lets a test wait for it.
+ * `stderrIsTTY` makes commands draw their progress line; `stdinIsTTY` (with it) lets them ask a
+ * question, answered from `stdin`; `stderrSoFar` (filled while the command runs) lets a test wait for it.
  */
-export async function runCli(argv: string[], options: { stdin?: string | Readable; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
+export async function runCli(argv: string[], options: { stdin?: string | Readable; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stdinIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];
@@ -30,6 +30,7 @@ export async function runCli(argv: string[], options: { stdin?: string | Readabl
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     stderrIsTTY: options.stderrIsTTY ?? false,
+    stdinIsTTY: options.stdinIsTTY ?? false,
   });
   return { code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
 }

@@ -71,7 +71,7 @@ function storedRuns(): RunRecord[] {
 
 /** `saikoro experiment run` in its own process, killed with SIGKILL once `killAfter` runs are reported done. */
 function runUntilKilled(killAfter: number): Promise<number> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/saikoro.mjs'), 'experiment', 'run', 'study.saikoro', '--jobs', '2'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(root, 'bin/saikoro.mjs'), 'experiment', 'run', 'study.saikoro', '--jobs', '2', '--yes'], { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   let reported = 0;
   let stderr = '';
   return new Promise((resolve, reject) => {
@@ -104,7 +104,7 @@ deap.describe('a DEAP solver in an experiment, through the CLI', () => {
     const total = SEEDS * SOLVERS.length;
     expect(before.length).toBeGreaterThanOrEqual(2);
     expect(before.length).toBeLessThan(total);
-    const resumed = await runCli(['experiment', 'run', 'study.saikoro', '--jobs', '2'], { cwd: dir });
+    const resumed = await runCli(['experiment', 'run', 'study.saikoro', '--jobs', '2', '--yes'], { cwd: dir });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toBe(`byo: ${total} runs: ${before.length} already done, ${total - before.length} done now, 0 failed, 0 not run\n`);
     const after = storedRuns();

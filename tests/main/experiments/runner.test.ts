@@ -65,7 +65,7 @@ describe('runExperiment', () => {
       onProgress: (e) => events.push(e),
       onTick: (t) => overall.push(t.overall),
     });
-    expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0, remote: 0 });
+    expect(summary).toEqual({ total: 6, skipped: 0, done: 5, failed: 1, remaining: 0, remote: 0, refused: null });
     expect(log.maxInFlight).toBe(2);
     expect(events.map((e) => e.finished)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(events.at(-1)!.etaMs).toBe(0);
@@ -91,6 +91,32 @@ describe('runExperiment', () => {
     expect(stopped).toMatchObject({ total: 6, done: 2, remaining: 4 });
     expect(other.runs()).toHaveLength(2);
     other.close();
+  });
+});
+
+describe('a run the program gate refuses', () => {
+  it('is not stored, and stops the session with why: a failed run would be retried and refused for ever', async () => {
+    const log = { inFlight: 0, maxInFlight: 0 };
+    const runs = plannedRuns(spec);
+    const done = fakeExecutor(log);
+    let executed = 0;
+    const refusing: Executor = {
+      async execute(run, onProgress) {
+        executed++;
+        const now = new Date();
+        if (run.seed === 2) return { status: 'refused', result: null, error: 'solver random: ga.py has changed since the experiment was added', startedAt: now, finishedAt: now };
+        return done.execute(run, onProgress);
+      },
+      dispose() {},
+    };
+    const events: ProgressEvent[] = [];
+    const summary = await runExperiment(runs, { executor: refusing, jobs: 1, target: project, onProgress: (e) => events.push(e) });
+    expect(summary).toEqual({ total: 6, skipped: 0, done: 1, failed: 0, remaining: 5, remote: 0, refused: 'solver random: ga.py has changed since the experiment was added' });
+    // Seed 1 ran, seed 2 was refused, nothing after it started.
+    expect(executed).toBe(2);
+    expect(events.map((e) => e.run.seed)).toEqual([1]);
+    expect(project.runs().map((r) => `${r.seed} ${r.status}`)).toEqual(['1 done']);
+    expect(experimentStatus(spec, project.runStatuses())).toMatchObject({ done: 1, failed: 0, missing: 5 });
   });
 });
 
