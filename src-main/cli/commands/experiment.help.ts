@@ -19,7 +19,7 @@ export const experimentHelp = {
     '  verify  re-run a sample of stored runs in this process and check that the results',
     '          are identical (wall times aside); exit 1 on any difference',
     '',
-    'Solver programs (docs/external-solvers.md): add, status and run name them. run and verify',
+    'Solver programs (saikoro help protocol): add, status and run name them. run and verify',
     'run a project\'s programs only when they are approved for it on this machine: add approves',
     'the programs of the spec you give it; a project from elsewhere (a copy, a merge) is asked',
     'about on a terminal, and a script needs --yes. An experiment whose script changed since it',

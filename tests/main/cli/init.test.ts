@@ -58,7 +58,8 @@ describe('saikoro init', () => {
     }
     // The spec it stored is the spec in study.json: adding the file again changes nothing.
     const again = await runCli(['experiment', 'add', 'study.saikoro', '--spec', 'study.json'], { cwd: path.join(cwd, 'study') });
-    expect(again.stdout).toBe('experiment first is already in study.saikoro with this spec (80 runs)\n');
+    // (and names its program, approved again: the spec is the one given)
+    expect(again.stdout).toMatch(/^experiment first is already in study\.saikoro with this spec \(80 runs\)\n  program local-search \(solvers\[3\]\): python3 solver\.py \(runs \S+\)\n/);
   });
 
   it('never overwrites: a folder holding any of its files is refused and nothing is written', async () => {
