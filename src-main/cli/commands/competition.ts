@@ -225,6 +225,8 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
           writeLine(io.stderr, `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${seconds(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}`),
       });
       failed += summary.failed;
+      // A run the program gate refused (an entrant's file changed) stops the track, stored as nothing.
+      if (summary.refused !== null) writeLine(io.stderr, `${spec.name} stopped: ${summary.refused}; nothing was stored for its runs not run`);
       interrupted ||= summary.remaining > 0;
       summaries.push({ track: spec.name, ...summary });
       if (!values.json)

@@ -51,8 +51,8 @@ describe('saikoro competition enter --remote', () => {
     const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '1', '--json');
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual([
-      { track: 'so', total: 4, skipped: 0, done: 2, failed: 0, remaining: 0, remote: 2 },
-      { track: 'mo2', total: 4, skipped: 0, done: 2, failed: 0, remaining: 0, remote: 2 },
+      { track: 'so', total: 4, skipped: 0, done: 2, failed: 0, remaining: 0, remote: 2, refused: null },
+      { track: 'mo2', total: 4, skipped: 0, done: 2, failed: 0, remaining: 0, remote: 2, refused: null },
     ]);
     expect((await cli('competition', 'run', 'c.saikoro')).stdout).toBe(
       'so: 4 runs: 2 finished before, 0 done now, 0 failed, 0 not run, 2 remote (played against saikoro serve --competition)\n' +

@@ -243,8 +243,8 @@ describe('saikoro competition run (built-in entrants)', () => {
     const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2', '--json');
     expect(ran.code, ran.stderr).toBe(0);
     expect(JSON.parse(ran.stdout)).toEqual([
-      { track: 'so', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0 },
-      { track: 'mo2', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0 },
+      { track: 'so', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0, refused: null },
+      { track: 'mo2', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0, refused: null },
     ]);
     expect((await cli('competition', 'run', 'c.saikoro')).stdout).toBe('so: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\nmo2: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\n');
     // The same competition in two shards, merged.
