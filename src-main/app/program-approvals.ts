@@ -5,10 +5,12 @@
  * (`$XDG_CONFIG_HOME/saikoro/approved-programs.json`, `~/.config/...` without it,
  * `%APPDATA%\saikoro\...` on Windows): a project from someone else carries no approval.
  *
- * An approval is the sha256 of everything the approval covers (approvalKey: the project file's
- * path, the resolved executable and its hash, the command, the folder, the variables, the
- * scripts' hashes), so the file says nothing a reader could turn into a permission elsewhere;
- * each entry also names the project, the solver and the command, for a person who reads it.
+ * An approval is the sha256 of what it covers: the project file's path, the resolved executable
+ * and its hash, the command, the working folder's path, the variables and the hashes of the
+ * scripts its command names. Not the hash of every file in the working folder (the sandbox's
+ * copy, program-gate.ts): results, shards and reports are written there, and each would undo
+ * the approval. The file says nothing a reader could turn into a permission elsewhere; each
+ * entry also names the project, the solver and the command, for a person who reads it.
  * Written whole or not at all (a temporary file, then a rename); a file that cannot be read is
  * treated as empty and replaced at the next approval, never an error that stops a command.
  */
@@ -16,7 +18,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
-import { approvalKey, type RememberedApprovals, type ResolvedProgram } from './program-policy.ts';
+import type { RememberedApprovals, ResolvedProgram } from './program-policy.ts';
 
 interface ApprovalFile {
   version: 1;
@@ -29,7 +31,11 @@ export function approvalsFile(env: NodeJS.ProcessEnv, platform: NodeJS.Platform 
   return base ? path.join(base, 'saikoro', 'approved-programs.json') : null;
 }
 
-const digest = (place: string, p: ResolvedProgram) => createHash('sha256').update(approvalKey(place, p)).digest('hex');
+/** What a remembered approval covers (see the header), hashed. */
+function digest(place: string, p: ResolvedProgram): string {
+  const covered = [place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort()];
+  return createHash('sha256').update(JSON.stringify(covered)).digest('hex');
+}
 
 function read(file: string): ApprovalFile {
   try {

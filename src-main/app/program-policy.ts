@@ -61,7 +61,7 @@ function describePrograms(programs: ResolvedProgram[]): string {
 }
 
 /** Everything of a program an approval covers: a change to any of it is another program. */
-export function approvalKey(place: string, p: ResolvedProgram): string {
+function approvalKey(place: string, p: ResolvedProgram): string {
   return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort(), p.folder?.sha256 ?? null]);
 }
 

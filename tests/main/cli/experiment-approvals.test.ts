@@ -7,18 +7,25 @@
 // and cover what really runs: the executable and its hash, the command, cwd, env and scripts.
 //
 // Whether a program started is told by a marker file it writes the moment it starts
-// (FAKE_SOLVER_PID), so a refusal that ran it anyway would show.
+// (FAKE_SOLVER_PID), in a folder the sandbox lets every program write (SAIKORO_SANDBOX_SHARE),
+// so a refusal that ran it anyway would show.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { runCli } from './io.ts';
+import { SHARE_VARIABLE } from '../../../src-main/host/sandbox.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
+const markers = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-approvals-markers-'));
+process.env[SHARE_VARIABLE] = markers;
+afterAll(() => fs.rmSync(markers, { recursive: true, force: true }));
 let root: string;
+let marker: string;
 beforeEach(() => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-approvals-'));
+  marker = path.join(markers, path.basename(root));
 });
 afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 
@@ -65,7 +72,6 @@ function storedRuns(file: string): string[] {
 describe('a project\'s programs run once approved on this machine', () => {
   it('add approves the programs of the spec you give it, naming them; run and verify then run them without asking', async () => {
     const me = person('me');
-    const marker = path.join(root, 'started');
     const { dir, wrapper } = await authored(me, marker);
     const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: me });
     expect(added.code, added.stderr).toBe(0);
@@ -74,7 +80,7 @@ describe('a project\'s programs run once approved on this machine', () => {
     expect(ran.code, ran.stderr).toBe(0);
     // Named before it runs: what really runs, where, and that it is approved.
     expect(ran.stderr).toContain(`experiment run runs this program of p.saikoro:\n  fake-search: ${wrapper} solvers/fake.mjs random 10\n    runs ${wrapper} (sha256 `);
-    expect(ran.stderr).toContain(`\n    in ${dir}\n    with FAKE_SOLVER_PID=${marker}\n    solvers/fake.mjs: sha256 `);
+    expect(ran.stderr).toMatch(new RegExp(`\\n    in ${dir}( \\([^)]*\\))?\\n    with FAKE_SOLVER_PID=${marker}\\n    solvers/fake\\.mjs: sha256 `));
     expect(ran.stderr).toContain('  (approved for this project on this machine)\n');
     // Named once for the command, not once per run.
     expect(ran.stderr.split('runs this program').length).toBe(2);
@@ -86,7 +92,6 @@ describe('a project\'s programs run once approved on this machine', () => {
 
   it('a received file in a script: refused without --yes, naming the programs and --yes; nothing runs', async () => {
     const author = person('author');
-    const marker = path.join(root, 'started');
     const { dir, wrapper } = await authored(author, marker);
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: author })).code).toBe(0);
     // Someone else receives the folder.
@@ -116,7 +121,6 @@ describe('a project\'s programs run once approved on this machine', () => {
 
   it('on a terminal the person is asked: no refuses, yes runs and is remembered', async () => {
     const author = person('author');
-    const marker = path.join(root, 'started');
     const { dir } = await authored(author, marker);
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: author })).code).toBe(0);
     const me = person('me');
@@ -145,7 +149,6 @@ describe('a project\'s programs run once approved on this machine', () => {
 
   it('an approval covers what really runs: another interpreter, or the project copied elsewhere, is asked about again', async () => {
     const me = person('me');
-    const marker = path.join(root, 'started');
     const { dir, wrapper } = await authored(me, marker);
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: me })).code).toBe(0);
     expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd: dir, env: me })).code).toBe(0);
@@ -170,7 +173,6 @@ describe('a project\'s programs run once approved on this machine', () => {
 describe('the stored commands are shown', () => {
   it('project info (--json too), experiment status (--json too) and merge name them', async () => {
     const author = person('author');
-    const marker = path.join(root, 'started');
     const { dir, wrapper } = await authored(author, marker);
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: author })).code).toBe(0);
     const hash = expect.stringMatching(/^[0-9a-f]{64}$/);

@@ -223,7 +223,10 @@ describe('experiments with a solver program', () => {
 
   it('runs in shards that merge back, program runs included', async () => {
     await setUp();
-    for (const k of [1, 2]) expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', `${k}/2`, '--out', `s${k}.saikoro`], { cwd, env })).code).toBe(0);
+    for (const k of [1, 2]) {
+      const r = await runCli(['experiment', 'run', 'p.saikoro', '--shard', `${k}/2`, '--out', `s${k}.saikoro`], { cwd, env });
+      expect(r.code, r.stderr).toBe(0);
+    }
     const merged = await runCli(['merge', 'p.saikoro', 's1.saikoro', 's2.saikoro', '--json'], { cwd, env });
     expect(merged.code).toBe(0);
     const project = open();
