@@ -45,7 +45,9 @@ Options:
                   MO: "hvNormalisation" {"indicator","ideal","nadir","reference","method"} is how
                   trace[].indicator (normalised hypervolume of the feasible front, M <= 3; null
                   for M >= 4) is computed: (f - ideal) / (nadir - ideal) against "reference".
-                  SO: "hvNormalisation" is null. An existing FILE is replaced only when it is a
+                  SO: "hvNormalisation" is null. "trace" holds every SO improvement at its
+                  evaluation ("traceExact": true); MO: "frontLog" every insertion into the
+                  front (docs/solvers.md, Traces). An existing FILE is replaced only when it is a
                   result Saikoro wrote (a project, a FIFO or a device never is)
   --force         replace an existing --out FILE that Saikoro did not write
   --json          print the result as JSON on stdout:

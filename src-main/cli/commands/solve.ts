@@ -373,7 +373,7 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       const printed = printedResult(outcome.result, config, seed);
       if (values.out !== undefined) {
         const { program: ran, log } = outcome.result;
-        const record = { ...printed, ...(ran ? { program: ran, log } : {}), params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace };
+        const record = { ...printed, ...(ran ? { program: ran, log } : {}), params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace, traceExact: outcome.result.traceExact === true, ...(outcome.result.frontLog ? { frontLog: outcome.result.frontLog } : {}) };
         checkOut();
         try {
           writeFilesAtomically([{ path: resolve(io.cwd, values.out), content: JSON.stringify(record, null, 2) + '\n' }]);

@@ -14,6 +14,7 @@ import { main } from '../../../src-main/cli/index.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { diceHvNormalisation, normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
+import { frontLogFrontAt } from '../../../src-shared/solvers/front-log.ts';
 import { DEFAULT_SOLVERS, solvers } from '../../../src-shared/solvers/registry.ts';
 import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';
 
@@ -24,6 +25,8 @@ const file = (name: string, text: string) => {
 };
 const KEYS = ['solver', 'track', 'n', 'seed', 'evaluations', 'seconds', 'success', 'message', 'best', 'bestFoundAt', 'front'];
 const SOLUTION_KEYS = ['x', 'objectives', 'constraints', 'feasible'];
+
+const sortVectors = (points: number[][]) => [...points].sort((a, b) => a.reduce((d, v, k) => d || v - b[k], 0));
 
 describe('saikoro solve', () => {
   it('prints the single-objective result in the documented JSON shape, equal to the in-process run and to saikoro eval', async () => {
@@ -116,6 +119,9 @@ describe('saikoro solve', () => {
     const last = saved.trace[saved.trace.length - 1];
     expect(last.indicator).toBeGreaterThan(0);
     expect(last.indicator).toBeCloseTo(normalisedHypervolume(saved.front.map((s: { objectives: number[] }) => s.objectives), saved.hvNormalisation), 12);
+    // The exact record: the front rebuilt from the log at the end is the written front.
+    expect(saved.traceExact).toBe(true);
+    expect(sortVectors(frontLogFrontAt(saved.frontLog, 3000))).toEqual(sortVectors(saved.front.map((s: { objectives: number[] }) => s.objectives)));
     // Documented on the --out line of the help.
     expect((await runCli(['solve', '--help'])).stdout).toMatch(/--out FILE[^]*"hvNormalisation" \{"indicator","ideal","nadir","reference","method"\}[^]*SO: "hvNormalisation" is null/);
   });

@@ -225,6 +225,35 @@ describe('the protocol', () => {
     for (const q of front) expect(feasible.some((p) => p.every((v, k) => v === q[k]))).toBe(true);
   });
 
+  it('traces every improvement at the evaluation that gave it; the first feasible solution, evaluation k, at exactly k (SO)', async () => {
+    // Batches of 100 in one step: before exact traces the first point of a step was its last improvement.
+    const config = trackConfig('so', 840);
+    const f = fake('random', [100]);
+    const result = await run(f.spec, 1000, { config, seed: 4 });
+    // The oracle: what the program was answered, in order, feasibility first (violation: g_d / (6^d / floor(N/d))).
+    const sent = answers(f.record).flatMap((a) => a.results!) as { objective: number; constraint: number[]; feasible: boolean }[];
+    expect(sent).toHaveLength(1000);
+    const violation = (g: number[]) => g.reduce((s, v, i) => s + v / (6 ** config.constraints[i] / Math.floor(840 / config.constraints[i])), 0);
+    const improvements: [number, number | null, boolean][] = [];
+    let best: { f: number; v: number; feasible: boolean } | null = null;
+    sent.forEach((r, i) => {
+      const v = violation(r.constraint);
+      const better = best === null || (r.feasible && best.feasible ? r.objective < best.f : r.feasible ? true : best.feasible ? false : v < best.v);
+      if (!better) return;
+      best = { f: r.objective, v, feasible: r.feasible };
+      improvements.push([i + 1, r.feasible ? r.objective : null, r.feasible]);
+    });
+    const k = improvements.find((p) => p[2])![0];
+    expect(k).toBeGreaterThan(1);
+    expect(k % 100).not.toBe(0);
+    expect(result.firstFeasibleAt).toBe(k);
+    expect(result.trace.find((t) => t.feasible)!.evaluations).toBe(k);
+    expect(result.traceExact).toBe(true);
+    const traced = result.trace.slice(0, improvements.length).map((t) => [t.evaluations, t.feasible ? t.best : null, t.feasible]);
+    expect(traced).toEqual(improvements);
+    expect(result.trace.slice(improvements.length).map((t) => t.evaluations)).toEqual(improvements.at(-1)![0] === 1000 ? [] : [1000]);
+  });
+
   it('pause stops answering, resume answers again, cancel is the stop with "cancelled"', async () => {
     const f = fake('random', [10]);
     const control = new RunController();
