@@ -67,7 +67,7 @@ describe('experiment run', () => {
       fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec));
       expect((await runCli(['project', 'new', 'p.saikoro'], { cwd: dir })).code).toBe(0);
       expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir })).code).toBe(0);
-      const r = await runCli(['experiment', 'run', 'p.saikoro', ...args], { cwd: dir });
+      const r = await runCli(['experiment', 'run', 'p.saikoro', ...args, '--yes'], { cwd: dir });
       expect(r.code, r.stderr).toBe(0);
       const project = Project.open(path.join(dir, 'p.saikoro'), { readOnly: true });
       const [run] = project.runs();

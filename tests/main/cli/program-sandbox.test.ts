@@ -25,7 +25,7 @@ async function experimentRun(env: string | undefined) {
   if (env === undefined) delete process.env[BWRAP_VARIABLE];
   else process.env[BWRAP_VARIABLE] = env;
   try {
-    return await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '1'], { cwd });
+    return await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '1', '--yes'], { cwd });
   } finally {
     if (saved === undefined) delete process.env[BWRAP_VARIABLE];
     else process.env[BWRAP_VARIABLE] = saved;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './io.ts';
+import { SCHEMA_VERSION } from '../../../src-main/project/schema.ts';
 
 let cwd: string;
 beforeEach(() => {
@@ -17,11 +18,11 @@ describe('saikoro project', () => {
     expect(await runCli(['project', 'new', 'p.saikoro'], { cwd })).toMatchObject({ code: 0, stdout: 'created p.saikoro\n' });
     const info = await runCli(['project', 'info', 'p.saikoro'], { cwd });
     expect(info.code).toBe(0);
-    expect(info.stdout).toMatch(/^p\.saikoro: Saikoro project, schema 6, \d+ bytes\n/);
+    expect(info.stdout).toMatch(new RegExp(`^p\\.saikoro: Saikoro project, schema ${SCHEMA_VERSION}, \\d+ bytes\n`));
     expect(info.stdout).toContain('0 experiment(s), 0 run(s) done, 0 failed, 0 note(s)');
     expect(info.stdout).toContain('0 lab run(s) done, 0 failed');
     const json = JSON.parse((await runCli(['project', 'info', 'p.saikoro', '--json'], { cwd })).stdout);
-    expect(json).toMatchObject({ path: 'p.saikoro', schemaVersion: 6, experiments: [], runs: { done: 0, failed: 0 }, notes: [], labRuns: { done: 0, failed: 0 } });
+    expect(json).toMatchObject({ path: 'p.saikoro', schemaVersion: SCHEMA_VERSION, experiments: [], runs: { done: 0, failed: 0 }, notes: [], labRuns: { done: 0, failed: 0 } });
   });
 
   it('keeps notes', async () => {

@@ -105,11 +105,12 @@ describe('examples/solvers/random_search.mjs under saikoro solve --command', () 
 
 python.describe('examples/solvers/local_search.py (the solver of saikoro init) under saikoro solve --command', () => {
   it('one objective: the budget exact by an independent count, the best re-evaluates exactly, the same seed gives the same run', async () => {
-    const counts = path.join(dir, 'counts-local-so');
+    const counts = path.join(shared, 'counts-local-so');
     fs.mkdirSync(counts);
     const args = ['--track', 'so', '--n', '40', '--evals', '650', '--whole-budget', '--seed', '4', '--name', 'local-search'];
-    const program = [PYTHON, path.join(root, 'examples/solvers/local_search.py'), '--climbers', '20'];
-    const run = await solve(args, [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, ...program]);
+    const program = [PYTHON, 'local_search.py', '--climbers', '20'];
+    const folder = solverFolder('examples/solvers/local_search.py');
+    const run = await solve(args, [process.execPath, path.join(root, 'tests/main/clients/counting-proxy.mjs'), counts, ...program], folder);
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout) as SolveJson;
     expect(r).toMatchObject({ solver: 'local-search', evaluations: 650 });
@@ -118,13 +119,13 @@ python.describe('examples/solvers/local_search.py (the solver of saikoro init) u
     const [count] = fs.readdirSync(counts).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(counts, f), 'utf8')));
     // 650 = the 20 starts and 31 steps of 20 climbers + 10 of the 33rd batch, cut there with the stop.
     expect(count).toEqual({ seed: 4, budget: 650, requested: 660, answered: 650, answers: 33, stop: 'budget' });
-    const again = JSON.parse((await solve(args, program)).stdout) as SolveJson;
+    const again = JSON.parse((await solve(args, program, folder)).stdout) as SolveJson;
     expect(again.best).toEqual(r.best);
   });
 
   it('two objectives: a front of non-dominated feasible solutions that re-evaluate exactly, better than random search', async () => {
     const args = ['--track', 'mo2', '--n', '200', '--evals', '3000', '--seed', '1'];
-    const run = await solve(args, [PYTHON, path.join(root, 'examples/solvers/local_search.py')]);
+    const run = await solve(args, [PYTHON, 'local_search.py'], solverFolder('examples/solvers/local_search.py'));
     expect(run.code, run.stderr).toBe(0);
     const r = JSON.parse(run.stdout) as SolveJson;
     expect(r.evaluations).toBe(3000);
