@@ -5,7 +5,15 @@
  * (built-in solvers, or programs whose folder is archived in the file), listing the problems
  * (bands only once revealed, or with the secret), and revealing the secret.
  */
+import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CommandLineError, splitCommandLine } from '../../src-shared/solvers/program/command-line.ts';
+import { findExecutable } from '../host/find-executable.ts';
+import { hashFolder, ProgramFolderError } from '../host/program-folder.ts';
+import { carriesProjectMark, isProjectOrBeside } from '../project/file-checks.ts';
+import { namesScript } from './program-gate.ts';
 import { buildSuite, checkSecret, drawInstance, SuiteError } from '../../src-shared/competition/suite.ts';
 import {
   checkDefinition,
@@ -18,6 +26,7 @@ import {
   type Competition,
   type CompetitionDefinition,
   type Entrant,
+  type InterpreterInfo,
   type StoredProblem,
 } from '../../src-shared/competition/competition.ts';
 import { expandGridWithSetups } from '../../src-shared/experiments/grid.ts';
@@ -206,6 +215,67 @@ export function revokeEntrantTokens(project: Project, name: unknown): boolean {
   competitionOf(project);
   const entrant = remoteEntrant(project, name);
   return project.revokeEntrantTokens(entrant.name, new Date().toISOString()) > 0;
+}
+
+/**
+ * Archives a program entrant's folder and enters it: every file of `dir` (the sandbox's folder
+ * rules: src-main/host/program-folder.ts; a Saikoro project in it is left out, never archived),
+ * each with its sha256, and the interpreter its command starts (found on this PATH, hashed, its
+ * `--version`). The command runs in a copy of that folder; a script it names must be a file of it.
+ */
+export function enterProgram(project: Project, name: unknown, dir: string, commandLine: string, options: { shown?: string; pathVariable?: string } = {}): Entrant {
+  const shown = options.shown ?? dir;
+  const pathVariable = 'pathVariable' in options ? options.pathVariable : process.env.PATH;
+  const competition = competitionOf(project);
+  refuseAfterReveal(competition, project);
+  const checked = newEntrantName(project, name);
+  let command: string[];
+  try {
+    command = splitCommandLine(commandLine);
+  } catch (e) {
+    if (e instanceof CommandLineError) throw new CompetitionError('command', `--command: ${e.message}`);
+    throw e;
+  }
+  if (command.length === 0) throw new CompetitionError('command', '--command: names no program');
+  let manifest;
+  try {
+    manifest = hashFolder(path.resolve(dir), { exclude: (file) => isProjectOrBeside(file, project.path) || carriesProjectMark(file) });
+  } catch (e) {
+    if (e instanceof ProgramFolderError) throw new CompetitionError('dir', e.message.replaceAll(path.resolve(dir), shown));
+    throw e;
+  }
+  const root = manifest.root;
+  const filesByPath = new Map(manifest.entries.filter((f) => f.kind === 'file').map((f) => [f.path, f]));
+  const inFolder = (word: string) => filesByPath.get(path.posix.normalize(word.replace(/\\/g, '/')));
+  for (const arg of command.slice(1))
+    if (namesScript(arg) && !inFolder(arg)) throw new CompetitionError('command', `--command: ${arg} is not a file of ${shown} (the program runs in a copy of that folder, with nothing else of this machine's files)`);
+  let interpreter: InterpreterInfo | null = null;
+  const word = command[0];
+  if (word.includes('/')) {
+    const own = inFolder(word);
+    if (!own || !own.executable) throw new CompetitionError('command', `--command: ${word} is not an executable file of ${shown}`);
+  } else {
+    const found = findExecutable(word, root, pathVariable);
+    if (found === null) throw new CompetitionError('command', `--command: ${word} is not on the PATH (${pathVariable ?? 'none'})`);
+    const real = fs.realpathSync(found);
+    const version = spawnSync(found, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd: root });
+    const line = `${version.stdout ?? ''}\n${version.stderr ?? ''}`.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? null;
+    interpreter = { command: word, path: found, sha256: createHash('sha256').update(fs.readFileSync(real)).digest('hex'), version: line === null ? null : line.slice(0, 200) };
+  }
+  const files: EntrantFile[] = [];
+  for (const entry of manifest.entries) {
+    if (entry.kind !== 'file') continue;
+    const content = fs.readFileSync(path.join(root, ...entry.path.split('/')));
+    const sha256 = createHash('sha256').update(content).digest('hex');
+    if (sha256 !== entry.sha256) throw new CompetitionError('dir', `${shown}: ${entry.path} changed while it was being archived; enter it again`);
+    files.push({ path: entry.path, mode: entry.executable ? 0o755 : 0o644, sha256, content: new Uint8Array(content) });
+  }
+  const entrant: Entrant = {
+    name: checked,
+    entry: { kind: 'program', command, folder: { sha256: manifest.sha256, files: manifest.files, bytes: manifest.bytes, entries: manifest.entries.map((e) => ({ ...e })) }, interpreter },
+    createdAt: new Date().toISOString(),
+  };
+  return enterArchivedProgram(project, entrant, files);
 }
 
 function findSolverOrNull(name: string) {

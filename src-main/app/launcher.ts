@@ -10,6 +10,7 @@
  */
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { RunController } from '../../src-shared/core/control.ts';
+import { partialResultOf } from '../../src-shared/core/driver.ts';
 import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKindTypes, type RunRequest, type SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type HostStartOptions, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
@@ -91,7 +92,8 @@ export async function runInProcess<R extends RunRequest>(plan: { readonly reques
     const result = await executeRun(plan.request, { onSnapshot: options.onSnapshot, control, environment: { launchProgram } });
     return control.cancelled ? { status: 'cancelled', result, reason: 'cancelled' } : { status: 'done', result, reason: null };
   } catch (e) {
-    return { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e) };
+    // What the run evaluated before it failed, as a worker reports it (the driver keeps it on the error).
+    return { status: 'failed', result: (partialResultOf(e) as ResultOf<R> | null) ?? null, reason: e instanceof Error ? e.message : String(e) };
   }
 }
 

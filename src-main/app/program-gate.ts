@@ -26,7 +26,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import type { DiceRunRequest, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
-import { checkProgramHashes, projectFolder } from '../experiments/programs.ts';
+import { checkProgramHashes, ProgramFilesError, projectFolder } from '../experiments/programs.ts';
 import { programOf, solverLabel, type ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import type { AnyRunPlan } from './launcher.ts';
 import { findExecutable } from '../host/find-executable.ts';
@@ -218,6 +218,9 @@ export class ProgramGate {
       try {
         checkProgramHashes(program, from, who ?? `solver ${name}`);
         const { resolved, view } = resolveProgramView(name, program, from, context.project);
+        // A program entered with its folder's hash (a competition's entrant) runs only from exactly that folder.
+        if (program.folder !== undefined && resolved.folder?.sha256 !== program.folder)
+          throw new ProgramFilesError(`${name}: its folder ${resolved.cwd} is not the one it was entered with (sha256 ${program.folder.slice(0, 12)}... then, ${resolved.folder?.sha256.slice(0, 12) ?? 'none'}... now); nothing ran`);
         views.set(resolved, view);
         return { resolved, error: null };
       } catch (e) {

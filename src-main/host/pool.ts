@@ -485,7 +485,7 @@ export class SolverHost implements Disposable {
           run.finish({ status: 'failed', result: null, reason: message.reason });
           this.retire(worker);
           this.dispatch();
-        } else this.release(worker, run, { status: 'failed', result: null, reason: message.reason });
+        } else this.release(worker, run, { status: 'failed', result: message.result ?? null, reason: message.reason });
         break;
     }
   }

@@ -41,7 +41,8 @@ export type WorkerMessage =
    * The run failed inside the worker (bad parameters, an exception in the solver, the memory
    * watchdog). With `fatal` the worker exits after sending this.
    */
-  | { type: 'failed'; runId: string; reason: string; fatal: boolean }
+  /** `result`: what the run had evaluated when it failed (a program that exited with an error, hung, flooded), when there is one. */
+  | { type: 'failed'; runId: string; reason: string; fatal: boolean; result?: AnyRunResult }
   /**
    * The run's solver program has started (its process group leader and marker,
    * program-kill.ts), or with `processes` null, has ended: the host kills a program that

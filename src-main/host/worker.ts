@@ -13,13 +13,14 @@
  */
 import './parent-watch.ts'; // ends this worker with its parent, even while a run keeps it busy
 import { RunController } from '../../src-shared/core/control.ts';
+import { partialResultOf } from '../../src-shared/core/driver.ts';
 import { executeRun } from '../../src-shared/runtime/kinds/index.ts';
 import { diceHvNormalisationSteps } from '../../src-shared/problems/dice/hv-reference.ts';
 import type { DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { launchProgram } from './program-process.ts';
 import type { ProgramLauncher } from '../../src-shared/solvers/program/solver.ts';
 import type { HostMessage, WorkerMessage } from './protocol.ts';
-import type { AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
+import type { AnyRunResult, AnyRunSnapshot, RunRequest } from '../../src-shared/runtime/kinds/index.ts';
 
 interface Transport {
   send(message: WorkerMessage, then?: () => void): void;
@@ -91,7 +92,8 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
     // A run that ended by itself before a cancel arrived is done, not cancelled.
     transport.send(result.stopReason === 'cancelled' ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });
   } catch (e) {
-    transport.send({ type: 'failed', runId, reason: e instanceof Error ? e.message : String(e), fatal: false });
+    const partial = partialResultOf(e) as AnyRunResult | null;
+    transport.send({ type: 'failed', runId, reason: e instanceof Error ? e.message : String(e), fatal: false, ...(partial ? { result: partial } : {}) });
   } finally {
     if (watchdog) clearInterval(watchdog);
     current = null;

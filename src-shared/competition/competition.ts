@@ -160,7 +160,16 @@ export function checkStoredProblems(definition: CompetitionDefinition, problems:
 /** The solver entry of an entrant on one track; throws CompetitionError when a built-in solver does not fit the track. */
 export function solverSpecOf(entrant: Entrant, track: TrackName): SolverSpec {
   const { entry } = entrant;
-  if (entry.kind === 'program') return { name: entrant.name, command: [...entry.command] };
+  if (entry.kind === 'program') {
+    // Its identity: the command, the sha256 of every argument that is a file of its folder, and the folder's own.
+    const files = new Map(entry.folder.entries.filter((e) => e.kind === 'file').map((e) => [e.path, e.sha256!]));
+    const hashes: Record<string, string> = {};
+    for (const arg of entry.command) {
+      const inFolder = files.get(arg.replace(/^(\.\/)+/, ''));
+      if (inFolder !== undefined) hashes[arg] = inFolder;
+    }
+    return { name: entrant.name, command: [...entry.command], ...(Object.keys(hashes).length ? { hashes } : {}), folder: entry.folder.sha256 };
+  }
   if (entry.kind === 'remote') return { name: entrant.name, remote: true };
   const solver = entry.solver === DEFAULT_ENTRANT_SOLVER ? DEFAULT_SOLVERS[track] : entry.solver;
   return solver === entrant.name ? { name: solver } : { name: solver, label: entrant.name };

@@ -194,6 +194,14 @@ export async function drive<S, R>(run: Steppable<S, R>, termination: Termination
   } catch (e) {
     clock.pause();
     await run.close?.(null);
+    // What the run evaluated before it failed goes with the error: a competition scores a failed run on it.
+    if (e instanceof Error) {
+      try {
+        (e as Error & { partialResult?: unknown }).partialResult = run.result({ seconds: clock.seconds(), stopReason: 'solver' });
+      } catch {
+        // a run that cannot say what it has: the failure alone
+      }
+    }
     throw e;
   }
   if (run.close) {
@@ -203,4 +211,12 @@ export async function drive<S, R>(run: Steppable<S, R>, termination: Termination
   }
   onSnapshot?.(run.snapshot(loop.progress(false)));
   return loop.result();
+}
+
+/**
+ * The result a run had when it failed (drive() puts it on the error it rethrows: what the run
+ * evaluated before the failure, with stopReason 'solver'), or null.
+ */
+export function partialResultOf(e: unknown): unknown {
+  return e instanceof Error ? ((e as Error & { partialResult?: unknown }).partialResult ?? null) : null;
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, readAll, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { competitionHelp } from './competition.help.ts';
+import { formatCommand } from '../../../src-shared/solvers/program/protocol.ts';
 import fs from 'node:fs';
 import { createProject, openProject, projectInputError } from './project.ts';
 import { parseShard } from '../../../src-shared/experiments/grid.ts';
@@ -19,7 +20,7 @@ import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
-import { competitionOf, createCompetitionFile, enterBuiltIn, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
+import { competitionOf, createCompetitionFile, enterBuiltIn, enterProgram, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { nodeSpawner } from '../../host/spawner.ts';
@@ -89,15 +90,24 @@ async function newAction(file: string, values: Values, io: CliIo): Promise<numbe
 }
 
 async function enterAction(file: string, values: Values, io: CliIo): Promise<number> {
-  allowed('enter', values, ['name', 'solver', 'remote']);
+  allowed('enter', values, ['name', 'solver', 'remote', 'dir', 'command']);
   if (values.name === undefined) throw new UsageError('competition enter: missing --name NAME');
-  if (values.remote && values.solver !== undefined) throw new UsageError('competition enter: --remote and --solver contradict each other (a remote entrant runs on its own machine)');
-  if (values.solver === undefined && !values.remote) throw new UsageError('competition enter: give --solver BUILTIN (or default), or --remote');
+  const kinds = [values.solver !== undefined && '--solver', values.remote && '--remote', (values.dir !== undefined || values.command !== undefined) && '--dir/--command'].filter(Boolean);
+  if (kinds.length > 1) throw new UsageError(`competition enter: ${kinds.join(' and ')} contradict each other (an entrant is a built-in solver, a program, or remote)`);
+  if (kinds.length === 0) throw new UsageError('competition enter: give --solver BUILTIN (or default), --dir DIR --command "CMD ARGS", or --remote');
+  if ((values.dir === undefined) !== (values.command === undefined)) throw new UsageError(`competition enter: ${values.dir === undefined ? '--command needs --dir DIR (the folder it runs in)' : '--dir needs --command "CMD ARGS" (what runs in it)'}`);
   const project = openProject(file, io);
   try {
     if (values.remote) {
       const entrant = enterRemote(project, values.name);
       writeLine(io.stdout, `entered ${entrant.name}: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token ${file} --entrant ${entrant.name})`);
+      return 0;
+    }
+    if (values.dir !== undefined) {
+      const entrant = enterProgram(project, values.name, path.resolve(io.cwd, values.dir as string), values.command as string, { shown: values.dir as string });
+      if (entrant.entry.kind !== 'program') return 1;
+      const { folder, interpreter } = entrant.entry;
+      writeLine(io.stdout, `entered ${entrant.name}: program ${formatCommand(entrant.entry.command)}, blind, in a copy of ${values.dir} (${folder.files} file(s), ${folder.bytes} bytes, sha256 ${folder.sha256.slice(0, 16)}...)${interpreter ? `; ${interpreter.command} is ${interpreter.path}${interpreter.version ? ` (${interpreter.version})` : ''}` : ''}`);
       return 0;
     }
     const entrant = enterBuiltIn(project, values.name, values.solver);

@@ -40,9 +40,16 @@ export interface ProgramSpec {
    * as written, taken when the spec was stored: what ran, for `experiment verify` and reports.
    */
   hashes?: Record<string, string>;
+  /**
+   * sha256 of the program's whole folder (its working directory) as the program gate hashes it
+   * (the manifest of every file, src-main/host/program-folder.ts): the gate refuses to run it
+   * when the folder is not exactly that. A competition's program entrants carry the hash of
+   * their archived folder (docs/competition.md); part of the run's identity.
+   */
+  folder?: string;
 }
 
-export const PROGRAM_FIELDS = ['command', 'cwd', 'env', 'blind', 'grace', 'timeout', 'hashes'] as const;
+export const PROGRAM_FIELDS = ['command', 'cwd', 'env', 'blind', 'grace', 'timeout', 'hashes', 'folder'] as const;
 
 /** A bad field of a program entry; `field` is prefixed by where the entry sits (solvers[2].command). */
 export class ProgramSpecError extends FieldError {
@@ -96,6 +103,10 @@ export function checkProgramSpec(input: Record<string, unknown>, at: string): Pr
       if (!spec.command.includes(k)) throw new ProgramSpecError(`${field('hashes')}.${k}`, 'is not an argument of the command');
     }
     if (Object.keys(input.hashes).length) spec.hashes = { ...(input.hashes as Record<string, string>) };
+  }
+  if (input.folder !== undefined) {
+    if (typeof input.folder !== 'string' || !/^[0-9a-f]{64}$/.test(input.folder)) throw new ProgramSpecError(field('folder'), `must be the sha256 hex digest of the program's folder (64 characters 0-9a-f), got ${describeValue(input.folder)}`);
+    spec.folder = input.folder;
   }
   return spec;
 }

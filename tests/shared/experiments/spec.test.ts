@@ -78,7 +78,7 @@ describe('validateSpec', () => {
     [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], timeout: -1 }] }, /^solvers\[0\]\.timeout: must be a number of seconds/],
     [{ ...base, solvers: [{ name: 'my-ga', command: ['python3', 'a.py'], hashes: { 'a.py': 'abc' } }] }, /^solvers\[0\]\.hashes\.a\.py: must be a sha256 hex digest/],
     [{ ...base, solvers: [{ name: 'my-ga', command: ['python3', 'a.py'], hashes: { 'b.py': 'a'.repeat(64) } }] }, /^solvers\[0\]\.hashes\.b\.py: is not an argument of the command/],
-    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], shell: true }] }, /^solvers\[0\]\.shell: is not a known field \(known: name, label, command, cwd, env, blind, grace, timeout, hashes\)/],
+    [{ ...base, solvers: [{ name: 'my-ga', command: ['python3'], shell: true }] }, /^solvers\[0\]\.shell: is not a known field \(known: name, label, command, cwd, env, blind, grace, timeout, hashes, folder\)/],
     [{ ...base, solvers: [{ name: 'my-ga', command: ['a'] }, { name: 'my-ga', command: ['b'] }] }, /^solvers\[1\]: name "my-ga" is used twice/],
   ])('refuses bad input with the field named (%#)', (input, message) => {
     expect(() => validateSpec(input)).toThrow(SpecError);
