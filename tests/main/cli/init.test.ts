@@ -29,6 +29,12 @@ describe('saikoro init', () => {
     // The program's folder (its sandbox's copy): the solver and the client, nothing else.
     expect(listing('study/solver')).toEqual(['saikoro_client.py', 'solver.py']);
     expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'solver.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py')));
+    // With its comments: what the protocol gives it, what stops it, and why the seed matters.
+    const solver = fs.readFileSync(path.join(cwd, 'study', 'solver', 'solver.py'), 'utf8');
+    for (const said of ['``connect()`` reads the problem', '``problem.evaluate(batch)`` sends sequences', '``evaluate`` raises ``Stopped``', 'random.Random(problem.seed)', 'Ideas to try:', 'saikoro help protocol'])
+      expect(solver, said).toContain(said);
+    expect(/^#!.*\n"""([\s\S]*?)"""/.exec(solver)?.[1].split('\n').length, "the opening docstring's lines").toBeGreaterThanOrEqual(30);
+    for (const comment of ['# Start from random sequences.', '# The budget is spent']) expect(solver, comment).toContain(comment);
     expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'saikoro_client.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'clients', 'python', 'saikoro_client.py')));
     const spec = JSON.parse(fs.readFileSync(path.join(cwd, 'study', 'study.json'), 'utf8'));
     expect(spec.solvers.map((s: { name: string }) => s.name)).toEqual(['random', 'nsga2', 'barrier-mo', 'local-search']);
@@ -61,6 +67,27 @@ describe('saikoro init', () => {
     // (and names its program, approved again: the spec is the one given)
     expect(again.stdout).toMatch(/^experiment first is already in study\.saikoro with this spec \(80 runs\)\n  program local-search \(solvers\[3\]\): python3 solver\.py \(runs \S+\)\n/);
   });
+
+  it("the study's solvers differ: run and compared, every pair on both instances is apart (no ties at p = 1)", async () => {
+    // The built-in solvers only (no python3 on the PATH), as a newcomer without Python gets it;
+    // the Python solver's runs too, from the installed package: tests/e2e/package.test.ts.
+    expect((await init('study', { PATH: path.join(cwd, 'empty-bin') })).code).toBe(0);
+    const dir = path.join(cwd, 'study');
+    const run = await runCli(['experiment', 'run', 'study.saikoro', '--jobs', '2'], { cwd: dir, env: { PATH: process.env.PATH } });
+    expect(run.stdout, run.stderr).toContain('first: 60 runs: 0 already done, 60 done now, 0 failed, 0 not run');
+    const compared = await runCli(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'], { cwd: dir });
+    expect(compared.code, compared.stderr).toBe(0);
+    const comparison = JSON.parse(compared.stdout) as { instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[] };
+    expect(comparison.instances.map((i) => i.instance)).toEqual(['mo2-n200', 'mo3-n200']);
+    for (const inst of comparison.instances) {
+      expect(inst.pairs.map((p) => `${p.a}/${p.b}`)).toEqual(['random/nsga2', 'random/barrier-mo', 'nsga2/barrier-mo']);
+      for (const pair of inst.pairs) expect(pair.pHolm, `${inst.instance}: ${pair.a} vs ${pair.b}`).toBeLessThan(0.001);
+      // And in the order the README describes: the baseline worst, barrier-mo best.
+      const median = Object.fromEntries(inst.solvers.map((s) => [s.label, s.summary!.median]));
+      expect(median.random, inst.instance).toBeLessThan(median.nsga2);
+      expect(median.nsga2, inst.instance).toBeLessThan(median['barrier-mo']);
+    }
+  }, 600_000);
 
   it('never overwrites: a folder holding any of its files is refused and nothing is written', async () => {
     expect((await init('study')).code).toBe(0);
