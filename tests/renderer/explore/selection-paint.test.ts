@@ -67,6 +67,33 @@ describe('rasterizeSelection', () => {
     });
   }
 
+  it('with a colour per point, paints the same squares, each pixel in the colour of a square over it, stamped or through the mask', () => {
+    // Three colours by point (every third point alike), so neighbouring squares differ.
+    const table = Uint32Array.of(0xff0000ff, 0xff00ff00, 0xffff0000);
+    const entryOf = Uint8Array.from({ length: data.count }, (_, i) => i % 3);
+    const colours = { table, css: ['#ff0000', '#00ff00', '#0000ff'], entryOf };
+    for (const size of [30, 600, 20_000]) {
+      const indices = pick(size);
+      const map = overhangingMap(data, 2, 1);
+      for (const side of [1, 3, 6]) {
+        const buf = new Uint32Array(W * H);
+        rasterizeSelection(buf, W, H, map, data, indices, 2, 1, side, colours);
+        // Which colours' squares cover each pixel (the oracle, square by square).
+        const over = Array.from({ length: W * H }, () => new Set<number>());
+        for (const i of indices) {
+          const f = objectivesOf(data, i);
+          const x0 = Math.round(map.ax * f[2] + map.bx);
+          const y0 = Math.round(map.ay * f[1] + map.by);
+          for (let y = y0; y < y0 + side; y++) for (let x = x0; x < x0 + side; x++) if (x >= 0 && x < W && y >= 0 && y < H) over[y * W + x].add(table[entryOf[i]]);
+        }
+        const wrong = over.findIndex((c, k) => (c.size ? !c.has(buf[k]) : buf[k] !== 0));
+        expect(wrong, `${size} points, side ${side}: pixel (${wrong % W}, ${Math.floor(wrong / W)}) is ${buf[wrong]?.toString(16)}`).toBe(-1);
+        // Not one colour for all: each of the three shows where only its squares lie.
+        for (const c of table) expect(buf.includes(c), `${size} points, side ${side}: colour ${c.toString(16)}`).toBe(true);
+      }
+    }
+  });
+
   it('leaves the pixels it does not paint as they were (the veil under the points)', () => {
     const indices = pick(20_000);
     const map = overhangingMap(data, 0, 1);
@@ -166,6 +193,16 @@ describe('selectionPainter', () => {
           if (colour === own) seen.add(grouping.groupOf[i]);
         }
         expect(seen.size).toBe(grouping.groups.length);
+        // A few points as squares (stamped one by one, not through the mask): each in its own colour.
+        const stamped = fakeContext();
+        selectionPainter()(stamped.ctx, grid, data, few, 0, 1, styled);
+        const pixels = new Uint32Array(stamped.puts[0].image.data.buffer);
+        for (const i of few) {
+          const f = objectivesOf(data, i);
+          const x = Math.round(map.ax * f[0] + map.bx - 2) + 1;
+          const y = Math.round(map.ay * f[1] + map.by - 2) + 1;
+          if (x >= 0 && x < W && y >= 0 && y < H) expect(pixels[y * W + x]).toBe(rgba(colours.colours[grouping.groupOf[i]], 1));
+        }
       } else {
         // Round markers: the rings (the text colour) first, then a disc per series in its colour.
         expect(round.filter((c) => c === LIGHT_PALETTE.text).length).toBe(grouping.groups.length);

@@ -147,21 +147,26 @@ function fittedLabels(bounds: AxisBounds | null, shown: () => [number, number] |
 }
 
 /**
- * How many of the points shown lie exactly on each reference marker in the plane of xi and yi
- * (a front that reached the ideal in both objectives sits all on one spot): the view says so
- * under the chart, since many points there look like one.
+ * How many of the points shown lie exactly on the ideal point in the plane of xi and yi (a front
+ * that reached 0 in both objectives sits all on that one spot): the view says so under the
+ * chart, since many points there look like one. Only the series not hidden whose ranges reach
+ * the ideal are looked at (none, for a front that does not reach it), in one pass over their
+ * indices.
  */
-export function pointsOnMarkers(data: ExplorerData, visible: Uint8Array, xi: number, yi: number, references: ReferencePoints | null): { ideal: number; nadir: number; reference: number } {
-  const out = { ideal: 0, nadir: 0, reference: 0 };
-  if (!references) return out;
+export function pointsOnIdeal(data: ExplorerData, groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, xi: number, yi: number, references: ReferencePoints | null): number {
+  if (!references) return 0;
   const m = data.objectiveCount;
   const f = data.objectives;
-  const keys = ['ideal', 'nadir', 'reference'] as const;
-  for (let i = 0; i < data.count; i++) {
-    if (!visible[i]) continue;
-    const x = f[i * m + xi];
-    const y = f[i * m + yi];
-    for (const key of keys) if (x === references[key][xi] && y === references[key][yi]) out[key]++;
+  const px = references.ideal[xi];
+  const py = references.ideal[yi];
+  let count = 0;
+  for (const g of groups) {
+    if (hidden.has(g.name) || !(g.min[xi] <= px && px <= g.max[xi] && g.min[yi] <= py && py <= g.max[yi])) continue;
+    const idx = g.indices;
+    for (let j = 0; j < idx.length; j++) {
+      const base = idx[j] * m;
+      if (f[base + xi] === px && f[base + yi] === py) count++;
+    }
   }
-  return out;
+  return count;
 }

@@ -8,7 +8,7 @@ import { paddedBounds } from '../../../../src-shared/charts/axes.ts';
 import { allPoints, groupPoints, INFEASIBLE_SERIES } from '../../../../src-renderer/logic/explore/groups.ts';
 import { fromExperiment, objectivesOf, referencePoints } from '../../../../src-renderer/logic/explore/front-data.ts';
 import { LARGE_THRESHOLD, pointAt, pointTooltip } from '../../../../src-renderer/views/explore/charts/point-series.ts';
-import { MARKER_ZLEVEL, pointsOnMarkers, scatterOption } from '../../../../src-renderer/views/explore/charts/scatter.ts';
+import { MARKER_ZLEVEL, pointsOnIdeal, scatterOption } from '../../../../src-renderer/views/explore/charts/scatter.ts';
 import { LAYER_ZLEVEL, POINT_LAYER_ZLEVEL } from '../../../../src-renderer/views/explore/useChartLayer.ts';
 import { result, runResult, smallFront, solution, SPEC } from '../fixtures.ts';
 
@@ -98,8 +98,9 @@ describe('scatterOption', () => {
     const spec = { ...SPEC, instances: [SPEC.instances[1]] };
     const onIdeal = fromExperiment(spec, 'mo2-n8', [1, 2, 3].map((seed) => runResult(`r${seed}`, 'nsga2', seed, result([solution('1'.repeat(8), [0, 0])]))));
     const grouping = groupPoints(onIdeal, allPoints(onIdeal), 'solver');
-    expect(pointsOnMarkers(onIdeal, grouping.visible, 0, 1, refs)).toEqual({ ideal: 3, nadir: 0, reference: 0 });
-    expect(pointsOnMarkers(onIdeal, grouping.visible, 0, 1, null)).toEqual({ ideal: 0, nadir: 0, reference: 0 });
+    expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(), 0, 1, refs)).toBe(3);
+    expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(['nsga2']), 0, 1, refs)).toBe(0);
+    expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(), 0, 1, null)).toBe(0);
     const { option } = scatterOption({ data: onIdeal, groups: grouping.groups, hidden: new Set(), xi: 0, yi: 1, references: refs, extent: 'box', palette: LIGHT_PALETTE });
     // Drawn by ECharts as the app draws it (SVG, in this process): the last shape at the ideal's spot is the point, in its solver's colour.
     const echarts = await import('echarts');
