@@ -5,8 +5,9 @@
 // points loads, draws and switches views with no page error, its points found under the mouse
 // and exported. Issue 20's explorer bugs, each checked as a user meets it: the zoom survives
 // Select and Pan, a solver hidden in the legend unticks its checkbox, an M = 2 selection shows
-// in the attainment chart, and no two texts of a chart overlap (every view, zoomed and panned,
-// at 1024 px and wider).
+// in the attainment chart (in its solver's colour), and no two texts of a chart overlap (every
+// view, zoomed and panned, at 1024 px and wider). Issue 28: a selection across solvers keeps each
+// point's solver colour in the scatter, the matrix and parallel coordinates.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -371,13 +372,75 @@ browserTool.describe('Pareto explorer in a browser', () => {
     const own = stored.filter((s) => s.feasible && results.find((r) => r.id === s.runId)?.label === solver).length;
     expect(own).toBeGreaterThan(0);
     await expect.poll(() => page.getByTestId('attainment-selected').getAttribute('data-count')).toBe(String(own));
-    // The chart shows them: its SVG export carries the selection's layer, squares in the accent colour.
+    // The chart shows them: its SVG export carries the selection's layer, the points in the
+    // solver's own colour as it draws its points (the light theme's: nsga2 #0072b2, random
+    // #d55e00), no longer the accent (#3658c9).
     const svg = await exportSvg(page, 'explore-attainment');
     const layers = [...svg.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
     expect(layers.length).toBe(1);
-    expect(await countPixels(page, layers[0], { near: [0x36, 0x58, 0xc9], within: 16, minAlpha: 200 })).toBeGreaterThan(Math.min(own, 10) * 20);
+    const colours: Record<string, [number, number, number]> = { nsga2: [0x00, 0x72, 0xb2], random: [0xd5, 0x5e, 0x00] };
+    expect(await countPixels(page, layers[0], { near: colours[solver], within: 16, minAlpha: 200 })).toBeGreaterThan(Math.min(own, 10) * 20);
+    expect(await countPixels(page, layers[0], { near: [0x36, 0x58, 0xc9], within: 16, minAlpha: 200 })).toBe(0);
     await page.keyboard.press('Escape');
   });
+
+  it('a selection across solvers keeps each point\'s solver colour in the scatter, the matrix and parallel coordinates (it took the accent, close to the first solver\'s blue)', async () => {
+    // A synthetic M = 3 front of four solvers (nsga2, nsga3, moead-ls, random: the light theme's
+    // #0072b2, #d55e00, #009e73, #cc79a7), few enough points that the charts draw them as shapes
+    // and the only image of an export is the selection's layer.
+    const colours: Record<string, [number, number, number]> = { nsga2: [0x00, 0x72, 0xb2], nsga3: [0xd5, 0x5e, 0x00], 'moead-ls': [0x00, 0x9e, 0x73], random: [0xcc, 0x79, 0xa7] };
+    const accent: [number, number, number] = [0x36, 0x58, 0xc9];
+    await page.goto(`${server.url.split('#')[0]}#/explore/synthetic/1500?m=3&seed=2`);
+    await expect.poll(() => page.getByTestId('explore-counts').textContent(), { timeout: 30_000 }).toContain('1,500 of 1,500 solutions shown');
+    const scatter = page.getByTestId('explore-scatter');
+    await expect.poll(() => scatter.getAttribute('data-rendered'), { timeout: 20_000 }).not.toBeNull();
+    const matrix = page.getByTestId('explore-matrix');
+    await expect.poll(() => matrix.getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+    await scatter.scrollIntoViewIfNeeded();
+    const plot = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
+    const box = (await scatter.locator('.echart').boundingBox())!;
+    // Every point: from the top right corner of the plot to beyond its bottom left one.
+    await page.mouse.move(box.x + plot.x + plot.width - 1, box.y + plot.y + 1);
+    await page.mouse.down();
+    await page.mouse.move(box.x + plot.x + plot.width / 2, box.y + plot.y + plot.height / 2, { steps: 4 });
+    await page.mouse.move(box.x + plot.x - 20, box.y + plot.y + plot.height + 20, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('selection-count').getAttribute('data-count'), { timeout: 10_000 }).toBe('1500');
+    await page.mouse.move(box.x + 2, box.y + 2);
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-selection-colours.png'), fullPage: true });
+
+    for (const testid of ['explore-scatter', 'explore-matrix']) {
+      const svg = await exportSvg(page, testid);
+      const layers = [...svg.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
+      expect(layers.length, testid).toBe(1);
+      // About 375 points each, as discs of 7 (5 in the matrix's panels) ringed in the text colour.
+      for (const [solver, rgb] of Object.entries(colours)) expect(await countPixels(page, layers[0], { near: rgb, within: 16, minAlpha: 200 }), `${testid}: ${solver}`).toBeGreaterThan(1000);
+      // The accent only in the brush's dashed rectangle (the scatter's, around its plot), in no point.
+      const rectangle = testid === 'explore-scatter' ? 2 * (plot.width + plot.height) : 0;
+      expect(await countPixels(page, layers[0], { near: accent, within: 16, minAlpha: 200 }), `${testid}: the accent`).toBeLessThanOrEqual(rectangle);
+    }
+
+    // Parallel coordinates: the selected lines (2 px wide, the others 1) in their solvers' colours, one per selected point.
+    await page.getByTestId('explore-tab-parallel').click();
+    const parallel = page.getByTestId('explore-parallel');
+    await expect.poll(() => parallel.getAttribute('data-rendered'), { timeout: 30_000 }).not.toBeNull();
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(tmpdir(), 'saikoro-e2e-explore-selection-parallel.png'), fullPage: true });
+    const svg = await exportSvg(page, 'explore-parallel');
+    // ECharts' SVG draws a line as a <polyline> (its legend's icons are <path>s).
+    const wide = [...svg.matchAll(/<polyline\b[^>]*>/g)].map((m) => m[0]).filter((tag) => /stroke-width="2"/.test(tag));
+    expect(wide.length).toBe(1500);
+    const strokes = new Map<string, number>();
+    for (const tag of wide) {
+      const stroke = /stroke="([^"]+)"/.exec(tag)?.[1] ?? 'none';
+      strokes.set(stroke, (strokes.get(stroke) ?? 0) + 1);
+    }
+    const hex = ([r, g, b]: number[]) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    const linesOf = (rgb: [number, number, number]) => strokes.get(hex(rgb)) ?? 0;
+    for (const [solver, rgb] of Object.entries(colours)) expect(linesOf(rgb), `parallel: ${solver} in ${JSON.stringify([...strokes])}`).toBeGreaterThan(300);
+    expect(linesOf(accent), 'parallel: the accent').toBe(0);
+    await page.keyboard.press('Escape');
+  }, 120_000);
 
   it('no two texts of a chart overlap: every view, zoomed and panned, at 1024 px and wider', async () => {
     for (const width of [1024, 1600]) {
