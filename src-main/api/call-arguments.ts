@@ -1,6 +1,7 @@
 /**
- * The arguments of every API call, checked where they enter the main process over IPC (the
- * desktop app; src-main/electron/main.ts calls checkCallArguments after its sender check):
+ * The arguments of every API call, checked where they enter the main process, whatever the
+ * transport: dispatchCall (dispatch.ts) checks them for the desktop's IPC (after its sender
+ * check, src-main/electron/main.ts) and the web server's HTTP alike, before the API sees them:
  *
  * - plain data only, what JSON carries (the API's contract, src-shared/api.ts). IPC is a
  *   structured clone, which also carries Map, Set, Date, typed arrays, BigInt, NaN and cycles;
@@ -19,7 +20,7 @@ import { checkEvaluateDiceRequest } from '../../src-shared/problems/dice/call-li
 import { checkProjectPathText } from '../app/project-paths.ts';
 import { MAX_NOTE_LENGTH } from '../app/project-service.ts';
 
-/** Arguments the IPC layer refuses; `field` names the argument (and the place inside it). */
+/** Arguments a transport's call refuses; `field` names the argument (and the place inside it). */
 export class BadRequestError extends FieldError {
   override readonly name = 'BadRequest';
 }
@@ -200,8 +201,8 @@ function checkPlainData(value: unknown, field: string, root: string, budget: { b
 }
 
 /**
- * Checks a call's arguments as they came over IPC (see the header); throws BadRequest (or the
- * API's own error: PathError, CallLimitError, TypeError) naming the argument.
+ * Checks a call's arguments as they came over a transport (see the header); throws BadRequest
+ * (or the API's own error: PathError, CallLimitError, TypeError) naming the argument.
  */
 export function checkCallArguments(name: ApiCallName, args: readonly unknown[]): void {
   const spec = CALL_ARGUMENTS[name];

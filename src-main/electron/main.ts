@@ -4,7 +4,7 @@
  * project's documentation opens in the system browser, any other web link only if the user
  * says so), no navigation or redirect away from the app in any frame, no permission granted,
  * no DevTools or reload outside development, every IPC call checked against the app's own URL
- * and its arguments checked (src-main/api/call-arguments.ts), and projects opened from the page
+ * and its arguments checked (src-main/api/call-arguments.ts, in dispatchCall as for HTTP), and projects opened from the page
  * only when the user picked or dropped them. The rules are plain modules tested without
  * Electron: src-main/window-policy.ts, src-main/desktop-shell.ts, src-main/print-file.ts,
  * src-main/app/project-paths.ts.
@@ -12,8 +12,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell, type IpcMainInvokeEvent, type MenuItemConstructorOptions, type Session } from 'electron';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { API_CALL_NAMES, callChannel, eventChannel, toWireError, type MenuCommand } from '../../src-shared/api.ts';
-import { checkCallArguments } from '../api/call-arguments.ts';
+import { API_CALL_NAMES, callChannel, eventChannel, type MenuCommand } from '../../src-shared/api.ts';
 import { askOncePerProject, programQuestion } from '../app/program-policy.ts';
 import { dispatchCall } from '../api/dispatch.ts';
 import { createAppCore, type AppCore } from '../api/core.ts';
@@ -153,12 +152,7 @@ function registerIpc(): void {
       if (!frame || frame.parent !== null || !isAppUrl(frame.url)) {
         return { ok: false, error: { name: 'Forbidden', message: `API call from an unexpected frame: ${frame?.url ?? 'unknown'}` } };
       }
-      // Plain data of the right shapes and sizes only, before the API sees it.
-      try {
-        checkCallArguments(name, args);
-      } catch (e) {
-        return { ok: false, error: toWireError(e) };
-      }
+      // Plain data of the right shapes and sizes only, before the API sees it (dispatchCall checks, as for HTTP).
       return dispatchCall(core.api, name, args);
     });
     disposers.push(() => ipcMain.removeHandler(channel));

@@ -2,15 +2,14 @@
 // (worker processes), runs and a project service on a temporary workspace, behind the same
 // bridge the desktop preload gives (envelopes unwrapped, events forwarded), and what its IPC
 // does to a call: the arguments structured-cloned, then checked as the main process checks them
-// (checkCallArguments), so every call a view makes is proven to pass the desktop's IPC layer.
+// (checkCallArguments, in dispatchCall), so every call a view makes is proven to pass the desktop's IPC layer.
 // No mocks: views are tested against what the app really answers.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, toWireError, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
+import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
 import type { ProgramPolicy } from '../../src-main/app/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
-import { checkCallArguments } from '../../src-main/api/call-arguments.ts';
 import type { ApiEventHub } from '../../src-main/app/events.ts';
 import { createAppCore } from '../../src-main/api/core.ts';
 import type { RunService } from '../../src-main/app/run-service.ts';
@@ -44,13 +43,8 @@ export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter; 
   for (const name of API_CALL_NAMES)
     bridge[name] = async (...args: unknown[]) => {
       // ipcRenderer.invoke clones the arguments (a reactive proxy it cannot clone is an error there too).
-      const sent = structuredClone(args);
-      try {
-        checkCallArguments(name, sent);
-      } catch (e) {
-        return { ok: false, error: toWireError(e) };
-      }
-      return dispatchCall(impl, name, sent);
+      // dispatchCall checks the arguments, as the desktop's IPC handler and the web server do.
+      return dispatchCall(impl, name, structuredClone(args));
     };
   for (const name of API_EVENT_NAMES)
     bridge[name] = (listener: (payload: unknown) => void) =>

@@ -1,8 +1,14 @@
-// The desktop's IPC layer checks every call's arguments before the API sees them: how many,
-// their types and shapes, their sizes, and that they are plain data (what JSON carries;
+// Every call's arguments are checked before the API sees them, on both transports (the
+// desktop's IPC and the web server's HTTP go through dispatchCall, which checks them): how
+// many, their types and shapes, their sizes, and that they are plain data (what JSON carries;
 // structured clone carries more: Map, Date, typed arrays, BigInt, cycles).
-import { describe, expect, it } from 'vitest';
-import { API_CALL_NAMES } from '../../../src-shared/api.ts';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppServer } from '../../../src-main/server/app-server.ts';
+import { API_CALL_NAMES, toWireError } from '../../../src-shared/api.ts';
 import { CALL_ARGUMENTS, checkCallArguments, MAX_CALL_ARGUMENT_BYTES } from '../../../src-main/api/call-arguments.ts';
 import { MAX_EVALUATE_DICE_LENGTH } from '../../../src-shared/problems/dice/call-limits.ts';
 import { MAX_NOTE_LENGTH } from '../../../src-main/app/project-service.ts';
@@ -17,6 +23,16 @@ function problem(name: string, args: unknown[]) {
   } catch (e) {
     const err = e as Error & { field?: string };
     return { name: err.name, message: err.message, field: err.field };
+  }
+}
+
+/** The wire error the IPC handler sends for these arguments (dispatchCall's), or null when they pass. */
+function wireProblem(name: string, args: unknown[]) {
+  try {
+    checkCallArguments(name as never, args);
+    return null;
+  } catch (e) {
+    return toWireError(e);
   }
 }
 
@@ -110,5 +126,59 @@ describe('IPC call arguments', () => {
     expect(problem('addExperiment', [{ seeds: big }])).toMatchObject({ field: 'spec', message: `spec: larger than ${MAX_CALL_ARGUMENT_BYTES} bytes` });
     // A full-size evaluateDice sequence still fits.
     expect(problem('evaluateDice', [{ x: '1'.repeat(MAX_EVALUATE_DICE_LENGTH) }])).toBeNull();
+  });
+});
+
+describe('over HTTP, the same checks with the same answers', () => {
+  let app: Awaited<ReturnType<typeof startAppServer>>;
+  let workspace: string;
+  beforeAll(async () => {
+    workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-call-arguments-'));
+    fs.mkdirSync(path.join(workspace, 'renderer'));
+    fs.writeFileSync(path.join(workspace, 'renderer', 'index.html'), '<!doctype html><title>fake renderer</title>');
+    app = await startAppServer({ port: 0, rendererDir: path.join(workspace, 'renderer'), build: 'never', token: null, parallelism: 1, workspace });
+  });
+  afterAll(async () => {
+    await app?.close();
+    fs.rmSync(workspace, { recursive: true, force: true });
+  });
+
+  const post = (name: string, args: unknown[]) =>
+    new Promise<{ status: number; body: { value?: unknown; error?: { name: string; message: string; field?: string } } }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: app.port, path: `/api/${name}`, method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      });
+      req.on('error', reject);
+      req.end(JSON.stringify(args));
+    });
+
+  it('refuses each bad call as IPC does (name, field, message), before the API sees it', async () => {
+    const bad: [string, unknown[]][] = [
+      ['getAppInfo', [1]],
+      ['listRuns', [1, 2, 3]],
+      ['getRun', []],
+      ['getRun', [42]],
+      ['getRun', ['r'.repeat(300)]],
+      ['pauseRun', ['r', 'yes']],
+      ['pauseRun', ['r', true, 'extra']],
+      ['randomSequence', ['50', 1]],
+      ['startRun', [[1, 2]]],
+      ['startRun', [null]],
+      ['getExperimentResults', ['small', ['a', 3]]],
+      ['addNote', ['n'.repeat(MAX_NOTE_LENGTH + 1)]],
+      ['openProject', ['notes.txt']],
+      ['exportReport', ['small', 'pdf']],
+    ];
+    for (const [name, args] of bad) {
+      const ipc = wireProblem(name, args);
+      expect(ipc, `${name}: IPC refuses it`).not.toBeNull();
+      const http = await post(name, args);
+      expect(http.status, name).toBe(400);
+      expect(http.body.error, `${name} ${JSON.stringify(args).slice(0, 40)}`).toEqual(ipc);
+    }
+    // Nothing reached the API: no run was started by the bad startRun calls.
+    expect((await post('listRuns', [])).body.value).toEqual([]);
   });
 });
