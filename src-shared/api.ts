@@ -32,10 +32,12 @@ import type {
   ExportOptions,
   ExportedReport,
 } from './projects/project-api.ts';
+import type { CompetitionOverview, CompetitionStandings, RunCompetitionOptions } from './projects/competition-api.ts';
 
 export type { DiceEvaluation, SolverDescriptor, Snapshot, SolverResult, ParamValue, NqueensSnapshot };
 export type * from './runtime/run-api.ts';
 export type * from './projects/project-api.ts';
+export type * from './projects/competition-api.ts';
 
 export interface AppInfo {
   name: string;
@@ -115,6 +117,15 @@ export interface SaikoroApi {
   getExperimentResults(name: string, ids?: string[]): Promise<ExperimentRunResult[]>;
   /** An experiment's report (html, csv, json, latex, pdf; docs/report.md) as files to save. */
   exportReport(name: string, options: ExportOptions): Promise<ExportedReport>;
+  // ---- the open project's competition (docs/competition.md; a competition file) ----
+  /** The open project's competition: problems by id (never a hidden instance's bands), entrants, progress per entrant and track, sessions; null when no project is open or it is not a competition file. */
+  getCompetition(): Promise<CompetitionOverview | null>;
+  /** The standings and runtime ECDFs of `saikoro competition standings FILE --json` on the open file. */
+  getCompetitionStandings(): Promise<CompetitionStandings>;
+  /** Runs the competition's runs not run yet, as `saikoro competition run` does (one experiment session per track; progress: onExperimentSession and the run events). Program entrants only in the sandbox. */
+  runCompetition(options?: RunCompetitionOptions): Promise<ExperimentSession[]>;
+  /** Stops the competition's sessions; false when none was going. */
+  cancelCompetition(): Promise<boolean>;
   /** A native file dialog where there is one (the desktop app): the chosen path, or null when cancelled. */
   pickProjectFile(purpose: 'open' | 'create'): Promise<string | null>;
 
@@ -160,6 +171,10 @@ const API_CALLS: Record<ApiCallName, true> = {
   addNote: true,
   getExperimentResults: true,
   exportReport: true,
+  getCompetition: true,
+  getCompetitionStandings: true,
+  runCompetition: true,
+  cancelCompetition: true,
   pickProjectFile: true,
 };
 const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onProjectChanged: true, onExperimentSession: true };

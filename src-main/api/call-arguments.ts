@@ -149,6 +149,10 @@ export const CALL_ARGUMENTS: Record<ApiCallName, readonly Argument[]> = {
   addNote: [note, id('experiment', true)],
   getExperimentResults: [id('name'), idList('ids')],
   exportReport: [id('name'), object('options')],
+  getCompetition: [],
+  getCompetitionStandings: [],
+  runCompetition: [object('options', true)],
+  cancelCompetition: [],
   pickProjectFile: [oneOf('purpose', ['open', 'create'])],
 };
 

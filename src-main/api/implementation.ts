@@ -110,6 +110,18 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
     async exportReport(name, options) {
       return projects().exportReport(name, options);
     },
+    async getCompetition() {
+      return deps.projects?.competition() ?? null;
+    },
+    async getCompetitionStandings() {
+      return projects().competitionStandings();
+    },
+    async runCompetition(options) {
+      return projects().runCompetition(options ?? {});
+    },
+    async cancelCompetition() {
+      return deps.projects?.cancelCompetition() ?? false;
+    },
     async pickProjectFile(purpose) {
       if (purpose !== 'open' && purpose !== 'create') throw new TypeError(`pickProjectFile: purpose must be "open" or "create", got ${JSON.stringify(purpose)}`);
       if (!deps.pickProjectFile) throw new UnavailableError('no native file dialog here: choose a project in the workspace');

@@ -46,6 +46,9 @@ import { requestSignal } from './request-context.ts';
 import type { DiceRunRequest, RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import { experimentPrograms, type GateProgram, type ProgramGate } from './program-gate.ts';
 import { validateSpec } from '../../src-shared/experiments/spec.ts';
+import type { CompetitionOverview, CompetitionStandings, RunCompetitionOptions } from '../../src-shared/projects/competition-api.ts';
+import { competitionOverview, competitionStandings, programsRefusal } from './competition-overview.ts';
+import { checkInterpreters, competitionRunPlan, extractEntrants, type ExtractedEntrants } from './competition-run.ts';
 
 /** Notes longer than this are refused (a note is a line or a paragraph, not a file). */
 export const MAX_NOTE_LENGTH = 10_000;
@@ -55,6 +58,10 @@ const SESSION_EVENT_INTERVAL = 250;
 interface Session {
   info: ExperimentSession;
   stop: boolean;
+  /** A competition's session: a failed run is final (scored on what it evaluated, not run again). */
+  failedAreFinal: boolean;
+  /** Where the gate resolves its programs (a competition's entrants: their extracted folders). */
+  programFolders?: ReadonlyMap<string, string>;
   /** Content id -> API run id of the runs in flight. */
   inFlight: Map<string, string>;
   done: Promise<void>;
@@ -342,6 +349,8 @@ export class ProjectService implements Disposable {
     const open = this.open_();
     const spec = experimentNamed(open.project, checkExperimentName(name));
     if (open.project.readOnly) throw new ProjectRequestError('project', `${this.paths.display(open.file)} is open read-only: its runs cannot be stored`);
+    // As `experiment run` refuses one: a competition runs under its failure policy, its programs from their archived folders.
+    if (open.project.competition() !== null) throw new ProjectRequestError('experiment', `${this.paths.display(open.file)} is a competition file: run it from the Competition view (runCompetition)`);
     const existing = this.sessions.get(spec.name);
     if (existing && !isOver(existing.info)) return structuredClone(existing.info);
     const jobs = options?.jobs ?? this.defaultJobs;
@@ -360,17 +369,114 @@ export class ProjectService implements Disposable {
       const started = this.sessions.get(spec.name);
       if (started && !isOver(started.info)) return structuredClone(started.info);
     }
+    return structuredClone(this.startSession(open, spec.name, runs, todo.length, jobs, { failedAreFinal: false }).info);
+  }
+
+  /** Queues a session of an experiment's runs (behind every session queued before it). */
+  private startSession(open: Open, experiment: string, runs: RunSpec[], todo: number, jobs: number, options: { failedAreFinal: boolean; programFolders?: ReadonlyMap<string, string> }): Session {
     const session: Session = {
-      info: { experiment: spec.name, status: 'queued', jobs, todo: todo.length, finished: 0, failed: 0, running: [], paused: 0, progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+      info: { experiment, status: 'queued', jobs, todo, finished: 0, failed: 0, running: [], paused: 0, progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
       stop: false,
+      failedAreFinal: options.failedAreFinal,
+      ...(options.programFolders ? { programFolders: options.programFolders } : {}),
       inFlight: new Map(),
       done: Promise.resolve(),
       lastEvent: 0,
     };
-    this.sessions.set(spec.name, session);
+    this.sessions.set(experiment, session);
     session.done = this.queue = this.queue.then(() => this.runSession(open, session, runs));
     this.emitSession(session, true);
-    return structuredClone(session.info);
+    return session;
+  }
+
+  // ---- a competition (docs/competition.md; competition-overview.ts) ------------------------
+
+  /** The open project's competition (entrants, progress, sessions), or null when no project is open or it is not a competition file. */
+  competition(): CompetitionOverview | null {
+    if (!this.current) return null;
+    const { project, file } = this.current;
+    const running = new Map<string, string>();
+    const sessions = new Map<string, ExperimentSession>();
+    for (const [name, s] of this.sessions) {
+      sessions.set(name, structuredClone(s.info));
+      if (!isOver(s.info)) for (const [id, runId] of s.inFlight) running.set(id, runId);
+    }
+    return competitionOverview(project, this.paths.display(file), running, sessions);
+  }
+
+  /** The standings of `saikoro competition standings FILE --json` on the open file. */
+  competitionStandings(): CompetitionStandings {
+    const { project } = this.open_();
+    if (project.competition() === null) throw new ProjectRequestError('project', `${this.paths.display(this.current!.file)} is not a competition file (make one with saikoro competition new)`);
+    return competitionStandings(project);
+  }
+
+  /**
+   * Runs the competition's runs not run yet, as `saikoro competition run` does: one session per
+   * track (the experiment sessions above, queued in the definition's order, with their events
+   * and cancel), a failed run final, program entrants from a copy of their archived folder (in
+   * the system's temporary place, removed when the last session ends) through the one program
+   * gate, and only in the sandbox: without it the call is refused with the sandbox's message.
+   * While the competition's sessions go, it answers them again.
+   */
+  async runCompetition(options: RunCompetitionOptions = {}): Promise<ExperimentSession[]> {
+    const open = this.open_();
+    const display = this.paths.display(open.file);
+    if (open.project.competition() === null) throw new ProjectRequestError('project', `${display} is not a competition file (make one with saikoro competition new)`);
+    if (open.project.readOnly) throw new ProjectRequestError('project', `${display} is open read-only: its runs cannot be stored`);
+    const jobs = options?.jobs ?? this.defaultJobs;
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
+    const plan = competitionRunPlan(open.project);
+    const going = () => plan.specs.map((s) => this.sessions.get(s.name)).filter((s): s is Session => s !== undefined && !isOver(s.info));
+    if (going().length) return going().map((s) => structuredClone(s.info));
+    const statuses = open.project.runStatuses();
+    const todo = plan.specs.map((spec) => {
+      const runs = plannedRuns(spec);
+      return { spec, runs, todo: runs.filter((r) => !statuses.has(r.id) && !r.remote).length };
+    });
+    for (const { spec, runs } of todo) {
+      const tooBig = runThatCannotFit(runs.filter((r) => !statuses.has(r.id)), this.runs.workerMemoryLimitMb);
+      if (tooBig) throw new ProjectRequestError('experiment', `track ${spec.name}: ${tooBig}`);
+    }
+    let extracted: ExtractedEntrants | null = null;
+    if (plan.programs.length) {
+      const refusal = programsRefusal(plan.programs);
+      if (refusal) throw new ProjectRequestError('sandbox', refusal);
+      extracted = extractEntrants(open.project, plan.programs);
+      try {
+        checkInterpreters(plan.programs, extracted.folders);
+        await this.gate.allow(
+          plan.specs.flatMap((s) => experimentPrograms(s)),
+          { project: open.file, action: `Running the competition ${JSON.stringify(display)}`, programFolders: extracted.folders },
+        );
+      } catch (e) {
+        extracted.dispose();
+        throw e;
+      }
+      if (this.current !== open || going().length) {
+        extracted.dispose();
+        if (this.current !== open) throw new ProjectRequestError('project', 'the project was closed or another one opened while the programs were checked; run it again');
+        return going().map((s) => structuredClone(s.info));
+      }
+    }
+    const sessions = todo.map(({ spec, runs, todo: count }) => this.startSession(open, spec.name, runs, count, jobs, { failedAreFinal: true, ...(extracted ? { programFolders: extracted.folders } : {}) }));
+    if (extracted) void Promise.all(sessions.map((s) => s.done)).finally(() => extracted.dispose());
+    return sessions.map((s) => structuredClone(s.info));
+  }
+
+  /** Stops the competition's sessions (their runs in flight are cancelled and stay left); false when none was going. */
+  cancelCompetition(): boolean {
+    const competition = this.current?.project.competition();
+    if (!competition) return false;
+    let stopped = false;
+    for (const track of competition.definition.tracks) {
+      const session = this.sessions.get(track);
+      if (session && !isOver(session.info)) {
+        this.stopSession(session, 'cancelled');
+        stopped = true;
+      }
+    }
+    return stopped;
   }
 
   /** Stops an experiment's session: queued, it never starts; running, its runs in flight are cancelled (and stay missing). */
@@ -403,6 +509,7 @@ export class ProjectService implements Disposable {
         executor: this.executor(session, open.file),
         jobs: session.info.jobs,
         target: open.project,
+        failedAreFinal: session.failedAreFinal,
         shouldStop: () => session.stop,
         onTick: (t) => {
           session.info.progress = t.overall;
@@ -446,7 +553,7 @@ export class ProjectService implements Disposable {
   private executor(session: Session, projectFile: string): Executor {
     return launchingExecutor({
       experiment: session.info.experiment,
-      admission: { gate: this.gate, context: { project: projectFile, action: `Running experiment ${JSON.stringify(session.info.experiment)}` } },
+      admission: { gate: this.gate, context: { project: projectFile, action: `Running experiment ${JSON.stringify(session.info.experiment)}`, ...(session.programFolders ? { programFolders: session.programFolders } : {}) } },
       shouldStop: () => session.stop,
       launch: (run, plan) => {
         // Listed as queued at once, also while its instance's normalisation is computed in a worker.

@@ -19,7 +19,8 @@ describe('API contract', () => {
     const runs = ['cancelRun', 'getRun', 'listRuns', 'pauseRun', 'startRun'];
     const projects = ['addExperiment', 'addNote', 'cancelExperiment', 'closeProject', 'compareExperiment', 'createProject', 'exportReport', 'getExperimentResults', 'getProject', 'listExperimentRuns', 'listProjectFiles', 'openProject', 'pickProjectFile', 'runExperiment', 'saveRun'];
     const core = ['evaluateDice', 'getAppInfo', 'listSolvers', 'randomSequence'];
-    expect([...API_CALL_NAMES].sort()).toEqual([...runs, ...projects, ...core].sort());
+    const competition = ['cancelCompetition', 'getCompetition', 'getCompetitionStandings', 'runCompetition'];
+    expect([...API_CALL_NAMES].sort()).toEqual([...runs, ...projects, ...core, ...competition].sort());
     expect(API_EVENT_NAMES).toEqual(['onMenuCommand', 'onRunSnapshot', 'onRunFinished', 'onProjectChanged', 'onExperimentSession']);
     const channels = [...API_CALL_NAMES.map(callChannel), ...API_EVENT_NAMES.map(eventChannel)];
     expect(new Set(channels).size).toBe(channels.length);
