@@ -222,11 +222,23 @@ cd "$(cat '${cwdFile}')"
     const inStudy = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(pkg.bin, args, { cwd: study, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }));
     });
-    const comparison = JSON.parse((await inStudy(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'])).stdout) as { instances: { instance: string; pairs: { a: string; b: string; pHolm: number }[] }[] };
+    const comparison = JSON.parse((await inStudy(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'])).stdout) as { instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[] };
     expect(comparison.instances.map((i) => i.instance)).toEqual(['mo2-n200', 'mo3-n200']);
     for (const inst of comparison.instances) {
       expect(inst.pairs).toHaveLength(6);
       for (const pair of inst.pairs) expect(pair.pHolm, `${inst.instance}: ${pair.a} vs ${pair.b}`).toBeLessThan(0.05);
+    }
+    // The medians the README and docs/cli.md give are the ones this run gives (the runs are
+    // reproducible: the same seeds give the same fronts on any machine).
+    const medians = comparison.instances.map((inst) => Object.fromEntries(inst.solvers.map((s) => [s.label, s.summary!.median])));
+    const said = /median normalised hypervolume is ([\d.]+) for random sampling, ([\d.]+) for the Python hill climbers, ([\d.]+) for NSGA-II and ([\d.]+) for barrier-mo/.exec(readme.replace(/\s+/g, ' '));
+    expect(said, 'the README\'s sentence of medians').not.toBeNull();
+    expect(said!.slice(1).map(Number)).toEqual(['random', 'local-search', 'nsga2', 'barrier-mo'].map((s) => Number(medians[0][s].toFixed(2))));
+    const cliDoc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
+    for (const [k, inst] of comparison.instances.entries()) {
+      const row = new RegExp(`^\\| ${inst.instance} \\| ([\\d.]+) \\| ([\\d.]+) \\| ([\\d.]+) \\| ([\\d.]+) \\|$`, 'm').exec(cliDoc);
+      expect(row, `docs/cli.md's row for ${inst.instance}`).not.toBeNull();
+      expect(row!.slice(1).map(Number), inst.instance).toEqual(['random', 'nsga2', 'barrier-mo', 'local-search'].map((s) => Number(medians[k][s].toFixed(3))));
     }
     // The report, and its refusal to write over the project or the spec.
     expect(readFileSync(join(study, 'first.html'), 'utf8')).toMatch(/^<!doctype html>[\s\S]*first: Saikoro report/i);
