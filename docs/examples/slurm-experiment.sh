@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs shard K of N of every experiment in a Saikoro project as task K of a Slurm job array.
+# Runs shard K of N of every experiment in a Saikoro project as task K of a Slurm job array
+# (of a competition file too: saikoro competition run --shard K/N; docs/competition.md).
 # Each task writes its own results file; nothing writes to the project itself, so tasks never
 # contend for it.
 #
@@ -102,7 +103,14 @@ fi
 mkdir -p "$RESULTS_DIR"
 NAME=$(basename "$PROJECT" .saikoro)
 echo "shard $K/$N of $PROJECT into $RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro (Saikoro: $FROM, host $(hostname))"
+# A competition file (saikoro competition new) runs with competition run: its entrants in the
+# sandbox, which every node then needs (bubblewrap), under the competition's failure policy.
+RUN=(experiment run)
+if "${SAIKORO[@]}" competition problems "$PROJECT" --json >/dev/null 2>&1; then
+  RUN=(competition run)
+fi
 # One worker process per CPU of the task; a shard that is re-submitted resumes its file.
-# Exit status: 0 all runs done, 1 some failed (submit the same task again to retry them).
-exec "${SAIKORO[@]}" experiment run "$PROJECT" \
+# Exit status: 0 all runs done (a competition: every run ended, done or failed), 1 some failed
+# or were not run (submit the same task again to retry them).
+exec "${SAIKORO[@]}" "${RUN[@]}" "$PROJECT" \
   --shard "$K/$N" --out "$RESULTS_DIR/$NAME.shard-$K-of-$N.saikoro" --jobs "${SLURM_CPUS_PER_TASK:-1}"
