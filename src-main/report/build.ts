@@ -16,7 +16,7 @@ import { trackConfig, type DiceConfig } from '../../src-shared/problems/dice/con
 import { evaluateDice } from '../../src-shared/problems/dice/evaluate.ts';
 import type { SolutionRecord, SolverResult } from '../../src-shared/solvers/types.ts';
 import type { ParamValue } from '../../src-shared/core/params.ts';
-import { holmAdjust } from '../../src-shared/stats/holm.ts';
+import { baselineMarks } from '../../src-shared/experiments/baseline-marks.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../src-shared/stats/attainable.ts';
 import { appVersion } from '../project/app-version.ts';
@@ -27,7 +27,6 @@ import { instanceMetricValues, metricApplies, runHypervolume } from './indicator
 import {
   REPORT_VERSION,
   SIGNIFICANCE,
-  type BaselineMark,
   type BestSolution,
   type BoxplotData,
   type ConvergenceData,
@@ -288,10 +287,10 @@ function fewRunsNote(rows: TableRow[], baseline: string): string | null {
 }
 
 /**
- * One table row per instance. The +/−/= marks compare each solver with the baseline: the
- * Mann-Whitney p of compare's pair, Holm-adjusted over the instance's k − 1 comparisons with
- * the baseline (a comparison with a control, as in Derrac et al. 2011; compare's own pHolm
- * adjusts over all k(k − 1)/2 pairs), and the direction from A12.
+ * One table row per instance. The +/−/= marks compare each solver with the baseline by the one
+ * rule of src-shared/experiments/baseline-marks.ts (the Compare view's too): compare's
+ * Mann-Whitney p of the pair, Holm-adjusted over the instance's comparisons with the baseline,
+ * and the direction from A12.
  */
 export function metricTable(c: Comparison, baseline: string): MetricTable {
   const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
@@ -299,18 +298,11 @@ export function metricTable(c: Comparison, baseline: string): MetricTable {
     const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));
     let best: number | null = null;
     for (const a of aggregates) if (a !== null && (best === null || better(a, best))) best = a;
-    const pairOf = (label: string) => (label === baseline ? undefined : inst.pairs.find((p) => (p.a === label && p.b === baseline) || (p.b === label && p.a === baseline)));
-    const withBaseline = inst.solvers.map((s) => pairOf(s.label)).filter((p) => p !== undefined);
-    const adjusted = new Map(holmAdjust(withBaseline.map((p) => p.p)).map((q, k) => [withBaseline[k], q]));
+    const marks = baselineMarks(inst, baseline, SIGNIFICANCE);
     return {
       instance: inst.instance,
       cells: inst.solvers.map((s, k) => {
-        const pair = pairOf(s.label);
-        const pHolm = pair ? adjusted.get(pair)! : null;
-        // compare's a12 is P(a better than b); here it is P(this solver better than the baseline).
-        const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
-        let mark: BaselineMark | null = null;
-        if (pHolm !== null && a12 !== null) mark = pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '-') : '=';
+        const { pair, pHolm, a12, mark } = marks[k];
         return {
           solver: s.label,
           n: s.summary?.n ?? 0,

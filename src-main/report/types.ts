@@ -8,12 +8,13 @@ import type { Comparison, MetricName } from '../../src-shared/experiments/compar
 import type { BudgetSpec } from '../../src-shared/experiments/spec.ts';
 import type { TrackName } from '../../src-shared/problems/dice/config.ts';
 import type { ParamValue } from '../../src-shared/core/params.ts';
+import { MARK_SIGNIFICANCE, type BaselineMark } from '../../src-shared/experiments/baseline-marks.ts';
 
 /** Bumped when a field changes meaning or goes away (docs/report.schema.json). */
 export const REPORT_VERSION = 1;
 
-/** Pair tests with a Holm-adjusted p below this count as a difference (+ or −). */
-export const SIGNIFICANCE = 0.05;
+/** Pair tests with a Holm-adjusted p below this count as a difference (+ or −): the marks' rule's (baseline-marks.ts). */
+export const SIGNIFICANCE = MARK_SIGNIFICANCE;
 
 export interface ReportData {
   format: 'saikoro-report';
@@ -94,7 +95,7 @@ export interface SetupParam {
   byInstance: { instance: string; value: ParamValue }[] | null;
 }
 
-export type BaselineMark = '+' | '-' | '=';
+export type { BaselineMark };
 
 export interface MetricTable {
   metric: MetricName;

@@ -56,16 +56,17 @@ function refine(field: string, rule: string, draft: Draft): string {
 
 /**
  * A warning when the seeds cannot show a difference between the solvers: with that many runs
- * each, the rank-sum test the Compare view marks +/−/= by (Holm over all k(k − 1)/2 pairs of an
- * instance) cannot reach p < alpha whatever the runs find (src-shared/stats/attainable.ts).
+ * each, the rank-sum test the report and the Compare view mark +/−/= by (Holm over the k − 1
+ * comparisons with the baseline, src-shared/experiments/baseline-marks.ts) cannot reach
+ * p < alpha whatever the runs find (src-shared/stats/attainable.ts).
  */
 export function seedsWarning(solverCount: number | null, seedCount: number | null, alpha: number): string | null {
   if (solverCount === null || seedCount === null || solverCount < 2 || seedCount < 1) return null;
-  const pairs = (solverCount * (solverCount - 1)) / 2;
-  if (!cannotDiffer(seedCount, seedCount, pairs, alpha)) return null;
-  const p = smallestHolmP(seedCount, seedCount, pairs);
-  const needed = runsNeeded(alpha, pairs);
-  const after = pairs > 1 ? ` after Holm over the ${pairs} pairs of ${solverCount} solvers` : '';
+  const comparisons = solverCount - 1;
+  if (!cannotDiffer(seedCount, seedCount, comparisons, alpha)) return null;
+  const p = smallestHolmP(seedCount, seedCount, comparisons);
+  const needed = runsNeeded(alpha, comparisons);
+  const after = comparisons > 1 ? ` after Holm over the ${comparisons} comparisons of ${solverCount} solvers with the baseline` : '';
   return `With ${seedCount} seed${seedCount === 1 ? '' : 's'}, the rank-sum test cannot show a difference between solvers at p < ${alpha}: its smallest p is ${Number(p.toPrecision(3))}${after}, so every +/−/= mark of the comparison will be "=". Use at least ${needed} seeds.`;
 }
 

@@ -3,8 +3,9 @@
  * compareExperiment (the API's answer: `saikoro compare --json`); the rest is derived from it or
  * from the stored results (getExperimentResults), never recomputed another way:
  *
- * - the +/−/= marks against a baseline use compareExperiment's pair tests: the pair's Holm p
- *   (adjusted over all k(k−1)/2 pairs of the instance) below 0.05 and its A12 say which way;
+ * - the +/−/= marks against a baseline are the report's, by the one rule of
+ *   src-shared/experiments/baseline-marks.ts: compareExperiment's pair p Holm-adjusted over the
+ *   instance's comparisons with the baseline (not over all pairs) below 0.05, A12 says which way;
  * - the per-run points of the box plots are metricValues (src-shared/experiments/compare.ts),
  *   the values compareExperiment summarises;
  * - the convergence bands are quantiles (quantileOfSorted, the one definition) of the runs'
@@ -17,7 +18,8 @@ import type { Comparison, ExperimentRunResult, ExperimentSpec, MetricName } from
 import { METRICS, type InstanceComparison, type InstanceMetricValues, type PairTest, type RunMetricValue } from '../../../src-shared/experiments/compare.ts';
 import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { quantileOfSorted, type Summary } from '../../../src-shared/stats/summary.ts';
-import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
+import { floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
+import { baselineMarks, MARK_SIGNIFICANCE, markRule } from '../../../src-shared/experiments/baseline-marks.ts';
 import type { SolverResult, TracePoint } from '../../../src-shared/solvers/types.ts';
 import { formatIndicator } from '../../logic/dice/labels.ts';
 import type { FrontLog } from '../../../src-shared/solvers/front-log.ts';
@@ -55,8 +57,11 @@ export function logView(metric: MetricName, objectives: number): LogView | null 
   return { kind: 'values' };
 }
 
-/** The significance level of the +/−/= marks (as the report's). */
-export const SIGNIFICANCE = 0.05;
+/** The significance level of the +/−/= marks (the report's: baseline-marks.ts). */
+export const SIGNIFICANCE = MARK_SIGNIFICANCE;
+
+/** The marks' rule in words, printed under the table (the report's caption says the same). */
+export { markRule };
 
 /** The metrics that apply to at least one instance of the experiment, in compare's order. */
 export function applicableMetrics(spec: ExperimentSpec): MetricName[] {
@@ -77,12 +82,16 @@ export interface BaselineCell {
   best: boolean;
   /** compareExperiment's test of this solver and the baseline (null for the baseline itself). */
   pair: PairTest | null;
+  /** The pair's p, Holm-adjusted over the instance's comparisons with the baseline (what the mark reads). */
+  pHolm: number | null;
   /** P(a run of this solver is better than one of the baseline): the pair's A12, turned round when the baseline is its `a`. */
   a12: number | null;
   /** Against the baseline: + better, − worse, = no significant difference; null for the baseline or without values. */
   mark: Mark | null;
   /** The pair has too few runs for any outcome to be significant: its "=" says nothing (attainable.ts). */
   cannotDiffer: boolean;
+  /** How many comparisons with the baseline the instance has (the Holm family of the marks). */
+  comparisons: number;
 }
 
 export interface BaselineRow {
@@ -90,27 +99,20 @@ export interface BaselineRow {
   cells: BaselineCell[];
 }
 
-/** The pair test of two solvers in an instance, whichever way round compare ran it. */
-export function pairOf(instance: InstanceComparison, x: string, y: string): PairTest | null {
-  return instance.pairs.find((p) => (p.a === x && p.b === y) || (p.a === y && p.b === x)) ?? null;
-}
-
-/** One row per instance: each solver's summary, the best marked, and +/−/= against `baseline`. */
+/** One row per instance: each solver's summary, the best marked, and +/−/= against `baseline` (baselineMarks, the report's rule). */
 export function baselineTable(c: Comparison, baseline: string): BaselineRow[] {
   const better = (a: number, b: number) => (c.higherIsBetter ? a > b : a < b);
   return c.instances.map((inst) => {
     const aggregates = inst.solvers.map((s) => (s.summary ? s.summary[c.aggregate] : null));
     let best: number | null = null;
     for (const a of aggregates) if (a !== null && (best === null || better(a, best))) best = a;
+    const marks = baselineMarks(inst, baseline, SIGNIFICANCE);
     return {
       instance: inst.instance,
       cells: inst.solvers.map((s, k) => {
-        const pair = s.label === baseline ? null : pairOf(inst, s.label, baseline);
-        const a12 = pair ? (pair.a === s.label ? pair.a12 : 1 - pair.a12) : null;
-        const mark: Mark | null = pair && a12 !== null ? (pair.pHolm < SIGNIFICANCE && a12 !== 0.5 ? (a12 > 0.5 ? '+' : '−') : '=') : null;
-        const base = pair ? inst.solvers.find((o) => o.label === baseline)! : null;
-        const few = pair !== null && !!s.summary && !!base?.summary && cannotDiffer(s.summary.n, base.summary.n, inst.pairs.length, SIGNIFICANCE);
-        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair, a12, mark, cannotDiffer: few };
+        const m = marks[k];
+        const mark: Mark | null = m.mark === '-' ? '−' : m.mark;
+        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair: m.pair, pHolm: m.pHolm, a12: m.a12, mark, cannotDiffer: m.cannotDiffer, comparisons: m.comparisons };
       }),
     };
   });
@@ -121,8 +123,8 @@ export function baselineTable(c: Comparison, baseline: string): BaselineRow[] {
  * rank-sum test's smallest p (2 / C(n1 + n2, n1), times the Holm family's size) is not below the
  * significance level, and how many runs per solver would let a difference show (attainable.ts).
  */
-export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], alpha = SIGNIFICANCE): string[] {
-  const groups = new Map<string, { instances: string[]; n1: number; n2: number; pairs: number }>();
+export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], baseline: string, alpha = SIGNIFICANCE): string[] {
+  const groups = new Map<string, { instances: string[]; n1: number; n2: number; comparisons: number }>();
   c.instances.forEach((inst, k) => {
     const flagged = rows[k].cells.filter((cell) => cell.cannotDiffer);
     if (!flagged.length) return;
@@ -134,8 +136,9 @@ export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], al
       const b = inst.solvers.find((s) => s.label === (cell.pair!.a === cell.label ? cell.pair!.b : cell.pair!.a))!.summary!.n;
       if (Math.min(a, b) < Math.min(n1, n2) || (Math.min(a, b) === Math.min(n1, n2) && Math.max(a, b) < Math.max(n1, n2))) [n1, n2] = [Math.min(a, b), Math.max(a, b)];
     }
-    const key = `${n1}|${n2}|${inst.pairs.length}|${flagged.length === rows[k].cells.filter((cell) => cell.pair).length}`;
-    const group = groups.get(key) ?? { instances: [], n1, n2, pairs: inst.pairs.length };
+    const comparisons = flagged[0].comparisons;
+    const key = `${n1}|${n2}|${comparisons}|${flagged.length === rows[k].cells.filter((cell) => cell.pair).length}`;
+    const group = groups.get(key) ?? { instances: [], n1, n2, comparisons };
     group.instances.push(inst.instance);
     groups.set(key, group);
   });
@@ -143,8 +146,8 @@ export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], al
     const all = key.endsWith('true');
     const where = g.instances.length === c.instances.length && c.instances.length > 1 ? 'on every instance' : `on ${g.instances.join(', ')}`;
     return (
-      `${floorSentence(g.n1, g.n2, g.pairs, alpha, 'pairs')}, so ${all ? 'every mark' : 'the marks of those pairs'} ${where} ${all ? 'is' : 'are'} "=" whatever the runs found. ` +
-      `${runsNeeded(alpha, g.pairs)} runs per solver (seeds) can show a difference at ${alpha}.`
+      `${floorSentence(g.n1, g.n2, g.comparisons, alpha, `comparisons with ${baseline}`)}, so ${all ? 'every mark' : 'the marks of those pairs'} ${where} ${all ? 'is' : 'are'} "=" whatever the runs found. ` +
+      `${runsNeeded(alpha, g.comparisons)} runs per solver (seeds) can show a difference at ${alpha}.`
     );
   });
 }

@@ -17,7 +17,7 @@ import { instanceConfig } from '../../../src-shared/experiments/spec.ts';
 import { normalisedHypervolume } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { normalisedReferencePoint } from '../../../src-shared/metrics/hypervolume.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
-import { holmAdjust } from '../../../src-shared/stats/holm.ts';
+import { baselineMarks } from '../../../src-shared/experiments/baseline-marks.ts';
 import { median } from '../../../src-shared/stats/summary.ts';
 import { attainmentSummary, eafAt, eafDifference } from '../../../src-shared/metrics/attainment.ts';
 import { runCli } from '../cli/io.ts';
@@ -94,17 +94,11 @@ describe('buildReport', () => {
             if (values.length) expect(median(values)).toBe(column.summary!.median);
             expect(cell.median).toBe(column.summary?.median ?? null);
             if (cell.solver === report.baseline) expect(cell.vsBaseline).toBeNull();
-            else {
-              const vsBaseline = inst.pairs.filter((p) => [p.a, p.b].includes(report.baseline));
-              const pair = vsBaseline.find((p) => [p.a, p.b].includes(cell.solver))!;
-              expect(cell.p).toBe(pair.p);
-              // Holm over the comparisons with the baseline (a control), not over all pairs.
-              expect(cell.pHolm).toBe(holmAdjust(vsBaseline.map((p) => p.p))[vsBaseline.indexOf(pair)]);
-              const a12 = pair.a === cell.solver ? pair.a12 : 1 - pair.a12;
-              expect(cell.a12).toBeCloseTo(a12, 15);
-              expect(cell.vsBaseline).toBe(cell.pHolm! < 0.05 ? (a12 > 0.5 ? '+' : '-') : '=');
-            }
           }
+          // The marks are the one rule's (baseline-marks.ts, checked against scipy in
+          // tests/shared/experiments/baseline-marks.test.ts), the Compare view's too.
+          const marks = baselineMarks(inst, report.baseline);
+          expect(row.cells.map((c) => [c.solver, c.vsBaseline, c.p, c.pHolm, c.a12])).toEqual(marks.map((m) => [m.label, m.mark, m.pair?.p ?? null, m.pHolm, m.a12]));
           const aggregates = row.cells.map((c) => (table.aggregate === 'mean' ? c.mean : c.median)).filter((v): v is number => v !== null);
           const best = table.higherIsBetter ? Math.max(...aggregates) : Math.min(...aggregates);
           for (const c of row.cells) expect(c.best).toBe((table.aggregate === 'mean' ? c.mean : c.median) === best);

@@ -1,5 +1,7 @@
-// The comparison view's pure parts on hand-made data: the +/−/= marks against a baseline (Holm p
-// of compare's pair, turned round when the baseline is the pair's first solver), the best per
+// The comparison view's pure parts on hand-made data: the +/−/= marks against a baseline (the
+// pair's p Holm-adjusted by hand over the comparisons with the baseline, A12 turned round when
+// the baseline is the pair's first solver; tests/shared/experiments/baseline-marks.test.ts checks
+// the rule against scipy), the best per
 // instance, the totals; the metrics that apply; traces read as step functions; the median-HV run
 // for odd and even run counts; thinning of evaluation points.
 import { describe, expect, it } from 'vitest';
@@ -33,9 +35,11 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
     normalisation: null,
     solvers: [column('A', [1, 2, 3]), column('B', [4, 5, 6]), column('C', [1, 2, 2]), column('D', [0, 0, 1])],
     pairs: [
+      // Holm over the three comparisons with A: 0.001 · 3 = 0.003, 0.002 · 2 = 0.004, 0.03 · 1.
       // B beats A: significant after Holm.
       pair('A', 'B', 0.001, 0.004, 0.1),
-      // C against A: p below 0.05 but not its Holm p: '='.
+      // C against A: 0.03, significant over the comparisons with A (over all six pairs, the
+      // pHolm compare gives, 0.09 would not be), A better.
       pair('A', 'C', 0.03, 0.09, 0.7),
       // D against A: significant, A better (A is the pair's a, so D's A12 is 1 - 0.95).
       pair('A', 'D', 0.002, 0.01, 0.95),
@@ -46,7 +50,8 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
   };
   it('marks by the Holm p and turns A12 round to "this solver better than the baseline"', () => {
     const [row] = baselineTable(comparison([inst]), 'A');
-    expect(row.cells.map((c) => c.mark)).toEqual([null, '+', '=', '−']);
+    expect(row.cells.map((c) => c.mark)).toEqual([null, '+', '−', '−']);
+    expect(row.cells.map((c) => c.pHolm)).toEqual([null, 0.003, 0.03, 0.004]);
     expect(row.cells.map((c) => c.a12)).toEqual([null, 1 - 0.1, 1 - 0.7, 1 - 0.95]);
     expect(row.cells[1].pair).toBe(inst.pairs[0]);
     // Higher is better: B has the best median.
@@ -54,8 +59,10 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
   });
   it('against another baseline, from the pairs where that baseline is second', () => {
     const [row] = baselineTable(comparison([inst]), 'D');
-    // A vs D: A12 0.95 for A, significant: A better than D.
+    // A vs D: A12 0.95 for A, significant: A better than D. Holm over the comparisons with D:
+    // 0.002 · 3 = 0.006, then max(0.006, 0.5 · 2) = 1 and max(1, 0.5 · 1) = 1.
     expect(row.cells.map((c) => c.mark)).toEqual(['+', '=', '=', null]);
+    expect(row.cells.map((c) => c.pHolm)).toEqual([0.006, 1, 1, null]);
   });
   it('an A12 of exactly 0.5 is "=" even when the p-value is small; lower-is-better picks the smallest median', () => {
     const tie: InstanceComparison = { ...inst, solvers: [column('A', [3, 3]), column('B', [1, 1])], pairs: [pair('A', 'B', 0.001, 0.001, 0.5)] };
@@ -66,8 +73,10 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
   it('a solver without values has no mark; totals count the marks per solver over the instances', () => {
     const empty: InstanceComparison = { ...inst, instance: 'j', solvers: [column('A', [1]), column('B', null), column('C', [0]), column('D', [9])], pairs: [pair('A', 'C', 0.5, 0.5, 0.5), pair('A', 'D', 0.01, 0.03, 0.0)] };
     const rows = baselineTable(comparison([inst, empty]), 'A');
+    // Two comparisons with A (B has no values): 0.01 · 2 = 0.02, max(0.02, 0.5 · 1) = 0.5.
     expect(rows[1].cells.map((c) => c.mark)).toEqual([null, null, '=', '+']);
-    expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({ A: { '+': 0, '−': 0, '=': 0 }, B: { '+': 1, '−': 0, '=': 0 }, C: { '+': 0, '−': 0, '=': 2 }, D: { '+': 1, '−': 1, '=': 0 } });
+    expect(rows[1].cells.map((c) => c.pHolm)).toEqual([null, null, 0.5, 0.02]);
+    expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({ A: { '+': 0, '−': 0, '=': 0 }, B: { '+': 1, '−': 0, '=': 0 }, C: { '+': 0, '−': 1, '=': 1 }, D: { '+': 1, '−': 1, '=': 0 } });
   });
 });
 
@@ -95,8 +104,9 @@ describe('marks that cannot be + or −: too few runs for the rank-sum test', ()
       ['=', true],
     ]);
     expect(three.pairs.map((p) => p.pHolm)).toEqual([0.30000000000000004, 0.30000000000000004, 0.30000000000000004]);
-    expect(unreachableNotes(c, rows)).toEqual([
-      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.3 after Holm over 3 pairs), so every mark on every instance is "=" whatever the runs found. 5 runs per solver (seeds) can show a difference at 0.05.',
+    // The marks' family is the 2 comparisons with A: 0.1 · 2 = 0.2; 5 runs each reach 2 · 2 / C(10, 5) = 0.016 (4: 2 · 2 / C(8, 4) = 0.057).
+    expect(unreachableNotes(c, rows, 'A')).toEqual([
+      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.2 after Holm over 2 comparisons with A), so every mark on every instance is "=" whatever the runs found. 5 runs per solver (seeds) can show a difference at 0.05.',
     ]);
   });
   it('with 5 seeds the same separation is significant, and there is no note', () => {
@@ -107,11 +117,11 @@ describe('marks that cannot be + or −: too few runs for the rank-sum test', ()
       ['+', false],
       ['+', false],
     ]);
-    expect(unreachableNotes(comparison([five]), rows)).toEqual([]);
+    expect(unreachableNotes(comparison([five]), rows, 'A')).toEqual([]);
   });
   it('two solvers with 3 and 4 runs: one pair, smallest p 2/35', () => {
     const c = comparison([tested('i', { A: [1, 2, 3], B: [4, 5, 6, 7] })]);
-    expect(unreachableNotes(c, baselineTable(c, 'A'))).toEqual(['With 3 and 4 runs, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.0571), so every mark on i is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.']);
+    expect(unreachableNotes(c, baselineTable(c, 'A'), 'A')).toEqual(['With 3 and 4 runs, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.0571), so every mark on i is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.']);
   });
 });
 

@@ -128,10 +128,10 @@ describe('experiment editor: the JSON, both ways', () => {
     await settle();
     await typeField('seeds.count', '5');
     expect(textOf('run-count')).toBe('2 instances × 3 solvers × 5 seeds = 30 runs');
-    // Five seeds can show a difference between three solvers (6/252 = 0.024 after Holm over 3 pairs); four cannot.
+    // Five seeds can show a difference between three solvers (2 · 2/252 = 0.016 after Holm over the 2 comparisons with the baseline); four cannot (2 · 2/70 = 0.057).
     expect(byTestId('seeds-warning')).toBeNull();
     await typeField('seeds.count', '4');
-    expect(textOf('seeds-warning')).toBe('With 4 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.0857 after Holm over the 3 pairs of 3 solvers, so every +/−/= mark of the comparison will be "=". Use at least 5 seeds.');
+    expect(textOf('seeds-warning')).toBe('With 4 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.0571 after Holm over the 2 comparisons of 3 solvers with the baseline, so every +/−/= mark of the comparison will be "=". Use at least 5 seeds.');
     await typeField('seeds.count', '5');
     click(byTestId('seeds-list-mode'));
     await settle();
