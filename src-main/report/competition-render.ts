@@ -27,8 +27,8 @@ export function runScoreText(score: RunScore | null): string {
 }
 
 function progressText(r: CompetitionReport): string {
-  const { total, done, failed, missing } = r.runs;
-  return `${done + failed}/${total} runs ended (${done} done, ${failed} failed${missing ? `, ${missing} not run yet: scored as nothing until they are` : ''})`;
+  const { total, done, failed, live, missing } = r.runs;
+  return `${done + failed}/${total} runs ended (${done} done, ${failed} failed${live ? `, ${live} playing on the server: scored on what they have evaluated so far` : ''}${missing ? `, ${missing} not run yet: scored as nothing until they are` : ''})`;
 }
 
 function padTable(header: string[], rows: string[][]): string[] {

@@ -61,8 +61,12 @@ export interface CompetitionReport {
   revealed: boolean;
   entrants: { name: string; kind: string }[];
   problems: { id: string; track: TrackName; n: number; instance: number; hidden: boolean }[];
-  /** Runs of the suite: total, done, failed (scored on what they evaluated), missing (not run yet: scored as nothing). */
-  runs: { total: number; done: number; failed: number; missing: number };
+  /**
+   * Runs of the suite: total, done, failed (scored on what they evaluated), live (a remote
+   * entrant's run still playing on a competition server: scored on what it has evaluated so
+   * far), missing (not run yet: scored as nothing).
+   */
+  runs: { total: number; done: number; failed: number; live: number; missing: number };
   complete: boolean;
   standings: StandingLine[];
   friedman: Standings['friedman'];
@@ -75,8 +79,25 @@ export interface CompetitionReport {
 
 interface ScoredCell {
   run: RunSpec;
-  record: RunRecord | undefined;
+  result: SolverResult | null;
   score: RunScore | null;
+}
+
+/** A stored run as the report reads it (a RunRecord, or what a server keeps of one). */
+export type StoredRun = Pick<RunRecord, 'status' | 'result'>;
+
+export interface CompetitionReportOptions {
+  generatedAt?: Date;
+  /**
+   * The stored runs by id, when the caller has them (a competition server keeps them): read from
+   * the project otherwise.
+   */
+  stored?: ReadonlyMap<string, StoredRun>;
+  /**
+   * Remote runs still playing on a competition server, by id: their results as they stand,
+   * scored like any run (a run stored done is read from the store instead).
+   */
+  live?: ReadonlyMap<string, SolverResult>;
 }
 
 /**
@@ -84,12 +105,12 @@ interface ScoredCell {
  * caller when it is not one); missing runs count as runs that found nothing, and `complete` says
  * whether any is missing.
  */
-export function buildCompetitionReport(project: Project, competition: Competition, options: { generatedAt?: Date } = {}): CompetitionReport {
+export function buildCompetitionReport(project: Project, competition: Competition, options: CompetitionReportOptions = {}): CompetitionReport {
   const { definition } = competition;
   const entrants = project.entrants();
   const names = entrants.map((e) => e.name);
   const specs = new Map(project.experiments().map((e) => [e.name, e.spec]));
-  const counts = { total: 0, done: 0, failed: 0, missing: 0 };
+  const counts = { total: 0, done: 0, failed: 0, live: 0, missing: 0 };
   const problemScores: ProblemScores[] = [];
   const contradictions: CompetitionReport['contradictions'] = [];
   const ecdfRuns = new Map<string, RunHits[]>();
@@ -100,7 +121,7 @@ export function buildCompetitionReport(project: Project, competition: Competitio
     const spec = specs.get(track);
     if (!spec || names.length === 0) continue;
     const grid = expandGrid(spec);
-    const records = new Map(project.runs(grid.map((r) => r.id)).map((r) => [r.id, r]));
+    const records: ReadonlyMap<string, StoredRun> = options.stored ?? new Map(project.runs(grid.map((r) => r.id)).map((r) => [r.id, r]));
     ecdfRuns.set(track, []);
     withoutTargets.set(track, []);
     inexact.set(track, new Set());
@@ -109,17 +130,20 @@ export function buildCompetitionReport(project: Project, competition: Competitio
       const cells: ScoredCell[] = [];
       for (const run of grid.filter((r) => r.instance === instance.name)) {
         const record = records.get(run.id);
+        const live = record?.status === 'done' ? undefined : options.live?.get(run.id);
         counts.total++;
-        if (!record) counts.missing++;
+        if (live) counts.live++;
+        else if (!record) counts.missing++;
         else if (record.status === 'done') counts.done++;
         else counts.failed++;
+        const result = live ?? record?.result ?? null;
         let score: RunScore | null = null;
-        if (record?.result) {
-          const scored = scoreRun({ config: run.config, track, budget: definition.evaluations, result: record.result });
+        if (result) {
+          const scored = scoreRun({ config: run.config, track, budget: definition.evaluations, result });
           score = scored.score;
           if (scored.problem) contradictions.push({ id: run.id, problem: instance.name, entrant: run.label, seed: run.seed, reason: scored.problem });
         }
-        cells.push({ run, record, score });
+        cells.push({ run, result, score });
       }
       problemScores.push({ problem: instance.name, runs: Object.fromEntries(names.map((name) => [name, cells.filter((c) => c.run.label === name).map((c) => c.score)])) });
       const hits = problemHits(track, instance.name, cells);
@@ -154,7 +178,7 @@ export function buildCompetitionReport(project: Project, competition: Competitio
     entrants: entrants.map((e) => ({ name: e.name, kind: e.entry.kind === 'builtin' ? `built-in ${e.entry.solver}` : e.entry.kind })),
     problems: competition.problems.map(({ id, track, n, instance, hidden }) => ({ id, track, n, instance, hidden })),
     runs: counts,
-    complete: counts.missing === 0,
+    complete: counts.missing === 0 && counts.live === 0,
     standings,
     friedman: computed.friedman,
     pairwise: computed.pairwise,
@@ -170,7 +194,7 @@ export function buildCompetitionReport(project: Project, competition: Competitio
  * without a result (missing, or failed with nothing stored) reach no target.
  */
 function problemHits(track: TrackName, problem: string, cells: readonly ScoredCell[]): { runs: RunHits[]; inexact: string[] } | null {
-  const results = cells.map((c) => c.record?.result ?? null);
+  const results = cells.map((c) => c.result);
   const m = cells[0]?.run.config.objectives.length ?? 1;
   const notes = new Set<string>();
   let targets: number[];

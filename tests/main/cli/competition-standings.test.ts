@@ -35,7 +35,7 @@ describe('saikoro competition standings', () => {
     expect(r.code, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.complete).toBe(true);
-    expect(report.runs).toEqual({ total: 24, done: 24, failed: 0, missing: 0 });
+    expect(report.runs).toEqual({ total: 24, done: 24, failed: 0, live: 0, missing: 0 });
     // The fixed fields.
     for (const s of report.standings) expect(Object.keys(s)).toEqual(expect.arrayContaining(['entrant', 'rank', 'score', 'problems']));
     const ids = ['so-n100-i1', 'so-n100-i2', 'so-n100-i3', 'mo2-n100-i1', 'mo2-n100-i2', 'mo2-n100-i3'];
