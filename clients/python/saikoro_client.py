@@ -48,6 +48,25 @@ stdout belongs to the protocol: :func:`connect` points ``sys.stdout`` at stderr,
 ``print()`` goes to the run's log instead of breaking the protocol. stderr is kept as the log;
 :meth:`Problem.log` writes a ``{"log": ...}`` line, which Saikoro puts in the run's log too.
 
+Against a competition server. The same program plays against ``saikoro serve --competition``
+from anywhere, unchanged: give it ``--remote URL --token T`` (or the environment variables
+``SAIKORO_REMOTE`` and ``SAIKORO_TOKEN``, which keep the token out of ``ps``)::
+
+    python3 my_solver.py --remote https://comp.example.org --token skt_...
+
+This module takes those two options out of ``sys.argv`` when it is imported (so the program's
+own argument parser never sees them), and :func:`connect` then opens a WebSocket to the server
+instead of reading stdin: the first message is the same hello (blind: no ``track``, no
+``config``; ``remaining`` says what is left of a run a reconnection resumes), then the same
+requests and answers. ``URL`` is the server (the client plays the first problem with budget
+left, which the server lists at ``/api/competition``) or a problem's address
+(``.../api/competition/so-n840-i3``). One run per process: the program's loop ends at
+``Stopped`` as on a pipe, so ``while python3 my_solver.py --remote URL --token T; do :; done``
+plays every problem and seed in turn (the last start finds nothing left: :class:`NothingLeft`).
+A refusal of the server (a bad token, no budget left, a request too large) raises
+:class:`RemoteError` with the server's message; a refusal for the request rate is waited out and
+the request sent again. Standard library only (a WebSocket over ``socket`` and ``ssl``).
+
 pymoo: :meth:`Problem.pymoo` returns a ``pymoo.core.problem.Problem`` that evaluates through
 Saikoro (pymoo is imported only then; the rest of this module never needs it). See
 examples/solvers/pymoo_nsga2.py.
@@ -55,12 +74,20 @@ examples/solvers/pymoo_nsga2.py.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import math
+import os
+import socket
+import ssl
+import struct
 import sys
-from typing import IO, Any, Dict, Iterable, List, Optional, Sequence, Union
+import time
+import urllib.parse
+from typing import IO, Any, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
-__all__ = ["connect", "Problem", "Result", "Stopped", "ProtocolError", "PROTOCOL_VERSION"]
+__all__ = ["connect", "connect_remote", "Problem", "Result", "Stopped", "ProtocolError", "RemoteError", "NothingLeft", "PROTOCOL_VERSION"]
 
 PROTOCOL_VERSION = 1
 
@@ -83,6 +110,19 @@ class Stopped(Exception):
 
 class ProtocolError(Exception):
     """A line from Saikoro that this client does not understand (a bug on one side)."""
+
+
+class RemoteError(Exception):
+    """A competition server refused (``status``: its HTTP status, or None for a message on an
+    open connection); the message is the server's, which says what and why."""
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        self.status = status
+
+
+class NothingLeft(RemoteError):
+    """``--remote`` named the server, and every problem's budget is used: nothing left to play."""
 
 
 class Result:
@@ -162,7 +202,8 @@ class Problem:
       first_line   the first line as a dict, for fields this client does not name
     """
 
-    def __init__(self, first_line: Dict[str, Any], reader: IO[bytes], writer: IO[bytes]):
+    def __init__(self, first_line: Dict[str, Any], reader: Optional[IO[bytes]] = None, writer: Optional[IO[bytes]] = None,
+                 channel: Optional["_Channel"] = None):
         if not isinstance(first_line, dict):
             raise ProtocolError("Saikoro's first line must be a JSON object")
         protocol = first_line.get("protocol")
@@ -186,12 +227,16 @@ class Problem:
         self.config: Optional[Dict[str, Any]] = problem.get("config")
         self.blind: bool = "config" not in problem
         self.seed: int = int(first_line.get("seed", 0))
-        self.remaining: Optional[int] = self.budget
+        remaining = first_line.get("remaining", self.budget)
+        self.remaining: Optional[int] = None if remaining is None else int(remaining)
         self.evaluated: int = 0
         self.stopped: Optional[str] = None
         self.first_line = first_line
-        self._reader = reader
-        self._writer = writer
+        if channel is None:
+            if reader is None or writer is None:
+                raise ValueError("a Problem needs a reader and a writer, or a channel")
+            channel = _LineChannel(reader, writer)
+        self._channel = channel
 
     def evaluate(self, batch: Iterable[SequenceLike]) -> List[Result]:
         """Evaluates a batch of sequences; returns one :class:`Result` per sequence, in order.
@@ -232,30 +277,70 @@ class Problem:
         """A pymoo ``Problem`` evaluating through Saikoro (imports pymoo; see :func:`pymoo_problem`)."""
         return pymoo_problem(self)
 
+    def close(self) -> None:
+        """Ends the connection (a remote run's WebSocket; nothing for a pipe). The run keeps what it evaluated."""
+        self._channel.close()
+
     def _send(self, message: Dict[str, Any]) -> None:
-        self._writer.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
-        self._writer.flush()
+        self._channel.send(json.dumps(message, separators=(",", ":")).encode("utf-8"))
 
     def _receive(self) -> Optional[Dict[str, Any]]:
+        return self._channel.receive()
+
+
+def _parse_message(line: bytes) -> Dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        raise ProtocolError(f"not a JSON line from Saikoro: {line[:200]!r}") from None
+    if not isinstance(message, dict):
+        raise ProtocolError(f"not a JSON object from Saikoro: {line[:200]!r}")
+    return message
+
+
+class _Channel:
+    """How a Problem talks to Saikoro: send one message, receive one (None: the other side ended)."""
+
+    def send(self, data: bytes) -> None:
+        raise NotImplementedError
+
+    def receive(self) -> Optional[Dict[str, Any]]:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+
+class _LineChannel(_Channel):
+    """JSON lines over the program's stdin and stdout (Saikoro started the program)."""
+
+    def __init__(self, reader: IO[bytes], writer: IO[bytes]):
+        self._reader = reader
+        self._writer = writer
+
+    def send(self, data: bytes) -> None:
+        self._writer.write(data + b"\n")
+        self._writer.flush()
+
+    def receive(self) -> Optional[Dict[str, Any]]:
         line = self._reader.readline()
         if not line:
             return None
-        try:
-            message = json.loads(line)
-        except ValueError:
-            raise ProtocolError(f"not a JSON line from Saikoro: {line[:200]!r}") from None
-        if not isinstance(message, dict):
-            raise ProtocolError(f"not a JSON object from Saikoro: {line[:200]!r}")
-        return message
+        return _parse_message(line)
 
 
 def connect(reader: Optional[IO[bytes]] = None, writer: Optional[IO[bytes]] = None, protect_stdout: bool = True) -> Problem:
     """Reads Saikoro's first line and returns the :class:`Problem`.
 
+    Given ``--remote URL --token T`` on the command line (or ``SAIKORO_REMOTE`` and
+    ``SAIKORO_TOKEN``), it plays against a competition server instead (:func:`connect_remote`).
+
     By default it talks over the process's stdin and stdout, and (``protect_stdout``) points
     ``sys.stdout`` at stderr so that ``print()`` cannot corrupt the protocol. Pass binary
     streams as ``reader``/``writer`` to talk over something else (tests do).
     """
+    if reader is None and writer is None and _REMOTE is not None:
+        return connect_remote(_REMOTE[0], _REMOTE[1])
     if reader is None:
         reader = sys.stdin.buffer
     if writer is None:
@@ -271,6 +356,272 @@ def connect(reader: Optional[IO[bytes]] = None, writer: Optional[IO[bytes]] = No
     except ValueError:
         raise ProtocolError(f"Saikoro's first line is not JSON: {line[:200]!r}") from None
     return Problem(first, reader, writer)
+
+
+# ---------------------------------------------------------------------------------------------
+# Against a competition server: a WebSocket (RFC 6455) over socket and ssl, and the arguments
+
+
+_WEBSOCKET_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+
+class _WebSocketChannel(_Channel):
+    """The protocol's messages as WebSocket text messages (a client's frames are masked)."""
+
+    def __init__(self, sock: socket.socket, leftover: bytes = b""):
+        self._sock = sock
+        self._buffer = leftover
+        self._closed = False
+        self._last_sent: Optional[bytes] = None
+
+    def _read(self, count: int) -> Optional[bytes]:
+        while len(self._buffer) < count:
+            try:
+                chunk = self._sock.recv(max(65536, count - len(self._buffer)))
+            except OSError:
+                chunk = b""
+            if not chunk:
+                return None
+            self._buffer += chunk
+        out, self._buffer = self._buffer[:count], self._buffer[count:]
+        return out
+
+    def _frame(self, opcode: int, payload: bytes) -> None:
+        header = bytearray([0x80 | opcode])
+        length = len(payload)
+        if length < 126:
+            header.append(0x80 | length)
+        elif length < 65536:
+            header.append(0x80 | 126)
+            header += struct.pack("!H", length)
+        else:
+            header.append(0x80 | 127)
+            header += struct.pack("!Q", length)
+        mask = os.urandom(4)
+        header += mask
+        # XOR with the mask, as one big integer (a byte loop in Python takes seconds per MB).
+        repeated = (mask * (length // 4 + 1))[:length]
+        masked = (int.from_bytes(payload, "little") ^ int.from_bytes(repeated, "little")).to_bytes(length, "little") if length else b""
+        self._sock.sendall(bytes(header) + masked)
+
+    def send(self, data: bytes) -> None:
+        if self._closed:
+            raise Stopped("closed")
+        self._last_sent = data
+        self._frame(0x1, data)
+
+    def _message(self) -> Optional[bytes]:
+        parts: List[bytes] = []
+        while True:
+            head = self._read(2)
+            if head is None:
+                return None
+            fin, opcode, length = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x7F
+            if length == 126:
+                extended = self._read(2)
+                if extended is None:
+                    return None
+                length = struct.unpack("!H", extended)[0]
+            elif length == 127:
+                extended = self._read(8)
+                if extended is None:
+                    return None
+                length = struct.unpack("!Q", extended)[0]
+            if head[1] & 0x80:
+                mask = self._read(4)
+                if mask is None:
+                    return None
+            payload = self._read(length) if length else b""
+            if payload is None:
+                return None
+            if head[1] & 0x80:
+                repeated = (mask * (length // 4 + 1))[:length]
+                payload = (int.from_bytes(payload, "little") ^ int.from_bytes(repeated, "little")).to_bytes(length, "little")
+            if opcode == 0x8:
+                self._closed = True
+                try:
+                    self._frame(0x8, payload[:2])
+                except OSError:
+                    pass
+                return None
+            if opcode == 0x9:
+                self._frame(0xA, payload)
+                continue
+            if opcode == 0xA:
+                continue
+            parts.append(payload)
+            if fin:
+                return b"".join(parts)
+
+    def receive(self) -> Optional[Dict[str, Any]]:
+        while True:
+            data = self._message() if not self._closed else None
+            if data is None:
+                return None
+            message = _parse_message(data)
+            if "error" in message and "results" not in message:
+                retry = message.get("retry")
+                if isinstance(retry, (int, float)) and self._last_sent is not None:
+                    # Refused for the rate: nothing was evaluated; wait and ask again.
+                    time.sleep(float(retry))
+                    self._frame(0x1, self._last_sent)
+                    continue
+                raise RemoteError(f"the server refused: {message['error']}")
+            return message
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            try:
+                self._frame(0x8, struct.pack("!H", 1000))
+            except OSError:
+                pass
+        try:
+            self._sock.close()
+        except OSError:
+            pass
+
+
+def _split_url(url: str) -> Tuple[bool, str, int, str, str]:
+    """(tls, host, port, path, query) of an http(s) or ws(s) URL."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https", "ws", "wss") or not parts.hostname:
+        raise RemoteError(f"--remote must be an http://, https://, ws:// or wss:// address, got {url!r}")
+    tls = parts.scheme in ("https", "wss")
+    return tls, parts.hostname, parts.port or (443 if tls else 80), parts.path.rstrip("/"), parts.query
+
+
+def _open_socket(tls: bool, host: str, port: int, timeout: float) -> socket.socket:
+    try:
+        sock = socket.create_connection((host, port), timeout=timeout)
+    except OSError as e:
+        raise RemoteError(f"cannot reach {host}:{port}: {e}") from None
+    if tls:
+        sock = ssl.create_default_context().wrap_socket(sock, server_hostname=host)
+    return sock
+
+
+def _read_head(sock: socket.socket) -> Tuple[int, Dict[str, str], bytes]:
+    """An HTTP response's status and headers (lower-case names), and the bytes after them."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            raise RemoteError("the server closed the connection before it answered")
+        data += chunk
+        if len(data) > 1 << 20:
+            raise RemoteError("the server's answer has no end of headers")
+    head, rest = data.split(b"\r\n\r\n", 1)
+    lines = head.decode("iso-8859-1").split("\r\n")
+    try:
+        status = int(lines[0].split(" ", 2)[1])
+    except (IndexError, ValueError):
+        raise RemoteError(f"not an HTTP answer: {lines[0][:100]!r}") from None
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        headers[name.strip().lower()] = value.strip()
+    return status, headers, rest
+
+
+def _refusal(status: int, headers: Dict[str, str], body: bytes) -> RemoteError:
+    try:
+        message = json.loads(body.decode("utf-8"))["error"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+        message = body.decode("utf-8", "replace")[:300] or "(no message)"
+    cls = NothingLeft if status == 409 else RemoteError
+    return cls(f"the server refused ({status}): {message}", status)
+
+
+def _request(tls: bool, host: str, port: int, method: str, path: str, token: str, timeout: float, extra: str = "") -> Tuple[int, Dict[str, str], bytes, socket.socket]:
+    sock = _open_socket(tls, host, port, timeout)
+    sock.sendall(f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAuthorization: Bearer {token}\r\n{extra}\r\n".encode("utf-8"))
+    status, headers, rest = _read_head(sock)
+    return status, headers, rest, sock
+
+
+def _read_body(sock: socket.socket, headers: Dict[str, str], rest: bytes) -> bytes:
+    length = int(headers.get("content-length", "0") or 0)
+    while len(rest) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        rest += chunk
+    return rest[:length]
+
+
+def _with_query(path: str, query: str) -> str:
+    return f"{path}?{query}" if query else path
+
+
+def connect_remote(url: str, token: str, timeout: float = 60.0) -> Problem:
+    """Plays a run against a competition server (``saikoro serve --competition``) and returns
+    its :class:`Problem`, which works as over a pipe. ``url``: the server (the first problem with
+    budget left is played) or a problem's address ``.../api/competition/<problem>``."""
+    tls, host, port, path, query = _split_url(url)
+    if not path.startswith("/api/competition/") or path.count("/") != 3:
+        # The server: ask it which problems are left.
+        base = path[: -len("/api/competition")] if path.endswith("/api/competition") else path
+        status, headers, rest, sock = _request(tls, host, port, "GET", _with_query(f"{base}/api/competition", query), token, timeout, "Connection: close\r\n")
+        body = _read_body(sock, headers, rest)
+        sock.close()
+        if status != 200:
+            raise _refusal(status, headers, body)
+        listing = json.loads(body.decode("utf-8"))
+        left = [p["id"] for p in listing.get("problems", []) if any(r.get("state") != "done" and r.get("remaining", 0) > 0 for r in p.get("runs", []))]
+        if not left:
+            raise NothingLeft(f"nothing left to play on {url}: every problem's budget is used", 409)
+        path = f"{base}/api/competition/{left[0]}"
+    key = base64.b64encode(os.urandom(16)).decode("ascii")
+    status, headers, rest, sock = _request(tls, host, port, "GET", _with_query(path, query), token, timeout,
+                                           f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n")
+    if status != 101:
+        body = _read_body(sock, headers, rest)
+        sock.close()
+        raise _refusal(status, headers, body)
+    expected = base64.b64encode(hashlib.sha1((key + _WEBSOCKET_GUID).encode("ascii")).digest()).decode("ascii")
+    if headers.get("sec-websocket-accept") != expected:
+        sock.close()
+        raise RemoteError("the server's WebSocket handshake does not answer this client's key")
+    sock.settimeout(None)
+    channel = _WebSocketChannel(sock, rest)
+    first = channel.receive()
+    if first is None:
+        raise RemoteError("the server closed the connection before its first message")
+    return Problem(first, channel=channel)
+
+
+def _take_remote_arguments(argv: List[str]) -> Optional[Tuple[str, str]]:
+    """Takes ``--remote URL`` and ``--token T`` (or ``--remote=URL``, ``--token=T``) out of
+    ``argv`` in place; falls back on SAIKORO_REMOTE and SAIKORO_TOKEN. None without a URL."""
+    found: Dict[str, str] = {}
+    i = 1
+    while i < len(argv):
+        arg = argv[i]
+        name, eq, value = arg.partition("=")
+        if name in ("--remote", "--token"):
+            if not eq:
+                if i + 1 >= len(argv):
+                    raise SystemExit(f"saikoro_client: {name} needs a value")
+                value = argv[i + 1]
+                del argv[i:i + 2]
+            else:
+                del argv[i]
+            found[name[2:]] = value
+            continue
+        i += 1
+    url = found.get("remote") or os.environ.get("SAIKORO_REMOTE")
+    if not url:
+        if "token" in found:
+            raise SystemExit("saikoro_client: --token goes with --remote URL")
+        return None
+    token = found.get("token") or os.environ.get("SAIKORO_TOKEN")
+    if not token:
+        raise SystemExit("saikoro_client: --remote needs --token T (or SAIKORO_TOKEN): the token the organiser gave you")
+    return url, token
+
+
+_REMOTE = _take_remote_arguments(sys.argv)
 
 
 def pymoo_problem(problem: Problem):

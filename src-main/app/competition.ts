@@ -328,6 +328,19 @@ export interface Reveal {
  */
 export function revealCompetition(project: Project, secret: unknown): Reveal {
   const competition = competitionOf(project);
+  const hidden = checkRevealSecret(project, secret);
+  if (competition.secret !== null) return { hidden, newlyRevealed: false, revealedAt: competition.revealedAt ?? '' };
+  const revealedAt = new Date().toISOString();
+  project.revealCompetition(secret as string, revealedAt);
+  return { hidden, newlyRevealed: true, revealedAt };
+}
+
+/**
+ * The checks of a reveal, without revealing: the secret matches the commitment and draws every
+ * stored instance again. Returns how many instances are hidden; throws CompetitionError.
+ */
+export function checkRevealSecret(project: Project, secret: unknown): number {
+  const competition = competitionOf(project);
   if (typeof secret !== 'string' || !secretMatches(competition.commitment, secret)) throw new CompetitionError('secret', `${project.path}: the secret does not match the competition's commitment; nothing was revealed`);
   let hidden = 0;
   for (const p of competition.problems) {
@@ -336,10 +349,7 @@ export function revealCompetition(project: Project, secret: unknown): Reveal {
     if (!same) throw new CompetitionError('secret', `${project.path}: the secret matches the commitment but does not draw problem ${p.id} as stored; the file's instances are not the secret's (it was changed); nothing was revealed`);
     if (p.hidden) hidden++;
   }
-  if (competition.secret !== null) return { hidden, newlyRevealed: false, revealedAt: competition.revealedAt ?? '' };
-  const revealedAt = new Date().toISOString();
-  project.revealCompetition(secret, revealedAt);
-  return { hidden, newlyRevealed: true, revealedAt };
+  return hidden;
 }
 
 /** CompetitionError, SuiteError and ProjectError are the user's problems to fix: their messages say what. */

@@ -11,6 +11,11 @@ import { renderPdf } from '../report/pdf.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { DEFAULT_RENDERER_OUT, ensureRendererBuilt, PROJECT_ROOT } from './renderer-dir.ts';
 import { newToken, startWebServer, type WebServer } from './web-server.ts';
+import { CompetitionService } from '../app/competition-service.ts';
+import { boundedHvNormaliser } from '../app/dice.ts';
+import { Launcher } from '../app/launcher.ts';
+import type { RemoteLimits } from '../../src-shared/competition/remote.ts';
+import { competitionEndpoints } from './competition-endpoints.ts';
 
 export interface AppServerOptions {
   port?: number;
@@ -31,6 +36,14 @@ export interface AppServerOptions {
   token?: string | null;
   /** Run solver programs (`saikoro serve --allow-commands`); refused by default (program-policy.ts). */
   allowCommands?: boolean;
+  /**
+   * Serve this competition file to its remote entrants (`saikoro serve --competition FILE`;
+   * docs/competition.md, "Running it as a service"): absolute path, limits per token, and
+   * whether the leaderboard needs no token.
+   */
+  competition?: { file: string; publicLeaderboard?: boolean; limits?: Partial<RemoteLimits>; heartbeatSeconds?: number };
+  /** Told of what goes wrong in the background (the competition's log, a run that cannot resume). */
+  onError?: (message: string) => void;
 }
 
 export class RendererMissingError extends Error {
@@ -42,6 +55,8 @@ export class RendererMissingError extends Error {
 
 export interface AppServer extends WebServer {
   readonly events: ApiEventHub;
+  /** The competition served (with `competition`), else null. */
+  readonly competition: CompetitionService | null;
   readonly runs: RunService;
   readonly projects: ProjectService;
 }
@@ -60,9 +75,18 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   const appFolder = pathRedactor([PROJECT_ROOT], '<saikoro>');
   const redact = (text: string) => appFolder(paths.redact(text));
   let server: WebServer;
+  let service: CompetitionService | null = null;
+  let launcher: Launcher | null = null;
   try {
-    server = await startWebServer({ rendererDir, api: core.api, events: core.events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact });
+    if (opts.competition) {
+      const normaliser = boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: opts.spawn ?? nodeSpawner(), parallelism: 1 })));
+      service = CompetitionService.open(opts.competition.file, { normaliser, ...(opts.competition.limits ? { limits: opts.competition.limits } : {}), onError: opts.onError });
+    }
+    const competition = service ? competitionEndpoints(service, { publicLeaderboard: opts.competition?.publicLeaderboard, heartbeatSeconds: opts.competition?.heartbeatSeconds, onError: opts.onError }) : undefined;
+    server = await startWebServer({ rendererDir, api: core.api, events: core.events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact, ...(competition ? { competition } : {}) });
   } catch (e) {
+    await service?.close();
+    (launcher as Launcher | null)?.dispose();
     core.dispose();
     throw e;
   }
@@ -72,6 +96,7 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
     port: server.port,
     token: server.token,
     events: core.events,
+    competition: service,
     runs: core.runs,
     projects: core.projects!,
     async close() {
@@ -79,6 +104,8 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
       // then close the project file.
       core.dispose();
       await server.close();
+      await service?.close();
+      (launcher as Launcher | null)?.dispose();
     },
   };
 }

@@ -10,6 +10,7 @@ import { dispatchCall } from '../api/dispatch.ts';
 import { withRequestSignal } from '../app/request-context.ts';
 import type { ApiEventHub } from '../app/events.ts';
 import { JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
+import type { CompetitionEndpoints } from './competition-endpoints.ts';
 
 export interface WebServerOptions {
   /** The built renderer (index.html and assets). */
@@ -31,6 +32,12 @@ export interface WebServerOptions {
    * the client the workspace's absolute path. None by default.
    */
   redact?: (text: string) => string;
+  /**
+   * A competition's endpoints (saikoro serve --competition; competition-endpoints.ts): they
+   * check entrants' tokens themselves, after this server's Host check (and Origin check for
+   * POSTs and WebSockets); the server's own token reaches them as the organiser's.
+   */
+  competition?: CompetitionEndpoints;
 }
 
 export interface WebServer {
@@ -213,6 +220,17 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   async function handle(req: IncomingMessage, res: ServerResponse) {
     if (!hostAllowed(req)) return send(res, 421, 'text/plain; charset=utf-8', 'unexpected Host header');
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (opts.competition?.handles(url.pathname)) {
+      if (req.method === 'POST' && !sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin requests are refused');
+      const organiser = token !== null && authorized(req, url);
+      // The organiser's page load with ?token=: kept in the cookie, out of the address.
+      if (organiser && url.searchParams.get('token') === token && (req.method === 'GET' || req.method === 'HEAD') && !url.pathname.startsWith('/api/')) {
+        url.searchParams.delete('token');
+        res.setHeader('Set-Cookie', `${cookieName}=${token}; HttpOnly; SameSite=Strict; Path=/`);
+        return send(res, 303, 'text/plain; charset=utf-8', 'see other', { Location: url.pathname + url.search, 'Cache-Control': 'no-store' });
+      }
+      return opts.competition.handleHttp(req, res, url, { organiser });
+    }
     if (!authorized(req, url)) {
       if (url.pathname.startsWith('/api/')) return send(res, 401, 'text/plain; charset=utf-8', 'this server needs its token (Authorization: Bearer <token>)', { 'WWW-Authenticate': 'Bearer' });
       return send(res, 401, 'text/html; charset=utf-8', UNAUTHORIZED_PAGE, { 'WWW-Authenticate': 'Bearer' });
@@ -303,6 +321,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   const sockets = new Set<WebSocket>();
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
+    if (opts.competition?.handles(url.pathname)) {
+      if (!hostAllowed(req) || !sameOrigin(req)) {
+        socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+        return;
+      }
+      return opts.competition.handleUpgrade(req, socket, head, url, { organiser: token !== null && authorized(req, url) });
+    }
     if (url.pathname !== EVENTS_PATH || !hostAllowed(req) || !sameOrigin(req)) {
       socket.end('HTTP/1.1 403 Forbidden\r\n\r\n');
       return;
@@ -343,6 +368,7 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     port,
     token,
     async close() {
+      opts.competition?.close();
       for (const ws of sockets) ws.terminate();
       await new Promise<void>((resolve) => wss.close(() => resolve()));
       server.closeAllConnections();

@@ -268,11 +268,16 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     };
   }
 
+  /**
+   * The result as the run stands: its last trace point goes on a copy, so the run can be asked
+   * while it goes on (a competition server's live standings) and its later result is the same.
+   */
   result(end: RunEnd): SolverResult {
     const { stopReason } = end;
-    const last = this.trace[this.trace.length - 1];
-    if (!last || last.evaluations !== this.evaluations) this.trace.push(this.tracePoint(this.evaluations, this.clock.seconds(), true));
-    else if (last.indicator === null && !this.single) this.trace[this.trace.length - 1] = { ...last, indicator: this.frontIndicator(true) };
+    const trace = this.trace.slice();
+    const last = trace[trace.length - 1];
+    if (!last || last.evaluations !== this.evaluations) trace.push(this.tracePoint(this.evaluations, this.clock.seconds(), true));
+    else if (last.indicator === null && !this.single) trace[trace.length - 1] = { ...last, indicator: this.frontIndicator(true) };
     const kept = this.current();
     const best = kept ? record(this.problem, kept.solution) : null;
     const front = this.single ? [] : this.front.members().map((m) => record(this.problem, m.solution)).sort((a, b) => compareVectors(a.objectives, b.objectives));
@@ -294,7 +299,7 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
       bestFoundAt: kept ? kept.foundAt : null,
       firstFeasibleAt: this.firstFeasibleAt,
       front,
-      trace: this.trace.slice(),
+      trace,
       traceExact: true,
       ...(this.single ? {} : { frontLog: this.front.frontLog() }),
       ...this.solver.resultExtras?.(),

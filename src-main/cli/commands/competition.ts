@@ -20,7 +20,9 @@ import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
 import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
-import { competitionOf, createCompetitionFile, enterBuiltIn, enterProgram, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
+import { checkRevealSecret, competitionOf, createCompetitionFile, enterBuiltIn, enterProgram, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
+import { endRemoteRuns } from '../../app/competition-service.ts';
+import { RemoteLogError } from '../../project/remote-log.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
 import { Launcher } from '../../app/launcher.ts';
 import { nodeSpawner } from '../../host/spawner.ts';
@@ -338,6 +340,29 @@ async function problemsAction(file: string, values: Values, io: CliIo): Promise<
 async function revealAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('reveal', values, ['secret']);
   const secret = await secretOption('reveal', values, io);
+  // The secret first: nothing changes for a wrong one. Then the remote runs end where they are.
+  const checked = openProject(file, io, { readOnly: true });
+  let remote = false;
+  try {
+    checkRevealSecret(checked, secret);
+    remote = competitionOf(checked).secret === null && checked.entrants().some((e) => e.entry.kind === 'remote');
+  } catch (e) {
+    throw asInput(e, io, file);
+  } finally {
+    checked.close();
+  }
+  if (remote) {
+    let launcher: Launcher | null = null;
+    try {
+      const ended = await endRemoteRuns(path.resolve(io.cwd, file), boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: nodeSpawner(), parallelism: 1 }))));
+      if (ended) writeLine(io.stderr, `${ended} remote run(s) that had not used their budget end where they were, scored on what they evaluated`);
+    } catch (e) {
+      if (e instanceof RemoteLogError) throw new InputError(`${e.message.replaceAll(path.resolve(io.cwd, file), file)}; a competition is revealed once its server has stopped`);
+      throw asInput(e, io, file);
+    } finally {
+      (launcher as Launcher | null)?.dispose();
+    }
+  }
   const project = openProject(file, io);
   try {
     const reveal = revealCompetition(project, secret);

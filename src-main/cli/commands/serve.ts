@@ -3,6 +3,11 @@ import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError, numberOption, UsageError, parseCommandArgs, type CliIo, type Command } from '../command.ts';
 import { serveHelp } from './serve.help.ts';
+import { projectInputError } from './project.ts';
+import { ProjectError } from '../../project/errors.ts';
+import { RemoteLogError } from '../../project/remote-log.ts';
+import { CompetitionError } from '../../../src-shared/competition/competition.ts';
+import { REMOTE_LIMIT_BOUNDS, type RemoteLimits } from '../../../src-shared/competition/remote.ts';
 
 
 export const DEFAULT_PORT = 5178;
@@ -50,6 +55,7 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
       }
       if (!isFolder) throw new InputError(`--workspace: ${values.workspace ?? workspace} is not a folder`);
       const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(host);
+      const competition = competitionOptions(values, io);
       // Loaded here, not at the top, so other commands do not pay for Vite and the API.
       const { startAppServer } = await import('../../server/app-server.ts');
       let server: Awaited<ReturnType<typeof startAppServer>>;
@@ -62,6 +68,8 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
           onBuild: (dir) => io.stderr.write(`building the renderer into ${dir} ...\n`),
           workspace,
           allowCommands: values['allow-commands'] === true,
+          ...(competition ? { competition } : {}),
+          onError: (message) => io.stderr.write(`${message}\n`),
         });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
@@ -70,6 +78,8 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
         if ((e as Error).name === 'RendererMissingError') throw new InputError((e as Error).message);
         if ((e as Error).name === 'RendererSourcesMissingError') throw new InputError(`${values.rebuild ? '--rebuild: ' : ''}${(e as Error).message}`);
         if (code === 'EACCES') throw new InputError(`not allowed to listen on port ${port} (ports below 1024 need privileges); pick another with --port P`);
+        if (e instanceof ProjectError) throw projectInputError(e, io, values.competition as string);
+        if (e instanceof RemoteLogError || e instanceof CompetitionError) throw new InputError(e.message.replaceAll(competition?.file ?? '\0', values.competition as string));
         throw e;
       }
       if (!loopback)
@@ -81,12 +91,43 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
           'warning: --allow-commands lets anyone who has the token run any program on this machine, with your permissions (solver programs of startRun, addExperiment and runExperiment); serve it only to people you trust.\n',
         );
       io.stderr.write(`Saikoro is serving ${workspace} on ${server.url}\n`);
+      if (server.competition) {
+        const c = server.competition;
+        const recovered = c.recovered;
+        if (recovered.records) io.stderr.write(`resumed: ${recovered.records} answered request(s) a stopped server left in its log are in the file now${recovered.droppedBytes ? ` (${recovered.droppedBytes} bytes of a request that was never answered were dropped)` : ''}\n`);
+        io.stderr.write(
+          `competition ${values.competition}: ${c.remoteEntrants().length} remote entrant(s); WebSocket or POST at ${server.origin}api/competition/<problem>, leaderboard at ${server.origin}competition${values['public-leaderboard'] ? ' (public)' : ' (with this token)'}\n`,
+        );
+      }
       if (values.open) openInBrowser(server.url);
       await (deps.stopped ? deps.stopped(server) : untilSignal());
       await server.close();
       return 0;
     },
   };
+}
+
+/** The --competition options, checked (null without --competition). */
+function competitionOptions(values: Record<string, string | boolean | undefined>, io: CliIo): { file: string; publicLeaderboard: boolean; limits: Partial<RemoteLimits> } | null {
+  const limitFlags = ['public-leaderboard', 'max-batch', 'rate', 'burst', 'max-connections', 'max-message'] as const;
+  if (values.competition === undefined) {
+    const stray = limitFlags.find((f) => values[f] !== undefined);
+    if (stray) throw new UsageError(`--${stray} goes with --competition FILE`);
+    return null;
+  }
+  const limits: Partial<RemoteLimits> = {};
+  const integer = (flag: string, key: keyof RemoteLimits) => {
+    const text = values[flag];
+    if (text === undefined) return;
+    const { min, max } = REMOTE_LIMIT_BOUNDS[key];
+    limits[key] = numberOption(flag, text as string, 0, { integer: key !== 'requestsPerSecond', min, max });
+  };
+  integer('max-batch', 'maxBatch');
+  integer('rate', 'requestsPerSecond');
+  integer('burst', 'burst');
+  integer('max-connections', 'maxConnections');
+  integer('max-message', 'maxMessageBytes');
+  return { file: resolve(io.cwd, values.competition as string), publicLeaderboard: values['public-leaderboard'] === true, limits };
 }
 
 export const serveCommand: Command = createServeCommand();

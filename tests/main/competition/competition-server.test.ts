@@ -1,0 +1,223 @@
+// saikoro serve --competition (issue 29): remote entrants over real WebSockets on 127.0.0.1,
+// each with its token and its budget, against the same competition run locally.
+// - The Python client (--remote URL --token T) runs examples/solvers/local_search.py unchanged
+//   and plays every run of its entrant, one per start; the Node entrant plays random_search.mjs's
+//   requests. Each remote run's stored result equals the local run of the same program with the
+//   same seed (best, front, exact trace, front log: what the standings read).
+// - The standings the server shows equal those of the same competition with the same entrants
+//   entered as programs and run by saikoro competition run.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
+import { Project } from '../../../src-main/project/store.ts';
+import { competitionGrid } from '../../../src-main/app/competition-service.ts';
+import { competitionOf } from '../../../src-main/app/competition.ts';
+import { buildCompetitionReport } from '../../../src-main/report/competition.ts';
+import { runCli } from '../cli/io.ts';
+import { CLIENT, comparable, LOCAL_SEARCH, localRun, NODE_LOCAL, playRandomSearch, PY_LOCAL, RANDOM_SEARCH, ROOT, Socket, wsUrl, type Hello } from './remote-helpers.ts';
+
+const SECRET = 'service-test-secret-29';
+const ORGANISER = 'organiser-token-of-the-test-server';
+
+let cwd: string;
+let app: AppServer;
+const tokens: Record<string, string> = {};
+const cli = (...argv: string[]) => runCli(argv, { cwd });
+
+async function makeCompetition(file: string): Promise<void> {
+  const r = await cli('competition', 'new', file, '--tracks', 'so,mo2', '--n', '60', '--instances', '1', '--budget', '300', '--seeds', '2', '--secret', SECRET);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+/** Enters a program whose folder holds `files` (copied there) with competition enter --dir --command, as an organiser would. */
+async function enterProgram(file: string, name: string, command: string, files: string[]): Promise<void> {
+  const dir = path.join(cwd, `entry-${name}`);
+  fs.mkdirSync(dir);
+  for (const f of files) fs.copyFileSync(f, path.join(dir, path.basename(f)));
+  const r = await cli('competition', 'enter', file, '--name', name, '--dir', `entry-${name}`, '--command', command);
+  expect(r.code, r.stderr).toBe(0);
+}
+
+function python(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('python3', args, { cwd: ROOT, env: { ...process.env, ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d));
+    child.stderr.on('data', (d: Buffer) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const get = (p: string, token?: string) => fetch(`${app.origin}${p}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+
+beforeAll(async () => {
+  cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-server-'));
+  fs.mkdirSync(path.join(cwd, 'renderer'));
+  fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
+  await makeCompetition('c.saikoro');
+  for (const name of ['py', 'node']) {
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--remote')).code).toBe(0);
+    tokens[name] = (await cli('competition', 'token', 'c.saikoro', '--entrant', name)).stdout.trim();
+  }
+  expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
+  const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '1');
+  expect(ran.code, ran.stderr).toBe(0);
+  app = await startAppServer({ port: 0, rendererDir: path.join(cwd, 'renderer'), build: 'never', workspace: cwd, token: ORGANISER, parallelism: 1, competition: { file: path.join(cwd, 'c.saikoro') } });
+}, 120_000);
+
+afterAll(async () => {
+  await app?.close();
+  fs.rmSync(cwd, { recursive: true, force: true });
+});
+
+function storedRemoteResults(entrant: string) {
+  const project = Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true });
+  try {
+    const grid = competitionGrid(project).filter((r) => r.label === entrant);
+    const stored = new Map(project.runs(grid.map((r) => r.id)).map((r) => [r.id, r]));
+    return grid.map((r) => ({ problem: r.instance, seed: r.seed, record: stored.get(r.id) ?? null }));
+  } finally {
+    project.close();
+  }
+}
+
+describe('remote entrants over real WebSockets', () => {
+  it('the Python client runs local_search.py unchanged with --remote and --token, one run per start, and each run equals the local run', async () => {
+    const starts = [];
+    for (let i = 0; i < 5; i++) starts.push(await python([LOCAL_SEARCH, '--remote', app.origin, '--token', tokens.py]));
+    expect(starts.slice(0, 4).map((s) => [s.code, s.stderr])).toEqual(Array(4).fill([0, '']));
+    expect(starts[4].code).toBe(1);
+    expect(starts[4].stderr).toContain('saikoro_client.NothingLeft: nothing left to play on');
+    const competition = app.competition!.competition;
+    const runs = storedRemoteResults('py');
+    expect(runs.map((r) => [r.problem, r.seed, r.record?.status, r.record?.remote, r.record?.evaluations])).toEqual([
+      ['so-n60-i1', 1, 'done', true, 300],
+      ['so-n60-i1', 2, 'done', true, 300],
+      ['mo2-n60-i1', 1, 'done', true, 300],
+      ['mo2-n60-i1', 2, 'done', true, 300],
+    ]);
+    for (const r of runs) {
+      const local = await localRun(competition, r.problem, 'py', PY_LOCAL.command, r.seed, PY_LOCAL.files);
+      expect(comparable(r.record!.result), `${r.problem} seed ${r.seed}`).toEqual(comparable(local));
+    }
+  }, 240_000);
+
+  it('the client takes its two options out of sys.argv, reads them from the environment too, and says what the server refused', async () => {
+    const probe = [
+      '-c',
+      [
+        'import sys, json',
+        `sys.path.insert(0, ${JSON.stringify(path.dirname(CLIENT))})`,
+        'import saikoro_client as c',
+        'print(json.dumps(sys.argv))',
+        'try:',
+        '    c.connect()',
+        'except c.RemoteError as e:',
+        '    print(json.dumps([type(e).__name__, e.status, str(e)]))',
+      ].join('\n'),
+    ];
+    const wrong = await python([...probe, 'a', '--remote', app.origin, '-x', '--token=skt_wrong', 'b']);
+    expect(wrong.stderr).toBe('');
+    const [argv, refused] = wrong.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(argv).toEqual(['-c', 'a', '-x', 'b']);
+    expect(refused).toEqual(['RemoteError', 401, "the server refused (401): this token is not valid here (revoked, replaced by a newer one, or not this competition's); ask the organiser for a token"]);
+    const used = await python([...probe], { SAIKORO_REMOTE: `${app.origin}api/competition/so-n60-i1`, SAIKORO_TOKEN: tokens.py });
+    expect(JSON.parse(used.stdout.trim().split('\n')[1])).toEqual(['NothingLeft', 409, 'the server refused (409): py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations']);
+    const missing = await python([...probe, '--remote', app.origin]);
+    expect([missing.code, missing.stderr.trim()]).toEqual([1, 'saikoro_client: --remote needs --token T (or SAIKORO_TOKEN): the token the organiser gave you']);
+  });
+
+  it('the Node entrant plays random_search.mjs\'s requests over ws and each run equals the local run of random_search.mjs', async () => {
+    for (const problem of ['so-n60-i1', 'mo2-n60-i1'])
+      for (const seed of [1, 2]) {
+        const played = await playRandomSearch(app.origin, tokens.node, problem);
+        expect([played.hello.seed, played.hello.remaining, played.answered, played.stop]).toEqual([seed, 300, 300, 'budget']);
+        // The hello is the blind first line of a pipe run, with what is left of the budget.
+        expect(played.hello).toEqual({ protocol: 1, problem: { n: 60, lower: 1, upper: 6, objectives: problem.startsWith('so') ? 1 : 2, constraints: 12 }, budget: { evaluations: 300 }, seed, remaining: 300 });
+      }
+    const competition = app.competition!.competition;
+    for (const r of storedRemoteResults('node')) {
+      const local = await localRun(competition, r.problem, 'node', NODE_LOCAL.command, r.seed, NODE_LOCAL.files);
+      expect(comparable(r.record!.result), `${r.problem} seed ${r.seed}`).toEqual(comparable(local));
+    }
+  }, 240_000);
+
+  it('an entrant reads its own history (evaluations used and left, the best so far) and nobody else\'s', async () => {
+    const own = await (await get('api/competition', tokens.node)).json();
+    expect(own.entrant).toBe('node');
+    expect(own.problems.map((p: { id: string; runs: { seed: number; state: string; evaluations: number; remaining: number }[] }) => [p.id, p.runs.map((r) => [r.seed, r.state, r.evaluations, r.remaining])])).toEqual([
+      ['so-n60-i1', [[1, 'done', 300, 0], [2, 'done', 300, 0]]],
+      ['mo2-n60-i1', [[1, 'done', 300, 0], [2, 'done', 300, 0]]],
+    ]);
+    // The best so far of a finished run is its score in the standings (the entrant's best run of the problem is one of its two).
+    const line = app.competition!.standings().report.standings.find((s) => s.entrant === 'node')!;
+    expect([own.problems[0].runs[0].best, own.problems[0].runs[1].best]).toContainEqual(line.problems['so-n60-i1'].best);
+    // The organiser sees every remote entrant; an entrant cannot name another.
+    const all = await (await get('api/competition', ORGANISER)).json();
+    expect(all.entrants.map((e: { entrant: string }) => e.entrant)).toEqual(['py', 'node']);
+    expect((await (await get('api/competition?entrant=py', tokens.node)).json()).entrant).toBe('node');
+  });
+
+  it('the standings and ECDFs equal those of the same entrants entered as programs and run by competition run', async () => {
+    await makeCompetition('local.saikoro');
+    await enterProgram('local.saikoro', 'py', 'python3 local_search.py', [LOCAL_SEARCH, CLIENT]);
+    await enterProgram('local.saikoro', 'node', 'node random_search.mjs --batch 100', [RANDOM_SEARCH]);
+    expect((await cli('competition', 'enter', 'local.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
+    const ran = await cli('competition', 'run', 'local.saikoro', '--jobs', '1');
+    expect(ran.code, ran.stderr).toBe(0);
+    const local = Project.open(path.join(cwd, 'local.saikoro'), { readOnly: true });
+    const expected = JSON.parse(JSON.stringify(buildCompetitionReport(local, competitionOf(local))));
+    local.close();
+    // The server's standings are competition standings' report (one computation), with progress.
+    const served = await (await get('api/competition/standings', ORGANISER)).json();
+    expect(served.format).toBe('saikoro-competition');
+    expect(served.runs).toEqual({ total: 12, done: 12, failed: 0, live: 0, missing: 0 });
+    expect(served.standings).toEqual(expected.standings);
+    expect(served.friedman).toEqual(expected.friedman);
+    expect(served.pairwise).toEqual(expected.pairwise);
+    expect(served.ecdfs).toEqual(expected.ecdfs);
+    expect(served.contradictions).toEqual([]);
+    expect(served.standings.map((s: { entrant: string }) => s.entrant).sort()).toEqual(['node', 'py', 'rnd']);
+    // And the CLI's standings of the served file say the same.
+    const cliStandings = await cli('competition', 'standings', 'c.saikoro', '--json');
+    expect(cliStandings.code, cliStandings.stderr).toBe(0);
+    expect(JSON.parse(cliStandings.stdout).standings).toEqual(expected.standings);
+    expect(served.progress).toEqual([
+      { entrant: 'py', done: 4, failed: 0, live: 0, missing: 0, evaluations: 1200 },
+      { entrant: 'node', done: 4, failed: 0, live: 0, missing: 0, evaluations: 1200 },
+      { entrant: 'rnd', done: 4, failed: 0, live: 0, missing: 0, evaluations: 1200 },
+    ]);
+  }, 240_000);
+
+  it('the leaderboard is the organiser\'s by default: an entrant sees only its own runs there, nobody else anything', async () => {
+    expect((await get('api/competition/standings')).status).toBe(401);
+    expect((await get('api/competition/standings', tokens.py)).status).toBe(403);
+    const page = await get(`competition?token=${tokens.py}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('Your runs (py)');
+    expect(html).not.toContain('id="standings"');
+    const organiserPage = await (await get('competition', ORGANISER)).text();
+    expect(organiserPage).toContain('id="standings"');
+    expect(organiserPage).toContain('Runtime ECDF: so');
+    expect(organiserPage).not.toContain('Your runs');
+    // No answer names the organiser's folder.
+    for (const text of [html, organiserPage, await (await get('api/competition/standings', ORGANISER)).text(), await (await get('api/competition', ORGANISER)).text()]) expect(text).not.toContain(cwd);
+  });
+
+  it('a hello is the same over a POST: GET the problem, then POST one batch at a time', async () => {
+    // Every run of py is over: the problem refuses with what is left (nothing).
+    const over = await get('api/competition/so-n60-i1', tokens.py);
+    expect(over.status).toBe(409);
+    expect((await over.json()).error).toBe('py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations');
+    const socket = new Socket(wsUrl(app.origin, 'so-n60-i1'), { Authorization: `Bearer ${tokens.py}` });
+    expect(await socket.opened).toBe(false);
+    expect(await socket.refused).toEqual({ status: 409, body: JSON.stringify({ error: 'py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations' }) });
+    const hello: Hello = await (await get('api/competition/so-n60-i1?entrant=py', ORGANISER)).json().catch(() => null);
+    expect(hello).toEqual({ error: 'py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations' });
+  });
+});
