@@ -19,6 +19,7 @@ const ROUTE_LIST = [
   { id: 'experiment', title: 'Experiment editor', summary: 'Instances × solvers × seeds, checked as you type', glyph: '✎' },
   { id: 'monitor', title: 'Run monitor', summary: 'Experiment sessions and every run, live', glyph: '◔' },
   { id: 'compare', title: 'Comparison', summary: 'Box plots, statistics and convergence per solver', glyph: '⚖' },
+  { id: 'competition', title: 'Competition', summary: 'Entrants on secret instances: progress, standings, runtime ECDFs', glyph: '⚑' },
   { id: 'explore', title: 'Pareto explorer', summary: 'Fronts of experiments and runs: overlay, brush, attainment', glyph: '◭' },
   { id: 'dice', title: 'Dice evaluator', summary: 'Features, objectives and constraints of one sequence', glyph: '⚄' },
   { id: 'solve', title: 'Solve', summary: 'Run a solver; watch convergence and the Pareto front', glyph: '⟳' },

@@ -185,6 +185,7 @@ export const useProjectStore = defineStore('project', () => {
     compare,
     experimentResults,
     pick,
+    applySession,
   };
 });
 

@@ -10,6 +10,7 @@ export const viewComponents: Readonly<Record<RouteId, Component>> = {
   experiment: defineAsyncComponent(() => import('./experiment/ExperimentView.vue')),
   monitor: defineAsyncComponent(() => import('./monitor/MonitorView.vue')),
   compare: defineAsyncComponent(() => import('./compare/CompareView.vue')),
+  competition: defineAsyncComponent(() => import('./competition/CompetitionView.vue')),
   explore: defineAsyncComponent(() => import('./explore/ExploreView.vue')),
   dice: defineAsyncComponent(() => import('./dice/DiceView.vue')),
   solve: defineAsyncComponent(() => import('./solve/SolveView.vue')),
