@@ -12,7 +12,7 @@ import path from 'node:path';
 import { CompetitionError, isTrackName, type Competition, type Entrant } from '../../src-shared/competition/competition.ts';
 import type { ExperimentSpec } from '../../src-shared/experiments/spec.ts';
 import type { Project } from '../project/store.ts';
-import { competitionOf } from './competition.ts';
+import { competitionOf, interpreterVersion } from './competition.ts';
 import { findExecutable } from '../host/find-executable.ts';
 import { requireSandbox, SandboxUnavailableError } from '../host/sandbox.ts';
 
@@ -124,5 +124,14 @@ export function checkInterpreters(programs: readonly Entrant[], folders: Readonl
         'interpreter',
         `entrant ${entrant.name} entered with ${known.command} = ${known.path} (${known.version ?? 'no version printed'}, sha256 ${known.sha256.slice(0, 12)}...), but here ${known.command} is ${found} (sha256 ${sha256.slice(0, 12)}...): its runs would not be the ones it entered with. Run the competition where that interpreter is`,
       );
+    // The same file may start another interpreter (a pyenv shim, a wrapper script): its --version too.
+    if (known.version !== null) {
+      const version = interpreterVersion(found, folders.get(entrant.name) ?? '/');
+      if (version !== known.version)
+        throw new CompetitionError(
+          'interpreter',
+          `entrant ${entrant.name} entered with ${known.command} = ${known.path} printing "${known.version}" for --version, but here it prints ${version === null ? 'nothing' : `"${version}"`} (the same file starts another interpreter: a pyenv shim or a wrapper): its runs would not be the ones it entered with. Run the competition where that interpreter is`,
+        );
+    }
   }
 }

@@ -258,9 +258,7 @@ export function enterProgram(project: Project, name: unknown, dir: string, comma
     const found = findExecutable(word, root, pathVariable);
     if (found === null) throw new CompetitionError('command', `--command: ${word} is not on the PATH (${pathVariable ?? 'none'})`);
     const real = fs.realpathSync(found);
-    const version = spawnSync(found, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd: root });
-    const line = `${version.stdout ?? ''}\n${version.stderr ?? ''}`.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? null;
-    interpreter = { command: word, path: found, sha256: createHash('sha256').update(fs.readFileSync(real)).digest('hex'), version: line === null ? null : line.slice(0, 200) };
+    interpreter = { command: word, path: found, sha256: createHash('sha256').update(fs.readFileSync(real)).digest('hex'), version: interpreterVersion(found, root) };
   }
   const files: EntrantFile[] = [];
   for (const entry of manifest.entries) {
@@ -276,6 +274,16 @@ export function enterProgram(project: Project, name: unknown, dir: string, comma
     createdAt: new Date().toISOString(),
   };
   return enterArchivedProgram(project, entrant, files);
+}
+
+/** The first non-empty line an interpreter prints for `--version` (stdout, then stderr), at most 200 characters; null if none. */
+export function interpreterVersion(executable: string, cwd: string): string | null {
+  const version = spawnSync(executable, ['--version'], { encoding: 'utf8', timeout: 10_000, cwd });
+  const line = `${version.stdout ?? ''}\n${version.stderr ?? ''}`
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  return line === undefined ? null : line.slice(0, 200);
 }
 
 function findSolverOrNull(name: string) {

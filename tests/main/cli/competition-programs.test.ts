@@ -169,6 +169,39 @@ bwrap.describe('competition run with program entrants', () => {
     project.close();
   });
 
+  it('refuses to run an entrant whose interpreter, the same file, now prints another --version (a pyenv shim, a wrapper)', async () => {
+    await competition();
+    folder();
+    // A wrapper interpreter on the PATH: the same file whichever version it prints.
+    const bin = path.join(cwd, 'bin');
+    fs.mkdirSync(bin);
+    fs.writeFileSync(path.join(bin, 'wrapped-node'), `#!/bin/sh\nif [ "$1" = --version ]; then cat ${JSON.stringify(path.join(bin, 'version.txt'))}; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(bin, 'version.txt'), 'wrapped 1.0\n');
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}${path.delimiter}${saved}`;
+    try {
+      const entered = await cli('competition', 'enter', 'c.saikoro', '--name', 'fake', '--dir', 'entry', '--command', 'wrapped-node solver.mjs random 10');
+      expect(entered.code, entered.stderr).toBe(0);
+      expect(entered.stdout).toContain(`; wrapped-node is ${path.join(bin, 'wrapped-node')} (wrapped 1.0)`);
+      fs.writeFileSync(path.join(bin, 'version.txt'), 'wrapped 2.0\n');
+      const r = await cli('competition', 'run', 'c.saikoro');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`entrant fake entered with wrapped-node = ${path.join(bin, 'wrapped-node')} printing "wrapped 1.0" for --version, but here it prints "wrapped 2.0"`);
+      let project = open();
+      expect(project.runs()).toEqual([]);
+      project.close();
+      // The version it entered with: it runs.
+      fs.writeFileSync(path.join(bin, 'version.txt'), 'wrapped 1.0\n');
+      const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2');
+      expect(ran.code, ran.stderr).toBe(0);
+      project = open();
+      expect(project.runs().filter((run) => run.status === 'done')).toHaveLength(4);
+      project.close();
+    } finally {
+      process.env.PATH = saved;
+    }
+  });
+
   it('refuses to run an entrant whose archive in the file was changed', async () => {
     await competition();
     folder();

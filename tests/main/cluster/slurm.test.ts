@@ -33,10 +33,12 @@ const spec = {
 slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm', () => {
   let cluster: SlurmCluster | undefined;
   let work = '';
+  const cleanupDirs: string[] = [];
 
   afterAll(async () => {
     await cluster?.stop();
     if (work) fs.rmSync(work, { recursive: true, force: true });
+    for (const dir of cleanupDirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
   }, 60_000);
 
   const node = (args: string[], cwd: string) => cluster!.check(process.execPath, [CLI, ...args], { cwd, timeoutMs: 60_000 });
@@ -154,5 +156,41 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(path.dirname(pkg.prefix), { recursive: true, force: true });
     }
+  }, 600_000);
+
+  it('runs a competition as the documented array (its program entrant in the sandbox on the node); the merge has the local run\'s standings', async () => {
+    cluster ??= await SlurmCluster.start();
+    // A checkout-like submit directory, as in the first test, with a competition file in it:
+    // two tracks, two secret instances, the defaults and a Node program entrant.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-slurm-competition-'));
+    cleanupDirs.push(dir);
+    fs.symlinkSync(path.join(REPO, 'bin'), path.join(dir, 'bin'));
+    fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(dir, 'node_modules'));
+    fs.mkdirSync(path.join(dir, 'docs'));
+    fs.symlinkSync(path.join(REPO, 'docs', 'examples'), path.join(dir, 'docs', 'examples'));
+    fs.mkdirSync(path.join(dir, 'node-entrant'));
+    fs.copyFileSync(path.join(REPO, 'examples', 'solvers', 'random_search.mjs'), path.join(dir, 'node-entrant', 'random_search.mjs'));
+    await node(['competition', 'new', 'comp.saikoro', '--tracks', 'so,mo2', '--n', '60', '--instances', '2', '--budget', '200', '--seeds', '2', '--secret', 'slurm-competition'], dir);
+    await node(['competition', 'enter', 'comp.saikoro', '--name', 'defaults', '--solver', 'default'], dir);
+    await node(['competition', 'enter', 'comp.saikoro', '--name', 'node', '--dir', 'node-entrant', '--command', 'node random_search.mjs --batch 20'], dir);
+    fs.copyFileSync(path.join(dir, 'comp.saikoro'), path.join(dir, 'local.saikoro'));
+    await node(['competition', 'run', 'local.saikoro', '--jobs', '2'], dir);
+
+    const job = (await cluster!.check('sbatch', ['--parsable', '--array=1-2', 'docs/examples/slurm-experiment.sh', 'comp.saikoro', '2'], { cwd: dir })).trim().split(';')[0];
+    await cluster!.waitForJob(job, 120_000);
+    const log = (k: number) => fs.readFileSync(path.join(dir, `saikoro-${job}_${k}.log`), 'utf8');
+    expect(await cluster!.taskStates(job), `${log(1)}\n${log(2)}`).toEqual({ '1': { state: 'COMPLETED', exitCode: '0:0' }, '2': { state: 'COMPLETED', exitCode: '0:0' } });
+    // The script saw a competition: competition run's lines ("finished before").
+    for (const k of [1, 2]) expect(log(k)).toContain(`so: 4 runs in shard ${k}/2: 0 finished before, 4 done now, 0 failed, 0 not run`);
+    expect(await bash('node bin/saikoro.mjs merge comp.saikoro results/comp.shard-*-of-2.saikoro', dir)).toContain('mo2: all 8 runs done');
+    const standings = async (file: string) => {
+      const { generatedAt, file: _file, ...rest } = JSON.parse(await node(['competition', 'standings', file, '--json'], dir));
+      void generatedAt, void _file;
+      return rest;
+    };
+    const merged = await standings('comp.saikoro');
+    expect(merged).toMatchObject({ complete: true, runs: { total: 16, done: 16, failed: 0, missing: 0 } });
+    expect(merged.standings.map((l: { entrant: string }) => l.entrant).sort()).toEqual(['defaults', 'node']);
+    expect(merged).toEqual(await standings('local.saikoro'));
   }, 600_000);
 });
