@@ -3,7 +3,7 @@ import { InputError, numberOption, parseCommandArgs, readAll, UsageError, writeL
 import { competitionHelp } from './competition.help.ts';
 import { formatCommand } from '../../../src-shared/solvers/program/protocol.ts';
 import fs from 'node:fs';
-import { createProject, openProject, projectInputError } from './project.ts';
+import { openProject, openShardResults, projectInputError, shardResultsName } from './project.ts';
 import { parseShard } from '../../../src-shared/experiments/grid.ts';
 import { buildCompetitionReport } from '../../report/competition.ts';
 import { renderEcdfCsv, renderStandingsCsv, renderStandingsHtml, renderStandingsLatex, standingsText } from '../../report/competition-render.ts';
@@ -161,12 +161,14 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
   const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
   let shard: { k: number; n: number } | undefined;
+  let shardOut = '';
   if (values.shard !== undefined) {
     try {
       shard = parseShard(values.shard as string);
     } catch (e) {
       throw new UsageError(`--shard: ${(e as Error).message}`);
     }
+    shardOut = shardResultsName(file, shard, values.out as string | undefined);
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
@@ -209,8 +211,8 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
     const admission: Admission = { gate: commandLineGate(), context: { project: project.path, action: 'competition run', programFolders: folders } };
     executor = hostExecutor({ jobs, memoryLimitMb, admission });
     if (shard) {
-      const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
-      target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
+      const out = shardOut;
+      target = openShardResults(out, file, io);
       for (const spec of plan.specs) {
         try {
           addExperiment(target, spec);

@@ -21,24 +21,9 @@ import { ProgramFilesError, projectFolder } from '../../experiments/programs.ts'
 import { sandboxWarning } from '../../host/sandbox.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
-import { createProject, openProject } from './project.ts';
+import { openProject, openShardResults, shardResultsName } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
-
-/** Whether two paths name one file (the same inode, through links too), or the same path when neither exists. */
-function sameFile(a: string, b: string): boolean {
-  const stat = (f: string) => {
-    try {
-      return fs.statSync(f);
-    } catch {
-      return undefined;
-    }
-  };
-  const sa = stat(a);
-  const sb = stat(b);
-  if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino;
-  return a === b;
-}
 
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
@@ -152,13 +137,14 @@ async function runAction(file: string, names: string[], values: Record<string, s
   const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
   const runTimeoutMs = values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
   let shard: { k: number; n: number } | undefined;
+  let shardOut = '';
   if (values.shard !== undefined) {
     try {
       shard = parseShard(values.shard as string);
     } catch (e) {
       throw new UsageError(`--shard: ${(e as Error).message}`);
     }
-    if (values.out !== undefined && path.extname(values.out as string) !== '.saikoro') throw new UsageError(`--out ${values.out as string}: a shard's results file is a project: its name ends in .saikoro`);
+    shardOut = shardResultsName(file, shard, values.out as string | undefined);
   } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   refuseCompetition(project, file, 'run it with saikoro competition run');
@@ -191,11 +177,8 @@ async function runAction(file: string, names: string[], values: Record<string, s
     for (const [name, why] of refused) writeLine(io.stderr, visibleControls(`experiment ${name} was not run: ${why}`));
     const specs = chosen.filter((s) => !refused.has(s.name));
     if (shard) {
-      const out = (values.out as string | undefined) ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
-      // A shard's results file is a project of its own: an existing one is opened (a shard run
-      // again resumes), anything else there is refused by openProject, never replaced.
-      if (sameFile(path.resolve(io.cwd, out), path.resolve(io.cwd, file))) throw new InputError(`--out ${out}: is ${file} itself; a shard's results go to a file of their own (saikoro merge folds them in)`);
-      target = fs.existsSync(path.resolve(io.cwd, out)) ? openProject(out, io) : createProject(out, io);
+      const out = shardOut;
+      target = openShardResults(out, file, io);
       for (const spec of specs) {
         try {
           addExperiment(target, spec);

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { projectHelp } from './project.help.ts';
@@ -45,6 +46,35 @@ export function createProject(file: string, io: CliIo): Project {
   }
 }
 
+/** Whether two paths name one file (the same inode, through links too), or the same path when neither exists. */
+function sameFile(a: string, b: string): boolean {
+  const stat = (f: string) => fs.statSync(f, { throwIfNoEntry: false });
+  const sa = stat(a);
+  const sb = stat(b);
+  if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino;
+  return a === b;
+}
+
+/**
+ * The name of a shard's results file (`--shard K/N [--out RESULTS]` of experiment run and
+ * competition run): RESULTS, or FILE.shard-K-of-N.saikoro beside FILE. It is a project of its
+ * own, so its name ends in .saikoro (a usage error, before anything runs, otherwise).
+ */
+export function shardResultsName(file: string, shard: { k: number; n: number }, out: string | undefined): string {
+  if (out !== undefined && path.extname(out) !== '.saikoro') throw new UsageError(`--out ${out}: a shard's results file is a project: its name ends in .saikoro`);
+  return out ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
+}
+
+/**
+ * Opens (a shard run again resumes) or creates a shard's results file. Never FILE itself, and
+ * anything there that is not a project (a FIFO, another file) is refused by openProject, never
+ * replaced: the output rule of issue 27 for shards.
+ */
+export function openShardResults(out: string, file: string, io: CliIo): Project {
+  const full = path.resolve(io.cwd, out);
+  if (sameFile(full, path.resolve(io.cwd, file))) throw new InputError(`--out ${out}: is ${file} itself; a shard's results go to a file of their own (saikoro merge folds them in)`);
+  return fs.existsSync(full) ? openProject(out, io) : createProject(out, io);
+}
 
 export const projectCommand: Command = {
   name: 'project',

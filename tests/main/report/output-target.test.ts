@@ -1,4 +1,4 @@
-// Issue 27: no command destroys a file. `report --out`, `solve --out` and a shard's `--out`
+// Issue 27: no command destroys a file. `report --out`, `solve --out` and a shard's `--out` (experiment run and competition run)
 // never replace a project, a FIFO or a device, and replace another existing file only when
 // Saikoro wrote it (or with --force); an --out whose ending no format has is a usage error.
 // The README's own lines are here: `report study.saikoro mo3 --out study.saikoro`, a report
@@ -223,5 +223,33 @@ describe('experiment run --shard --out', () => {
     expect([fifo.code, fifo.stderr]).toEqual([1, 'saikoro experiment: pipe.saikoro: a FIFO, not a project file\n']);
     expect(fs.lstatSync(at('pipe.saikoro')).isFIFO()).toBe(true);
     projectIntact();
+  }, 120_000);
+});
+
+describe('competition run --shard --out', () => {
+  it('follows the same rule: never the competition file itself, an ending other than .saikoro, a file that is not a project or a FIFO; keeps them', async () => {
+    const made = await cli(['competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '40', '--instances', '1', '--budget', '50', '--seeds', '1', '--secret', 'organiser-secret-2026']);
+    expect(made.code, made.stderr).toBe(0);
+    expect((await cli(['competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random'])).code).toBe(0);
+    const before = bytes('c.saikoro');
+    const self = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c.saikoro']);
+    expect([self.code, self.stdout, self.stderr]).toEqual([1, '', "saikoro competition: --out c.saikoro: is c.saikoro itself; a shard's results go to a file of their own (saikoro merge folds them in)\n"]);
+    expect(bytes('c.saikoro').equals(before)).toBe(true);
+    const json = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'shard.json']);
+    expect([json.code, json.stderr.split('\n')[0]]).toEqual([2, "saikoro competition: --out shard.json: a shard's results file is a project: its name ends in .saikoro"]);
+    expect(fs.existsSync(at('shard.json'))).toBe(false);
+    fs.writeFileSync(at('c-notes.saikoro'), 'my notes\n');
+    const notes = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c-notes.saikoro']);
+    expect([notes.code, notes.stderr]).toEqual([1, 'saikoro competition: c-notes.saikoro: not a Saikoro project (not an SQLite database)\n']);
+    expect(fs.readFileSync(at('c-notes.saikoro'), 'utf8')).toBe('my notes\n');
+    mkfifo('c-pipe.saikoro');
+    const fifo = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c-pipe.saikoro']);
+    expect([fifo.code, fifo.stderr]).toEqual([1, 'saikoro competition: c-pipe.saikoro: a FIFO, not a project file\n']);
+    expect(fs.lstatSync(at('c-pipe.saikoro')).isFIFO()).toBe(true);
+    expect(bytes('c.saikoro').equals(before)).toBe(true);
+    // And a shard of its own is written, the competition file untouched.
+    const own = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c-shard.saikoro']);
+    expect([own.code, own.stdout], own.stderr).toEqual([0, 'so: 1 runs in shard 1/1: 0 finished before, 1 done now, 0 failed, 0 not run\n']);
+    expect(bytes('c.saikoro').equals(before)).toBe(true);
   }, 120_000);
 });
