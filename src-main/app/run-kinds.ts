@@ -8,6 +8,7 @@
  */
 import type { RunApiTypes, SavedRun, StartDiceRun } from '../../src-shared/api.ts';
 import { FieldError } from '../../src-shared/base/field-error.ts';
+import { isName, NAME_RULE } from '../../src-shared/base/names.ts';
 import { DEFAULT_N, diceConfig, type DiceConfig } from '../../src-shared/problems/dice/config.ts';
 import { expandGrid, runId } from '../../src-shared/experiments/grid.ts';
 import type { RunInfoOf } from '../../src-shared/runtime/run-api.ts';
@@ -134,7 +135,7 @@ function planProgramRun(start: StartDiceRun, config: DiceConfig): RunPlan<'dice'
   }
   if (start.params !== undefined && Object.keys(start.params).length) throw new RunRequestError('params', 'a solver program takes no params: give its options as arguments in program.command');
   const name = start.solver ?? defaultProgramName(program.command);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new RunRequestError('solver', `a program's name must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
+  if (!isName(name)) throw new RunRequestError('solver', `a program's name ${NAME_RULE}, got ${JSON.stringify(name)}`);
   return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget });
 }
 

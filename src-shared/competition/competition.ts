@@ -6,6 +6,7 @@
  * seeds. The experiments are derived (competitionSpecs): entering an entrant adds its entry to
  * each of them, and no run of an earlier entrant changes its id.
  */
+import { isName, NAME_RULE } from '../base/names.ts';
 import { FEATURE_COUNT, TRACK_NAMES, type TrackName } from '../problems/dice/config.ts';
 import { DEFAULT_SOLVERS } from '../solvers/registry.ts';
 import type { ExperimentSpec, InstanceSpec, SolverSpec } from '../experiments/spec.ts';
@@ -114,12 +115,9 @@ export class CompetitionError extends Error {
   }
 }
 
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
-
 /** An entrant's name: 1-64 letters, digits, . _ + - (the label of its runs in tables and reports). */
 export function checkEntrantName(name: unknown): string {
-  if (typeof name !== 'string' || !NAME_PATTERN.test(name))
-    throw new CompetitionError('name', `an entrant's name must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
+  if (!isName(name)) throw new CompetitionError('name', `an entrant's name ${NAME_RULE}, got ${JSON.stringify(name)}`);
   return name;
 }
 

@@ -6,6 +6,7 @@
 import { describeValue } from '../json.ts';
 import { TRACK_NAMES, ConfigError, diceConfig, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
 import { FieldError } from '../base/field-error.ts';
+import { isName, NAME_RULE } from '../base/names.ts';
 import { checkProgramSpec, PROGRAM_FIELDS, ProgramSpecError, type ProgramSpec } from '../solvers/program/protocol.ts';
 
 export interface InstanceSpec {
@@ -110,8 +111,6 @@ export const MAX_EXPERIMENT_RUNS = 100_000;
  */
 export const MAX_EXPERIMENT_N = 1_000_000;
 
-const NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/;
-const NAME_RULE = 'must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit)';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -122,7 +121,7 @@ function allowOnly(field: string, record: Record<string, unknown>, keys: readonl
 }
 
 function checkName(field: string, v: unknown): string {
-  if (typeof v !== 'string' || !NAME_PATTERN.test(v)) throw new SpecError(field, `${NAME_RULE}, got ${describeValue(v)}`);
+  if (!isName(v)) throw new SpecError(field, `${NAME_RULE}, got ${describeValue(v)}`);
   return v;
 }
 

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
+import { isName, NAME_RULE } from '../../../src-shared/base/names.ts';
 import { solveHelp } from './solve.help.ts';
 import { parseYamlSafe, YamlInputError } from '../yaml.ts';
 import { ConfigError, diceConfig, MAX_N, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
@@ -251,7 +252,7 @@ function programOption(values: Record<string, string | string[] | boolean | unde
   }
   const seconds = (option: 'grace' | 'timeout') => (values[option] === undefined ? undefined : numberOption(option, values[option] as string, 0, { min: 0.001, max: 86_400 }));
   const name = (values.name as string | undefined) ?? defaultProgramName(argv);
-  if (!/^[A-Za-z0-9][A-Za-z0-9._+-]{0,63}$/.test(name)) throw new UsageError(`--name: must be 1-64 characters of letters, digits, . _ + - (starting with a letter or digit), got ${JSON.stringify(name)}`);
+  if (!isName(name)) throw new UsageError(`--name: ${NAME_RULE}, got ${JSON.stringify(name)}`);
   try {
     const spec = checkProgramSpec(
       {
