@@ -189,7 +189,7 @@ describe('run monitor', () => {
 
   it('a run waiting in the session says "queued"; with the last run cancelled the session is not "done" and Run offers it again, with no Refresh', async () => {
     await openProject('last.saikoro', [{ ...SLOW, name: 'last', seeds: [1, 2], budget: { evaluations: 400_000, wholeBudget: true } }]);
-    mount('last');
+    const store = mount('last');
     await waitFor('two rows', () => states().length === 2);
     (q('monitor-jobs') as HTMLSelectElement).value = '1';
     q('monitor-jobs')!.dispatchEvent(new Event('change'));
@@ -201,6 +201,15 @@ describe('run monitor', () => {
     expect(text('run-state', waiting)).toBe('queued');
     click(q('run-cancel', going));
     const second = await waitFor('the second run going', () => (waiting.isConnected ? waiting : rowOf(waiting.dataset.testid!.slice(4)))?.dataset.state === 'running' ? rowOf(waiting.dataset.testid!.slice(4)) : null, { withinMs: 30_000 });
+    // The project read while the second run goes (Refresh here; a run stored does the same): the
+    // first, cancelled, is missing, the one in flight is not. The session's end must be read again
+    // without Refresh (the counts of that moment stayed: "All runs done" or "Run 1 missing and
+    // failed" until Refresh revealed the cancelled run).
+    click(q('monitor-refresh'));
+    await waitFor('the project read with one run missing and one in flight', () => {
+      const counts = store.summary?.experiments.find((e) => e.name === 'last')?.counts;
+      return counts?.missing === 1 && counts.running === 1;
+    });
     click(q('run-cancel', second!));
     await waitFor('the session to end', () => text('session-status', q('session-last')) !== 'running' && text('session-status', q('session-last')) !== 'stopping', { withinMs: 30_000 });
     // Two runs cancelled, none run: the badge says so and is not the green of a finished session.
