@@ -149,7 +149,7 @@ describe('runExperiment on a project it cannot write', () => {
  */
 async function simulate(
   runs: RunSpec[],
-  options: { jobs: number; lengthMs: (run: RunSpec) => number; pause?: { seed: number; atMs: number; forMs: number } },
+  options: { jobs: number; lengthMs: (run: RunSpec) => number; pause?: { seed: number; atMs: number; forMs: number }; solverSeconds?: boolean },
 ): Promise<{ ticks: { at: number; etaMs: number | null; paused: number }[]; starts: Map<RunSpec, number>; endedAt: number; summary: Awaited<ReturnType<typeof runExperiment>> }> {
   let clock = 0;
   const STEP = 250;
@@ -174,6 +174,8 @@ async function simulate(
     dispose() {},
   };
   const ticks: { at: number; etaMs: number | null; paused: number }[] = [];
+  // The solver's own time (paused time left out), as the executor reports it; or none, as a program may not.
+  const seconds = (ms: number) => (options.solverSeconds === false ? {} : { seconds: ms / 1000 });
   let over = false;
   const session = runExperiment(runs, { executor, jobs: options.jobs, target: project, now: () => clock, onTick: (t) => ticks.push({ at: clock, etaMs: t.etaMs, paused: t.paused }) }).then((summary) => {
     over = true;
@@ -190,14 +192,14 @@ async function simulate(
       const pausedNow = pause !== null && clock > pause.atMs && clock <= pause.atMs + pause.forMs;
       if (pausedNow) {
         a.pausedMs += STEP;
-        a.report({ fraction: (clock - a.started - a.pausedMs) / options.lengthMs(a.run), seconds: (clock - a.started - a.pausedMs) / 1000, paused: true });
+        a.report({ fraction: (clock - a.started - a.pausedMs) / options.lengthMs(a.run), ...seconds(clock - a.started - a.pausedMs), paused: true });
         continue;
       }
       const ran = clock - a.started - a.pausedMs;
       if (ran >= options.lengthMs(a.run)) {
         active.splice(active.indexOf(a), 1);
         a.end();
-      } else a.report({ fraction: ran / options.lengthMs(a.run), seconds: ran / 1000, paused: false });
+      } else a.report({ fraction: ran / options.lengthMs(a.run), ...seconds(ran), paused: false });
     }
     await settle();
     if (clock > 10 * 60_000) throw new Error('the simulated session did not end');
@@ -264,6 +266,20 @@ describe('the time left of a session', () => {
     // 3 s of the run are left at the pause, and still when it ends.
     for (const t of during) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(3000, 6);
     for (const t of ticks.filter((t) => t.at > 6000 && t.at < endedAt)) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(endedAt - t.at, 6);
+  });
+
+  it('stands still through a pause of a run that reports no solver time: the time it held its job leaves the pause out', async () => {
+    const one = validateSpec({ name: 'paused-no-seconds', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
+    const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 1, lengthMs: () => 4000, pause: { seed: 1, atMs: 1000, forMs: 5000 }, solverSeconds: false });
+    expect(endedAt).toBe(9000);
+    const during = ticks.filter((t) => t.paused === 1);
+    expect(during.length).toBeGreaterThan(10);
+    // The pause is known at its first report, a step (250 ms) after it began here: from then on the
+    // estimate stands still, at what was left of the run then (3 s, less that step at most).
+    for (const t of during) expect(t.etaMs, `at ${t.at} ms`).toBe(during[0].etaMs);
+    expect(during[0].etaMs).toBeGreaterThanOrEqual(2750);
+    expect(during[0].etaMs).toBeLessThanOrEqual(3000);
+    for (const t of ticks.filter((t) => t.at > 6250 && t.at < endedAt)) expect(t.etaMs, `at ${t.at} ms`).toBeCloseTo(endedAt - t.at, 6);
   });
 });
 
