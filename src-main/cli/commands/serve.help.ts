@@ -37,8 +37,8 @@ Options:
 A competition as a service (docs/competition.md, "Running it as a service"):
   --competition FILE
                also serve the competition file FILE to its remote entrants (saikoro
-               competition enter FILE --name NAME --remote; saikoro competition token FILE
-               --entrant NAME): the protocol's messages over a WebSocket at
+               competition enter FILE --name NAME --remote; saikoro competition token
+               FILE --entrant NAME): the protocol's messages over a WebSocket at
                /api/competition/<problem> (or one POST per batch), each entrant with its own
                token and budget; the leaderboard at /competition. The server's own token
                reaches everything. One server per file; kill it any time: a restart
