@@ -6,11 +6,16 @@
  * point (startRun, an experiment's run or retry, verify, a competition), and when an experiment
  * with a program is added:
  *
- * - web mode (`saikoro serve`): refused, with an error naming the option, unless the server was
- *   started with `--allow-commands` (then allowed, as the CLI allows what its spec names);
- * - the desktop app: asks the person once per project and program, naming the program, before it
- *   first runs (src-main/electron/main.ts supplies the dialog as `confirm`);
- * - the CLI allows what its command line or its project names (its gate's policy is allowPrograms).
+ * - web mode (`saikoro serve`): refused (refusePrograms), with an error naming the option, unless
+ *   the server was started with `--allow-commands` (then every program is allowed: allowPrograms);
+ * - the desktop app: asks the person once per project and program as it resolves (askOncePerProject:
+ *   the executable and its hash, command, cwd, env, script and folder hashes; another PATH or a
+ *   changed script is asked about again), naming it, before it first runs; a yes lasts the app
+ *   session (src-main/electron/main.ts supplies the dialog as `confirm`);
+ * - the CLI: a program on its own command line (`solve --command`, `experiment add` of a spec you
+ *   gave) runs (commandLineGate, allowPrograms); a project's programs (`experiment run`, `verify`)
+ *   run only when approved for that project on this machine, with --yes, or after a yes on a
+ *   terminal (commandLinePrograms below; src-main/cli/programs.ts).
  */
 import { FieldError } from '../../src-shared/base/field-error.ts';
 import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';

@@ -47,7 +47,11 @@ export function planGridRun(run: RunSpec, experiment: string | null, options: { 
   };
 }
 
-/** Checks and plans a start request of any kind (dice when `kind` is left out). */
+/**
+ * Checks and plans a start request of any kind (dice when `kind` is left out or null). The plan
+ * is what will run; a program in it runs only after the program gate admits it (program-gate.ts:
+ * RunService and the executors call gate.admit on the plan, not on this request).
+ */
 export async function planRun(start: StartRunRequest, context: PlanContext = {}): Promise<AnyRunPlan> {
   const quoted = RUN_KIND_NAMES.map((k) => `"${k}"`);
   const kinds = quoted.length > 1 ? `${quoted.slice(0, -1).join(', ')} or ${quoted[quoted.length - 1]}` : quoted.join('');

@@ -113,8 +113,12 @@ export interface SolutionRecord {
 
 /**
  * A point of a run's trace (docs/solvers.md, "Traces"). Single objective: one point per
- * improvement of the best (feasibility first: the violation while nothing is feasible, then f),
- * dated at the evaluation that found it, and a last point at the run's end. Several objectives:
+ * improvement of the best (feasibility first: the violation while nothing is feasible, then f)
+ * among the solutions the run sees (every candidate it evaluates, each answer of a program's
+ * batch, and what a solver reports of its own evaluations, Ask.internal, which must hold each
+ * new best), dated at the evaluation that found it, and a last point at the run's end unless the
+ * last improvement is at it (results without traceExact, stored before: one point per improving
+ * step, dated at the step's end). Several objectives:
  * a sample of the front at the end of each step that changed it, thinned when long (the exact
  * record is SolverResult.frontLog).
  */

@@ -1,12 +1,15 @@
 /**
  * Every kind of run, one line each, and the one way to execute a request of any kind: find its
  * kind, build the run, drive it, check the result. The worker process, in-process runs
- * (`--inline`, `experiment verify`, benchmarks) and the tests all call executeRun /
- * executeRunSync, so a run gives the same result wherever it runs.
+ * (`--inline`, `experiment verify`, benchmarks) and the tests all call executeRun (or
+ * executeRunSync, which has no environment and so runs no solver program), so a built-in
+ * solver's run with an evaluation budget gives the same result wherever it runs (a time budget
+ * or a program's own choices may not).
  *
  * To add a kind: a module beside this one exporting its request, snapshot and result types and
  * its RunKind (`{name, create, progressPoint, finalPoints}`); one line in RunKindTypes and one in
- * RUN_KINDS, and its app side (src-main/app/run-kinds.ts). The host, the API's runs and the
+ * RUN_KINDS, one in RunApiTypes (src-shared/runtime/run-api.ts: what the API starts and reports),
+ * and its app side (src-main/app/run-kinds.ts). The host, the API's runs and the
  * renderer's run store are generic over the kind.
  */
 import type { Snapshot, SolverResult } from '../../solvers/types.ts';
