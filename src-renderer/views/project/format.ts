@@ -67,7 +67,8 @@ export function isActive(session: ExperimentSession | null): boolean {
 export function sessionText(s: ExperimentSession): string {
   const parts: string[] = [s.status === 'queued' ? 'queued' : sessionLabel(s)];
   parts.push(`${formatNumber(s.finished)} of ${formatNumber(s.todo)} run${s.todo === 1 ? '' : 's'}`);
-  if (s.failed) parts.push(`${formatNumber(s.failed)} failed`);
+  // A session that ended says its failed runs in its label ("ended · 2 failed"): once.
+  if (s.failed && s.status !== 'done') parts.push(`${formatNumber(s.failed)} failed`);
   if (isActive(s)) {
     parts.push(`${Math.floor(s.progress * 100)} %`);
     if (s.etaMs !== null) parts.push(`about ${formatDuration(s.etaMs)} left`);

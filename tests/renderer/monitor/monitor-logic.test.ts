@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/api.ts';
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
-import { resultText as projectResultText } from '../../../src-renderer/views/project/format.ts';
+import { resultText as projectResultText, sessionText } from '../../../src-renderer/views/project/format.ts';
 import { formatStat } from '../../../src-renderer/views/compare/compare.ts';
 import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionLabel, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
 
@@ -157,6 +157,12 @@ describe('sessions', () => {
     expect(['running', 'stopping', 'cancelled', 'failed'].map((status) => sessionLabel(session({ status: status as ExperimentSession['status'] })))).toEqual(['running', 'stopping', 'cancelled', 'failed']);
     // Green is for a session whose runs are all done.
     expect(sessionTone(session({ status: 'done', todo: 1, finished: 0 }))).toBe('queued');
+  });
+  it('the project home\'s session line says a session that ended with failed or cancelled runs is no "done", and names the failed runs once', () => {
+    expect(sessionText(session({ status: 'done', finished: 10 }))).toBe('done · 10 of 10 runs');
+    expect(sessionText(session({ status: 'done', finished: 10, failed: 2 }))).toBe('ended · 2 failed · 10 of 10 runs');
+    expect(sessionText(session({ status: 'done', finished: 9, failed: 1 }))).toBe('ended · 1 failed, 1 not run · 9 of 10 runs');
+    expect(sessionText(session({ status: 'cancelled', finished: 4, failed: 1 }))).toBe('cancelled · 4 of 10 runs · 1 failed');
   });
   it('a missing run the session going will start reads "queued"; a run it cancelled, or any once it is stopping, "missing"', () => {
     const rows = [row('a'), row('b'), row('c', { status: 'done' })];
