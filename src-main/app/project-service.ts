@@ -459,8 +459,10 @@ export class ProjectService implements Disposable {
         return going().map((s) => structuredClone(s.info));
       }
     }
-    const sessions = todo.map(({ spec, runs, todo: count }) => this.startSession(open, spec.name, runs, count, jobs, { failedAreFinal: true, ...(extracted ? { programFolders: extracted.folders } : {}) }));
+    // A track with nothing left to run here gets no session (its last one stays the one shown).
+    const sessions = todo.filter((t) => t.todo > 0).map(({ spec, runs, todo: count }) => this.startSession(open, spec.name, runs, count, jobs, { failedAreFinal: true, ...(extracted ? { programFolders: extracted.folders } : {}) }));
     if (extracted) void Promise.all(sessions.map((s) => s.done)).finally(() => extracted.dispose());
+    if (!sessions.length) throw new ProjectRequestError('competition', `${display}: every run that runs here has run (a remote entrant's runs play against saikoro serve --competition)`);
     return sessions.map((s) => structuredClone(s.info));
   }
 
