@@ -246,6 +246,17 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.jobs), Math.max(1, todo.length)) }, worker));
+  // A solver program ran with the person's permissions (without the sandbox it can write the
+  // project file): the file is checked as the next open would check it, so a damaged project
+  // is an error now, not a success the next command refuses.
+  if (summary.done + summary.failed > 0 && todo.some((r) => r.program)) {
+    try {
+      options.target.checkOnDisk();
+    } catch (e) {
+      if (!(e instanceof ProjectError)) throw e;
+      throw new ProjectError(`${e.message}; found after the runs of a solver program, which can write to the project where it runs without the sandbox (its runs were stored as they ended, but the file is damaged)`, options.target.path);
+    }
+  }
   return summary;
 }
 

@@ -216,6 +216,32 @@ export class Project {
     }
   }
 
+  /**
+   * Checks the file as a fresh open would: its header, PRAGMA integrity_check and the tables of
+   * its schema, through a new read-only connection (no page this one holds can hide a change).
+   * For after work during which something else could write to it: a solver program that runs
+   * without the sandbox has the person's permissions. Throws ProjectError ("corrupt Saikoro
+   * project (...)") naming the file.
+   */
+  checkOnDisk(): void {
+    const retry = <T>(fn: () => T): T => withBusyRetry(fn, undefined, this.onWait);
+    const header = readHeader(this.path);
+    let db: Database;
+    try {
+      db = new Database(this.dbPath, { fileMustExist: true, readOnly: true });
+    } catch (e) {
+      throw sqliteMessage(this.path, e);
+    }
+    try {
+      integrityCheck(this.path, db, retry);
+      schemaCheck(this.path, db, header.userVersion, retry);
+    } catch (e) {
+      throw this.failure(e, false);
+    } finally {
+      db.close();
+    }
+  }
+
   /** Any failure of the store as a ProjectError naming the file; programming errors pass through. */
   private failure(e: unknown, writing: boolean): unknown {
     if (e instanceof ProjectError) return e;

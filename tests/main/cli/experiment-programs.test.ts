@@ -234,4 +234,39 @@ describe('experiments with a solver program', () => {
     expect(project.runs().filter((r) => r.program !== null)).toHaveLength(2);
     project.close();
   });
+  it('a program that damages the project during the run: experiment run fails naming the damage, not exit 0 with a file the next open refuses', async () => {
+    // Without the sandbox (SAIKORO_BWRAP=none) a program can write where the person can. This one
+    // zeroes the project's last page at its start (from its folder: the file is never its
+    // argument), then solves as the fake solver does.
+    fs.writeFileSync(
+      path.join(cwd, 'solvers', 'damage.mjs'),
+      [
+        "import fs from 'node:fs';",
+        "const file = new URL('../p.saikoro', import.meta.url);",
+        'const size = fs.statSync(file).size;',
+        "const fd = fs.openSync(file, 'r+');",
+        'fs.writeSync(fd, Buffer.alloc(4096, 0), 0, 4096, size - 4096);',
+        'fs.closeSync(fd);',
+        "process.argv = [process.argv[0], process.argv[1], 'random', '10'];",
+        "await import('./fake.mjs');",
+      ].join('\n'),
+    );
+    await setUp({ ...spec, instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'damage', command: [process.execPath, 'damage.mjs'], cwd: 'solvers' }], seeds: { count: 1 } });
+    // The sandbox is looked for in the process's environment (the CLI runs in this process here).
+    const bwrap = process.env.SAIKORO_BWRAP;
+    process.env.SAIKORO_BWRAP = 'none';
+    let r: Awaited<ReturnType<typeof runCli>>;
+    try {
+      r = await runCli(['experiment', 'run', 'p.saikoro', 'mine'], { cwd, env });
+    } finally {
+      if (bwrap === undefined) delete process.env.SAIKORO_BWRAP;
+      else process.env.SAIKORO_BWRAP = bwrap;
+    }
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^saikoro experiment: p\.saikoro: corrupt Saikoro project \(integrity check: [^]*\); found after the runs of a solver program, which can write to the project where it runs without the sandbox \(its runs were stored as they ended, but the file is damaged\)\n$/m);
+    // The next open refuses the file as the run said.
+    const info = await runCli(['project', 'info', 'p.saikoro'], { cwd, env });
+    expect(info.code).toBe(1);
+    expect(info.stderr).toMatch(/p\.saikoro: corrupt Saikoro project \(integrity check/);
+  });
 });
