@@ -15,6 +15,7 @@ import { Project } from '../../../src-main/project/store.ts';
 import { enterArchivedProgram } from '../../../src-main/app/competition.ts';
 import { competitionOverview, programsRefusal } from '../../../src-main/app/competition-overview.ts';
 import type { Entrant, StoredProblem } from '../../../src-shared/competition/competition.ts';
+import { allowPrograms } from '../../../src-main/app/program-policy.ts';
 import type { CompetitionOverview, CompetitionStandings, ExperimentSession } from '../../../src-shared/api.ts';
 
 const SECRET = 'app-competition-secret';
@@ -172,6 +173,70 @@ describe('the competition through the API', () => {
       project.close();
     } finally {
       app.dispose();
+    }
+  }, 300_000);
+
+  it('a program entrant runs from the app through the program gate and in the sandbox; a policy that runs no program refuses first', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-app-competition-programs-'));
+    const here = (...argv: string[]) => runCli(argv, { cwd: dir });
+    try {
+      expect((await here('competition', 'new', 'p.saikoro', '--tracks', 'so', '--n', '48', '--instances', '1', '--budget', '300', '--seeds', '2', '--secret', SECRET)).code).toBe(0);
+      fs.mkdirSync(path.join(dir, 'node'));
+      fs.copyFileSync(path.join(import.meta.dirname, '../../../examples/solvers/random_search.mjs'), path.join(dir, 'node/random_search.mjs'));
+      const entered = await here('competition', 'enter', 'p.saikoro', '--name', 'node', '--dir', 'node', '--command', 'node random_search.mjs --batch 25');
+      expect(entered.code, entered.stderr).toBe(0);
+      expect((await here('competition', 'enter', 'p.saikoro', '--name', 'defaults', '--solver', 'default')).code).toBe(0);
+
+      // The app's default policy (a web server without --allow-commands) runs no program: refused before anything starts.
+      const refusing = apiHarness(1, { workspace: dir });
+      try {
+        await refusing.api.openProject('p.saikoro');
+        const overview = (await refusing.api.getCompetition())!;
+        expect(overview.entrants.map((e) => [e.name, e.kind, e.what])).toEqual([
+          ['node', 'program', 'node random_search.mjs --batch 25'],
+          ['defaults', 'built-in', 'default'],
+        ]);
+        expect(overview.sandboxRefusal).toBeNull();
+        const answer = await dispatchCall(refusing.api, 'runCompetition', []);
+        expect(answer).toMatchObject({ ok: false, error: { name: 'ProgramNotAllowedError', message: expect.stringContaining('does not run programs') } });
+        expect((await refusing.api.getCompetition())!.sessions).toEqual({});
+      } finally {
+        refusing.dispose();
+      }
+
+      const app = apiHarness(1, { workspace: dir, programs: allowPrograms() });
+      try {
+        await app.api.openProject('p.saikoro');
+        const started = await app.api.runCompetition();
+        expect(started.map((s) => [s.experiment, s.todo])).toEqual([['so', 4]]);
+        const ended = await within(
+          new Promise<CompetitionOverview>((resolve) => {
+            const check = async () => {
+              const o = (await app.api.getCompetition())!;
+              if (o.sessions.so && ['done', 'failed', 'cancelled'].includes(o.sessions.so.status)) resolve(o);
+              else setTimeout(() => void check(), 100);
+            };
+            void check();
+          }),
+          120_000,
+          'the competition to end',
+        );
+        expect(ended.sessions.so).toMatchObject({ status: 'done', finished: 4, failed: 0 });
+        expect(ended.progress).toEqual([
+          { entrant: 'node', track: 'so', total: 2, done: 2, failed: 0, running: 0, left: 0 },
+          { entrant: 'defaults', track: 'so', total: 2, done: 2, failed: 0, running: 0, left: 0 },
+        ]);
+        const standings = await app.api.getCompetitionStandings();
+        const printed = await here('competition', 'standings', 'p.saikoro', '--json');
+        expect(printed.code, printed.stderr).toBe(0);
+        expect({ ...standings, generatedAt: null }).toEqual({ ...JSON.parse(printed.stdout), generatedAt: null });
+        // The program's runs evaluated their budget (random search spends it all).
+        for (const line of standings.standings) expect(line.problems['so-n48-i1'].best?.evaluations).toBe(300);
+      } finally {
+        app.dispose();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 300_000);
 
