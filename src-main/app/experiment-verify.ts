@@ -76,7 +76,8 @@ export async function verifyRun(record: RunRecord, admission: Admission | null =
   const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label, ...(record.program ? { launch: record.program } : {}) };
   const outcome = await runInline(spec, admission);
   if (outcome.status === 'refused') return { ...base, ok: false, difference: `not re-run: ${outcome.error}` };
-  if (!outcome.result) return { ...base, ok: false, difference: `re-run failed: ${outcome.error}` };
+  // A failed re-run may carry what it evaluated before it failed: still a failure, not a result to compare.
+  if (outcome.status !== 'done' || !outcome.result) return { ...base, ok: false, difference: `re-run failed: ${outcome.error}` };
   if (!record.result) return { ...base, ok: false, difference: 'no stored result' };
   const withoutTrace = record.result.traceExact !== true;
   const difference = firstDifference(reproducible(record.result, { withoutTrace }), reproducible(outcome.result, { withoutTrace }));

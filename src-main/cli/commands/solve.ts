@@ -367,7 +367,8 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         bar?.clear();
         launcher.dispose();
       }
-      if (!outcome.result) {
+      // A failed run may carry what it evaluated before it failed (a competition scores that): it is still a failure.
+      if (!outcome.result || outcome.status === 'failed') {
         writeLine(io.stderr, `saikoro solve: the run ${outcome.status}: ${outcome.reason}`);
         return interrupted ? 130 : 1;
       }

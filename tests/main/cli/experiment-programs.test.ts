@@ -269,4 +269,30 @@ describe('experiments with a solver program', () => {
     expect(info.code).toBe(1);
     expect(info.stderr).toMatch(/p\.saikoro: corrupt Saikoro project \(integrity check/);
   });
+  it('verify says a re-run that fails failed (with its reason), though the failed run keeps what it evaluated', async () => {
+    // The program solves the first time and breaks the protocol after its first batch when a
+    // file beside the project says so (written after the run).
+    fs.writeFileSync(
+      path.join(cwd, 'solvers', 'flaky.mjs'),
+      [
+        "import fs from 'node:fs';",
+        "const broken = fs.existsSync(new URL('../broken', import.meta.url));",
+        "process.argv = [process.argv[0], process.argv[1], ...(broken ? ['notjson'] : ['random', '10'])];",
+        "await import('./fake.mjs');",
+      ].join('\n'),
+    );
+    await setUp({ ...spec, instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'flaky', command: [process.execPath, 'flaky.mjs'], cwd: 'solvers' }], seeds: { count: 1 } });
+    const bwrap = process.env.SAIKORO_BWRAP;
+    process.env.SAIKORO_BWRAP = 'none';
+    try {
+      expect((await runCli(['experiment', 'run', 'p.saikoro', 'mine'], { cwd, env })).code).toBe(0);
+      fs.writeFileSync(path.join(cwd, 'broken'), '');
+      const verified = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd, env });
+      expect(verified.code).toBe(1);
+      expect(verified.stderr).toContain(`re-run failed: the program's line 2 is not JSON: "generation 1: best 12.5"`);
+    } finally {
+      if (bwrap === undefined) delete process.env.SAIKORO_BWRAP;
+      else process.env.SAIKORO_BWRAP = bwrap;
+    }
+  });
 });
