@@ -148,8 +148,10 @@ describe('solver host with worker processes', () => {
     expect(held.status).toBe('paused');
     expect(await cancelled.outcome).toEqual({ status: 'cancelled', result: null, reason: 'cancelled' });
     expect((await first.outcome).status).toBe('done');
-    // The paused queued run does not start until resumed.
-    await new Promise((r) => setTimeout(r, 100));
+    // The paused queued run does not start until resumed: a run queued after it gets the one
+    // worker and ends while it waits (an event, not a pause of the test's own).
+    const after = h.start(request(4, 500));
+    expect((await after.outcome).status).toBe('done');
     expect(held.status).toBe('paused');
     held.resume();
     const o = await held.outcome;
