@@ -4,6 +4,7 @@
 // the budgets stay exact (what the server counted is what it answered), and the other entrant,
 // who never played, has evaluated nothing.
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import { spawn } from 'node:child_process';
 import os from 'node:os';
@@ -92,6 +93,31 @@ describe('a hostile entrant', () => {
     // A token in the query works as in the header; no token at all is refused.
     expect((await fetch(`${app.origin}api/competition?token=${tokens.hostile}`)).status).toBe(200);
     expect((await fetch(`${app.origin}api/competition/so-n60-i1`)).status).toBe(401);
+  });
+
+  it('is refused from another Host (DNS rebinding) or a foreign Origin, as the web mode refuses it, with a valid token and nothing evaluated', async () => {
+    const before = (await own(tokens.hostile)).problems[0].runs.map((r: { evaluations: number }) => r.evaluations);
+    const target = `${app.origin}api/competition/so-n60-i1`;
+    const request = (method: string, headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(target, { method, headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json', ...headers } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(method === 'POST' ? JSON.stringify(batch(5)) : undefined);
+      });
+    // The same token from the server's own Host and no Origin reads the hello (the control).
+    expect(await request('GET', {})).toBe(200);
+    expect(await request('GET', { Host: 'evil.example' })).toBe(421);
+    expect(await request('POST', { Host: `evil.example:${app.port}` })).toBe(421);
+    expect(await request('POST', { Origin: 'http://evil.example' })).toBe(403);
+    for (const headers of [{ Host: 'evil.example' }, { Origin: 'http://evil.example' }] as Record<string, string>[]) {
+      const socket = new Socket(wsUrl(app.origin, 'so-n60-i1'), { ...auth(tokens.hostile), ...headers });
+      expect(await socket.opened).toBe(false);
+      expect((await socket.refused).status).toBe(403);
+    }
+    expect((await own(tokens.hostile)).problems[0].runs.map((r: { evaluations: number }) => r.evaluations)).toEqual(before);
   });
 
   it('reaches only its own runs: another entrant, another problem and a bad seed are refused or ignored', async () => {
