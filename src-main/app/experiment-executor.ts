@@ -121,7 +121,7 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
       // Stopped on request (the session cancelled, the executor disposed as a second Ctrl-C does): no result, not a failure.
       if (outcome.status === 'cancelled') return { status: 'cancelled', result: null, error: outcome.reason ?? 'cancelled', startedAt: ranFrom, finishedAt };
       // A failed run keeps what it evaluated (a competition scores it on that: docs/competition.md).
-      return { status: 'failed', result: outcome.result ?? null, error: outcome.reason ?? outcome.status, startedAt: ranFrom, finishedAt };
+      return { status: 'failed', result: outcome.partial ?? null, error: outcome.reason ?? outcome.status, startedAt: ranFrom, finishedAt };
     },
     dispose: () => options.dispose?.(),
   };

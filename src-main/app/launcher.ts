@@ -93,7 +93,7 @@ export async function runInProcess<R extends RunRequest>(plan: { readonly reques
     return control.cancelled ? { status: 'cancelled', result, reason: 'cancelled' } : { status: 'done', result, reason: null };
   } catch (e) {
     // What the run evaluated before it failed, as a worker reports it (the driver keeps it on the error).
-    return { status: 'failed', result: (partialResultOf(e) as ResultOf<R> | null) ?? null, reason: e instanceof Error ? e.message : String(e) };
+    return { status: 'failed', result: null, reason: e instanceof Error ? e.message : String(e), partial: (partialResultOf(e) as ResultOf<R> | null) ?? null };
   }
 }
 

@@ -32,9 +32,16 @@ import { DEFAULT_GRACE_SECONDS } from '../../src-shared/solvers/program/protocol
 /** How a run ended. `result` is present when done, and when cancelled after it had started. */
 export interface RunOutcome<Result = AnyRunResult> {
   status: 'done' | 'failed' | 'cancelled';
+  /** The run's result; null unless it is done or cancelled. */
   result: Result | null;
   /** Why it failed or was cancelled; null when done. */
   reason: string | null;
+  /**
+   * A failed run only: what it had evaluated when it failed (a program that exited early, broke
+   * the protocol, flooded), when there is one. Kept apart from `result`, which only a run that
+   * ended well has; a competition scores a failed run on it (docs/competition.md).
+   */
+  partial?: Result | null;
 }
 
 export interface SolverHostOptions {
@@ -485,7 +492,7 @@ export class SolverHost implements Disposable {
           run.finish({ status: 'failed', result: null, reason: message.reason });
           this.retire(worker);
           this.dispatch();
-        } else this.release(worker, run, { status: 'failed', result: message.result ?? null, reason: message.reason });
+        } else this.release(worker, run, { status: 'failed', result: null, reason: message.reason, partial: message.result ?? null });
         break;
     }
   }

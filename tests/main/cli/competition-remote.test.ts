@@ -66,8 +66,8 @@ describe('saikoro competition enter --remote', () => {
 
   it('refuses --remote with --solver, a built-in solver\'s name, a name taken, and entering after the reveal', async () => {
     await make();
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a', '--remote', '--solver', 'random')).stderr).toContain('--remote and --solver contradict each other');
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a')).stderr).toContain('give --solver BUILTIN (or default), or --remote');
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a', '--remote', '--solver', 'random')).stderr).toContain('--solver and --remote contradict each other (an entrant is a built-in solver, a program, or remote)');
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a')).stderr).toContain('give --solver BUILTIN (or default), --dir DIR --command "CMD ARGS", or --remote');
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'random', '--remote')).stderr).toContain('"random" is a built-in solver\'s name; give the remote entrant another name');
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote')).code).toBe(0);
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote')).stderr).toContain('an entrant named "alice" has entered already');
