@@ -10,7 +10,7 @@
  * never many reads at once. The sessions themselves are the project store's (its events).
  */
 import { defineStore } from 'pinia';
-import { computed, markRaw, ref, shallowRef, watch } from 'vue';
+import { computed, markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { CompetitionOverview, CompetitionStandings, ExperimentSession } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 import { useProjectStore } from './project.ts';
@@ -34,6 +34,9 @@ function serialRead(read: () => Promise<void>): () => Promise<void> {
   };
   return go;
 }
+
+/** How often the standings are computed again while the competition's sessions run (ms). */
+export const STANDINGS_WHILE_RUNNING_MS = 5000;
 
 export const useCompetitionStore = defineStore('competition', () => {
   const api = useApi();
@@ -74,21 +77,31 @@ export const useCompetitionStore = defineStore('competition', () => {
   });
 
   /** Reads the overview, then the standings when runs were stored since they were computed. */
+  /**
+   * Reads the overview, then the standings when runs were stored since they were computed. The
+   * standings score every stored run again on the main side, so while the competition's
+   * sessions go they are computed at most once every STANDINGS_WHILE_RUNNING_MS (the rest of
+   * the time the main side answers the runs); once no session goes, at once.
+   */
   async function refresh(force = false): Promise<void> {
     await refreshOverview();
     const o = overview.value;
     const s = standings.value;
     const stored = o ? o.totals.done + o.totals.failed : -1;
     const counted = s ? s.runs.done + s.runs.failed : -2;
-    if (force || !s || stored !== counted || s.file !== o?.file.split('/').pop() || s.standings.length !== o?.entrants.length) await refreshStandings();
+    const stale = !s || stored !== counted || s.file !== o?.file.split('/').pop() || s.standings.length !== o?.entrants.length;
+    if (!force && !stale) return;
+    const wait = lastStandings + STANDINGS_WHILE_RUNNING_MS - Date.now();
+    if (!force && s && active.value && wait > 0) {
+      if (later === null) later = setTimeout(() => ((later = null), void refresh()), wait);
+      return;
+    }
+    lastStandings = Date.now();
+    await refreshStandings();
   }
+  let lastStandings = 0;
+  let later: ReturnType<typeof setTimeout> | null = null;
 
-  // The summary is read again on every change of the project (runs stored, sessions ended, opened, closed).
-  watch(
-    () => project.summary,
-    () => void refresh(),
-    { immediate: true },
-  );
 
   /** The newest session of each track: the project store's live one, or the overview's. */
   const sessions = computed<ExperimentSession[]>(() => {
@@ -124,6 +137,16 @@ export const useCompetitionStore = defineStore('competition', () => {
       await refreshOverview();
     });
   const cancel = () => act('Could not cancel the competition', () => api.cancelCompetition());
+
+  // The summary is read again on every change of the project (runs stored, sessions ended, opened, closed).
+  watch(
+    () => project.summary,
+    () => void refresh(),
+    { immediate: true },
+  );
+  // The standings once the sessions end (not held back any longer).
+  watch(active, (on) => !on && void refresh());
+  onScopeDispose(() => later !== null && clearTimeout(later));
 
   return { overview, standings, loaded, error, standingsError, standingsLoading, sessions, active, actionError, busy, refresh, run, cancel };
 });
