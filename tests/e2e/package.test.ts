@@ -174,7 +174,10 @@ describe("the README's commands, from the installed package", () => {
     // until Ctrl-C (it runs on a free port until it prints its address, then gets SIGTERM);
     // bench runs every suite for minutes (--quick); sbatch needs Slurm (each task of the
     // array runs here as the script runs outside Slurm, SLURM_ARRAY_TASK_ID=K bash script ...;
-    // tests/main/cluster/slurm.test.ts submits it to a real Slurm).
+    // tests/main/cluster/slurm.test.ts submits it to a real Slurm); a competition's secret
+    // (--secret -: the first line of stdin) comes from the test, and its suite is one instance,
+    // one seed and 300 evaluations instead of 5, 5 and 20,000 (250 runs of 20,000 evaluations
+    // at N = 840, the Python GA's among them, take longer than the whole suite).
     const preamble = `
 set -euo pipefail
 npm() { echo "(npm $*: done by the test)"; }
@@ -187,6 +190,13 @@ saikoro() {
       grep -o 'http://127.0.0.1[^ ]*' "$HOME/.serve.log" || { cat "$HOME/.serve.log" >&2; kill $pid 2>/dev/null; return 1; }
       kill -TERM $pid; wait $pid;;
     bench) command saikoro "$@" --quick;;
+    competition)
+      local a=() prev=""
+      for x in "$@"; do
+        case "$prev" in --instances) x=1;; --budget) x=300;; --seeds) x=1;; esac
+        a+=("$x"); prev="$x"
+      done
+      command saikoro "\${a[@]}" <<< "a secret of the test's";;
     *) command saikoro "$@";;
   esac
 }
@@ -212,6 +222,12 @@ cd "$(cat '${cwdFile}')"
     }
     const study = join(home, 'study');
     const all = outputs.join('\n');
+    // The competition's lines: both entrants ran every track's run (the DEAP GA blind, in the
+    // sandbox, from its archived folder), and the standings rank them.
+    for (const track of ['so', 'mo2', 'mo3', 'mo5', 'mo7']) expect(all).toContain(`${track}: 2 runs: 0 finished before, 2 done now, 0 failed, 0 not run`);
+    expect(all).toMatch(/entered my-ga: program python3 deap_ga\.py, blind, in a copy of my-ga/);
+    expect(all).toMatch(/^\| [12] +\| my-ga +\|/m);
+    expect(all).toContain('revealed comp.saikoro: the secret matches the commitment');
     // init made the study; the run did all 80 runs, the Python solver's too.
     expect(all).toContain('made a first study in study/:');
     expect(all).toContain('first: 80 runs: 0 already done, 80 done now, 0 failed, 0 not run');
