@@ -173,6 +173,7 @@ export class ProjectService implements Disposable {
       createdBy: info.createdBy,
       sizeBytes: info.sizeBytes,
       readOnly: project.readOnly,
+      competition: project.competition() !== null,
       recovered: [...recovered],
       experiments: project.experiments().map((e) => this.experimentSummary(e.spec, e.createdAt, statuses, hidden)),
       notes: project.notes().map((n) => ({ id: n.id, experiment: n.experiment, text: n.text, createdAt: n.createdAt })),

@@ -96,6 +96,8 @@ export interface ProjectSummary {
   labRuns: LabRunSummary[];
   /** Whether the app opened it read-only (a folder it cannot write). */
   readOnly: boolean;
+  /** Whether it is a competition file (its experiments are its tracks: the Competition view runs them). */
+  competition?: boolean;
   /**
    * What recovery did beside the file when the app opened it (a sidecar kept aside as
    * `NAME.kept-<time>`, docs/reliability.md), one message each; empty for a clean open.

@@ -75,7 +75,10 @@ browserTool.describe('the Competition view, on saikoro serve', () => {
     await page.getByTestId('open-path').fill('c.saikoro');
     await page.getByTestId('open-path').press('Enter');
     await page.getByTestId('project-info').waitFor();
-    await page.getByTestId('nav-competition').click();
+    // The project home says what the file is and links to the view.
+    expect(await page.getByTestId('project-competition').textContent()).toContain('A competition file');
+    await shot('00-project');
+    await page.getByTestId('project-competition').getByRole('link', { name: 'Competition view' }).click();
     await page.waitForURL(/#\/competition$/);
     await page.getByTestId('competition-summary').waitFor();
 

@@ -67,7 +67,7 @@ describe('the competition through the API', () => {
     const app = apiHarness(1, { workspace: cwd });
     try {
       expect(await app.api.getCompetition()).toBeNull();
-      await app.api.createProject('plain.saikoro');
+      expect((await app.api.createProject('plain.saikoro')).competition).toBe(false);
       expect(await app.api.getCompetition()).toBeNull();
       for (const call of ['getCompetitionStandings', 'runCompetition'] as const) {
         const answer = await dispatchCall(app.api, call, []);
@@ -99,7 +99,7 @@ describe('the competition through the API', () => {
         `track ${track}'s session to end`,
       );
     try {
-      await app.api.openProject('c.saikoro');
+      expect((await app.api.openProject('c.saikoro')).competition).toBe(true);
       const before = (await app.api.getCompetition())!;
       expect(before.file).toBe('c.saikoro');
       expect(before.definition).toMatchObject({ tracks: ['so', 'mo2'], ns: [48], instances: 2, withPublic: true, evaluations: 300, seeds: 2 });
