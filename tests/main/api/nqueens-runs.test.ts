@@ -138,7 +138,8 @@ describe('N-Queens runs through the API', () => {
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be >= 0 and <= 1, got 1.5' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({ field: 'maxQueens', message: 'maxQueens: must be at most 8, got 9' });
     expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, purpose: 'demo' })).toMatchObject({ field: 'purpose', message: 'purpose: expected "run" or "baseline", got "demo"' });
-    expect(await refusal(null)).toMatchObject({ name: 'RunRequestError', field: 'request' });
+    // Not an object: refused before the API sees it (call-arguments.ts), as over IPC.
+    expect(await refusal(null)).toMatchObject({ name: 'BadRequest', field: 'request' });
     expect(await dispatchCall(api, 'startRun', [{ kind: 'chess', n: 8 }])).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'kind', message: 'kind: must be "dice", "nqueens" or "nqueens-sweep", got "chess"' } });
     expect(runs.activeCount).toBe(0);
     const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });

@@ -80,16 +80,19 @@ for (const [where, env] of modes) {
       const answers = () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"results"')).length : 0);
       await waitFor('answers', () => answers() >= 3);
       run.pause();
+      const paused = await snapshotWhere(run, (s) => s.paused);
       await statusBecomes(run, 'paused');
-      await new Promise((r) => setTimeout(r, 100));
-      const before = answers();
-      await new Promise((r) => setTimeout(r, 400));
-      expect(answers()).toBe(before);
       run.resume();
-      await waitFor('answers after resume', () => answers() > before + 3);
+      await waitFor('answers after resume', () => answers() > paused.evaluations / 10 + 3);
+      // Paused again and cancelled while paused: the run ends with exactly the paused snapshot's
+      // count, so nothing was answered in between (no waiting window of the test's own).
+      run.pause();
+      const again = await snapshotWhere(run, (s) => s.paused && s.evaluations > paused.evaluations);
+      await statusBecomes(run, 'paused');
       run.cancel();
       const outcome = await run.outcome;
       expect(outcome.status).toBe('cancelled');
+      expect(outcome.result!.evaluations).toBe(again.evaluations);
       const last = JSON.parse(fs.readFileSync(record, 'utf8').trim().split('\n').pop()!);
       expect(last.stop).toBe('cancelled');
       expect(outcome.result!.evaluations).toBeGreaterThan(30);

@@ -257,21 +257,28 @@ describe('the protocol', () => {
   it('pause stops answering, resume answers again, cancel is the stop with "cancelled"', async () => {
     const f = fake('random', [10]);
     const control = new RunController();
-    let snapshots = 0;
-    const done = run(f.spec, 100_000_000, { control, snapshotIntervalMs: 20, onSnapshot: () => snapshots++ });
+    const snapshots: Snapshot[] = [];
+    const done = run(f.spec, 100_000_000, { control, snapshotIntervalMs: 20, onSnapshot: (s) => snapshots.push(s) });
+    const pausedAfter = async (mark: number) => {
+      await waitFor('a paused snapshot', () => snapshots.slice(mark).some((s) => s.paused));
+      return snapshots.slice(mark).find((s) => s.paused)!;
+    };
     await waitFor('answers', () => answers(f.record).length >= 5);
     control.pause();
-    await waitFor('the paused snapshot', () => snapshots > 0);
-    // Once paused, at most the answer of the step in flight goes out; then nothing.
-    await new Promise((r) => setTimeout(r, 100));
-    const before = answers(f.record).length;
-    await new Promise((r) => setTimeout(r, 400));
-    expect(answers(f.record).length).toBe(before);
+    const paused = await pausedAfter(0);
+    // The program has the answers of every batch but the last the paused run evaluated (one
+    // batch of 10 each): that answer goes out with the next request's step, after the resume.
+    await waitFor('the answers sent before the pause', () => answers(f.record).length === paused.evaluations / 10 - 1);
     control.resume();
-    await waitFor('answers after resume', () => answers(f.record).length > before + 5);
+    await waitFor('answers after resume', () => answers(f.record).length > paused.evaluations / 10 + 5);
+    // Paused again and cancelled while paused: the run ends with exactly the paused snapshot's
+    // count and the program got no answer in between (no waiting window of the test's own).
+    control.pause();
+    const again = await pausedAfter(snapshots.length);
     control.cancel();
     const result = await done;
     expect(result.stopReason).toBe('cancelled');
+    expect(result.evaluations).toBe(again.evaluations);
     const got = answers(f.record);
     expect(got[got.length - 1].stop).toBe('cancelled');
     expect(got.filter((a) => a.stop !== undefined).length).toBe(1);
