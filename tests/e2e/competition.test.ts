@@ -77,6 +77,8 @@ browserTool.describe('the Competition view, on saikoro serve', () => {
     await page.getByTestId('project-info').waitFor();
     // The project home says what the file is and links to the view.
     expect(await page.getByTestId('project-competition').textContent()).toContain('A competition file');
+    // Its tracks do not run from the project home.
+    expect(await page.getByTestId('run-so').isDisabled()).toBe(true);
     await shot('00-project');
     await page.getByTestId('project-competition').getByRole('link', { name: 'Competition view' }).click();
     await page.waitForURL(/#\/competition$/);
