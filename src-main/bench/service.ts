@@ -19,10 +19,7 @@ import { Project } from '../project/store.ts';
 import { startAppServer } from '../server/app-server.ts';
 import type { BenchSuite } from './suite.ts';
 import { trackConfig } from '../../src-shared/problems/dice/config.ts';
-import { RunClock } from '../../src-shared/core/control.ts';
-import { drive } from '../../src-shared/core/driver.ts';
-import { createDiceProblem } from '../../src-shared/problems/dice/problem.ts';
-import { SolverRun } from '../../src-shared/solvers/solver-run.ts';
+import { runInProcess } from '../app/launcher.ts';
 
 const N = 840;
 const BATCH = 100;
@@ -77,11 +74,10 @@ function play(mode: 'ws' | 'post', url: string, token: string): Promise<Played> 
 
 /** The same random search in this process, no network and no server: what the machine gives now (the reference of the rows). */
 async function inProcess(evaluations: number): Promise<number> {
-  const clock = new RunClock();
   const start = performance.now();
-  const run = new SolverRun(createDiceProblem(trackConfig('so', N)), 'random', { batch: BATCH }, 1, { maxEvaluations: evaluations }, { clock });
-  const result = await drive(run, run.termination, { clock });
-  return (result.evaluations * 1000) / (performance.now() - start);
+  const outcome = await runInProcess({ request: { kind: 'dice', solver: 'random', params: { batch: BATCH }, seed: 1, config: trackConfig('so', N), termination: { maxEvaluations: evaluations } } });
+  if (outcome.status !== 'done' || outcome.result === null) throw new Error(`bench service: the in-process run ${outcome.status}: ${outcome.reason}`);
+  return (outcome.result.evaluations * 1000) / (performance.now() - start);
 }
 
 export interface ServiceBenchFigures {
