@@ -113,10 +113,14 @@ function run(args: string[]): void {
     for (const x of points) {
       if (offer(entryOf(data, track, n), x, found)) changed.push(track);
       // The SO best is a point of every default track's front at the same N.
-      if (track === 'so') for (const t of TRACK_NAMES) if (t !== 'so' && data.entries.some((e) => e.track === t && e.n === n) && offer(entryOf(data, t, n), x, found)) changed.push(t);
+      if (track === 'so')
+        for (const t of TRACK_NAMES)
+          if (t !== 'so' && data.entries.some((e) => e.track === t && e.n === n) && offer(entryOf(data, t, n), x, found)) changed.push(t);
     }
     const what = track === 'so' ? `f = ${r.best?.objectives[0]}` : `${r.front.length} points`;
-    console.log(`${track} N = ${n} ${solver} seed ${seed}, ${r.evaluations} evaluations, ${((Date.now() - started) / 1000).toFixed(0)} s: ${what}${changed.length ? `; improved ${[...new Set(changed)].join(', ')}` : ''}`);
+    console.log(
+      `${track} N = ${n} ${solver} seed ${seed}, ${r.evaluations} evaluations, ${((Date.now() - started) / 1000).toFixed(0)} s: ${what}${changed.length ? `; improved ${[...new Set(changed)].join(', ')}` : ''}`,
+    );
     if (changed.length) save(data);
   }
 }

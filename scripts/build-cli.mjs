@@ -29,7 +29,15 @@ const ENTRIES = { index: 'src-main/cli/index.ts', worker: 'src-main/host/worker.
  */
 export async function computeWindowTable() {
   const { build } = await import('esbuild');
-  const bundled = await build({ absWorkingDir: ROOT, entryPoints: ['src-shared/problems/dice/features.ts'], bundle: true, write: false, format: 'esm', platform: 'neutral', logLevel: 'warning' });
+  const bundled = await build({
+    absWorkingDir: ROOT,
+    entryPoints: ['src-shared/problems/dice/features.ts'],
+    bundle: true,
+    write: false,
+    format: 'esm',
+    platform: 'neutral',
+    logLevel: 'warning',
+  });
   const features = await import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
   return features.buildWindowTable();
 }

@@ -14,7 +14,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** What the build reads: the sources it bundles, package.json (externals, version), the tsconfigs and its own scripts. */
-export const INPUTS = ['src-main', 'src-shared', 'package.json', 'tsconfig.base.json', 'tsconfig.main.json', 'scripts/build-cli.mjs', 'scripts/cli-build-stamp.mjs'];
+export const INPUTS = [
+  'src-main',
+  'src-shared',
+  'package.json',
+  'tsconfig.base.json',
+  'tsconfig.main.json',
+  'scripts/build-cli.mjs',
+  'scripts/cli-build-stamp.mjs',
+];
 
 /** The files of a build that a start needs; a build without them is missing, whatever its stamp says. */
 const OUTPUTS = ['index.js', 'worker.js'];

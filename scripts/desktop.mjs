@@ -62,7 +62,9 @@ export function ensureElectronBinary({ root = process.cwd(), env = process.env, 
   const found = electronBinary(folder);
   if (found.present) return found.file;
   const installer = path.join(folder, 'install.js');
-  log(`saikoro: Electron's binary is not installed (npm install no longer downloads it since Electron 45); fetching it with ${path.relative(root, installer)}...`);
+  log(
+    `saikoro: Electron's binary is not installed (npm install no longer downloads it since Electron 45); fetching it with ${path.relative(root, installer)}...`,
+  );
   const run = spawnSync(process.execPath, [installer], { cwd: folder, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const after = electronBinary(folder);
   if (run.status === 0 && after.present) return after.file;

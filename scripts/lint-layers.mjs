@@ -154,7 +154,8 @@ function* walk(dir) {
 
 // `import x from '...'`, `import type {...} from '...'`, `export ... from '...'` (over several
 // lines too), a bare `import '...'`, `import('...')` and `require('...')`.
-const importRe = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"]([^'"]+)['"]/gm;
+const importRe =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?\sfrom\s*['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)|\brequire\(\s*['"]([^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"]([^'"]+)['"]/gm;
 
 /** The import specifiers in a file's text. */
 export function importsIn(text) {
@@ -201,13 +202,21 @@ export function lintLayers() {
   const problems = [];
   for (const rule of rules) {
     let files;
-    try { files = [...walk(join(root, rule.layer))]; } catch { continue; }
+    try {
+      files = [...walk(join(root, rule.layer))];
+    } catch {
+      continue;
+    }
     for (const path of files) {
       const file = relative(root, path);
       problems.push(...problemsIn(file, readFileSync(path, 'utf8')));
       const order = FOLDER_ORDER[rule.layer];
-      const inLayer = file.split(sep).join('/').slice(rule.layer.length + 1);
-      if (order && !folderOf(rule.layer, inLayer)) problems.push(`${file}: is in no folder of the folder order of ${rule.layer}; place its folder in FOLDER_ORDER (scripts/lint-layers.mjs)`);
+      const inLayer = file
+        .split(sep)
+        .join('/')
+        .slice(rule.layer.length + 1);
+      if (order && !folderOf(rule.layer, inLayer))
+        problems.push(`${file}: is in no folder of the folder order of ${rule.layer}; place its folder in FOLDER_ORDER (scripts/lint-layers.mjs)`);
     }
   }
   return problems;

@@ -16,7 +16,9 @@ for (const n of ns.length ? ns : [840]) {
   if (b.d2) {
     const { blocks, q, largestS2, aMin } = b.d2;
     console.log(`  d = 2: ${blocks} blocks, q(0.9; 35) = ${q}`);
-    console.log(`         chi_2 <= q  <=>  S2 <= ${blocks} (${blocks} + q) / 36 = ${(blocks * (blocks + q)) / 36}, so S2 <= ${largestS2} (S2 has the parity of ${blocks})`);
+    console.log(
+      `         chi_2 <= q  <=>  S2 <= ${blocks} (${blocks} + q) / 36 = ${(blocks * (blocks + q)) / 36}, so S2 <= ${largestS2} (S2 has the parity of ${blocks})`,
+    );
     for (let A = Math.max(0, aMin - 2); A <= Math.min(blocks, aMin + 1); A++) {
       const args: number[] = [];
       for (let a = 0; a <= A; a++) if (leastSquares(a, 18) + leastSquares(A - a, 6) + leastSquares(blocks - A, 12) === leastS2(A, blocks)) args.push(a);

@@ -17,7 +17,8 @@ const CLI = path.join(ROOT, 'bin', 'saikoro.mjs');
 const out = path.resolve(process.argv[2] ?? path.join(ROOT, 'docs', 'images', 'first-study.png'));
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-screenshot-'));
 const study = path.join(work, 'study');
-const saikoro = (...args: string[]) => execFileSync(process.execPath, [CLI, ...args], { cwd: fs.existsSync(study) ? study : work, stdio: ['ignore', 'inherit', 'inherit'] });
+const saikoro = (...args: string[]) =>
+  execFileSync(process.execPath, [CLI, ...args], { cwd: fs.existsSync(study) ? study : work, stdio: ['ignore', 'inherit', 'inherit'] });
 
 saikoro('init', 'study');
 saikoro('experiment', 'run', 'study.saikoro');
@@ -37,7 +38,11 @@ try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, colorScheme: 'light' });
     // The project opened as the Project view opens it (the same API call), then the explorer.
     const { origin, searchParams } = new URL(url);
-    const opened = await fetch(`${origin}/api/openProject`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${searchParams.get('token')}` }, body: JSON.stringify(['study.saikoro']) });
+    const opened = await fetch(`${origin}/api/openProject`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${searchParams.get('token')}` },
+      body: JSON.stringify(['study.saikoro']),
+    });
     if (!((await opened.json()) as { ok: boolean }).ok) throw new Error('openProject failed');
     await page.goto(url);
     await page.goto(`${url.split('#')[0]}#/explore/first`);
@@ -46,7 +51,9 @@ try {
       await page.screenshot({ path: out.replace(/\.png$/, '.failed.png') });
       throw e;
     });
-    await page.waitForFunction(() => document.querySelector('[data-testid="explore-scatter"]')?.getAttribute('data-rendered') === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-scatter"]')?.getAttribute('data-rendered') === '1', undefined, {
+      timeout: 30_000,
+    });
     await page.waitForTimeout(500);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     // The window down to the bottom of the scatter plot: the controls, the legend and the fronts

@@ -8,7 +8,15 @@ import fs from 'node:fs';
 export const SYSTEM_CHROMIUM = '/usr/bin/chromium';
 
 /** Flags for a headless Chromium as root in a container, with no background traffic. */
-export const CHROMIUM_ARGS: readonly string[] = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** Whether `file` is an executable regular file. */
 export function isExecutableFile(file: string): boolean {

@@ -30,7 +30,9 @@ export interface MenuSpec {
 
 /** File: New, Open, Open Recent, Close, Export, and Quit (Close Window on macOS). */
 export function fileMenu(actions: FileMenuActions, recent: readonly ProjectFileEntry[], hasProject: boolean, isMac: boolean): MenuSpec {
-  const recentItems: MenuSpec[] = recent.length ? recent.map((r) => ({ label: r.path, click: () => actions.openRecent(r.path) })) : [{ label: 'No recent projects', enabled: false }];
+  const recentItems: MenuSpec[] = recent.length
+    ? recent.map((r) => ({ label: r.path, click: () => actions.openRecent(r.path) }))
+    : [{ label: 'No recent projects', enabled: false }];
   return {
     label: 'File',
     submenu: [
@@ -76,7 +78,10 @@ export function droppedProjectFile(url: string): string | null {
  * chose approved, so that the page may then open or create that file and no other
  * (src-main/app/project-paths.ts, desktopPaths).
  */
-export function approvingPicker(paths: Pick<DesktopPaths, 'approve'>, dialog: (purpose: 'open' | 'create') => Promise<string | null>): (purpose: 'open' | 'create') => Promise<string | null> {
+export function approvingPicker(
+  paths: Pick<DesktopPaths, 'approve'>,
+  dialog: (purpose: 'open' | 'create') => Promise<string | null>,
+): (purpose: 'open' | 'create') => Promise<string | null> {
   return async (purpose) => {
     const chosen = await dialog(purpose);
     if (chosen !== null) paths.approve(chosen);

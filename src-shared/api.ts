@@ -177,7 +177,13 @@ const API_CALLS: Record<ApiCallName, true> = {
   cancelCompetition: true,
   pickProjectFile: true,
 };
-const API_EVENTS: Record<ApiEventName, true> = { onMenuCommand: true, onRunSnapshot: true, onRunFinished: true, onProjectChanged: true, onExperimentSession: true };
+const API_EVENTS: Record<ApiEventName, true> = {
+  onMenuCommand: true,
+  onRunSnapshot: true,
+  onRunFinished: true,
+  onProjectChanged: true,
+  onExperimentSession: true,
+};
 
 export const API_CALL_NAMES = Object.keys(API_CALLS) as readonly ApiCallName[];
 export const API_EVENT_NAMES = Object.keys(API_EVENTS) as readonly ApiEventName[];

@@ -19,7 +19,7 @@ describe('layering (scripts/lint-layers.mjs, npm run lint)', () => {
     expect(problemsIn(file, "import fs from 'fs';")).toHaveLength(1);
     expect(problemsIn(file, `import { app } from '${ELECTRON}';`)).toHaveLength(1);
     expect(problemsIn(file, "import { ref } from 'vue';")).toHaveLength(1);
-    expect(problemsIn(file, "const w = window.innerWidth;")).toHaveLength(1);
+    expect(problemsIn(file, 'const w = window.innerWidth;')).toHaveLength(1);
     expect(problemsIn(file, 'const r = Math.random();')[0]).toMatch(/Math\.random/);
     expect(problemsIn(file, "import { Random } from '../random.ts';")).toEqual([]);
   });
@@ -80,16 +80,24 @@ describe('layering by path: relative imports resolve to the layer they reach', (
   it('src-renderer does not reach src-main, and may use src-shared', () => {
     const file = path('src-renderer', 'stores', 'runs.ts');
     expect(problemsIn(file, "import type { RunRequest } from '../../src-main/host/run.ts';")).toHaveLength(1);
-    expect(problemsIn(path('src-renderer', 'App.vue'), "<script setup lang=\"ts\">\nimport { x } from '../src-main/app/events.ts';\n</script>")).toHaveLength(1);
+    expect(problemsIn(path('src-renderer', 'App.vue'), '<script setup lang="ts">\nimport { x } from \'../src-main/app/events.ts\';\n</script>')).toHaveLength(
+      1,
+    );
     expect(problemsIn(file, "import type { SaikoroApi } from '../../src-shared/api.ts';")).toEqual([]);
     expect(problemsIn(file, "import { useApi } from '../api/index.ts';")).toEqual([]);
   });
 
   it('inside src-main, project/ does not reach host/ and bench/ does not reach cli/; cli/ reaches bench/', () => {
-    expect(problemsIn(path('src-main', 'project', 'store.ts'), "import type { NqueensRunRequest } from '../host/run.ts';")[0]).toContain('src-main/host/ from src-main/project/');
-    expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { solveNqueens } from '../cli/commands/nqueens.ts';")[0]).toContain('src-main/cli/ from src-main/bench/');
+    expect(problemsIn(path('src-main', 'project', 'store.ts'), "import type { NqueensRunRequest } from '../host/run.ts';")[0]).toContain(
+      'src-main/host/ from src-main/project/',
+    );
+    expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { solveNqueens } from '../cli/commands/nqueens.ts';")[0]).toContain(
+      'src-main/cli/ from src-main/bench/',
+    );
     // host/ and project/ are peers in the folder order: host/ does not reach project/ either.
-    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { x } from '../project/store.ts';")[0]).toContain('src-main/host may not import src-main/project, which is a peer of it');
+    expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { x } from '../project/store.ts';")[0]).toContain(
+      'src-main/host may not import src-main/project, which is a peer of it',
+    );
     expect(problemsIn(path('src-main', 'cli', 'commands', 'bench.ts'), "import { x } from '../../bench/registry.ts';")).toEqual([]);
     expect(problemsIn(path('src-main', 'project', 'store.ts'), "import { x } from './schema.ts';")).toEqual([]);
     expect(problemsIn(path('src-main', 'bench', 'nqueens.ts'), "import { x } from '../../src-shared/problems/nqueens/solve.ts';")).toEqual([]);
@@ -116,12 +124,21 @@ describe('the folder order inside src-shared (FOLDER_ORDER, as VS Code orders it
     expect(up[0]).toContain('src-shared/problems/nqueens may not import src-shared/solvers, which is above it');
     expect(problemsIn(request, "import type { ParamValue } from '../../core/params.ts';")).toEqual([]);
     // The driver reaching the per-kind layer, and anything reaching api.ts (the top).
-    expect(problemsIn(path('src-shared', 'core', 'driver.ts'), "import type { RunRequest } from '../runtime/kinds/index.ts';")[0]).toContain('src-shared/core may not import src-shared/runtime');
-    expect(problemsIn(path('src-shared', 'metrics', 'hypervolume.ts'), "import type { SaikoroApi } from '../api.ts';")[0]).toContain('src-shared/metrics may not import src-shared/api.ts');
+    expect(problemsIn(path('src-shared', 'core', 'driver.ts'), "import type { RunRequest } from '../runtime/kinds/index.ts';")[0]).toContain(
+      'src-shared/core may not import src-shared/runtime',
+    );
+    expect(problemsIn(path('src-shared', 'metrics', 'hypervolume.ts'), "import type { SaikoroApi } from '../api.ts';")[0]).toContain(
+      'src-shared/metrics may not import src-shared/api.ts',
+    );
     // A metric reaching a problem (metrics <-> problems/dice was a cycle).
     expect(problemsIn(path('src-shared', 'metrics', 'x.ts'), "import { DiceEvaluator } from '../problems/dice/evaluate.ts';")).toHaveLength(1);
     // Downward, and within one folder (subfolders included), passes.
-    expect(problemsIn(path('src-shared', 'runtime', 'kinds', 'dice.ts'), "import { drive } from '../../core/driver.ts';\nimport { SolverRun } from '../../solvers/solver-run.ts';\nimport type { RunApiTypes } from '../run-api.ts';")).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-shared', 'runtime', 'kinds', 'dice.ts'),
+        "import { drive } from '../../core/driver.ts';\nimport { SolverRun } from '../../solvers/solver-run.ts';\nimport type { RunApiTypes } from '../run-api.ts';",
+      ),
+    ).toEqual([]);
     expect(problemsIn(path('src-shared', 'solvers', 'so', 'ga.ts'), "import type { Solver } from '../types.ts';")).toEqual([]);
   });
 
@@ -130,7 +147,9 @@ describe('the folder order inside src-shared (FOLDER_ORDER, as VS Code orders it
     expect(peer).toHaveLength(1);
     expect(peer[0]).toContain('src-shared/problems/dice, which is a peer of it');
     expect(problemsIn(path('src-shared', 'random.ts'), "import { isRecord } from './json.ts';")[0]).toContain('a peer of it');
-    expect(problemsIn(path('src-shared', 'solvers', 'registry.ts'), "import { ProgramRun } from './program/solver.ts';")[0]).toContain('src-shared/solvers may not import src-shared/solvers/program');
+    expect(problemsIn(path('src-shared', 'solvers', 'registry.ts'), "import { ProgramRun } from './program/solver.ts';")[0]).toContain(
+      'src-shared/solvers may not import src-shared/solvers/program',
+    );
     expect(problemsIn(path('src-shared', 'solvers', 'program', 'solver.ts'), "import type { Solver } from '../types.ts';")).toEqual([]);
   });
 
@@ -157,28 +176,68 @@ describe('the folder order inside src-main (FOLDER_ORDER)', () => {
     expect(wiring[0]).toContain('src-main/app may not import src-main/api, which is above it in the folder order of src-main');
     expect(problemsIn(path('src-main', 'app', 'run-service.ts'), "import type { ApiEventHub } from '../api/events.ts';")).toHaveLength(1);
     // app <-> experiments: the executor under experiments/ used the launcher.
-    expect(problemsIn(path('src-main', 'experiments', 'executor.ts'), "import { Launcher } from '../app/launcher.ts';\nimport { planGridRun } from '../app/runs.ts';")).toHaveLength(2);
+    expect(
+      problemsIn(
+        path('src-main', 'experiments', 'executor.ts'),
+        "import { Launcher } from '../app/launcher.ts';\nimport { planGridRun } from '../app/runs.ts';",
+      ),
+    ).toHaveLength(2);
     // app <-> report: the report used app/dice.ts for a constant.
-    expect(problemsIn(path('src-main', 'report', 'build.ts'), "import { HV_NORMALISATION_IN_PROCESS_MAX_N } from '../app/dice.ts';")[0]).toContain('src-main/report may not import src-main/app, which is above it');
+    expect(problemsIn(path('src-main', 'report', 'build.ts'), "import { HV_NORMALISATION_IN_PROCESS_MAX_N } from '../app/dice.ts';")[0]).toContain(
+      'src-main/report may not import src-main/app, which is above it',
+    );
     // The same imports the other way round, as the code has them now, pass.
-    expect(problemsIn(path('src-main', 'api', 'core.ts'), "import { createApi } from './implementation.ts';\nimport { RunService } from '../app/run-service.ts';\nimport { ApiEventHub } from '../app/events.ts';")).toEqual([]);
-    expect(problemsIn(path('src-main', 'app', 'experiment-executor.ts'), "import { gridRequest } from '../experiments/programs.ts';\nimport { nodeSpawner } from '../host/spawner.ts';")).toEqual([]);
-    expect(problemsIn(path('src-main', 'app', 'project-service.ts'), "import { buildReport } from '../report/index.ts';\nimport { Project } from '../project/store.ts';")).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-main', 'api', 'core.ts'),
+        "import { createApi } from './implementation.ts';\nimport { RunService } from '../app/run-service.ts';\nimport { ApiEventHub } from '../app/events.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-main', 'app', 'experiment-executor.ts'),
+        "import { gridRequest } from '../experiments/programs.ts';\nimport { nodeSpawner } from '../host/spawner.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-main', 'app', 'project-service.ts'),
+        "import { buildReport } from '../report/index.ts';\nimport { Project } from '../project/store.ts';",
+      ),
+    ).toEqual([]);
   });
 
   it('peers do not import each other; the entry points sit on top; a top-level file is its own entry', () => {
-    expect(problemsIn(path('src-main', 'report', 'x.ts'), "import { runExperiment } from '../experiments/runner.ts';")[0]).toContain('src-main/experiments, which is a peer of it');
-    expect(problemsIn(path('src-main', 'server', 'x.ts'), "import { x } from '../desktop-shell.ts';")[0]).toContain('src-main/desktop-shell.ts, which is a peer of it');
-    expect(problemsIn(path('src-main', 'server', 'app-server.ts'), "import { x } from '../bench/registry.ts';")[0]).toContain('src-main/server may not import src-main/bench, which is above it');
+    expect(problemsIn(path('src-main', 'report', 'x.ts'), "import { runExperiment } from '../experiments/runner.ts';")[0]).toContain(
+      'src-main/experiments, which is a peer of it',
+    );
+    expect(problemsIn(path('src-main', 'server', 'x.ts'), "import { x } from '../desktop-shell.ts';")[0]).toContain(
+      'src-main/desktop-shell.ts, which is a peer of it',
+    );
+    expect(problemsIn(path('src-main', 'server', 'app-server.ts'), "import { x } from '../bench/registry.ts';")[0]).toContain(
+      'src-main/server may not import src-main/bench, which is above it',
+    );
     expect(problemsIn(path('src-main', 'api', 'x.ts'), "import { x } from '../cli/index.ts';")).toHaveLength(1);
     expect(problemsIn(path('src-main', 'host', 'pool.ts'), "import { findChromium } from '../chromium.ts';")).toEqual([]);
-    expect(problemsIn(path('src-main', 'chromium.ts'), "import { x } from './print-file.ts';")[0]).toContain('src-main/chromium.ts may not import src-main/print-file.ts, which is a peer of it');
+    expect(problemsIn(path('src-main', 'chromium.ts'), "import { x } from './print-file.ts';")[0]).toContain(
+      'src-main/chromium.ts may not import src-main/print-file.ts, which is a peer of it',
+    );
     // Electron is the top beside the CLI: the existing rule names it, once.
     const up = problemsIn(path('src-main', 'cli', 'index.ts'), `import { x } from '../${ELECTRON}/main.ts';`);
     expect(up).toHaveLength(1);
     expect(up[0]).toContain('from outside it');
-    expect(problemsIn(path('src-main', ELECTRON, 'main.ts'), "import { createAppCore } from '../api/core.ts';\nimport { x } from '../desktop-shell.ts';\nimport { y } from '../window-policy.ts';")).toEqual([]);
-    expect(problemsIn(path('src-main', 'cli', 'commands', 'bench.ts'), "import { x } from '../../bench/registry.ts';\nimport { y } from '../../server/web-server.ts';")).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-main', ELECTRON, 'main.ts'),
+        "import { createAppCore } from '../api/core.ts';\nimport { x } from '../desktop-shell.ts';\nimport { y } from '../window-policy.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-main', 'cli', 'commands', 'bench.ts'),
+        "import { x } from '../../bench/registry.ts';\nimport { y } from '../../server/web-server.ts';",
+      ),
+    ).toEqual([]);
   });
 
   it('places every folder and top-level file of src-main, each once', () => {
@@ -201,29 +260,66 @@ describe('the folder order inside src-renderer (FOLDER_ORDER)', () => {
     const draft = problemsIn(path('src-renderer', 'stores', 'experiment-editor.ts'), "import { checkDraft } from '../views/experiment/check-draft.ts';");
     expect(draft).toHaveLength(1);
     expect(draft[0]).toContain('src-renderer/stores may not import src-renderer/views, which is above it in the folder order of src-renderer');
-    expect(problemsIn(path('src-renderer', 'stores', 'explore.ts'), "import { runLabel } from '../views/explore/front-data.ts';\nimport { groupPoints } from '../views/explore/groups.ts';")).toHaveLength(2);
+    expect(
+      problemsIn(
+        path('src-renderer', 'stores', 'explore.ts'),
+        "import { runLabel } from '../views/explore/front-data.ts';\nimport { groupPoints } from '../views/explore/groups.ts';",
+      ),
+    ).toHaveLength(2);
     // components <-> views: the shared tables used the dice view's labels.
-    expect(problemsIn(path('src-renderer', 'components', 'FrontTable.vue'), "import { formatNumber } from '../views/dice/labels.ts';")[0]).toContain('src-renderer/components may not import src-renderer/views, which is above it');
+    expect(problemsIn(path('src-renderer', 'components', 'FrontTable.vue'), "import { formatNumber } from '../views/dice/labels.ts';")[0]).toContain(
+      'src-renderer/components may not import src-renderer/views, which is above it',
+    );
     // stores -> routes.ts -> views: the route list loaded every view.
-    expect(problemsIn(path('src-renderer', 'routes.ts'), "import X from './views/dice/DiceView.vue';")[0]).toContain('src-renderer/routes.ts may not import src-renderer/views, which is above it');
+    expect(problemsIn(path('src-renderer', 'routes.ts'), "import X from './views/dice/DiceView.vue';")[0]).toContain(
+      'src-renderer/routes.ts may not import src-renderer/views, which is above it',
+    );
     expect(problemsIn(path('src-renderer', 'routes.ts'), "const c = () => import('./views/dice/DiceView.vue');")).toHaveLength(1);
     // The logic below the stores may not reach back up into them.
-    expect(problemsIn(path('src-renderer', 'logic', 'explore', 'groups.ts'), "import { useExploreStore } from '../../stores/explore.ts';")[0]).toContain('src-renderer/logic may not import src-renderer/stores, which is above it');
+    expect(problemsIn(path('src-renderer', 'logic', 'explore', 'groups.ts'), "import { useExploreStore } from '../../stores/explore.ts';")[0]).toContain(
+      'src-renderer/logic may not import src-renderer/stores, which is above it',
+    );
     // The imports as the code has them now pass.
-    expect(problemsIn(path('src-renderer', 'stores', 'explore.ts'), "import { runLabel } from '../logic/explore/front-data.ts';\nimport { useApi } from '../api/index.ts';")).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-renderer', 'stores', 'explore.ts'),
+        "import { runLabel } from '../logic/explore/front-data.ts';\nimport { useApi } from '../api/index.ts';",
+      ),
+    ).toEqual([]);
     expect(problemsIn(path('src-renderer', 'stores', 'shell.ts'), "import { findRoute } from '../routes.ts';")).toEqual([]);
-    expect(problemsIn(path('src-renderer', 'components', 'FrontTable.vue'), "import { formatNumber } from '../logic/dice/labels.ts';\nimport { useVirtualRows } from '../composables/useVirtualRows.ts';")).toEqual([]);
-    expect(problemsIn(path('src-renderer', 'views', 'index.ts'), "import type { RouteId } from '../routes.ts';\nconst c = () => import('./dice/DiceView.vue');")).toEqual([]);
-    expect(problemsIn(path('src-renderer', 'App.vue'), "import { viewComponents } from './views/index.ts';\nimport { useShellStore } from './stores/shell.ts';")).toEqual([]);
+    expect(
+      problemsIn(
+        path('src-renderer', 'components', 'FrontTable.vue'),
+        "import { formatNumber } from '../logic/dice/labels.ts';\nimport { useVirtualRows } from '../composables/useVirtualRows.ts';",
+      ),
+    ).toEqual([]);
+    expect(
+      problemsIn(path('src-renderer', 'views', 'index.ts'), "import type { RouteId } from '../routes.ts';\nconst c = () => import('./dice/DiceView.vue');"),
+    ).toEqual([]);
+    expect(
+      problemsIn(path('src-renderer', 'App.vue'), "import { viewComponents } from './views/index.ts';\nimport { useShellStore } from './stores/shell.ts';"),
+    ).toEqual([]);
   });
 
   it('peers do not import each other; the shell and the entry sit on top', () => {
-    expect(problemsIn(path('src-renderer', 'api', 'index.ts'), "import { init } from '../charts/echarts.ts';")[0]).toContain('src-renderer/charts, which is a peer of it');
-    expect(problemsIn(path('src-renderer', 'routes.ts'), "import { useApi } from './api/index.ts';")[0]).toContain('src-renderer/routes.ts may not import src-renderer/api, which is a peer of it');
-    expect(problemsIn(path('src-renderer', 'stores', 'shell.ts'), "import { useShortcuts } from '../composables/useShortcuts.ts';")[0]).toContain('src-renderer/stores may not import src-renderer/composables, which is above it');
-    expect(problemsIn(path('src-renderer', 'views', 'dice', 'DiceView.vue'), "import App from '../../App.vue';")[0]).toContain('src-renderer/views may not import src-renderer/App.vue, which is above it');
-    expect(problemsIn(path('src-renderer', 'App.vue'), "import { x } from './main.ts';")[0]).toContain('src-renderer/App.vue may not import src-renderer/main.ts, which is above it');
-    expect(problemsIn(path('src-renderer', 'main.ts'), "import App from './App.vue';\nimport { resolveApi } from './api/index.ts';\nimport './styles/theme.css';")).toEqual([]);
+    expect(problemsIn(path('src-renderer', 'api', 'index.ts'), "import { init } from '../charts/echarts.ts';")[0]).toContain(
+      'src-renderer/charts, which is a peer of it',
+    );
+    expect(problemsIn(path('src-renderer', 'routes.ts'), "import { useApi } from './api/index.ts';")[0]).toContain(
+      'src-renderer/routes.ts may not import src-renderer/api, which is a peer of it',
+    );
+    expect(problemsIn(path('src-renderer', 'stores', 'shell.ts'), "import { useShortcuts } from '../composables/useShortcuts.ts';")[0]).toContain(
+      'src-renderer/stores may not import src-renderer/composables, which is above it',
+    );
+    expect(problemsIn(path('src-renderer', 'views', 'dice', 'DiceView.vue'), "import App from '../../App.vue';")[0]).toContain(
+      'src-renderer/views may not import src-renderer/App.vue, which is above it',
+    );
+    expect(problemsIn(path('src-renderer', 'App.vue'), "import { x } from './main.ts';")[0]).toContain(
+      'src-renderer/App.vue may not import src-renderer/main.ts, which is above it',
+    );
+    expect(
+      problemsIn(path('src-renderer', 'main.ts'), "import App from './App.vue';\nimport { resolveApi } from './api/index.ts';\nimport './styles/theme.css';"),
+    ).toEqual([]);
   });
 
   it('places every folder and top-level file of src-renderer, each once', () => {

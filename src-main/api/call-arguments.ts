@@ -211,7 +211,8 @@ function checkPlainData(value: unknown, field: string, root: string, budget: { b
 export function checkCallArguments(name: ApiCallName, args: readonly unknown[]): void {
   const spec = CALL_ARGUMENTS[name];
   if (!Array.isArray(args)) fail('arguments', `${name} takes a list of arguments`);
-  if (args.length > spec.length) fail('arguments', spec.length === 0 ? `${name} takes no arguments, got ${args.length}` : `${name} takes at most ${spec.length}, got ${args.length}`);
+  if (args.length > spec.length)
+    fail('arguments', spec.length === 0 ? `${name} takes no arguments, got ${args.length}` : `${name} takes at most ${spec.length}, got ${args.length}`);
   const budget = { bytes: 0 };
   spec.forEach((arg, i) => {
     const value = args[i];

@@ -51,13 +51,24 @@ export interface AppCore extends Disposable {
 
 export function createAppCore(options: AppCoreOptions): AppCore {
   const events = new ApiEventHub();
-  const launcher = new Launcher({ spawn: options.spawn, parallelism: options.parallelism, ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}) });
+  const launcher = new Launcher({
+    spawn: options.spawn,
+    parallelism: options.parallelism,
+    ...(options.memoryLimitMb !== undefined ? { memoryLimitMb: options.memoryLimitMb } : {}),
+  });
   // One gate for every program of this app, whichever call starts it; without a policy, none runs.
   let projects: ProjectService | null = null;
-  const gate = new ProgramGate({ policy: options.programs ?? refusePrograms('this app instance does not run programs'), currentProject: () => projects?.openFile() ?? null });
+  const gate = new ProgramGate({
+    policy: options.programs ?? refusePrograms('this app instance does not run programs'),
+    currentProject: () => projects?.openFile() ?? null,
+  });
   const runs = new RunService(launcher, events, gate);
   projects = options.paths ? new ProjectService(runs, events, options.paths, launcher.parallelism, gate, options.printPdf ?? null) : null;
-  const api = createApi(options.appInfo, { runs, ...(projects ? { projects } : {}), ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}) });
+  const api = createApi(options.appInfo, {
+    runs,
+    ...(projects ? { projects } : {}),
+    ...(options.pickProjectFile ? { pickProjectFile: options.pickProjectFile } : {}),
+  });
   return {
     events,
     launcher,

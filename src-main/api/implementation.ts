@@ -123,7 +123,8 @@ export function createApi(appInfo: AppInfo, deps: ApiDependencies = {}): ApiCall
       return deps.projects?.cancelCompetition() ?? false;
     },
     async pickProjectFile(purpose) {
-      if (purpose !== 'open' && purpose !== 'create') throw new TypeError(`pickProjectFile: purpose must be "open" or "create", got ${JSON.stringify(purpose)}`);
+      if (purpose !== 'open' && purpose !== 'create')
+        throw new TypeError(`pickProjectFile: purpose must be "open" or "create", got ${JSON.stringify(purpose)}`);
       if (!deps.pickProjectFile) throw new UnavailableError('no native file dialog here: choose a project in the workspace');
       return deps.pickProjectFile(purpose);
     },

@@ -9,7 +9,13 @@
  * the standings carry what the CLI prints, which docs/competition.md ("Hidden until revealed")
  * keeps free of them.
  */
-import type { CompetitionEntrant, CompetitionOverview, CompetitionProgress, CompetitionProgressCounts, CompetitionStandings } from '../../src-shared/projects/competition-api.ts';
+import type {
+  CompetitionEntrant,
+  CompetitionOverview,
+  CompetitionProgress,
+  CompetitionProgressCounts,
+  CompetitionStandings,
+} from '../../src-shared/projects/competition-api.ts';
 import type { ExperimentSession } from '../../src-shared/projects/project-api.ts';
 import type { Entrant } from '../../src-shared/competition/competition.ts';
 import type { TrackName } from '../../src-shared/problems/dice/config.ts';

@@ -29,14 +29,19 @@ export interface CompetitionRunPlan {
 export function competitionRunPlan(project: Project): CompetitionRunPlan {
   const competition = competitionOf(project);
   const entrants = project.entrants();
-  if (entrants.length === 0) throw new CompetitionError('entrants', `${project.path}: nobody has entered yet (saikoro competition enter ${path.basename(project.path)} --name NAME --solver default)`);
+  if (entrants.length === 0)
+    throw new CompetitionError(
+      'entrants',
+      `${project.path}: nobody has entered yet (saikoro competition enter ${path.basename(project.path)} --name NAME --solver default)`,
+    );
   const byName = new Map(project.experiments().map((e) => [e.name, e.spec]));
   const specs = competition.definition.tracks.map((track) => {
     const spec = byName.get(track);
     if (!spec) throw new CompetitionError('file', `${project.path}: the competition's experiment ${track} is missing (a damaged file)`);
     return spec;
   });
-  for (const name of byName.keys()) if (!isTrackName(name)) throw new CompetitionError('file', `${project.path}: holds experiment ${name}, which is not one of the competition's`);
+  for (const name of byName.keys())
+    if (!isTrackName(name)) throw new CompetitionError('file', `${project.path}: holds experiment ${name}, which is not one of the competition's`);
   return { competition, entrants, specs, programs: entrants.filter((e) => e.entry.kind === 'program') };
 }
 
@@ -89,13 +94,22 @@ export function extractEntrants(project: Project, programs: readonly Entrant[], 
         fs.mkdirSync(path.dirname(to), { recursive: true });
         if (entry.kind === 'dir') fs.mkdirSync(to, { recursive: true });
         else if (entry.kind === 'link') {
-          if (!inside(path.resolve(path.dirname(to), entry.target!), folder)) throw new CompetitionError('file', `entrant ${entrant.name}: the archived link ${entry.path} leads outside its folder`);
+          if (!inside(path.resolve(path.dirname(to), entry.target!), folder))
+            throw new CompetitionError('file', `entrant ${entrant.name}: the archived link ${entry.path} leads outside its folder`);
           fs.symlinkSync(entry.target!, to);
         } else {
           const file = files.get(entry.path);
-          if (!file || file.sha256 !== entry.sha256) throw new CompetitionError('file', `${project.path}: entrant ${entrant.name}'s archived file ${entry.path} is missing or not the one entered (a damaged file)`);
+          if (!file || file.sha256 !== entry.sha256)
+            throw new CompetitionError(
+              'file',
+              `${project.path}: entrant ${entrant.name}'s archived file ${entry.path} is missing or not the one entered (a damaged file)`,
+            );
           const sha256 = createHash('sha256').update(file.content).digest('hex');
-          if (sha256 !== entry.sha256) throw new CompetitionError('file', `${project.path}: entrant ${entrant.name}'s archived file ${entry.path} does not match its sha256 (a damaged file)`);
+          if (sha256 !== entry.sha256)
+            throw new CompetitionError(
+              'file',
+              `${project.path}: entrant ${entrant.name}'s archived file ${entry.path} does not match its sha256 (a damaged file)`,
+            );
           fs.writeFileSync(to, file.content, { mode: file.mode });
         }
       }
@@ -112,13 +126,23 @@ export function extractEntrants(project: Project, programs: readonly Entrant[], 
  * Refuses to run an entrant whose interpreter is not the one it entered with (another version
  * would make other runs under the same ids): found on this PATH, hashed, compared.
  */
-export function checkInterpreters(programs: readonly Entrant[], folders: ReadonlyMap<string, string>, pathVariable: string | undefined = process.env.PATH): void {
+export function checkInterpreters(
+  programs: readonly Entrant[],
+  folders: ReadonlyMap<string, string>,
+  pathVariable: string | undefined = process.env.PATH,
+): void {
   for (const entrant of programs) {
     if (entrant.entry.kind !== 'program' || entrant.entry.interpreter === null) continue;
     const known = entrant.entry.interpreter;
     const found = findExecutable(known.command, folders.get(entrant.name) ?? '/', pathVariable);
-    if (found === null) throw new CompetitionError('interpreter', `entrant ${entrant.name} runs ${known.command}, which is not on this PATH; it entered with ${known.path} (${known.version ?? 'no version printed'})`);
-    const sha256 = createHash('sha256').update(fs.readFileSync(fs.realpathSync(found))).digest('hex');
+    if (found === null)
+      throw new CompetitionError(
+        'interpreter',
+        `entrant ${entrant.name} runs ${known.command}, which is not on this PATH; it entered with ${known.path} (${known.version ?? 'no version printed'})`,
+      );
+    const sha256 = createHash('sha256')
+      .update(fs.readFileSync(fs.realpathSync(found)))
+      .digest('hex');
     if (sha256 !== known.sha256)
       throw new CompetitionError(
         'interpreter',

@@ -21,7 +21,15 @@
  */
 import zlib from 'node:zlib';
 import type { Competition, Entrant } from '../../src-shared/competition/competition.ts';
-import { checkRequest, DEFAULT_REMOTE_LIMITS, RemoteRefusal, TokenBucket, unpackSequences, type RemoteHello, type RemoteLimits } from '../../src-shared/competition/remote.ts';
+import {
+  checkRequest,
+  DEFAULT_REMOTE_LIMITS,
+  RemoteRefusal,
+  TokenBucket,
+  unpackSequences,
+  type RemoteHello,
+  type RemoteLimits,
+} from '../../src-shared/competition/remote.ts';
 import { scoreRun, type RunScore } from '../../src-shared/competition/score.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
@@ -162,7 +170,10 @@ export class CompetitionService {
       if (!run.remote) continue;
       this.runsById.set(run.id, run);
       const byProblem = this.remoteRuns.get(run.label) ?? new Map<string, RunSpec[]>();
-      byProblem.set(run.instance, [...(byProblem.get(run.instance) ?? []), run].sort((a, b) => a.seed - b.seed));
+      byProblem.set(
+        run.instance,
+        [...(byProblem.get(run.instance) ?? []), run].sort((a, b) => a.seed - b.seed),
+      );
       this.remoteRuns.set(run.label, byProblem);
     }
     this.refreshStored(true);
@@ -212,7 +223,9 @@ export class CompetitionService {
     for (const [id] of counts) {
       const run = this.runsById.get(id);
       if (!run || this.stored.get(id)?.status === 'done') continue;
-      this.load(run).catch((e: unknown) => this.options.onError?.(`could not resume remote run ${id} (${run.label} on ${run.instance}, seed ${run.seed}): ${(e as Error).message}`));
+      this.load(run).catch((e: unknown) =>
+        this.options.onError?.(`could not resume remote run ${id} (${run.label} on ${run.instance}, seed ${run.seed}): ${(e as Error).message}`),
+      );
     }
   }
 
@@ -239,13 +252,18 @@ export class CompetitionService {
     const wait = bucket.take(this.now());
     if (wait > 0) this.rateRefusals.set(entrant, (this.rateRefusals.get(entrant) ?? 0) + 1);
     if (wait > 0)
-      throw new RemoteRefusal(429, `too many requests: at most ${this.limits.requestsPerSecond} per second (bursts of ${this.limits.burst}) for this token; try again in ${wait.toFixed(3)} s; nothing was evaluated`, Math.ceil(wait * 1000) / 1000);
+      throw new RemoteRefusal(
+        429,
+        `too many requests: at most ${this.limits.requestsPerSecond} per second (bursts of ${this.limits.burst}) for this token; try again in ${wait.toFixed(3)} s; nothing was evaluated`,
+        Math.ceil(wait * 1000) / 1000,
+      );
   }
 
   /** Holds one of the entrant's connections (a WebSocket, a POST in flight), or refuses (429); release() gives it back. */
   acquireConnection(entrant: string): () => void {
     const open = this.connections.get(entrant) ?? 0;
-    if (open >= this.limits.maxConnections) throw new RemoteRefusal(429, `too many connections: at most ${this.limits.maxConnections} at once for this token (close one first)`);
+    if (open >= this.limits.maxConnections)
+      throw new RemoteRefusal(429, `too many connections: at most ${this.limits.maxConnections} at once for this token (close one first)`);
     this.connections.set(entrant, open + 1);
     let released = false;
     return () => {
@@ -288,10 +306,12 @@ export class CompetitionService {
     if (seed !== null) {
       run = runs.find((r) => r.seed === seed);
       if (!run) throw new RemoteRefusal(404, `problem ${problem} has seeds 1 to ${runs.length}, not ${seed}`);
-      if (this.isOver(run)) throw new RemoteRefusal(409, `${entrant}'s run of ${problem} with seed ${seed} is over: its budget of ${run.budget.evaluations} evaluations is used`);
+      if (this.isOver(run))
+        throw new RemoteRefusal(409, `${entrant}'s run of ${problem} with seed ${seed} is over: its budget of ${run.budget.evaluations} evaluations is used`);
     } else {
       run = runs.find((r) => !this.isOver(r));
-      if (!run) throw new RemoteRefusal(409, `${entrant} has used its whole budget on ${problem}: ${runs.length} run(s) of ${runs[0].budget.evaluations} evaluations`);
+      if (!run)
+        throw new RemoteRefusal(409, `${entrant} has used its whole budget on ${problem}: ${runs.length} run(s) of ${runs[0].budget.evaluations} evaluations`);
     }
     const loaded = await this.load(run);
     if (loaded.failed) throw new RemoteRefusal(500, `this run cannot go on: ${loaded.failed.message}`);
@@ -337,7 +357,9 @@ export class CompetitionService {
       this.project.putRun(record);
       this.stored.set(run.id, { status: 'done', result });
     } catch (e) {
-      this.options.onError?.(`could not store the finished remote run ${run.id} (${run.label} on ${run.instance}, seed ${run.seed}): ${(e as Error).message}; its requests are kept, and the next start stores it`);
+      this.options.onError?.(
+        `could not store the finished remote run ${run.id} (${run.label} on ${run.instance}, seed ${run.seed}): ${(e as Error).message}; its requests are kept, and the next start stores it`,
+      );
     }
     this.version++;
   }
@@ -353,7 +375,8 @@ export class CompetitionService {
    */
   async evaluate(handle: RunHandle, text: string): Promise<string | null> {
     if (this.closed) throw new RemoteRefusal(503, 'the server is stopping');
-    if (handle.token !== null && this.entrantOf(handle.token) !== handle.entrant) throw new RemoteRefusal(401, 'this token has been revoked or replaced; nothing was evaluated');
+    if (handle.token !== null && this.entrantOf(handle.token) !== handle.entrant)
+      throw new RemoteRefusal(401, 'this token has been revoked or replaced; nothing was evaluated');
     this.takeRequest(handle.entrant);
     const checked = checkRequest(text, handle.run.run.config.n, this.limits.maxBatch);
     if (checked === null) return null;
@@ -379,12 +402,28 @@ export class CompetitionService {
     const stored = this.stored.get(run.id);
     const loaded = this.loaded.get(run.id);
     const problem = this.competitionValue.problems.find((p) => p.id === run.instance)!;
-    const score = (result: SolverResult | null) => (result && result.evaluations > 0 ? scoreRun({ config: storedProblemConfig(problem), track: problem.track, budget: run.budget.evaluations, result }).score : null);
-    if (stored?.status === 'done') return { seed: run.seed, state: 'done', evaluations: stored.result?.evaluations ?? 0, remaining: run.budget.evaluations - (stored.result?.evaluations ?? 0), best: score(stored.result) };
+    const score = (result: SolverResult | null) =>
+      result && result.evaluations > 0
+        ? scoreRun({ config: storedProblemConfig(problem), track: problem.track, budget: run.budget.evaluations, result }).score
+        : null;
+    if (stored?.status === 'done')
+      return {
+        seed: run.seed,
+        state: 'done',
+        evaluations: stored.result?.evaluations ?? 0,
+        remaining: run.budget.evaluations - (stored.result?.evaluations ?? 0),
+        best: score(stored.result),
+      };
     if (loaded && loaded.failed) return { seed: run.seed, state: 'failed', evaluations: loaded.used, remaining: loaded.remaining, best: null };
     if (loaded) {
       const state = loaded.ended !== null ? 'done' : loaded.replaying ? 'resuming' : loaded.used > 0 ? 'playing' : 'new';
-      return { seed: run.seed, state, evaluations: loaded.used, remaining: loaded.remaining, best: state === 'resuming' ? null : score(loaded.currentResult()) };
+      return {
+        seed: run.seed,
+        state,
+        evaluations: loaded.used,
+        remaining: loaded.remaining,
+        best: state === 'resuming' ? null : score(loaded.currentResult()),
+      };
     }
     return { seed: run.seed, state: 'new', evaluations: 0, remaining: run.budget.evaluations, best: null };
   }
@@ -403,7 +442,14 @@ export class CompetitionService {
       revealed: this.revealed,
       problems: this.competitionValue.problems.map((p) => {
         const config = storedProblemConfig(p);
-        return { id: p.id, track: p.track, n: p.n, objectives: config.objectives.length, constraints: config.constraints.length, runs: (byProblem.get(p.id) ?? []).map((r) => this.runView(r)) };
+        return {
+          id: p.id,
+          track: p.track,
+          n: p.n,
+          objectives: config.objectives.length,
+          constraints: config.constraints.length,
+          runs: (byProblem.get(p.id) ?? []).map((r) => this.runView(r)),
+        };
       }),
     };
   }

@@ -105,7 +105,10 @@ function specsWith(competition: Competition, entrants: readonly Entrant[]): Expe
     for (const run of runs) {
       const other = seen.get(run.id);
       if (other !== undefined && other !== run.label)
-        throw new CompetitionError('solver', `entrant ${last.name} would make the very runs of entrant ${other === last.name ? run.label : other} (the same solver on the same problems and seeds): enter it once`);
+        throw new CompetitionError(
+          'solver',
+          `entrant ${last.name} would make the very runs of entrant ${other === last.name ? run.label : other} (the same solver on the same problems and seeds): enter it once`,
+        );
       seen.set(run.id, run.label);
     }
   }
@@ -113,13 +116,15 @@ function specsWith(competition: Competition, entrants: readonly Entrant[]): Expe
 }
 
 function refuseAfterReveal(competition: Competition, project: Project): void {
-  if (competition.secret !== null) throw new CompetitionError('file', `${project.path}: the competition's secret has been revealed; no entrant can enter any more`);
+  if (competition.secret !== null)
+    throw new CompetitionError('file', `${project.path}: the competition's secret has been revealed; no entrant can enter any more`);
 }
 
 /** The entrant's name, checked, and not taken already (nor a built-in solver's name for a program). */
 function newEntrantName(project: Project, name: unknown): string {
   const checked = checkEntrantName(name);
-  if (project.entrants().some((e) => e.name === checked)) throw new CompetitionError('name', `an entrant named "${checked}" has entered already; choose another name`);
+  if (project.entrants().some((e) => e.name === checked))
+    throw new CompetitionError('name', `an entrant named "${checked}" has entered already; choose another name`);
   return checked;
 }
 
@@ -131,7 +136,8 @@ export function enterBuiltIn(project: Project, name: unknown, solver: unknown): 
   const competition = competitionOf(project);
   refuseAfterReveal(competition, project);
   const checked = newEntrantName(project, name);
-  if (typeof solver !== 'string' || solver === '') throw new CompetitionError('solver', `must be a built-in solver's name or ${DEFAULT_ENTRANT_SOLVER}, got ${JSON.stringify(solver)}`);
+  if (typeof solver !== 'string' || solver === '')
+    throw new CompetitionError('solver', `must be a built-in solver's name or ${DEFAULT_ENTRANT_SOLVER}, got ${JSON.stringify(solver)}`);
   if (solver !== DEFAULT_ENTRANT_SOLVER) {
     try {
       const info = findSolver(solver);
@@ -139,7 +145,10 @@ export function enterBuiltIn(project: Project, name: unknown, solver: unknown): 
         try {
           checkSolverFits(info, createDiceProblem(diceConfig({ track, n: competition.definition.ns[0] })));
         } catch (e) {
-          if (e instanceof SolverError) throw new SolverError(`${e.message.replace('this problem', `track ${track}`)}; enter a solver that handles every track of the competition, or ${DEFAULT_ENTRANT_SOLVER}`);
+          if (e instanceof SolverError)
+            throw new SolverError(
+              `${e.message.replace('this problem', `track ${track}`)}; enter a solver that handles every track of the competition, or ${DEFAULT_ENTRANT_SOLVER}`,
+            );
           throw e;
         }
       }
@@ -190,9 +199,16 @@ export function tokenHashOf(token: string): string {
 function remoteEntrant(project: Project, name: unknown): Entrant {
   const checked = checkEntrantName(name);
   const entrant = project.entrants().find((e) => e.name === checked);
-  if (!entrant) throw new CompetitionError('entrant', `${project.path}: has no entrant named "${checked}" (enter it with saikoro competition enter FILE --name ${checked} --remote)`);
+  if (!entrant)
+    throw new CompetitionError(
+      'entrant',
+      `${project.path}: has no entrant named "${checked}" (enter it with saikoro competition enter FILE --name ${checked} --remote)`,
+    );
   if (entrant.entry.kind !== 'remote')
-    throw new CompetitionError('entrant', `entrant ${checked} is not remote (it entered as ${entrant.entry.kind === 'builtin' ? `built-in solver ${entrant.entry.solver}` : 'a program'}): its runs run here, so it needs no token`);
+    throw new CompetitionError(
+      'entrant',
+      `entrant ${checked} is not remote (it entered as ${entrant.entry.kind === 'builtin' ? `built-in solver ${entrant.entry.solver}` : 'a program'}): its runs run here, so it needs no token`,
+    );
   return entrant;
 }
 
@@ -223,7 +239,13 @@ export function revokeEntrantTokens(project: Project, name: unknown): boolean {
  * each with its sha256, and the interpreter its command starts (found on this PATH, hashed, its
  * `--version`). The command runs in a copy of that folder; a script it names must be a file of it.
  */
-export function enterProgram(project: Project, name: unknown, dir: string, commandLine: string, options: { shown?: string; pathVariable?: string } = {}): Entrant {
+export function enterProgram(
+  project: Project,
+  name: unknown,
+  dir: string,
+  commandLine: string,
+  options: { shown?: string; pathVariable?: string } = {},
+): Entrant {
   const shown = options.shown ?? dir;
   const pathVariable = 'pathVariable' in options ? options.pathVariable : process.env.PATH;
   const competition = competitionOf(project);
@@ -248,7 +270,11 @@ export function enterProgram(project: Project, name: unknown, dir: string, comma
   const filesByPath = new Map(manifest.entries.filter((f) => f.kind === 'file').map((f) => [f.path, f]));
   const inFolder = (word: string) => filesByPath.get(path.posix.normalize(word.replace(/\\/g, '/')));
   for (const arg of command.slice(1))
-    if (namesScript(arg) && !inFolder(arg)) throw new CompetitionError('command', `--command: ${arg} is not a file of ${shown} (the program runs in a copy of that folder, with nothing else of this machine's files)`);
+    if (namesScript(arg) && !inFolder(arg))
+      throw new CompetitionError(
+        'command',
+        `--command: ${arg} is not a file of ${shown} (the program runs in a copy of that folder, with nothing else of this machine's files)`,
+      );
   let interpreter: InterpreterInfo | null = null;
   const word = command[0];
   if (word.includes('/')) {
@@ -258,7 +284,12 @@ export function enterProgram(project: Project, name: unknown, dir: string, comma
     const found = findExecutable(word, root, pathVariable);
     if (found === null) throw new CompetitionError('command', `--command: ${word} is not on the PATH (${pathVariable ?? 'none'})`);
     const real = fs.realpathSync(found);
-    interpreter = { command: word, path: found, sha256: createHash('sha256').update(fs.readFileSync(real)).digest('hex'), version: interpreterVersion(found, root) };
+    interpreter = {
+      command: word,
+      path: found,
+      sha256: createHash('sha256').update(fs.readFileSync(real)).digest('hex'),
+      version: interpreterVersion(found, root),
+    };
   }
   const files: EntrantFile[] = [];
   for (const entry of manifest.entries) {
@@ -270,7 +301,12 @@ export function enterProgram(project: Project, name: unknown, dir: string, comma
   }
   const entrant: Entrant = {
     name: checked,
-    entry: { kind: 'program', command, folder: { sha256: manifest.sha256, files: manifest.files, bytes: manifest.bytes, entries: manifest.entries.map((e) => ({ ...e })) }, interpreter },
+    entry: {
+      kind: 'program',
+      command,
+      folder: { sha256: manifest.sha256, files: manifest.files, bytes: manifest.bytes, entries: manifest.entries.map((e) => ({ ...e })) },
+      interpreter,
+    },
     createdAt: new Date().toISOString(),
   };
   return enterArchivedProgram(project, entrant, files);
@@ -314,9 +350,17 @@ export interface ListedProblem {
  */
 export function listProblems(project: Project, secret: string | null = null): { problems: ListedProblem[]; shown: boolean } {
   const competition = competitionOf(project);
-  if (secret !== null && !secretMatches(competition.commitment, secret)) throw new CompetitionError('secret', `${project.path}: the secret does not match the competition's commitment`);
+  if (secret !== null && !secretMatches(competition.commitment, secret))
+    throw new CompetitionError('secret', `${project.path}: the secret does not match the competition's commitment`);
   const shown = secret !== null || competition.secret !== null;
-  const problems = competition.problems.map((p) => ({ id: p.id, track: p.track, n: p.n, instance: p.instance, hidden: p.hidden, ...(shown ? { alpha: p.bands.alpha, beta: p.bands.beta, gamma: p.bands.gamma } : {}) }));
+  const problems = competition.problems.map((p) => ({
+    id: p.id,
+    track: p.track,
+    n: p.n,
+    instance: p.instance,
+    hidden: p.hidden,
+    ...(shown ? { alpha: p.bands.alpha, beta: p.bands.beta, gamma: p.bands.gamma } : {}),
+  }));
   return { problems, shown };
 }
 
@@ -349,12 +393,17 @@ export function revealCompetition(project: Project, secret: unknown): Reveal {
  */
 export function checkRevealSecret(project: Project, secret: unknown): number {
   const competition = competitionOf(project);
-  if (typeof secret !== 'string' || !secretMatches(competition.commitment, secret)) throw new CompetitionError('secret', `${project.path}: the secret does not match the competition's commitment; nothing was revealed`);
+  if (typeof secret !== 'string' || !secretMatches(competition.commitment, secret))
+    throw new CompetitionError('secret', `${project.path}: the secret does not match the competition's commitment; nothing was revealed`);
   let hidden = 0;
   for (const p of competition.problems) {
     const drawn = drawInstance(secret, p.n, p.instance);
     const same = ['alpha', 'beta', 'gamma'].every((k) => JSON.stringify(drawn[k as 'alpha']) === JSON.stringify(p.bands[k as 'alpha']));
-    if (!same) throw new CompetitionError('secret', `${project.path}: the secret matches the commitment but does not draw problem ${p.id} as stored; the file's instances are not the secret's (it was changed); nothing was revealed`);
+    if (!same)
+      throw new CompetitionError(
+        'secret',
+        `${project.path}: the secret matches the commitment but does not draw problem ${p.id} as stored; the file's instances are not the secret's (it was changed); nothing was revealed`,
+      );
     if (p.hidden) hidden++;
   }
   return hidden;

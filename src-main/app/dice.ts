@@ -35,7 +35,11 @@ export function chooseSolver(problem: DiceProblem, name?: string): SolverInfo {
  * setup (limits only the problem can decide); throws ParamError naming the parameter.
  * `shown` adds the values the setup derives (NSGA-III's population size when given as 0).
  */
-export function solverParams(info: SolverInfo, problem: DiceProblem, given: Readonly<Record<string, unknown>>): { params: Record<string, ParamValue>; shown: Record<string, ParamValue> } {
+export function solverParams(
+  info: SolverInfo,
+  problem: DiceProblem,
+  given: Readonly<Record<string, unknown>>,
+): { params: Record<string, ParamValue>; shown: Record<string, ParamValue> } {
   const params = resolveParams(info.name, info.params, given, problem);
   const solver = checkSolverSetup(info, problem, params);
   return { params, shown: { ...params, ...(solver.effectiveParams?.() ?? {}) } };
@@ -70,7 +74,11 @@ function remember(key: string, entry: HvEntry): void {
  * once; concurrent calls for one config share one computation. A caller's abort stops its
  * wait, and the computation too (its worker is killed) once nobody waits for it.
  */
-export async function hvNormalisationFor(launcher: Pick<Launcher, 'computeHvNormalisation'>, config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
+export async function hvNormalisationFor(
+  launcher: Pick<Launcher, 'computeHvNormalisation'>,
+  config: DiceConfig,
+  signal?: AbortSignal,
+): Promise<HvNormalisation> {
   signal?.throwIfAborted();
   const key = canonicalJson(config);
   let entry = hvCache.get(key);
@@ -205,10 +213,16 @@ export function planDiceRun(input: DiceRunInput, given: { hvNormalisation?: HvNo
   const problem = createDiceProblem(input.config);
   const program = input.program;
   if (program && Object.keys(input.params ?? {}).length) throw new RangeError('a program solver takes no parameters: give its options in its command');
-  const info = program ? programSolverInfo(input.solver ?? 'program', () => { throw new Error('a program solver is started by its run'); }) : chooseSolver(problem, input.solver);
+  const info = program
+    ? programSolverInfo(input.solver ?? 'program', () => {
+        throw new Error('a program solver is started by its run');
+      })
+    : chooseSolver(problem, input.solver);
   const { params, shown } = program ? { params: {}, shown: {} } : solverParams(info, problem, input.params ?? {});
   const m = problem.objectiveCount;
-  const tooBig = program ? null : memoryRefusal({ solver: info.name, params, n: input.config.n, objectiveCount: m }, input.memoryLimitMb ?? input.workerMemoryLimitMb ?? null);
+  const tooBig = program
+    ? null
+    : memoryRefusal({ solver: info.name, params, n: input.config.n, objectiveCount: m }, input.memoryLimitMb ?? input.workerMemoryLimitMb ?? null);
   if (tooBig) throw new MemoryLimitError(tooBig);
   const budget = { evaluations: input.evaluations, wholeBudget: input.wholeBudget, ...(input.seconds !== undefined ? { seconds: input.seconds } : {}) };
   const termination = stoppingPolicy(budget, m);

@@ -36,7 +36,12 @@ export interface Admission {
  * experiment was added, its executable not found, not allowed) is a refused one, which the
  * runner does not store: stored as failed, every retry would meet the same refusal.
  */
-async function admittedPlan(run: RunSpec, experiment: string | null, admission: Admission | null, snapshotIntervalMs?: number): Promise<RunPlan<'dice'> | RunOutcome> {
+async function admittedPlan(
+  run: RunSpec,
+  experiment: string | null,
+  admission: Admission | null,
+  snapshotIntervalMs?: number,
+): Promise<RunPlan<'dice'> | RunOutcome> {
   const startedAt = new Date();
   let plan: RunPlan<'dice'>;
   try {
@@ -45,7 +50,14 @@ async function admittedPlan(run: RunSpec, experiment: string | null, admission: 
     return { status: 'failed', result: null, error: (e as Error).message, startedAt, finishedAt: new Date() };
   }
   if (!run.launch) return plan;
-  if (!admission) return { status: 'refused', result: null, error: `run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`, startedAt, finishedAt: new Date() };
+  if (!admission)
+    return {
+      status: 'refused',
+      result: null,
+      error: `run ${run.id} is a solver program's (${run.solver}): it runs only through the program gate`,
+      startedAt,
+      finishedAt: new Date(),
+    };
   try {
     return await admission.gate.admit(plan, admission.context);
   } catch (e) {
@@ -132,9 +144,25 @@ export function launchingExecutor(options: LaunchingExecutorOptions): Executor {
  * Without memoryLimitMb each worker has the host's default share of the machine's memory.
  * `admission`: how solver programs pass the gate (and where their relative paths start).
  */
-export function hostExecutor(options: { jobs: number; spawn?: WorkerSpawner; memoryLimitMb?: number | null; runTimeoutMs?: number | null; admission?: Admission | null }): Executor {
-  const launcher = new Launcher({ spawn: options.spawn ?? nodeSpawner(), parallelism: options.jobs, memoryLimitMb: options.memoryLimitMb, runTimeoutMs: options.runTimeoutMs ?? null });
+export function hostExecutor(options: {
+  jobs: number;
+  spawn?: WorkerSpawner;
+  memoryLimitMb?: number | null;
+  runTimeoutMs?: number | null;
+  admission?: Admission | null;
+}): Executor {
+  const launcher = new Launcher({
+    spawn: options.spawn ?? nodeSpawner(),
+    parallelism: options.jobs,
+    memoryLimitMb: options.memoryLimitMb,
+    runTimeoutMs: options.runTimeoutMs ?? null,
+  });
   // A multi-objective run waits in the queue while a worker computes its instance's normalisation (once per instance).
   const prepare = hvPreparation(launcher);
-  return launchingExecutor({ launch: (_run, plan) => launcher.start(plan, needsHvNormalisation(plan) ? { prepare } : {}), snapshotIntervalMs: 500, admission: options.admission ?? null, dispose: () => launcher.dispose() });
+  return launchingExecutor({
+    launch: (_run, plan) => launcher.start(plan, needsHvNormalisation(plan) ? { prepare } : {}),
+    snapshotIntervalMs: 500,
+    admission: options.admission ?? null,
+    dispose: () => launcher.dispose(),
+  });
 }

@@ -43,7 +43,10 @@ export function reproducible(result: SolverResult, options: { withoutTrace?: boo
 
 function firstDifference(a: unknown, b: unknown, path = 'result'): string | null {
   // A key only one side has (a stored result from another version, or a damaged one).
-  if (a === undefined || b === undefined) return a === b ? null : `${path}: stored ${a === undefined ? 'nothing' : describeValue(a, 80)}, re-run ${b === undefined ? 'nothing' : describeValue(b, 80)}`;
+  if (a === undefined || b === undefined)
+    return a === b
+      ? null
+      : `${path}: stored ${a === undefined ? 'nothing' : describeValue(a, 80)}, re-run ${b === undefined ? 'nothing' : describeValue(b, 80)}`;
   if (canonicalJson(a) === canonicalJson(b)) return null;
   if (typeof a === 'object' && a !== null && typeof b === 'object' && b !== null) {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
@@ -58,7 +61,9 @@ function firstDifference(a: unknown, b: unknown, path = 'result'): string | null
 /** A sample of `count` done runs, chosen by a seeded shuffle so the choice is repeatable. */
 export function sampleRuns(runs: RunRecord[], count: number, seed = 1): RunRecord[] {
   const done = runs.filter((r) => r.status === 'done');
-  return Random.fromSeed(seed).shuffle([...done]).slice(0, count);
+  return Random.fromSeed(seed)
+    .shuffle([...done])
+    .slice(0, count);
 }
 
 /**
@@ -73,7 +78,14 @@ export async function verifyRun(record: RunRecord, admission: Admission | null =
   const base = { id: record.id, instance: record.instance, label: record.label, seed: record.seed, note: null };
   const key = runKeyOf(record);
   if (runId(key) !== record.id) return { ...base, ok: false, difference: `stored inputs hash to ${runId(key)}, not to the run id` };
-  const spec: RunSpec = { ...key, id: record.id, index: 0, instance: record.instance, label: record.label, ...(record.program ? { launch: record.program } : {}) };
+  const spec: RunSpec = {
+    ...key,
+    id: record.id,
+    index: 0,
+    instance: record.instance,
+    label: record.label,
+    ...(record.program ? { launch: record.program } : {}),
+  };
   const outcome = await runInline(spec, admission);
   if (outcome.status === 'refused') return { ...base, ok: false, difference: `not re-run: ${outcome.error}` };
   // A failed re-run may carry what it evaluated before it failed: still a failure, not a result to compare.

@@ -60,13 +60,23 @@ export function checkExperimentName(name: unknown): string {
 /** The stored experiment called `name`; ProjectRequestError lists the names there are. */
 export function experimentNamed(project: Project, name: string): ExperimentSpec {
   const experiment = project.experiment(name);
-  if (!experiment) throw new ProjectRequestError('experiment', `no experiment named ${JSON.stringify(name)} (has: ${project.experiments().map((e) => e.name).join(', ') || 'none'})`);
+  if (!experiment)
+    throw new ProjectRequestError(
+      'experiment',
+      `no experiment named ${JSON.stringify(name)} (has: ${
+        project
+          .experiments()
+          .map((e) => e.name)
+          .join(', ') || 'none'
+      })`,
+    );
   return experiment.spec;
 }
 
 /** The metric names compare takes; ProjectRequestError otherwise. */
 export function checkMetric(metric: unknown): MetricName {
-  if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric)) throw new ProjectRequestError('metric', `must be one of ${METRICS.join(', ')}, got ${JSON.stringify(metric)}`);
+  if (typeof metric !== 'string' || !(METRICS as readonly string[]).includes(metric))
+    throw new ProjectRequestError('metric', `must be one of ${METRICS.join(', ')}, got ${JSON.stringify(metric)}`);
   return metric as MetricName;
 }
 
@@ -83,7 +93,9 @@ export function compareStored(project: Project, name: string, metric: MetricName
   for (const r of stored) {
     const cell = grid.get(r.id)!;
     if (r.config.n !== cell.config.n || r.config.objectives.length !== cell.config.objectives.length)
-      throw new CompareError(`corrupt Saikoro project (run ${r.id}: its config (N = ${r.config.n}, ${r.config.objectives.length} objectives) is not its instance ${cell.instance}'s (N = ${cell.config.n}, ${cell.config.objectives.length}))`);
+      throw new CompareError(
+        `corrupt Saikoro project (run ${r.id}: its config (N = ${r.config.n}, ${r.config.objectives.length} objectives) is not its instance ${cell.instance}'s (N = ${cell.config.n}, ${cell.config.objectives.length}))`,
+      );
   }
   // A hidden instance's normalisation is derived from its bands: not shown before the reveal.
   return redactComparison(compareExperiment(spec, new Map(stored.map((r) => [r.id, { id: r.id, result: r.result }])), metric), project.hiddenInstances());
@@ -94,10 +106,13 @@ function indicatorsOf(record: RunRecord | undefined, spec: ExperimentSpec, run: 
   const none = { best: null, feasible: null, frontSize: null, hv: null };
   const r = record?.result;
   if (!r) return none;
-  if (run.config.objectives.length === 1) return { ...none, best: r.best && r.best.feasible ? r.best.objectives[0] : null, feasible: r.best?.feasible ?? false };
+  if (run.config.objectives.length === 1)
+    return { ...none, best: r.best && r.best.feasible ? r.best.objectives[0] : null, feasible: r.best?.feasible ?? false };
   const norm = spec.instances.find((i) => i.name === run.instance)?.normalisation;
   const front = r.front.map((s) => s.objectives);
-  const hv = norm ? normalisedHypervolume(front, { ideal: norm.ideal, nadir: norm.nadir, reference: normalisedReferencePoint(norm.ideal.length), method: norm.method ?? '' }) : null;
+  const hv = norm
+    ? normalisedHypervolume(front, { ideal: norm.ideal, nadir: norm.nadir, reference: normalisedReferencePoint(norm.ideal.length), method: norm.method ?? '' })
+    : null;
   return { ...none, feasible: front.length > 0, frontSize: front.length, hv };
 }
 

@@ -11,7 +11,15 @@
 import type { Disposable } from '../../src-shared/base/disposable.ts';
 import { RunController } from '../../src-shared/core/control.ts';
 import { partialResultOf } from '../../src-shared/core/driver.ts';
-import { executeRun, executeRunSync, type ResultOf, type RunKindName, type RunKindTypes, type RunRequest, type SnapshotOf } from '../../src-shared/runtime/kinds/index.ts';
+import {
+  executeRun,
+  executeRunSync,
+  type ResultOf,
+  type RunKindName,
+  type RunKindTypes,
+  type RunRequest,
+  type SnapshotOf,
+} from '../../src-shared/runtime/kinds/index.ts';
 import type { RunApiTypes } from '../../src-shared/runtime/run-api.ts';
 import { SolverHost, type HostRun, type HostStartOptions, type RunOutcome, type SolverHostOptions } from '../host/pool.ts';
 import { launchProgram } from '../host/program-process.ts';
@@ -85,7 +93,10 @@ export interface InProcessOptions<S> {
  * executeRun with the worker's outcome (cancelled with the result so far, failed with the
  * reason), never rejecting.
  */
-export async function runInProcess<R extends RunRequest>(plan: { readonly request: R }, options: InProcessOptions<SnapshotOf<R>> = {}): Promise<RunOutcome<ResultOf<R>>> {
+export async function runInProcess<R extends RunRequest>(
+  plan: { readonly request: R },
+  options: InProcessOptions<SnapshotOf<R>> = {},
+): Promise<RunOutcome<ResultOf<R>>> {
   const control = options.control ?? new RunController();
   try {
     assertAdmitted(plan.request);

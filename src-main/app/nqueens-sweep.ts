@@ -14,12 +14,15 @@ export const MAX_SWEEP_SEEDS = 10_000;
 
 export function planNqueensSweep(start: StartNqueensSweep): RunPlan<'nqueens-sweep'> {
   const { points: given, seeds } = start;
-  if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SWEEP_SEEDS) throw new NqueensRequestError('seeds', `must be an integer from 1 to ${MAX_SWEEP_SEEDS}, got ${JSON.stringify(seeds)}`);
+  if (!Number.isSafeInteger(seeds) || seeds < 1 || seeds > MAX_SWEEP_SEEDS)
+    throw new NqueensRequestError('seeds', `must be an integer from 1 to ${MAX_SWEEP_SEEDS}, got ${JSON.stringify(seeds)}`);
   if (!Array.isArray(given) || given.length === 0) throw new NqueensRequestError('points', 'must be a non-empty array of {setting, n, params}');
-  if (given.length * seeds > MAX_SWEEP_CELLS) throw new NqueensRequestError('points', `${given.length} points x ${seeds} seeds is more than ${MAX_SWEEP_CELLS.toLocaleString('en-US')} runs`);
+  if (given.length * seeds > MAX_SWEEP_CELLS)
+    throw new NqueensRequestError('points', `${given.length} points x ${seeds} seeds is more than ${MAX_SWEEP_CELLS.toLocaleString('en-US')} runs`);
   const points = given.map((p, i): NqueensSweepPoint => {
     if (typeof p !== 'object' || p === null || Array.isArray(p)) throw new NqueensRequestError(`points[${i}]`, 'must be an object {setting, n, params}');
-    if (!Number.isSafeInteger(p.setting) || p.setting < 0) throw new NqueensRequestError(`points[${i}].setting`, `must be a non-negative integer, got ${JSON.stringify(p.setting)}`);
+    if (!Number.isSafeInteger(p.setting) || p.setting < 0)
+      throw new NqueensRequestError(`points[${i}].setting`, `must be a non-negative integer, got ${JSON.stringify(p.setting)}`);
     try {
       const { n, params } = checkNqueensRequest({ method: 'neural', n: p.n, params: p.params, seed: 1, maxQueens: 0 });
       return { setting: p.setting, n, params };

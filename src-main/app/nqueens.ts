@@ -32,7 +32,11 @@ export function planNqueensRun(start: StartNqueensRun): NqueensRunPlan {
 
 function checkPurpose(purpose: unknown): NqueensRunPurpose {
   if (purpose === undefined) return 'run';
-  if (!NQUEENS_RUN_PURPOSES.includes(purpose as NqueensRunPurpose)) throw new NqueensRequestError('purpose', `expected ${NQUEENS_RUN_PURPOSES.map((p) => JSON.stringify(p)).join(' or ')}, got ${JSON.stringify(purpose) ?? String(purpose)}`);
+  if (!NQUEENS_RUN_PURPOSES.includes(purpose as NqueensRunPurpose))
+    throw new NqueensRequestError(
+      'purpose',
+      `expected ${NQUEENS_RUN_PURPOSES.map((p) => JSON.stringify(p)).join(' or ')}, got ${JSON.stringify(purpose) ?? String(purpose)}`,
+    );
   return purpose as NqueensRunPurpose;
 }
 

@@ -100,7 +100,10 @@ export function wasAdmitted(request: RunRequest): boolean {
 /** Throws unless the gate admitted this request (the launcher's and the in-process path's check). */
 export function assertAdmitted(request: RunRequest): void {
   if (!wasAdmitted(request))
-    throw new ProgramNotAllowedError('program', `the solver ${(request as DiceRunRequest).solver} is a program that did not pass the program gate (src-main/app/program-gate.ts); it was not started`);
+    throw new ProgramNotAllowedError(
+      'program',
+      `the solver ${(request as DiceRunRequest).solver} is a program that did not pass the program gate (src-main/app/program-gate.ts); it was not started`,
+    );
 }
 
 /** Marks a request without a program as admitted (nothing to check). */
@@ -145,7 +148,10 @@ function resolveProgramView(name: string, program: ProgramSpec, folder: string, 
   try {
     stat = fs.statSync(cwd);
   } catch (e) {
-    throw new ProgramResolveError('cwd', `the solver ${name}'s working directory ${cwd} does not exist (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new ProgramResolveError(
+      'cwd',
+      `the solver ${name}'s working directory ${cwd} does not exist (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   if (!stat.isDirectory()) throw new ProgramResolveError('cwd', `the solver ${name}'s working directory ${cwd} is not a folder`);
   const env = program.env ?? {};
@@ -155,7 +161,9 @@ function resolveProgramView(name: string, program: ProgramSpec, folder: string, 
   if (found === null)
     throw new ProgramResolveError(
       'command',
-      word.includes('/') ? `the solver ${name}'s program ${JSON.stringify(word)} is not an executable file (looked for ${path.resolve(cwd, word)})` : `the solver ${name}'s program ${JSON.stringify(word)} was not found on the PATH ${env.PATH !== undefined ? 'its env sets' : 'Saikoro runs with'} (${pathVariable ?? 'none'})`,
+      word.includes('/')
+        ? `the solver ${name}'s program ${JSON.stringify(word)} is not an executable file (looked for ${path.resolve(cwd, word)})`
+        : `the solver ${name}'s program ${JSON.stringify(word)} was not found on the PATH ${env.PATH !== undefined ? 'its env sets' : 'Saikoro runs with'} (${pathVariable ?? 'none'})`,
     );
   // Started by this path (a venv's python3 is a link that must stay one); its target is what is hashed.
   const executable = found;
@@ -175,7 +183,11 @@ function resolveProgramView(name: string, program: ProgramSpec, folder: string, 
       if (namesScript(arg)) throw new ProgramResolveError('command', `the solver ${name}'s script ${JSON.stringify(arg)} is not a file (looked for ${full})`);
       continue;
     }
-    if (exclude(full) || exclude(fs.realpathSync(full))) throw new ProgramResolveError('command', `the solver ${name}'s argument ${JSON.stringify(arg)} is a Saikoro project file (${full}): a program never sees one`);
+    if (exclude(full) || exclude(fs.realpathSync(full)))
+      throw new ProgramResolveError(
+        'command',
+        `the solver ${name}'s argument ${JSON.stringify(arg)} is a Saikoro project file (${full}): a program never sees one`,
+      );
     files[arg] = sha256OfFile(full);
   }
   let view: ProgramView;
@@ -220,12 +232,24 @@ export class ProgramGate {
         const { resolved, view } = resolveProgramView(name, program, from, context.project);
         // A program entered with its folder's hash (a competition's entrant) runs only from exactly that folder.
         if (program.folder !== undefined && resolved.folder?.sha256 !== program.folder)
-          throw new ProgramFilesError(`${name}: its folder ${resolved.cwd} is not the one it was entered with (sha256 ${program.folder.slice(0, 12)}... then, ${resolved.folder?.sha256.slice(0, 12) ?? 'none'}... now); nothing ran`);
+          throw new ProgramFilesError(
+            `${name}: its folder ${resolved.cwd} is not the one it was entered with (sha256 ${program.folder.slice(0, 12)}... then, ${resolved.folder?.sha256.slice(0, 12) ?? 'none'}... now); nothing ran`,
+          );
         views.set(resolved, view);
         return { resolved, error: null };
       } catch (e) {
         // Seen by its words only (the policy of a server that runs no program says so first).
-        return { resolved: { name, command: [...program.command], executable: null, cwd: path.resolve(from, program.cwd ?? '.'), env: { ...(program.env ?? {}) }, files: {} }, error: e as Error };
+        return {
+          resolved: {
+            name,
+            command: [...program.command],
+            executable: null,
+            cwd: path.resolve(from, program.cwd ?? '.'),
+            env: { ...(program.env ?? {}) },
+            files: {},
+          },
+          error: e as Error,
+        };
       }
     });
   }
@@ -253,7 +277,10 @@ export class ProgramGate {
    * asked once about those that can run (a refusal throws ProgramNotAllowedError), and each
    * comes back admitted or with why it cannot run (ProgramResolveError, ProgramFilesError).
    */
-  async allowEach(programs: readonly GateProgram[], context: GateContext): Promise<{ program: GateProgram; resolved: ResolvedProgram | null; error: Error | null }[]> {
+  async allowEach(
+    programs: readonly GateProgram[],
+    context: GateContext,
+  ): Promise<{ program: GateProgram; resolved: ResolvedProgram | null; error: Error | null }[]> {
     if (programs.length === 0) return [];
     const folder = this.folderOf(context);
     const each = this.resolveEach(programs, folder, context);
@@ -271,7 +298,10 @@ export class ProgramGate {
     if (!current || context.project === null) return;
     const now = current();
     if (now !== context.project)
-      throw new ProgramNotAllowedError('project', `${context.action}: the project ${context.project} was ${now === null ? 'closed' : 'replaced by another'} while the program was being approved; nothing ran`);
+      throw new ProgramNotAllowedError(
+        'project',
+        `${context.action}: the project ${context.project} was ${now === null ? 'closed' : 'replaced by another'} while the program was being approved; nothing ran`,
+      );
   }
 
   /**

@@ -67,14 +67,28 @@ function describePrograms(programs: ResolvedProgram[]): string {
 
 /** Everything of a program an approval covers: a change to any of it is another program. */
 function approvalKey(place: string, p: ResolvedProgram): string {
-  return JSON.stringify([place, p.executable, p.target ?? null, p.command, p.cwd, Object.entries(p.env).sort(), Object.entries(p.files).sort(), p.folder?.sha256 ?? null]);
+  return JSON.stringify([
+    place,
+    p.executable,
+    p.target ?? null,
+    p.command,
+    p.cwd,
+    Object.entries(p.env).sort(),
+    Object.entries(p.files).sort(),
+    p.folder?.sha256 ?? null,
+  ]);
 }
 
 /** How the question shows one program: its command, and what runs when that is not plain. */
 export function describeResolved(p: ResolvedProgram): string {
   const lines = [`${p.name}: ${formatCommand(p.command)}`];
-  if (p.executable !== null) lines.push(`  runs ${p.executable}${p.target ? ` (-> ${p.target})` : ''}${p.files[p.command[0]] ? ` (sha256 ${p.files[p.command[0]].slice(0, 12)}...)` : ''}`);
-  lines.push(`  in ${p.cwd}${p.folder ? ` (${p.folder.files} files, ${p.folder.bytes.toLocaleString('en-US')} bytes, sha256 ${p.folder.sha256.slice(0, 12)}...)` : ''}`);
+  if (p.executable !== null)
+    lines.push(
+      `  runs ${p.executable}${p.target ? ` (-> ${p.target})` : ''}${p.files[p.command[0]] ? ` (sha256 ${p.files[p.command[0]].slice(0, 12)}...)` : ''}`,
+    );
+  lines.push(
+    `  in ${p.cwd}${p.folder ? ` (${p.folder.files} files, ${p.folder.bytes.toLocaleString('en-US')} bytes, sha256 ${p.folder.sha256.slice(0, 12)}...)` : ''}`,
+  );
   const env = Object.entries(p.env);
   if (env.length) lines.push(`  with ${env.map(([k, v]) => `${k}=${v}`).join(' ')}`);
   for (const [arg, sha] of Object.entries(p.files)) if (arg !== p.command[0]) lines.push(`  ${arg}: sha256 ${sha.slice(0, 12)}...`);
@@ -91,7 +105,10 @@ export function refusePrograms(how = 'start `saikoro serve` with --allow-command
   return {
     async allow({ programs, action }) {
       if (programs.length === 0) return;
-      throw new ProgramNotAllowedError('command', `${action}: the solver ${describePrograms(programs)} is a program, and this server does not run programs; ${how}`);
+      throw new ProgramNotAllowedError(
+        'command',
+        `${action}: the solver ${describePrograms(programs)} is a program, and this server does not run programs; ${how}`,
+      );
     },
   };
 }
@@ -175,12 +192,18 @@ export function commandLinePrograms(options: CommandLineApproval): ProgramPolicy
       if (fresh.length === 0) return;
       const unapproved = fresh.filter((p) => !options.approvals.has(place, p));
       const many = fresh.length > 1;
-      options.tell(`${action} runs ${many ? 'these programs' : 'this program'} of ${show(place)}:\n${fresh.map((p) => indent(describeResolved(p))).join('\n')}`);
+      options.tell(
+        `${action} runs ${many ? 'these programs' : 'this program'} of ${show(place)}:\n${fresh.map((p) => indent(describeResolved(p))).join('\n')}`,
+      );
       if (unapproved.length === 0) options.tell(`  (approved for this project on this machine)`);
-      else if (options.yes) options.tell(`  (${unapproved.length === fresh.length ? '' : `${describeNames(unapproved)}: `}not approved on this machine: run because of --yes)`);
+      else if (options.yes)
+        options.tell(`  (${unapproved.length === fresh.length ? '' : `${describeNames(unapproved)}: `}not approved on this machine: run because of --yes)`);
       else if (options.ask) {
-        const yes = await options.ask(`Run ${unapproved.length > 1 ? `${describeNames(unapproved)}, programs` : `${unapproved[0].name}, a program`} ${unapproved.length === fresh.length ? 'not' : 'not yet'} approved for ${show(place)} on this machine, with your permissions? [y/N] `);
-        if (!yes) throw new ProgramNotAllowedError('command', `${action}: you did not allow the program ${describePrograms(unapproved)} to run; nothing was run`);
+        const yes = await options.ask(
+          `Run ${unapproved.length > 1 ? `${describeNames(unapproved)}, programs` : `${unapproved[0].name}, a program`} ${unapproved.length === fresh.length ? 'not' : 'not yet'} approved for ${show(place)} on this machine, with your permissions? [y/N] `,
+        );
+        if (!yes)
+          throw new ProgramNotAllowedError('command', `${action}: you did not allow the program ${describePrograms(unapproved)} to run; nothing was run`);
         const kept = options.approvals.add(place, unapproved);
         options.tell(kept === null ? '  (approved; remembered for this project on this machine)' : `  (approved this time; not remembered: ${kept})`);
       } else

@@ -42,7 +42,8 @@ const MAX_PATH = 1024;
 
 /** The rules every project path follows (a string ending in .saikoro, not too long, no NUL); PathError otherwise. */
 export function checkProjectPathText(userPath: unknown): string {
-  if (typeof userPath !== 'string' || userPath.trim() === '') throw new PathError('path', `must be a file name ending in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
+  if (typeof userPath !== 'string' || userPath.trim() === '')
+    throw new PathError('path', `must be a file name ending in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
   if (userPath.length > MAX_PATH) throw new PathError('path', `is longer than ${MAX_PATH} characters`);
   if (userPath.includes('\0')) throw new PathError('path', 'contains a NUL character');
   if (!userPath.endsWith(EXTENSION)) throw new PathError('path', `must end in ${EXTENSION}, got ${JSON.stringify(userPath)}`);
@@ -103,7 +104,10 @@ export function pathRedactor(roots: readonly string[], label?: string): (text: s
     forms.add(JSON.stringify(trimmed).slice(1, -1));
   }
   // Longest first, so that a root inside another is not replaced in part.
-  const alternatives = [...forms].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|');
+  const alternatives = [...forms]
+    .sort((a, b) => b.length - a.length)
+    .map(escapeRegExp)
+    .join('|');
   // ROOT then a separator (its escaped form in JSON: \\), or ROOT ending a name: not followed
   // by a name character, nor by a dot that goes on into a name.
   const pattern = new RegExp(`(?:${alternatives})(?:(/|\\\\\\\\|\\\\)|(?=$|[^\\w.-]|\\.(?![\\w.-])))`, 'g');

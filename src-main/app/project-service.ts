@@ -167,7 +167,10 @@ export class ProjectService implements Disposable {
     const display = this.paths.display(file);
     return {
       path: display,
-      name: display.split('/').pop()!.replace(/\.saikoro$/, ''),
+      name: display
+        .split('/')
+        .pop()!
+        .replace(/\.saikoro$/, ''),
       schemaVersion: info.schemaVersion,
       createdAt: info.createdAt,
       createdBy: info.createdBy,
@@ -194,7 +197,12 @@ export class ProjectService implements Disposable {
   }
 
   /** `hidden`: a competition's instances still hidden, whose config and normalisation the summary leaves out (docs/competition.md). */
-  private experimentSummary(spec: ExperimentSummary['spec'], createdAt: string, statuses: Map<string, 'done' | 'failed'>, hidden: ReadonlySet<string>): ExperimentSummary {
+  private experimentSummary(
+    spec: ExperimentSummary['spec'],
+    createdAt: string,
+    statuses: Map<string, 'done' | 'failed'>,
+    hidden: ReadonlySet<string>,
+  ): ExperimentSummary {
     const status = experimentStatus(spec, statuses);
     const session = this.sessions.get(spec.name) ?? null;
     const running = session && !isOver(session.info) ? session.inFlight.size : 0;
@@ -219,7 +227,8 @@ export class ProjectService implements Disposable {
   experimentResults(name: unknown, ids?: unknown): ExperimentRunResult[] {
     const { project } = this.open_();
     const spec = experimentNamed(project, checkExperimentName(name));
-    if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string'))) throw new ProjectRequestError('ids', 'must be a list of run ids');
+    if (ids !== undefined && ids !== null && !(Array.isArray(ids) && ids.every((i) => typeof i === 'string')))
+      throw new ProjectRequestError('ids', 'must be a list of run ids');
     const grid = new Map(expandGrid(spec).map((r) => [r.id, r]));
     const wanted = ids ? (ids as string[]).filter((i) => grid.has(i)) : [...grid.keys()];
     return project.runs(wanted).map((r) => {
@@ -292,11 +301,17 @@ export class ProjectService implements Disposable {
     } catch {
       named = [];
     }
-    if (named.length) await this.gate.allow(named, { project: opened.file, action: `Adding experiment ${JSON.stringify((input as { name?: unknown })?.name)}` });
-    const spec = await prepareSpec(input, projectFolder(opened.file), boundedHvNormaliser(() => this.runs, signal));
+    if (named.length)
+      await this.gate.allow(named, { project: opened.file, action: `Adding experiment ${JSON.stringify((input as { name?: unknown })?.name)}` });
+    const spec = await prepareSpec(
+      input,
+      projectFolder(opened.file),
+      boundedHvNormaliser(() => this.runs, signal),
+    );
     signal?.throwIfAborted();
     // Another project may have been opened, or this one closed, while the normalisation was computed.
-    if (this.current !== opened) throw new ProjectRequestError('project', 'the project was closed or another one opened while the experiment was prepared; add it again');
+    if (this.current !== opened)
+      throw new ProjectRequestError('project', 'the project was closed or another one opened while the experiment was prepared; add it again');
     const { project } = opened;
     storeExperiment(project, spec);
     this.changed('experiment-added', spec.name);
@@ -331,7 +346,11 @@ export class ProjectService implements Disposable {
     const found = this.runs.finishedRun(runIdArg);
     if (!found || !save) throw new ProjectRequestError('runId', `no finished run ${JSON.stringify(runIdArg)} in this app (a run is saved once it has ended)`);
     const { plan, info, hostResult } = found;
-    if (info.status !== 'done' || !hostResult) throw new ProjectRequestError('runId', `run ${runIdArg} ${info.status === 'done' ? 'has no result to store' : `was ${info.status}`}: only a finished run with a result is saved`);
+    if (info.status !== 'done' || !hostResult)
+      throw new ProjectRequestError(
+        'runId',
+        `run ${runIdArg} ${info.status === 'done' ? 'has no result to store' : `was ${info.status}`}: only a finished run with a result is saved`,
+      );
     const saved = save({ project, folder: projectFolder(file) }, { plan, info, result: hostResult } as FinishedRun<RunKindName>, name);
     this.changed('run-saved', saved.as === 'experiment' ? saved.name : null);
     return saved;
@@ -351,11 +370,13 @@ export class ProjectService implements Disposable {
     const spec = experimentNamed(open.project, checkExperimentName(name));
     if (open.project.readOnly) throw new ProjectRequestError('project', `${this.paths.display(open.file)} is open read-only: its runs cannot be stored`);
     // As `experiment run` refuses one: a competition runs under its failure policy, its programs from their archived folders.
-    if (open.project.competition() !== null) throw new ProjectRequestError('experiment', `${this.paths.display(open.file)} is a competition file: run it from the Competition view (runCompetition)`);
+    if (open.project.competition() !== null)
+      throw new ProjectRequestError('experiment', `${this.paths.display(open.file)} is a competition file: run it from the Competition view (runCompetition)`);
     const existing = this.sessions.get(spec.name);
     if (existing && !isOver(existing.info)) return structuredClone(existing.info);
     const jobs = options?.jobs ?? this.defaultJobs;
-    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+      throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
     const runs = plannedRuns(spec);
     const statuses = open.project.runStatuses();
     const todo = runs.filter((r) => statuses.get(r.id) !== 'done');
@@ -374,9 +395,30 @@ export class ProjectService implements Disposable {
   }
 
   /** Queues a session of an experiment's runs (behind every session queued before it). */
-  private startSession(open: Open, experiment: string, runs: RunSpec[], todo: number, jobs: number, options: { failedAreFinal: boolean; programFolders?: ReadonlyMap<string, string> }): Session {
+  private startSession(
+    open: Open,
+    experiment: string,
+    runs: RunSpec[],
+    todo: number,
+    jobs: number,
+    options: { failedAreFinal: boolean; programFolders?: ReadonlyMap<string, string> },
+  ): Session {
     const session: Session = {
-      info: { experiment, status: 'queued', jobs, todo, finished: 0, failed: 0, running: [], paused: 0, progress: 0, etaMs: null, startedAt: new Date().toISOString(), finishedAt: null, error: null },
+      info: {
+        experiment,
+        status: 'queued',
+        jobs,
+        todo,
+        finished: 0,
+        failed: 0,
+        running: [],
+        paused: 0,
+        progress: 0,
+        etaMs: null,
+        startedAt: new Date().toISOString(),
+        finishedAt: null,
+        error: null,
+      },
       stop: false,
       failedAreFinal: options.failedAreFinal,
       ...(options.programFolders ? { programFolders: options.programFolders } : {}),
@@ -408,7 +450,8 @@ export class ProjectService implements Disposable {
   /** The standings of `saikoro competition standings FILE --json` on the open file. */
   competitionStandings(): CompetitionStandings {
     const { project } = this.open_();
-    if (project.competition() === null) throw new ProjectRequestError('project', `${this.paths.display(this.current!.file)} is not a competition file (make one with saikoro competition new)`);
+    if (project.competition() === null)
+      throw new ProjectRequestError('project', `${this.paths.display(this.current!.file)} is not a competition file (make one with saikoro competition new)`);
     return competitionStandings(project);
   }
 
@@ -423,10 +466,12 @@ export class ProjectService implements Disposable {
   async runCompetition(options: RunCompetitionOptions = {}): Promise<ExperimentSession[]> {
     const open = this.open_();
     const display = this.paths.display(open.file);
-    if (open.project.competition() === null) throw new ProjectRequestError('project', `${display} is not a competition file (make one with saikoro competition new)`);
+    if (open.project.competition() === null)
+      throw new ProjectRequestError('project', `${display} is not a competition file (make one with saikoro competition new)`);
     if (open.project.readOnly) throw new ProjectRequestError('project', `${display} is open read-only: its runs cannot be stored`);
     const jobs = options?.jobs ?? this.defaultJobs;
-    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256) throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
+    if (!Number.isInteger(jobs) || jobs < 1 || jobs > 256)
+      throw new ProjectRequestError('jobs', `must be an integer from 1 to 256, got ${JSON.stringify(options?.jobs)}`);
     const plan = competitionRunPlan(open.project);
     const going = () => plan.specs.map((s) => this.sessions.get(s.name)).filter((s): s is Session => s !== undefined && !isOver(s.info));
     if (going().length) return going().map((s) => structuredClone(s.info));
@@ -436,7 +481,10 @@ export class ProjectService implements Disposable {
       return { spec, runs, todo: runs.filter((r) => !statuses.has(r.id) && !r.remote).length };
     });
     for (const { spec, runs } of todo) {
-      const tooBig = runThatCannotFit(runs.filter((r) => !statuses.has(r.id)), this.runs.workerMemoryLimitMb);
+      const tooBig = runThatCannotFit(
+        runs.filter((r) => !statuses.has(r.id)),
+        this.runs.workerMemoryLimitMb,
+      );
       if (tooBig) throw new ProjectRequestError('experiment', `track ${spec.name}: ${tooBig}`);
     }
     let extracted: ExtractedEntrants | null = null;
@@ -456,14 +504,23 @@ export class ProjectService implements Disposable {
       }
       if (this.current !== open || going().length) {
         extracted.dispose();
-        if (this.current !== open) throw new ProjectRequestError('project', 'the project was closed or another one opened while the programs were checked; run it again');
+        if (this.current !== open)
+          throw new ProjectRequestError('project', 'the project was closed or another one opened while the programs were checked; run it again');
         return going().map((s) => structuredClone(s.info));
       }
     }
     // A track with nothing left to run here gets no session (its last one stays the one shown).
-    const sessions = todo.filter((t) => t.todo > 0).map(({ spec, runs, todo: count }) => this.startSession(open, spec.name, runs, count, jobs, { failedAreFinal: true, ...(extracted ? { programFolders: extracted.folders } : {}) }));
+    const sessions = todo
+      .filter((t) => t.todo > 0)
+      .map(({ spec, runs, todo: count }) =>
+        this.startSession(open, spec.name, runs, count, jobs, { failedAreFinal: true, ...(extracted ? { programFolders: extracted.folders } : {}) }),
+      );
     if (extracted) void Promise.all(sessions.map((s) => s.done)).finally(() => extracted.dispose());
-    if (!sessions.length) throw new ProjectRequestError('competition', `${display}: every run that runs here has run (a remote entrant's runs play against saikoro serve --competition)`);
+    if (!sessions.length)
+      throw new ProjectRequestError(
+        'competition',
+        `${display}: every run that runs here has run (a remote entrant's runs play against saikoro serve --competition)`,
+      );
     return sessions.map((s) => structuredClone(s.info));
   }
 
@@ -556,7 +613,14 @@ export class ProjectService implements Disposable {
   private executor(session: Session, projectFile: string): Executor {
     return launchingExecutor({
       experiment: session.info.experiment,
-      admission: { gate: this.gate, context: { project: projectFile, action: `Running experiment ${JSON.stringify(session.info.experiment)}`, ...(session.programFolders ? { programFolders: session.programFolders } : {}) } },
+      admission: {
+        gate: this.gate,
+        context: {
+          project: projectFile,
+          action: `Running experiment ${JSON.stringify(session.info.experiment)}`,
+          ...(session.programFolders ? { programFolders: session.programFolders } : {}),
+        },
+      },
       shouldStop: () => session.stop,
       launch: (run, plan) => {
         // Listed as queued at once, also while its instance's normalisation is computed in a worker.

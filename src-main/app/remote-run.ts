@@ -231,7 +231,13 @@ export class RemoteRun {
       },
     );
     this.done.catch(() => {});
-    this.ready = Promise.race([this.liveStarted, this.done.then(() => undefined, () => undefined)]);
+    this.ready = Promise.race([
+      this.liveStarted,
+      this.done.then(
+        () => undefined,
+        () => undefined,
+      ),
+    ]);
   }
 
   /** True while the stored requests are being replayed (a restarted server resuming the run). */

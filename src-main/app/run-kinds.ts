@@ -76,26 +76,60 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
     save({ project, folder }, { plan, info, result }, name) {
       const { request } = plan;
       const started = info.started;
-      const experimentName = name === undefined || name === null ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}` : checkExperimentName(name);
+      const experimentName =
+        name === undefined || name === null
+          ? `${request.solver}-${started.track ?? 'custom'}-n${request.config.n}-seed${request.seed}`
+          : checkExperimentName(name);
       const { config } = request;
       // The run's own normalisation (computed in a worker before it ran) is the instance's: nothing is computed here.
       const norm = request.hvNormalisation;
-      if (config.objectives.length >= 2 && !norm) throw new ProjectRequestError('runId', `run ${info.runId} has no hypervolume normalisation to store with its instance`);
-      const spec = checkSpec({
-        name: experimentName,
-        description: `Saved from the app: ${started.title}`,
-        instances: [{ name: `${started.track ?? 'custom'}-n${config.n}`, track: started.track ?? 'so', n: config.n, config: { alpha: config.alpha, beta: config.beta, gamma: config.gamma, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds }, ...(norm ? { normalisation: { ideal: norm.ideal, nadir: norm.nadir, method: norm.method } } : {}) }],
-        solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
-        seeds: [request.seed],
-        budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
-      }, folder);
+      if (config.objectives.length >= 2 && !norm)
+        throw new ProjectRequestError('runId', `run ${info.runId} has no hypervolume normalisation to store with its instance`);
+      const spec = checkSpec(
+        {
+          name: experimentName,
+          description: `Saved from the app: ${started.title}`,
+          instances: [
+            {
+              name: `${started.track ?? 'custom'}-n${config.n}`,
+              track: started.track ?? 'so',
+              n: config.n,
+              config: {
+                alpha: config.alpha,
+                beta: config.beta,
+                gamma: config.gamma,
+                objectives: config.objectives,
+                constraints: config.constraints,
+                lowerBounds: config.lowerBounds,
+                upperBounds: config.upperBounds,
+              },
+              ...(norm ? { normalisation: { ideal: norm.ideal, nadir: norm.nadir, method: norm.method } } : {}),
+            },
+          ],
+          solvers: [request.program ? { name: request.solver, ...withoutHashes(request.program) } : { name: request.solver, params: request.params }],
+          seeds: [request.seed],
+          budget: { evaluations: started.evaluations, ...(started.objectiveCount === 1 && started.target === null ? { wholeBudget: true } : {}) },
+        },
+        folder,
+      );
       const [gridRun] = expandGrid(spec);
       // The run the app made is exactly this grid run: its inputs hash to the grid run's id.
-      const key = { problem: 'dice' as const, config, solver: request.solver, params: request.params, seed: request.seed, budget: gridRun.budget, ...(gridRun.program ? { program: gridRun.program } : {}) };
-      if (runId(key) !== gridRun.id) throw new ProjectRequestError('runId', `run ${info.runId} cannot be stored as an experiment run (its inputs do not match a grid run)`);
+      const key = {
+        problem: 'dice' as const,
+        config,
+        solver: request.solver,
+        params: request.params,
+        seed: request.seed,
+        budget: gridRun.budget,
+        ...(gridRun.program ? { program: gridRun.program } : {}),
+      };
+      if (runId(key) !== gridRun.id)
+        throw new ProjectRequestError('runId', `run ${info.runId} cannot be stored as an experiment run (its inputs do not match a grid run)`);
       addExperiment(project, spec);
       const finishedAt = new Date();
-      const added = project.putRun(recordOf(gridRun, { status: 'done', result, error: null, startedAt: new Date(finishedAt.getTime() - result.seconds * 1000), finishedAt }));
+      const added = project.putRun(
+        recordOf(gridRun, { status: 'done', result, error: null, startedAt: new Date(finishedAt.getTime() - result.seconds * 1000), finishedAt }),
+      );
       return { as: 'experiment', name: spec.name, id: gridRun.id, added };
     },
   },
@@ -112,7 +146,10 @@ export const RUN_KIND_DESCRIPTORS: { [K in RunKindName]: RunKindDescriptor<K> } 
     plan: (start) => planNqueensSweep(start),
     // A sweep is the lab's figures of the moment: its report carries every cell, and it is not stored.
     keepResult: () => false,
-    save: { notStored: "is an N-Queens sweep, which is not stored in a project: a sweep is the lab's figures of the moment (its report, shown in the lab, carries every cell), not one run with a result; save a single run of the lab instead" },
+    save: {
+      notStored:
+        "is an N-Queens sweep, which is not stored in a project: a sweep is the lab's figures of the moment (its report, shown in the lab, carries every cell), not one run with a result; save a single run of the lab instead",
+    },
   },
 };
 
@@ -125,7 +162,8 @@ function withoutHashes(program: ProgramSpec): ProgramSpec {
 
 /** A dice run whose solver is a program (StartDiceRun.program; its cwd already absolute). */
 function planProgramRun(start: StartDiceRun, config: DiceConfig): RunPlan<'dice'> {
-  if (typeof start.program !== 'object' || start.program === null || Array.isArray(start.program)) throw new RunRequestError('program', 'must be an object like {"command": ["python3", "my_ga.py"]}');
+  if (typeof start.program !== 'object' || start.program === null || Array.isArray(start.program))
+    throw new RunRequestError('program', 'must be an object like {"command": ["python3", "my_ga.py"]}');
   let program: ProgramSpec;
   try {
     program = checkProgramSpec(start.program as unknown as Record<string, unknown>, 'program');
@@ -133,7 +171,8 @@ function planProgramRun(start: StartDiceRun, config: DiceConfig): RunPlan<'dice'
     if (e instanceof ProgramSpecError) throw new RunRequestError(e.field, e.rule);
     throw e;
   }
-  if (start.params !== undefined && Object.keys(start.params).length) throw new RunRequestError('params', 'a solver program takes no params: give its options as arguments in program.command');
+  if (start.params !== undefined && Object.keys(start.params).length)
+    throw new RunRequestError('params', 'a solver program takes no params: give its options as arguments in program.command');
   const name = start.solver ?? defaultProgramName(program.command);
   if (!isName(name)) throw new RunRequestError('solver', `a program's name ${NAME_RULE}, got ${JSON.stringify(name)}`);
   return planDiceRun({ config, solver: name, program, params: {}, seed: start.seed, evaluations: start.evaluations, wholeBudget: start.wholeBudget });
@@ -144,11 +183,21 @@ function planDice(start: StartDiceRun, context: PlanContext): RunPlan<'dice'> {
   if (!Number.isSafeInteger(seed) || seed < 0) throw new RunRequestError('seed', `must be an integer from 0 to 2^53 - 1, got ${JSON.stringify(seed)}`);
   if (!Number.isSafeInteger(evaluations) || evaluations < 1 || evaluations > MAX_RUN_EVALUATIONS)
     throw new RunRequestError('evaluations', `must be an integer from 1 to ${MAX_RUN_EVALUATIONS}, got ${JSON.stringify(evaluations)}`);
-  if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean') throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
-  if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config))) throw new RunRequestError('config', 'must be an object of config fields');
+  if (start.wholeBudget !== undefined && typeof start.wholeBudget !== 'boolean')
+    throw new RunRequestError('wholeBudget', `must be true or false, got ${JSON.stringify(start.wholeBudget)}`);
+  if (start.config !== undefined && (typeof start.config !== 'object' || start.config === null || Array.isArray(start.config)))
+    throw new RunRequestError('config', 'must be an object of config fields');
   const config = diceConfig({ ...start.config, n: start.config?.n ?? DEFAULT_N });
   if (start.program !== undefined) return planProgramRun(start, config);
-  const input = { config, solver: start.solver, params: start.params ?? {}, seed, evaluations, wholeBudget: start.wholeBudget, workerMemoryLimitMb: context.memoryLimitMb ?? null };
+  const input = {
+    config,
+    solver: start.solver,
+    params: start.params ?? {},
+    seed,
+    evaluations,
+    wholeBudget: start.wholeBudget,
+    workerMemoryLimitMb: context.memoryLimitMb ?? null,
+  };
   const problem = createDiceProblem(config);
   const info = chooseSolver(problem, start.solver);
   const { params } = solverParams(info, problem, input.params);

@@ -11,7 +11,6 @@ import { isRunKindName, RUN_KIND_NAMES, type DiceRunRequest, type RunKindName } 
 import type { AnyRunPlan, RunPlan } from './launcher.ts';
 import { RUN_KIND_DESCRIPTORS, RunRequestError, type PlanContext, type RunKindDescriptor } from './run-kinds.ts';
 
-
 /**
  * A run of an experiment's grid, for the CLI's `experiment run` and the app's sessions alike
  * (src-main/app/experiment-executor.ts): its request (requestOf, the one a verification runs

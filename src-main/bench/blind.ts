@@ -57,7 +57,12 @@ export function blindBenchOptions(env: NodeJS.ProcessEnv, quick: boolean): Blind
   };
   const list = (name: string): string[] | null => {
     const raw = env[name];
-    return raw === undefined || raw.trim() === '' ? null : raw.split(',').map((s) => s.trim()).filter(Boolean);
+    return raw === undefined || raw.trim() === ''
+      ? null
+      : raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   };
   const tracks = (list('SAIKORO_BENCH_TRACKS') ?? (quick ? ['so', 'mo2'] : [...TRACK_NAMES])).map((t) => {
     if (!(TRACK_NAMES as readonly string[]).includes(t)) throw new Error(`SAIKORO_BENCH_TRACKS: unknown track "${t}" (known: ${TRACK_NAMES.join(', ')})`);
@@ -110,7 +115,11 @@ export interface BlindBenchResult {
   cells: BlindCell[];
 }
 
-const median = (values: readonly number[]) => quantileOfSorted([...values].sort((a, b) => a - b), 0.5);
+const median = (values: readonly number[]) =>
+  quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 
 /** blind / sighted, or null when it says nothing (both infeasible, both fronts empty). */
 export function blindRatio(single: boolean, blind: number, sighted: number): number | null {
@@ -125,13 +134,34 @@ export function blindRatio(single: boolean, blind: number, sighted: number): num
 function figureOf(track: TrackName, n: number, seed: number, blind: boolean, outcome: RunOutcome<SolverResult>): BlindRunFigure {
   const single = track === 'so';
   const r = outcome.result;
-  if (outcome.status !== 'done' || !r) return { seed, blind, value: single ? Infinity : 0, seconds: r?.seconds ?? 0, evaluations: r?.evaluations ?? 0, status: outcome.status, reason: outcome.reason };
-  const value = single ? (r.best && r.best.feasible ? r.best.objectives[0] : Infinity) : scoreHypervolume(r.front.map((s) => s.objectives), track, n);
+  if (outcome.status !== 'done' || !r)
+    return {
+      seed,
+      blind,
+      value: single ? Infinity : 0,
+      seconds: r?.seconds ?? 0,
+      evaluations: r?.evaluations ?? 0,
+      status: outcome.status,
+      reason: outcome.reason,
+    };
+  const value = single
+    ? r.best && r.best.feasible
+      ? r.best.objectives[0]
+      : Infinity
+    : scoreHypervolume(
+        r.front.map((s) => s.objectives),
+        track,
+        n,
+      );
   return { seed, blind, value, seconds: r.seconds, evaluations: r.evaluations, status: outcome.status, reason: null };
 }
 
 /** Runs every (track, instance, budget, seed, sighted/blind) through one worker pool. */
-export async function runBlindBench(options: BlindBenchOptions, progress: (message: string) => void, spawn: WorkerSpawner = nodeSpawner()): Promise<BlindBenchResult> {
+export async function runBlindBench(
+  options: BlindBenchOptions,
+  progress: (message: string) => void,
+  spawn: WorkerSpawner = nodeSpawner(),
+): Promise<BlindBenchResult> {
   interface Planned {
     track: TrackName;
     instance: number;
@@ -148,7 +178,16 @@ export async function runBlindBench(options: BlindBenchOptions, progress: (messa
         for (let seed = 1; seed <= options.seeds; seed++)
           for (const blind of [false, true]) {
             // The whole budget (no stop at f = 0), without the trace's hypervolume (the solver timed alone).
-            const plan = planDiceRun({ config, solver: DEFAULT_SOLVERS[track], seed, evaluations: budget, wholeBudget: true, snapshotIntervalMs: 1000, traceHypervolume: false, ...(blind ? { blind: true } : {}) });
+            const plan = planDiceRun({
+              config,
+              solver: DEFAULT_SOLVERS[track],
+              seed,
+              evaluations: budget,
+              wholeBudget: true,
+              snapshotIntervalMs: 1000,
+              traceHypervolume: false,
+              ...(blind ? { blind: true } : {}),
+            });
             planned.push({ track, instance, budget, seed, blind, plan });
           }
     }
@@ -163,7 +202,9 @@ export async function runBlindBench(options: BlindBenchOptions, progress: (messa
         outcomes[i] = await launcher.start(p.plan).outcome;
         finished++;
         const o = outcomes[i];
-        progress(`blind: ${finished}/${planned.length}  ${p.track} instance ${p.instance} ${p.blind ? 'blind' : 'sighted'} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`);
+        progress(
+          `blind: ${finished}/${planned.length}  ${p.track} instance ${p.instance} ${p.blind ? 'blind' : 'sighted'} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`,
+        );
       }),
     );
   } finally {
@@ -174,7 +215,19 @@ export async function runBlindBench(options: BlindBenchOptions, progress: (messa
     const key = `${p.track}|${p.instance}|${p.budget}`;
     let cell = cells.get(key);
     if (!cell) {
-      cell = { track: p.track, instance: p.instance, budget: p.budget, solver: DEFAULT_SOLVERS[p.track], sighted: [], blind: [], sightedMedian: NaN, blindMedian: NaN, ratio: null, sightedSeconds: NaN, blindSeconds: NaN };
+      cell = {
+        track: p.track,
+        instance: p.instance,
+        budget: p.budget,
+        solver: DEFAULT_SOLVERS[p.track],
+        sighted: [],
+        blind: [],
+        sightedMedian: NaN,
+        blindMedian: NaN,
+        ratio: null,
+        sightedSeconds: NaN,
+        blindSeconds: NaN,
+      };
       cells.set(key, cell);
     }
     (p.blind ? cell.blind : cell.sighted).push(figureOf(p.track, options.n, p.seed, p.blind, outcomes[i]));
@@ -215,9 +268,15 @@ export function renderBlindBench(result: BlindBenchResult): BenchTable[] {
       ];
       if (ratios.length) {
         const sorted = [...ratios].sort((a, b) => a - b);
-        notes.push(`Over the instances: median ratio ${median(sorted).toFixed(3)}, from ${sorted[0].toFixed(3)} to ${sorted[sorted.length - 1].toFixed(3)}; median wall time blind / sighted ${(median(cells.map((c) => c.blindSeconds)) / median(cells.map((c) => c.sightedSeconds))).toFixed(2)}.`);
+        notes.push(
+          `Over the instances: median ratio ${median(sorted).toFixed(3)}, from ${sorted[0].toFixed(3)} to ${sorted[sorted.length - 1].toFixed(3)}; median wall time blind / sighted ${(median(cells.map((c) => c.blindSeconds)) / median(cells.map((c) => c.sightedSeconds))).toFixed(2)}.`,
+        );
       }
-      const failed = cells.flatMap((c) => [...c.sighted, ...c.blind].filter((r) => r.status !== 'done').map((r) => `instance ${c.instance} ${r.blind ? 'blind' : 'sighted'} seed ${r.seed}: ${r.status}: ${r.reason}`));
+      const failed = cells.flatMap((c) =>
+        [...c.sighted, ...c.blind]
+          .filter((r) => r.status !== 'done')
+          .map((r) => `instance ${c.instance} ${r.blind ? 'blind' : 'sighted'} seed ${r.seed}: ${r.status}: ${r.reason}`),
+      );
       if (failed.length) notes.push(`Runs that did not finish: ${failed.join('; ')}.`);
       tables.push({
         title: `${track === 'so' ? 'SO' : `M = ${track.slice(2)}`}, N = ${options.n}, ${formatNumber(budget)} evaluations: ${DEFAULT_SOLVERS[track]} blind against sighted on hidden instances`,

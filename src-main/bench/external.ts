@@ -102,14 +102,19 @@ class TimedProblem extends DiceProblem {
 }
 
 /** Evaluations per second of a whole run, and with the evaluator's time taken out. */
-async function timeRun(evaluations: number, solver: (problem: DiceProblem) => string | GivenSolver, params: Record<string, number>): Promise<{ total: number; withoutEvaluation: number }> {
+async function timeRun(
+  evaluations: number,
+  solver: (problem: DiceProblem) => string | GivenSolver,
+  params: Record<string, number>,
+): Promise<{ total: number; withoutEvaluation: number }> {
   const problem = new TimedProblem(trackConfig('so', N));
   const clock = new RunClock();
   const start = performance.now();
   const run = new SolverRun(problem, solver(problem), params, 1, { maxEvaluations: evaluations }, { clock });
   const result = await drive(run, run.termination, { clock });
   const ms = performance.now() - start;
-  if (result.evaluations !== evaluations) throw new Error(`bench external: ${result.solver} stopped after ${result.evaluations} evaluations: ${result.message}`);
+  if (result.evaluations !== evaluations)
+    throw new Error(`bench external: ${result.solver} stopped after ${result.evaluations} evaluations: ${result.message}`);
   return { total: (evaluations * 1000) / ms, withoutEvaluation: (evaluations * 1000) / (ms - problem.evaluationMs) };
 }
 
@@ -141,7 +146,8 @@ export const externalBench: BenchSuite = {
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
     }
-    const best = (rates: { total: number; withoutEvaluation: number }[], key: 'total' | 'withoutEvaluation') => Math.round(Math.max(...rates.map((r) => r[key])));
+    const best = (rates: { total: number; withoutEvaluation: number }[], key: 'total' | 'withoutEvaluation') =>
+      Math.round(Math.max(...rates.map((r) => r[key])));
     const figures: ExternalBenchFigures = {
       n: N,
       batch: BATCH,
@@ -160,10 +166,20 @@ export const externalBench: BenchSuite = {
       tables: [
         {
           title: `External-solver protocol at N = ${N}, batches of ${BATCH} (random search, ${evaluations.toLocaleString('en-US')} evaluations, best of ${repeats})`,
-          columns: ['solver', 'evaluations/s', 'µs per evaluation', 'evaluations/s without the evaluator\'s time'],
+          columns: ['solver', 'evaluations/s', 'µs per evaluation', "evaluations/s without the evaluator's time"],
           rows: [
-            ['built-in random (in process)', figures.inProcessPerSecond, Math.round((1e6 / figures.inProcessPerSecond) * 100) / 100, figures.inProcessWithoutEvaluationPerSecond],
-            ['Node program through the pipe', figures.externalPerSecond, Math.round((1e6 / figures.externalPerSecond) * 100) / 100, figures.pipeWithoutEvaluationPerSecond],
+            [
+              'built-in random (in process)',
+              figures.inProcessPerSecond,
+              Math.round((1e6 / figures.inProcessPerSecond) * 100) / 100,
+              figures.inProcessWithoutEvaluationPerSecond,
+            ],
+            [
+              'Node program through the pipe',
+              figures.externalPerSecond,
+              Math.round((1e6 / figures.externalPerSecond) * 100) / 100,
+              figures.pipeWithoutEvaluationPerSecond,
+            ],
             ['difference (the protocol)', '', figures.overheadMicroseconds, ''],
           ],
           notes: [

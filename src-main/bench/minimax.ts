@@ -1,7 +1,17 @@
 // Benchmark of the game-tree lab: plain minimax speed on the tree nim(n), how far it gets in a
 // time budget, how many nodes alpha-beta and the memo need on the same games, and the time of
 // a memoised search of nim(10^6).
-import { alphaBeta, memoMinimax, minimax, nimGame, nimRuleEval, nimTree, nimTreeSize, SearchLimitError, treeSource } from '../../src-shared/problems/gametree/index.ts';
+import {
+  alphaBeta,
+  memoMinimax,
+  minimax,
+  nimGame,
+  nimRuleEval,
+  nimTree,
+  nimTreeSize,
+  SearchLimitError,
+  treeSource,
+} from '../../src-shared/problems/gametree/index.ts';
 import type { BenchContext, BenchReport, BenchSuite } from './suite.ts';
 
 const f = nimRuleEval('last-wins');

@@ -45,7 +45,10 @@ function median(xs: number[]): number | null {
 }
 
 function describeParams(p: NeuralParams): string {
-  const kick = p.kick.length === 0 || p.kick.every === 0 ? 'no kicks' : `kick C=${p.kick.value} x${p.kick.length} ${p.kick.every === 'auto' ? 'on repeat' : `every ${p.kick.every}`}`;
+  const kick =
+    p.kick.length === 0 || p.kick.every === 0
+      ? 'no kicks'
+      : `kick C=${p.kick.value} x${p.kick.length} ${p.kick.every === 'auto' ? 'on repeat' : `every ${p.kick.every}`}`;
   return `${p.update}, A=${p.A}, B=${p.B}, C=${p.C}, ${kick}, ${p.clamp ? `|U|<=${p.clamp}` : 'U unbounded'}`;
 }
 
@@ -120,13 +123,24 @@ export const nqueensBench: BenchSuite = {
       mcRows.push({ n, seeds: mcSeeds, solved, medianSeconds: median(seconds) ?? 0, maxSeconds: Math.max(...seconds), medianSteps: median(steps) ?? 0 });
     }
 
-    const failureText = (f: Record<string, number>) => Object.entries(f).map(([mode, k]) => `${k} ${mode}`).join(', ') || '-';
+    const failureText = (f: Record<string, number>) =>
+      Object.entries(f)
+        .map(([mode, k]) => `${k} ${mode}`)
+        .join(', ') || '-';
     const table = (preset: string, title: string): BenchTable => {
       const mine = rows.filter((r) => r.preset === preset);
       return {
         title,
         columns: ['N', 'solved', 'median steps', 'max steps', 'median time (s)', 'step limit', 'failures (mode)'],
-        rows: mine.map((r) => [r.n, `${r.solved}/${r.seeds}`, r.medianSteps ?? '-', r.maxSteps ?? '-', Number(r.medianSeconds.toFixed(3)), r.stepLimit, failureText(r.failures)]),
+        rows: mine.map((r) => [
+          r.n,
+          `${r.solved}/${r.seeds}`,
+          r.medianSteps ?? '-',
+          r.maxSteps ?? '-',
+          Number(r.medianSeconds.toFixed(3)),
+          r.stepLimit,
+          failureText(r.failures),
+        ]),
         notes: [
           `Parameters: ${describeParams(mine[0].params)}${preset === 'slides' ? ' (A = B = 1 for N <= 10, 0.8 to 14, 0.6 to 20, 0.5 beyond)' : ''}; threshold ${mine[0].params.threshold}, initial U uniform in threshold +- ${mine[0].params.initSpread}.`,
           `Seeds 1..${seeds}; a step updates all N*N neurons once; success verified independently of the network's counters. Failure modes: oscillation = outputs repeat with period 2, loop = longer period, stall = fixed non-solution, wander = no repeat seen in the last 64 steps.`,
@@ -140,7 +154,9 @@ export const nqueensBench: BenchSuite = {
         title: 'N-Queens: min-conflicts (greedy start, permutation swaps, one core)',
         columns: ['N', 'solved', 'median time (s)', 'max time (s)', 'median repair steps'],
         rows: mcRows.map((r) => [r.n, `${r.solved}/${r.seeds}`, Number(r.medianSeconds.toFixed(2)), Number(r.maxSeconds.toFixed(2)), r.medianSteps]),
-        notes: [`Seeds 1..${mcSeeds}; time includes the greedy start, the repair and the independent verification. Anchor: Sosic and Gu (1994), 3,000,000 queens in under 55 s.`],
+        notes: [
+          `Seeds 1..${mcSeeds}; time includes the greedy start, the repair and the independent verification. Anchor: Sosic and Gu (1994), 3,000,000 queens in under 55 s.`,
+        ],
       },
     ];
     return { tables, json: { neural: rows, minConflicts: mcRows, quick } };

@@ -75,7 +75,9 @@ function play(mode: 'ws' | 'post', url: string, token: string): Promise<Played> 
 /** The same random search in this process, no network and no server: what the machine gives now (the reference of the rows). */
 async function inProcess(evaluations: number): Promise<number> {
   const start = performance.now();
-  const outcome = await runInProcess({ request: { kind: 'dice', solver: 'random', params: { batch: BATCH }, seed: 1, config: trackConfig('so', N), termination: { maxEvaluations: evaluations } } });
+  const outcome = await runInProcess({
+    request: { kind: 'dice', solver: 'random', params: { batch: BATCH }, seed: 1, config: trackConfig('so', N), termination: { maxEvaluations: evaluations } },
+  });
   if (outcome.status !== 'done' || outcome.result === null) throw new Error(`bench service: the in-process run ${outcome.status}: ${outcome.reason}`);
   return (outcome.result.evaluations * 1000) / (performance.now() - start);
 }
@@ -105,7 +107,12 @@ export const serviceBench: BenchSuite = {
       const file = path.join(dir, 'bench.saikoro');
       // Every run of every mode has its own entrant: entrants 3 per repeat.
       const names = Array.from({ length: repeats }, (_, r) => [`ws-${r}`, `ws2a-${r}`, `ws2b-${r}`, `post-${r}`]).flat();
-      await createCompetitionFile(file, { tracks: ['so'], ns: [N], instances: 1, withPublic: false, evaluations, seeds: 1 }, 'saikoro-bench-service-secret', async (c) => diceHvNormalisation(c));
+      await createCompetitionFile(
+        file,
+        { tracks: ['so'], ns: [N], instances: 1, withPublic: false, evaluations, seeds: 1 },
+        'saikoro-bench-service-secret',
+        async (c) => diceHvNormalisation(c),
+      );
       const tokens = new Map<string, string>();
       const project = Project.open(file);
       try {
@@ -116,7 +123,14 @@ export const serviceBench: BenchSuite = {
       } finally {
         project.close();
       }
-      const server = await startAppServer({ port: 0, rendererDir: path.join(dir, 'renderer'), build: 'never', workspace: dir, parallelism: 1, competition: { file } });
+      const server = await startAppServer({
+        port: 0,
+        rendererDir: path.join(dir, 'renderer'),
+        build: 'never',
+        workspace: dir,
+        parallelism: 1,
+        competition: { file },
+      });
       const url = (mode: 'ws' | 'post') => `${mode === 'ws' ? server.origin.replace(/^http/, 'ws') : server.origin}api/competition/so-n${N}-i1`;
       const rate = (p: Played) => (p.evaluations * 1000) / p.ms;
       const one: number[] = [];

@@ -47,7 +47,19 @@ import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
 import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 
-export const CASE_NAMES = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time', 'random-so840', 'random-so2520', 'random-mo2', 'random-mo3'] as const;
+export const CASE_NAMES = [
+  'so50',
+  'so840',
+  'so2520',
+  'mo2',
+  'mo3',
+  'so840time',
+  'mo2time',
+  'random-so840',
+  'random-so2520',
+  'random-mo2',
+  'random-mo3',
+] as const;
 export type CaseName = (typeof CASE_NAMES)[number];
 /** The cases run when SAIKORO_BENCH_CASES is not set (the random ones are asked for by name). */
 export const DEFAULT_CASES: readonly CaseName[] = ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'];
@@ -75,10 +87,31 @@ const CASES: Record<CaseName, CaseSpec> = {
   mo3: { name: 'mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840: hypervolume of the final feasible front', metric: 'hv' },
   'random-so840': { name: 'random-so840', track: 'so', n: 840, title: 'SO, N = 840, random configs: best feasible f', metric: 'best-f', random: true },
   'random-so2520': { name: 'random-so2520', track: 'so', n: 2520, title: 'SO, N = 2520, random configs: best feasible f', metric: 'best-f', random: true },
-  'random-mo2': { name: 'random-mo2', track: 'mo2', n: 840, title: 'M = 2, N = 840, random configs: hypervolume of the final feasible front', metric: 'hv', random: true },
-  'random-mo3': { name: 'random-mo3', track: 'mo3', n: 840, title: 'M = 3, N = 840, random configs: hypervolume of the final feasible front', metric: 'hv', random: true },
+  'random-mo2': {
+    name: 'random-mo2',
+    track: 'mo2',
+    n: 840,
+    title: 'M = 2, N = 840, random configs: hypervolume of the final feasible front',
+    metric: 'hv',
+    random: true,
+  },
+  'random-mo3': {
+    name: 'random-mo3',
+    track: 'mo3',
+    n: 840,
+    title: 'M = 3, N = 840, random configs: hypervolume of the final feasible front',
+    metric: 'hv',
+    random: true,
+  },
   so840time: { name: 'so840time', track: 'so', n: 840, title: 'SO, N = 840, equal wall time: best feasible f', metric: 'best-f', timed: true },
-  mo2time: { name: 'mo2time', track: 'mo2', n: 840, title: 'M = 2, N = 840, equal wall time: hypervolume of the final feasible front', metric: 'hv', timed: true },
+  mo2time: {
+    name: 'mo2time',
+    track: 'mo2',
+    n: 840,
+    title: 'M = 2, N = 840, equal wall time: hypervolume of the final feasible front',
+    metric: 'hv',
+    timed: true,
+  },
 };
 
 export interface SolverBenchOptions {
@@ -106,7 +139,12 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
   };
   const list = (name: string): string[] | null => {
     const raw = env[name];
-    return raw === undefined || raw.trim() === '' ? null : raw.split(',').map((s) => s.trim()).filter(Boolean);
+    return raw === undefined || raw.trim() === ''
+      ? null
+      : raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
   };
   const budgets = (list('SAIKORO_BENCH_BUDGETS') ?? (quick ? ['2000'] : ['20000', '1000000'])).map((b) => {
     const v = Number(b);
@@ -138,7 +176,10 @@ export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenc
 
 /** The p-quantile (Hyndman & Fan type 7, as R and NumPy) of values that may include +Infinity (censored or infeasible). */
 export function quantileWithInfinity(values: readonly number[], p: number): number {
-  return quantileOfSorted([...values].sort((a, b) => a - b), p);
+  return quantileOfSorted(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 }
 
 export interface RunFigure {
@@ -187,14 +228,25 @@ function solverOrder(a: SolverInfo, b: SolverInfo): number {
 
 function figureOf(spec: CaseSpec, seed: number, outcome: RunOutcome<SolverResult>, norm: HvNormalisation | null): RunFigure {
   const r: SolverResult | null = outcome.result;
-  if (outcome.status !== 'done' || !r) return { seed, status: outcome.status, value: spec.metric === 'hv' ? 0 : Infinity, evaluations: r?.evaluations ?? 0, seconds: r?.seconds ?? 0, feasible: false, frontSize: null, reason: outcome.reason };
+  if (outcome.status !== 'done' || !r)
+    return {
+      seed,
+      status: outcome.status,
+      value: spec.metric === 'hv' ? 0 : Infinity,
+      evaluations: r?.evaluations ?? 0,
+      seconds: r?.seconds ?? 0,
+      feasible: false,
+      frontSize: null,
+      reason: outcome.reason,
+    };
   const base = { seed, status: outcome.status, evaluations: r.evaluations, seconds: r.seconds, reason: null };
   if (spec.metric === 'hv') {
     const front = r.front.map((s) => s.objectives);
     return { ...base, value: normalisedHypervolume(front, norm!), feasible: front.length > 0, frontSize: front.length };
   }
   const f = r.best && r.best.feasible ? r.best.objectives[0] : Infinity;
-  if (spec.metric === 'first-hit') return { ...base, value: f === 0 && r.bestFoundAt !== null ? r.bestFoundAt : Infinity, feasible: r.success, frontSize: null };
+  if (spec.metric === 'first-hit')
+    return { ...base, value: f === 0 && r.bestFoundAt !== null ? r.bestFoundAt : Infinity, feasible: r.success, frontSize: null };
   return { ...base, value: f, feasible: r.success, frontSize: null };
 }
 
@@ -214,7 +266,11 @@ export function benchConfig(name: CaseName, k: number): DiceConfig {
 const normKey = (name: CaseName, k: number) => (k === 0 ? name : `${name}:${k}`);
 
 /** Runs every (case, budget, solver, seed) through one worker pool and summarises per cell. */
-export async function runSolverBench(options: SolverBenchOptions, progress: (message: string) => void, spawn: WorkerSpawner = nodeSpawner()): Promise<SolverBenchResult> {
+export async function runSolverBench(
+  options: SolverBenchOptions,
+  progress: (message: string) => void,
+  spawn: WorkerSpawner = nodeSpawner(),
+): Promise<SolverBenchResult> {
   interface Planned {
     spec: CaseSpec;
     config: number;
@@ -237,7 +293,14 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
           for (let seed = 1; seed <= options.seeds; seed++) {
             // Planned as every dice run is (the one stopping policy: a single-objective run stops
             // at f = 0, nothing beats it), without the trace's hypervolume (the solver timed alone).
-            const plan = planDiceRun({ config, solver: info.name, seed, ...(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }), snapshotIntervalMs: 1000, traceHypervolume: false });
+            const plan = planDiceRun({
+              config,
+              solver: info.name,
+              seed,
+              ...(spec.timed ? { evaluations: 0, seconds: budget } : { evaluations: budget }),
+              snapshotIntervalMs: 1000,
+              traceHypervolume: false,
+            });
             planned.push({ spec, config: k, info, budget, seed, plan });
           }
     }
@@ -258,7 +321,9 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
         finished++;
         const o = outcomes[i];
         const where = p.spec.random ? `${p.spec.name} config ${p.config}` : p.spec.name;
-        progress(`solvers: ${finished}/${planned.length}  ${where} ${p.info.name} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`);
+        progress(
+          `solvers: ${finished}/${planned.length}  ${where} ${p.info.name} budget ${p.budget} seed ${p.seed}: ${o.status === 'done' ? o.result!.message : `${o.status}: ${o.reason}`}`,
+        );
       }),
     );
   } finally {
@@ -270,7 +335,20 @@ export async function runSolverBench(options: SolverBenchOptions, progress: (mes
     const key = `${p.spec.name}|${p.config}|${p.budget}|${p.info.name}`;
     let cell = cells.get(key);
     if (!cell) {
-      cell = { case: p.spec.name, config: p.config, budget: p.budget, solver: p.info.name, role: roleOf(p.info), runs: [], median: NaN, q1: NaN, q3: NaN, reached: 0, medianSeconds: NaN, medianEvaluations: NaN };
+      cell = {
+        case: p.spec.name,
+        config: p.config,
+        budget: p.budget,
+        solver: p.info.name,
+        role: roleOf(p.info),
+        runs: [],
+        median: NaN,
+        q1: NaN,
+        q3: NaN,
+        reached: 0,
+        medianSeconds: NaN,
+        medianEvaluations: NaN,
+      };
       cells.set(key, cell);
     }
     cell.runs.push(figureOf(p.spec, p.seed, outcomes[i], normalisation[normKey(p.spec.name, p.config)] ?? null));
@@ -308,7 +386,9 @@ function iqr(cell: CellSummary, metric: CaseSpec['metric'], cap: number): string
 }
 
 function failures(cells: CellSummary[]): string[] {
-  const failed = cells.flatMap((c) => c.runs.filter((r) => r.status !== 'done').map((r) => `${c.solver} seed ${r.seed} (budget ${c.budget}): ${r.status}: ${r.reason}`));
+  const failed = cells.flatMap((c) =>
+    c.runs.filter((r) => r.status !== 'done').map((r) => `${c.solver} seed ${r.seed} (budget ${c.budget}): ${r.status}: ${r.reason}`),
+  );
   return failed.length ? [`Runs that did not finish: ${failed.join('; ')}.`] : [];
 }
 
@@ -346,7 +426,12 @@ function renderRandom(result: SolverBenchResult, name: CaseName): BenchTable[] {
       const ratio = s && b ? leadRatio(spec.metric, s.median, b.median) : null;
       ratios.push(ratio);
       const constrained = config.constraints.map((d, l) => `${d}:${config.lowerBounds[l]}-${config.upperBounds[l]}`).join(' ');
-      rows.push([k === 0 ? '0 (default)' : k, constrained, ...solverNames.map((sn) => show(at(sn, k)?.median ?? NaN, spec.metric, options.cap)), ratio === null ? '-' : ratio.toFixed(3)]);
+      rows.push([
+        k === 0 ? '0 (default)' : k,
+        constrained,
+        ...solverNames.map((sn) => show(at(sn, k)?.median ?? NaN, spec.metric, options.cap)),
+        ratio === null ? '-' : ratio.toFixed(3),
+      ]);
     }
     const random = ratios.slice(1).filter((r): r is number => r !== null);
     const ahead = (r: number) => (spec.metric === 'hv' ? r >= ratios[0]! : r <= ratios[0]!);
@@ -360,9 +445,17 @@ function renderRandom(result: SolverBenchResult, name: CaseName): BenchTable[] {
         `Default config: ${ratios[0]!.toFixed(3)}. Random configs: median ${quantileWithInfinity(sorted, 0.5).toFixed(3)}, from ${sorted[0].toFixed(3)} to ${sorted[sorted.length - 1].toFixed(3)}; at least as far ahead as on the default config on ${random.filter(ahead).length} of ${random.length}.`,
       );
     }
-    if (spec.metric === 'hv') notes.push('HV of the final feasible front, normalised per config as in the mo2 and mo3 tables (ideal 0, nadir = the median objective of 1000 random sequences of that config, reference 1.1).');
+    if (spec.metric === 'hv')
+      notes.push(
+        'HV of the final feasible front, normalised per config as in the mo2 and mo3 tables (ideal 0, nadir = the median objective of 1000 random sequences of that config, reference 1.1).',
+      );
     notes.push(...failures(cells.filter((c) => c.budget === budget)));
-    tables.push({ title: `${spec.title}, ${formatNumber(budget)} evaluations`, columns: ['config', 'constrained d (p-P)', ...solverNames.map((s) => `median ${what} ${s}`), `${strong} / ${baseline}`], rows, notes });
+    tables.push({
+      title: `${spec.title}, ${formatNumber(budget)} evaluations`,
+      columns: ['config', 'constrained d (p-P)', ...solverNames.map((s) => `median ${what} ${s}`), `${strong} / ${baseline}`],
+      rows,
+      notes,
+    });
   }
   return tables;
 }
@@ -386,9 +479,20 @@ export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
         columns: ['solver', 'role', 'reached f = 0', 'median evaluations', 'IQR (q1 to q3)', 'median wall s'],
         rows: solverNames.map((s) => {
           const c = cellOf(s, options.cap);
-          return [s, c.role, `${c.reached}/${c.runs.length}`, show(c.median, spec.metric, options.cap), iqr(c, spec.metric, options.cap), c.medianSeconds.toFixed(2)];
+          return [
+            s,
+            c.role,
+            `${c.reached}/${c.runs.length}`,
+            show(c.median, spec.metric, options.cap),
+            iqr(c, spec.metric, options.cap),
+            c.medianSeconds.toFixed(2),
+          ];
         }),
-        notes: [seedsNote, `Each run stops at its first feasible f = 0 or after ${formatNumber(options.cap)} evaluations; a run that never reaches f = 0 counts as "> ${formatNumber(options.cap)}" (censored).`, ...failures(cells)],
+        notes: [
+          seedsNote,
+          `Each run stops at its first feasible f = 0 or after ${formatNumber(options.cap)} evaluations; a run that never reaches f = 0 counts as "> ${formatNumber(options.cap)}" (censored).`,
+          ...failures(cells),
+        ],
       });
       continue;
     }
@@ -396,7 +500,11 @@ export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
     const what = spec.metric === 'hv' ? 'HV' : 'f';
     const budgets = spec.timed ? options.seconds : options.budgets;
     for (const b of budgets) {
-      columns.push(spec.timed ? `median ${what} @ ${b} s` : `median ${what} @ ${formatNumber(b)}`, `IQR ${what}`, spec.metric === 'hv' ? 'non-empty fronts' : 'feasible runs');
+      columns.push(
+        spec.timed ? `median ${what} @ ${b} s` : `median ${what} @ ${formatNumber(b)}`,
+        `IQR ${what}`,
+        spec.metric === 'hv' ? 'non-empty fronts' : 'feasible runs',
+      );
       columns.push(spec.timed ? 'median evaluations' : 'median wall s');
     }
     const rows = solverNames.map((s) => {
@@ -409,8 +517,14 @@ export function renderSolverBench(result: SolverBenchResult): BenchTable[] {
       return row;
     });
     const notes = [seedsNote];
-    if (spec.timed) notes.push(`Every run gets the same wall time (${budgets.map((b) => `${b} s`).join(', ')}) in its worker, ${options.parallelism} runs in parallel; figures depend on the machine and its load.`);
-    if (spec.metric === 'best-f') notes.push('f of the best feasible solution (lower is better); "infeasible" when the quantile falls on runs without a feasible solution. A run stops early at f = 0. Wall time is the run\'s time inside its worker.');
+    if (spec.timed)
+      notes.push(
+        `Every run gets the same wall time (${budgets.map((b) => `${b} s`).join(', ')}) in its worker, ${options.parallelism} runs in parallel; figures depend on the machine and its load.`,
+      );
+    if (spec.metric === 'best-f')
+      notes.push(
+        'f of the best feasible solution (lower is better); "infeasible" when the quantile falls on runs without a feasible solution. A run stops early at f = 0. Wall time is the run\'s time inside its worker.',
+      );
     const norm = result.normalisation[name];
     if (norm)
       notes.push(

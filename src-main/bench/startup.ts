@@ -134,7 +134,13 @@ function finishedShard(cli: string, dir: string): void {
   };
   fs.writeFileSync(
     path.join(dir, 'spec.json'),
-    JSON.stringify({ name: 'tiny', instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'random' }], seeds: { count: 2 }, budget: { evaluations: 100 } }),
+    JSON.stringify({
+      name: 'tiny',
+      instances: [{ name: 'so-n30', track: 'so', n: 30 }],
+      solvers: [{ name: 'random' }],
+      seeds: { count: 2 },
+      budget: { evaluations: 100 },
+    }),
   );
   fs.mkdirSync(path.join(dir, 'results'));
   saikoro('project', 'new', 'study.saikoro');
@@ -159,7 +165,14 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
     const jsonOf = (stdout: string) => JSON.parse(stdout.trim().split('\n').pop()!);
     const cases: Case[] = [
       { name: 'node -e 0', shown: 'node -e 0', file: node, args: ['-e', '0'], cwd: empty, check: () => null },
-      { name: 'saikoro --help', shown: 'saikoro --help', file: node, args: [cli, '--help'], cwd: empty, check: (out) => (out.includes('rngbias') ? null : 'no command list') },
+      {
+        name: 'saikoro --help',
+        shown: 'saikoro --help',
+        file: node,
+        args: [cli, '--help'],
+        cwd: empty,
+        check: (out) => (out.includes('rngbias') ? null : 'no command list'),
+      },
       {
         name: 'saikoro rngbias',
         shown: `echo '"<the sample>"' | saikoro rngbias`,
@@ -184,7 +197,10 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
         file: node,
         args: [cli, 'project', 'info', 'empty.saikoro', '--json'],
         cwd: scratch,
-        check: (out) => (Array.isArray(jsonOf(out).experiments) && jsonOf(out).experiments.length === 0 ? null : `experiments ${JSON.stringify(jsonOf(out).experiments)}, expected []`),
+        check: (out) =>
+          Array.isArray(jsonOf(out).experiments) && jsonOf(out).experiments.length === 0
+            ? null
+            : `experiments ${JSON.stringify(jsonOf(out).experiments)}, expected []`,
       },
       {
         name: 'saikoro solve (1,000 evals, N = 50)',
@@ -211,7 +227,9 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       const reference = path.resolve(context.reference);
       if (!fs.existsSync(reference)) throw new Error(`--reference ${reference}: no such file`);
       if (!python) throw new Error('--reference: python3 is not on the PATH');
-      const info = spawnSync(python, ['-c', 'import sys, scipy; print(sys.executable, sys.version.split()[0], "scipy", scipy.__version__)'], { encoding: 'utf8' });
+      const info = spawnSync(python, ['-c', 'import sys, scipy; print(sys.executable, sys.version.split()[0], "scipy", scipy.__version__)'], {
+        encoding: 'utf8',
+      });
       if (info.status !== 0) throw new Error(`--reference: ${python} cannot import scipy: ${info.stderr.trim().split('\n').pop()}`);
       pythonInfo = info.stdout.trim();
       const config = JSON.stringify({ alpha: DEFAULT_ALPHA, beta: DEFAULT_BETA, gamma: DEFAULT_GAMMA, lower: DEFAULT_LOWER, upper: DEFAULT_UPPER });
@@ -268,7 +286,12 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       },
       { name: 'Slurm task with nothing to do (s)', value: slurm.wallMs.median / 1000, limit: '< 2', met: slurm.wallMs.median < 2000 },
       // Issue 27: a command that opens a project costs at most twice a rngbias call.
-      { name: 'project info wall time over rngbias', value: info.wallMs.median / rngbias.wallMs.median, limit: '<= 2', met: info.wallMs.median / rngbias.wallMs.median <= 2 },
+      {
+        name: 'project info wall time over rngbias',
+        value: info.wallMs.median / rngbias.wallMs.median,
+        limit: '<= 2',
+        met: info.wallMs.median / rngbias.wallMs.median <= 2,
+      },
       {
         name: 'project info CPU time over rngbias',
         value: info.cpuMs && rngbias.cpuMs ? info.cpuMs.median / rngbias.cpuMs.median : null,
@@ -277,7 +300,12 @@ export async function measureStartup(context: BenchContext): Promise<StartupRepo
       },
     ];
     return {
-      machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.cpus().length, node: process.version, loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) },
+      machine: {
+        cpu: os.cpus()[0]?.model ?? 'unknown',
+        cores: os.cpus().length,
+        node: process.version,
+        loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+      },
       rounds,
       rssSource: withTime ? `${TIME} -f '%M %U %S'` : null,
       cases: results,
@@ -296,11 +324,20 @@ function tables(report: StartupReport): BenchTable[] {
     {
       title: `Start-up: one fresh process per call (median of ${report.rounds} interleaved rounds)`,
       columns: ['call', 'wall ms (median)', 'min-max', 'x node -e 0', 'CPU ms (median)', 'peak RSS MB'],
-      rows: report.cases.map((c) => [c.name, fixed(c.wallMs.median, 0), `${fixed(c.wallMs.min, 0)}-${fixed(c.wallMs.max, 0)}`, fixed(c.overNode, 2), c.cpuMs ? fixed(c.cpuMs.median, 0) : 'n/a', c.rssMb ? fixed(c.rssMb.max, 0) : 'n/a']),
+      rows: report.cases.map((c) => [
+        c.name,
+        fixed(c.wallMs.median, 0),
+        `${fixed(c.wallMs.min, 0)}-${fixed(c.wallMs.max, 0)}`,
+        fixed(c.overNode, 2),
+        c.cpuMs ? fixed(c.cpuMs.median, 0) : 'n/a',
+        c.rssMb ? fixed(c.rssMb.max, 0) : 'n/a',
+      ]),
       notes: [
         `Machine: ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}, load average ${report.machine.loadAverage.join(' ')} at the end.`,
         ...(report.python ? [`Reference run by ${report.python}; it printed ${JSON.stringify(report.referenceOutput)}.`] : []),
-        report.rssSource ? `Peak RSS: the largest of the rounds; CPU: user + system time (the process and its children); both from ${report.rssSource}.` : 'Peak RSS and CPU time: not measured (no /usr/bin/time).',
+        report.rssSource
+          ? `Peak RSS: the largest of the rounds; CPU: user + system time (the process and its children); both from ${report.rssSource}.`
+          : 'Peak RSS and CPU time: not measured (no /usr/bin/time).',
       ],
     },
     {

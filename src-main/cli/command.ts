@@ -212,7 +212,8 @@ export function numberOption(name: string, value: string | undefined, fallback: 
   if (value === undefined) return fallback;
   // Decimal notation only: Number() also reads 0x10 as 16, 0b11 as 3, and "Infinity".
   const text = value.trim();
-  if (!DECIMAL.test(text)) throw new UsageError(`--${name}: expected ${text !== '' && !Number.isNaN(Number(text)) ? 'a decimal number' : 'a number'}, got "${value}"`);
+  if (!DECIMAL.test(text))
+    throw new UsageError(`--${name}: expected ${text !== '' && !Number.isNaN(Number(text)) ? 'a decimal number' : 'a number'}, got "${value}"`);
   const n = Number(value);
   if (opts.integer && !Number.isInteger(n)) throw new UsageError(`--${name}: expected an integer, got "${value}"`);
   // Past 2^53 an integer is no longer exact: name it as written, not as the double it rounds to.

@@ -61,7 +61,9 @@ export async function main(argv: string[], io: CliIo = defaultIo()): Promise<num
     // `saikoro help TOPIC --path`: where the file the topic is about is (cp "$(saikoro help slurm --path)" .).
     const asPath = rest.length === 2 && rest[1] === '--path';
     if (!topic || (rest.length > 1 && !asPath)) {
-      io.stderr.write(`saikoro help: ${topic ? `one command or topic at a time (and --path), got "${visibleControls(rest.join(' '))}"` : `no command or help topic "${visibleControls(wanted)}"`}\nTry 'saikoro --help' for the commands and topics.\n`);
+      io.stderr.write(
+        `saikoro help: ${topic ? `one command or topic at a time (and --path), got "${visibleControls(rest.join(' '))}"` : `no command or help topic "${visibleControls(wanted)}"`}\nTry 'saikoro --help' for the commands and topics.\n`,
+      );
       return EXIT_USAGE;
     }
     io.stdout.write(visibleControls(asPath ? topicPath(topic) + '\n' : helpPage(topic)));

@@ -63,7 +63,11 @@ export function approveAdded(io: CliIo, projectFile: string, resolved: readonly 
   if (resolved.length === 0) return [];
   const lines = resolved.map((r) => visibleControls(`  program ${r.name}: ${formatCommand(r.command)} (runs ${r.executable})`));
   const kept = fileApprovals(approvalsFile(io.env)).add(projectFile, resolved);
-  lines.push(kept === null ? `  approved for ${shownPath(io, projectFile)} on this machine (experiment run and verify run ${resolved.length > 1 ? 'them' : 'it'} without asking)` : `  not remembered as approved: ${kept}; experiment run and verify will ask on a terminal, or take --yes`);
+  lines.push(
+    kept === null
+      ? `  approved for ${shownPath(io, projectFile)} on this machine (experiment run and verify run ${resolved.length > 1 ? 'them' : 'it'} without asking)`
+      : `  not remembered as approved: ${kept}; experiment run and verify will ask on a terminal, or take --yes`,
+  );
   return lines;
 }
 
@@ -80,13 +84,30 @@ export interface StoredProgram {
 
 /** The solver programs an experiment stores: what `experiment run` and `verify` would run. */
 export function storedPrograms(spec: ExperimentSpec): StoredProgram[] {
-  return experimentPrograms(spec).map(({ name, program }) => ({ solver: name, command: [...program.command], cwd: program.cwd ?? null, env: { ...(program.env ?? {}) }, blind: program.blind === true, hashes: { ...(program.hashes ?? {}) } }));
+  return experimentPrograms(spec).map(({ name, program }) => ({
+    solver: name,
+    command: [...program.command],
+    cwd: program.cwd ?? null,
+    env: { ...(program.env ?? {}) },
+    blind: program.blind === true,
+    hashes: { ...(program.hashes ?? {}) },
+  }));
 }
 
 /** One line per stored program, for the human output of `project info` and `experiment status`. */
 export function programLines(spec: ExperimentSpec, indent = '    '): string[] {
   return storedPrograms(spec).map((p) => {
-    const where = [p.cwd !== null ? `in ${p.cwd}` : '', Object.keys(p.env).length ? `with ${Object.entries(p.env).map(([k, v]) => `${k}=${v}`).join(' ')}` : '', p.blind ? 'blind' : ''].filter(Boolean).join(', ');
+    const where = [
+      p.cwd !== null ? `in ${p.cwd}` : '',
+      Object.keys(p.env).length
+        ? `with ${Object.entries(p.env)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(' ')}`
+        : '',
+      p.blind ? 'blind' : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return visibleControls(`${indent}program ${p.solver}: ${formatCommand(p.command)}${where ? ` (${where})` : ''}`);
   });
 }

@@ -88,7 +88,18 @@ function printSessionOnce(): Session {
  */
 async function printPdf(html: string): Promise<Buffer> {
   return printFiles.print(html, async (fileUrl) => {
-    const win = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, nodeIntegration: false, javascript: false, webviewTag: false, devTools: false, session: printSessionOnce() } });
+    const win = new BrowserWindow({
+      show: false,
+      webPreferences: {
+        sandbox: true,
+        contextIsolation: true,
+        nodeIntegration: false,
+        javascript: false,
+        webviewTag: false,
+        devTools: false,
+        session: printSessionOnce(),
+      },
+    });
     guardNavigation(win, (url, isMainFrame) => printFiles.navigationAllowed(url, isMainFrame));
     try {
       await win.loadURL(fileUrl);
@@ -181,14 +192,18 @@ function createWindow(): BrowserWindow {
   });
   win.once('ready-to-show', () => win.show());
 
-  guardNavigation(win, (url, isMainFrame) => navigationAllowed(url, isMainFrame, LOCATION), (url) => {
-    // A project file dropped onto the window: the user chose it, open it.
-    const dropped = droppedProjectFile(url);
-    if (dropped) {
-      paths.approve(dropped);
-      void openProject(dropped);
-    }
-  });
+  guardNavigation(
+    win,
+    (url, isMainFrame) => navigationAllowed(url, isMainFrame, LOCATION),
+    (url) => {
+      // A project file dropped onto the window: the user chose it, open it.
+      const dropped = droppedProjectFile(url);
+      if (dropped) {
+        paths.approve(dropped);
+        void openProject(dropped);
+      }
+    },
+  );
 
   const detach = core.events.attach(({ event, payload }) => {
     if (!win.isDestroyed()) win.webContents.send(eventChannel(event), payload);
@@ -234,7 +249,15 @@ function guardNavigation(win: BrowserWindow, allowed: (url: string | undefined, 
 /** A link the page opened in a new window: documentation opens, any other web link only after a yes (src-main/window-policy.ts). */
 const openLink = linkOpener({
   async ask(question) {
-    const options = { type: 'question' as const, message: question.message, detail: question.detail, buttons: question.buttons, defaultId: question.defaultId, cancelId: question.cancelId, noLink: true };
+    const options = {
+      type: 'question' as const,
+      message: question.message,
+      detail: question.detail,
+      buttons: question.buttons,
+      defaultId: question.defaultId,
+      cancelId: question.cancelId,
+      noLink: true,
+    };
     const answer = mainWindow ? await dialog.showMessageBox(mainWindow, options) : await dialog.showMessageBox(options);
     return answer.response;
   },
@@ -305,7 +328,10 @@ app.whenReady().then(() => {
   // a file, and never over a project, a FIFO or a device (downloadRefusal).
   session.defaultSession.on('will-download', (_event, item) => {
     for (;;) {
-      const options = { defaultPath: item.getFilename(), properties: ['showOverwriteConfirmation', 'createDirectory'] as ('showOverwriteConfirmation' | 'createDirectory')[] };
+      const options = {
+        defaultPath: item.getFilename(),
+        properties: ['showOverwriteConfirmation', 'createDirectory'] as ('showOverwriteConfirmation' | 'createDirectory')[],
+      };
       const chosen = mainWindow ? dialog.showSaveDialogSync(mainWindow, options) : dialog.showSaveDialogSync(options);
       if (!chosen) {
         item.cancel();

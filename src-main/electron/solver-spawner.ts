@@ -26,7 +26,9 @@ function utilityChannel(child: UtilityProcess): WorkerChannel {
     captureOutput(events, child);
     events.listen(child, 'message', events.message);
     // A V8 fatal error (out of memory among them) is reported before 'exit'.
-    events.listen(child, 'error', (type: string, location: string) => events.output(`\n${type} at ${location}${/heap|memory/i.test(location) ? ' (heap out of memory)' : ''}\n`));
+    events.listen(child, 'error', (type: string, location: string) =>
+      events.output(`\n${type} at ${location}${/heap|memory/i.test(location) ? ' (heap out of memory)' : ''}\n`),
+    );
     // Messages sent before the process has spawned wait here.
     let pending: HostMessage[] | null = [];
     events.listen(child, 'spawn', () => {

@@ -76,7 +76,8 @@ function gridOf(file: string, spec: ExperimentSpec): RunSpec[] {
 /** Why an imported run may not be stored, or null when it may. */
 function importProblem(run: RunRecord, grid: Map<string, RunSpec>): string | null {
   const id = runId(runKeyOf(run));
-  if (id !== run.id) return `its config, solver, parameters, seed${run.program ? ', budget and program' : ' and budget'}${run.blind ? ' (blind)' : ''} hash to ${id}, not to its id (they were changed)`;
+  if (id !== run.id)
+    return `its config, solver, parameters, seed${run.program ? ', budget and program' : ' and budget'}${run.blind ? ' (blind)' : ''} hash to ${id}, not to its id (they were changed)`;
   if (!grid.has(run.id)) return 'it is not a run of any experiment in the file';
   if (run.result && (run.result.solver !== run.solver || run.result.seed !== run.seed))
     return `its result is of ${run.result.solver} seed ${run.result.seed}, not of ${run.solver} seed ${run.seed}`;
@@ -87,7 +88,15 @@ export function mergeInto(target: Project, file: string, options: { onRecovery?:
   const source = Project.open(file, { readOnly: true, onRecovery: options.onRecovery });
   try {
     const experiments = source.experiments();
-    const summary: MergeSummary = { file, experimentsAdded: 0, runsAdded: 0, runsSkipped: 0, refused: [], experiments: experiments.map((e) => e.name), importedPrograms: [] };
+    const summary: MergeSummary = {
+      file,
+      experimentsAdded: 0,
+      runsAdded: 0,
+      runsSkipped: 0,
+      refused: [],
+      experiments: experiments.map((e) => e.name),
+      importedPrograms: [],
+    };
     const grid = new Map<string, RunSpec>();
     for (const experiment of experiments) for (const run of gridOf(file, experiment.spec)) grid.set(run.id, run);
     for (const experiment of experiments) {
@@ -109,7 +118,13 @@ export function mergeInto(target: Project, file: string, options: { onRecovery?:
       const problem = row.problem ?? importProblem(row.record!, grid);
       if (problem) {
         const cell = grid.get(row.id);
-        summary.refused.push({ id: row.id, instance: cell?.instance ?? row.record?.instance ?? null, label: cell?.label ?? row.record?.label ?? null, seed: cell?.seed ?? row.record?.seed ?? null, reason: problem });
+        summary.refused.push({
+          id: row.id,
+          instance: cell?.instance ?? row.record?.instance ?? null,
+          label: cell?.label ?? row.record?.label ?? null,
+          seed: cell?.seed ?? row.record?.seed ?? null,
+          reason: problem,
+        });
         continue;
       }
       const run = row.record!;

@@ -83,7 +83,9 @@ export function checkProgramHashes(program: ProgramSpec, projectDir: string, who
     try {
       now = sha256File(full);
     } catch (e) {
-      throw new ProgramFilesError(`${who}: cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), the file the experiment was added with (${full})`);
+      throw new ProgramFilesError(
+        `${who}: cannot read ${arg} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}), the file the experiment was added with (${full})`,
+      );
     }
     if (now !== stored)
       throw new ProgramFilesError(

@@ -140,7 +140,14 @@ export interface RunExperimentOptions {
    * Live state while runs are in flight: each run's progress (0..1), the session's overall, the
    * time left, and how many runs in flight are paused (a paused run's time does not count).
    */
-  onTick?: (tick: { running: { run: RunSpec; fraction: number }[]; overall: number; finished: number; todo: number; etaMs: number | null; paused: number }) => void;
+  onTick?: (tick: {
+    running: { run: RunSpec; fraction: number }[];
+    overall: number;
+    finished: number;
+    todo: number;
+    etaMs: number | null;
+    paused: number;
+  }) => void;
   /** Checked before each run starts; true stops the session after the runs in flight. */
   shouldStop?: () => boolean;
   /** The clock of the ETA (ms); Date.now by default. */
@@ -169,13 +176,22 @@ function sized(run: RunSpec): SizedRun {
 
 export async function runExperiment(runs: RunSpec[], options: RunExperimentOptions): Promise<RunSummary> {
   const doneIds = new Set<string>();
-  for (const store of [options.target, ...(options.alsoDoneIn ?? [])]) for (const [id, status] of store.runStatuses()) if (status === 'done' || options.failedAreFinal) doneIds.add(id);
+  for (const store of [options.target, ...(options.alsoDoneIn ?? [])])
+    for (const [id, status] of store.runStatuses()) if (status === 'done' || options.failedAreFinal) doneIds.add(id);
   const todo = runs.filter((r) => !doneIds.has(r.id) && !r.remote);
   const remote = runs.filter((r) => !doneIds.has(r.id) && r.remote).length;
   // A project that can be read but not written: said before any run, not after the first one.
   const refusal = todo.length ? options.target.writeRefusal() : null;
   if (refusal) throw new ProjectError(`${options.target.path}: cannot store runs there: ${refusal}; nothing was run`, options.target.path);
-  const summary: RunSummary = { total: runs.length, skipped: runs.length - todo.length - remote, done: 0, failed: 0, remaining: todo.length, remote, refused: null };
+  const summary: RunSummary = {
+    total: runs.length,
+    skipped: runs.length - todo.length - remote,
+    done: 0,
+    failed: 0,
+    remaining: todo.length,
+    remote,
+    refused: null,
+  };
   let next = 0;
   const now = options.now ?? Date.now;
   /** A run in flight: its progress, and the time it has held its job, paused time excluded. */
@@ -196,7 +212,13 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
     estimateLeftMs({
       jobs: options.jobs,
       done: doneLengths,
-      inFlight: [...running.values()].map((r) => ({ ...sized(r.run), ms: heldMs(r, at), fraction: r.fraction, reportedMs: r.reportedMs, solverMs: r.solverSeconds === null ? null : r.solverSeconds * 1000 })),
+      inFlight: [...running.values()].map((r) => ({
+        ...sized(r.run),
+        ms: heldMs(r, at),
+        fraction: r.fraction,
+        reportedMs: r.reportedMs,
+        solverMs: r.solverSeconds === null ? null : r.solverSeconds * 1000,
+      })),
       waiting: todo.slice(next).map(sized),
     });
   const tick = () => {
@@ -205,7 +227,14 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
     const partial = [...running.values()].reduce((s, r) => s + r.fraction, 0);
     const overall = sessionProgress(finished, partial, todo.length, running.size);
     const paused = [...running.values()].filter((r) => r.pausedSince !== null).length;
-    options.onTick({ running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })), overall, finished, todo: todo.length, etaMs: timeLeft(now()), paused });
+    options.onTick({
+      running: [...running.values()].map(({ run, fraction }) => ({ run, fraction })),
+      overall,
+      finished,
+      todo: todo.length,
+      etaMs: timeLeft(now()),
+      paused,
+    });
   };
   const worker = async () => {
     while (next < todo.length && summary.refused === null && !options.shouldStop?.()) {
@@ -242,7 +271,15 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
         doneLengths.push({ ...sized(run), ms: heldMs(entry, now()) });
       } else summary.failed++;
       const finished = summary.done + summary.failed;
-      options.onProgress?.({ run, status: outcome.status, error: outcome.error, elapsedMs: record.elapsedMs, finished, todo: todo.length, etaMs: timeLeft(now()) });
+      options.onProgress?.({
+        run,
+        status: outcome.status,
+        error: outcome.error,
+        elapsedMs: record.elapsedMs,
+        finished,
+        todo: todo.length,
+        etaMs: timeLeft(now()),
+      });
     }
   };
   await Promise.all(Array.from({ length: Math.min(Math.max(1, options.jobs), Math.max(1, todo.length)) }, worker));
@@ -254,7 +291,10 @@ export async function runExperiment(runs: RunSpec[], options: RunExperimentOptio
       options.target.checkOnDisk();
     } catch (e) {
       if (!(e instanceof ProjectError)) throw e;
-      throw new ProjectError(`${e.message}; found after the runs of a solver program, which can write to the project where it runs without the sandbox (its runs were stored as they ended, but the file is damaged)`, options.target.path);
+      throw new ProjectError(
+        `${e.message}; found after the runs of a solver program, which can write to the project where it runs without the sandbox (its runs were stored as they ended, but the file is damaged)`,
+        options.target.path,
+      );
     }
   }
   return summary;

@@ -16,5 +16,5 @@ export const MIN_DEFAULT_MEMORY_LIMIT_MB = 256;
  * 12,052 MB; two workers: 6,026 MB each.
  */
 export function defaultMemoryLimitMb(parallelism: number, totalBytes: number = os.totalmem()): number {
-  return Math.max(MIN_DEFAULT_MEMORY_LIMIT_MB, Math.floor((totalBytes / MB) * DEFAULT_MEMORY_SHARE / Math.max(1, parallelism)));
+  return Math.max(MIN_DEFAULT_MEMORY_LIMIT_MB, Math.floor(((totalBytes / MB) * DEFAULT_MEMORY_SHARE) / Math.max(1, parallelism)));
 }

@@ -182,7 +182,6 @@ export class HostRun<R extends RunRequest = RunRequest> {
   }
 }
 
-
 export class SolverHost implements Disposable {
   readonly parallelism: number;
   private readonly spawn: WorkerSpawner;
@@ -362,7 +361,11 @@ export class SolverHost implements Disposable {
    */
   computeHvNormalisation(config: DiceConfig, signal?: AbortSignal): Promise<HvNormalisation> {
     if (this.store.isDisposed) return Promise.reject(new Error('the solver host has been disposed'));
-    return computeHvNormalisationInWorker(config, { spawn: this.spawn, memoryLimitMb: this.memoryLimitMb, owner: this.store, id: `norm-${this.tag}-${this.nextId++}` }, signal);
+    return computeHvNormalisationInWorker(
+      config,
+      { spawn: this.spawn, memoryLimitMb: this.memoryLimitMb, owner: this.store, id: `norm-${this.tag}-${this.nextId++}` },
+      signal,
+    );
   }
 
   private shutdown(): void {

@@ -67,7 +67,13 @@ export function sha256OfFile(file: string): string {
 /** The text a manifest's hash is taken over: one line per entry, sorted by path. */
 function manifestText(entries: readonly FolderEntry[]): string {
   return entries
-    .map((e) => (e.kind === 'dir' ? `dir ${JSON.stringify(e.path)}\n` : e.kind === 'link' ? `link ${JSON.stringify(e.path)} ${JSON.stringify(e.target)}\n` : `file ${e.sha256} ${e.bytes} ${e.executable ? 'x' : '-'} ${JSON.stringify(e.path)}\n`))
+    .map((e) =>
+      e.kind === 'dir'
+        ? `dir ${JSON.stringify(e.path)}\n`
+        : e.kind === 'link'
+          ? `link ${JSON.stringify(e.path)} ${JSON.stringify(e.target)}\n`
+          : `file ${e.sha256} ${e.bytes} ${e.executable ? 'x' : '-'} ${JSON.stringify(e.path)}\n`,
+    )
     .join('');
 }
 
@@ -149,7 +155,9 @@ export function hashFolder(root: string, options: HashFolderOptions = {}): Folde
     try {
       entry.sha256 = sha256OfFile(sources.get(entry.path)!);
     } catch (e) {
-      throw new ProgramFolderError(`the program's folder ${absolute}: cannot read ${entry.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      throw new ProgramFolderError(
+        `the program's folder ${absolute}: cannot read ${entry.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
     }
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -165,10 +173,15 @@ export function copyCheckedFile(source: string, target: string, sha256: string, 
   try {
     content = fs.readFileSync(source);
   } catch (e) {
-    throw new ProgramFolderError(`${what} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it was there when the program was approved`);
+    throw new ProgramFolderError(
+      `${what} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); it was there when the program was approved`,
+    );
   }
   const now = createHash('sha256').update(content).digest('hex');
-  if (now !== sha256) throw new ProgramFolderError(`${what} has changed since the program was approved (sha256 ${sha256.slice(0, 12)}... then, ${now.slice(0, 12)}... now); nothing ran`);
+  if (now !== sha256)
+    throw new ProgramFolderError(
+      `${what} has changed since the program was approved (sha256 ${sha256.slice(0, 12)}... then, ${now.slice(0, 12)}... now); nothing ran`,
+    );
   fs.writeFileSync(target, content, { mode: executable ? 0o755 : 0o644 });
 }
 
@@ -181,6 +194,13 @@ export function copyFolder(manifest: FolderManifest, target: string): void {
     const to = path.join(target, ...entry.path.split('/'));
     if (entry.kind === 'dir') fs.mkdirSync(to, { recursive: true });
     else if (entry.kind === 'link') fs.symlinkSync(entry.target!, to);
-    else copyCheckedFile(path.join(manifest.root, ...entry.path.split('/')), to, entry.sha256!, entry.executable === true, `${entry.path} in the program's folder ${manifest.root}`);
+    else
+      copyCheckedFile(
+        path.join(manifest.root, ...entry.path.split('/')),
+        to,
+        entry.sha256!,
+        entry.executable === true,
+        `${entry.path} in the program's folder ${manifest.root}`,
+      );
   }
 }

@@ -86,7 +86,6 @@ class BoundedLog {
   }
 }
 
-
 export interface LaunchOptions {
   /** 'auto' (the default): bubblewrap where this machine has it (sandbox.ts), else none, said in the log; 'off': none. */
   sandbox?: 'auto' | 'off';
@@ -350,7 +349,9 @@ class NodeProgram implements ProgramIo {
   private flood(): void {
     this.partial = [];
     this.partialBytes = 0;
-    this.fail(new ProgramFailure(`the program's line ${this.lineCount + 1} is longer than the limit of ${formatBytes(this.maxLineBytes)} (a flood); it was stopped`));
+    this.fail(
+      new ProgramFailure(`the program's line ${this.lineCount + 1} is longer than the limit of ${formatBytes(this.maxLineBytes)} (a flood); it was stopped`),
+    );
     this.stdout!.destroy();
     this.signal('SIGKILL');
   }
@@ -365,7 +366,9 @@ class NodeProgram implements ProgramIo {
 
   private checkLogFlood(): void {
     if (this.logText.total > LOG_FLOOD_BYTES && !this.failure) {
-      this.fail(new ProgramFailure(`the program wrote more than ${formatBytes(LOG_FLOOD_BYTES)} to its log (stderr and {"log"} messages; a flood); it was stopped`));
+      this.fail(
+        new ProgramFailure(`the program wrote more than ${formatBytes(LOG_FLOOD_BYTES)} to its log (stderr and {"log"} messages; a flood); it was stopped`),
+      );
       this.signal('SIGKILL');
     }
   }

@@ -88,14 +88,28 @@ export function sandboxSupport(): SandboxSupport {
 }
 
 function detect(override: string | undefined): SandboxSupport {
-  if (process.platform !== 'linux') return { available: false, reason: `programs are not sandboxed on ${process.platform === 'darwin' ? 'macOS' : process.platform === 'win32' ? 'Windows' : process.platform} (bubblewrap is Linux only)` };
+  if (process.platform !== 'linux')
+    return {
+      available: false,
+      reason: `programs are not sandboxed on ${process.platform === 'darwin' ? 'macOS' : process.platform === 'win32' ? 'Windows' : process.platform} (bubblewrap is Linux only)`,
+    };
   if (override === 'none') return { available: false, reason: `bubblewrap is switched off (${BWRAP_VARIABLE}=none)` };
   const bwrap = override || findOnPath('bwrap');
-  if (!bwrap) return { available: false, reason: `bubblewrap is not installed (no bwrap on the PATH; install the package ${SANDBOX_PACKAGE}: apt-get install ${SANDBOX_PACKAGE})` };
-  const tried = spawnSync(bwrap, [...systemBinds(), '--unshare-all', '--die-with-parent', '--new-session', '--proc', '/proc', '--dev', '/dev', '--', 'true'], { encoding: 'utf8', timeout: 20_000 });
+  if (!bwrap)
+    return {
+      available: false,
+      reason: `bubblewrap is not installed (no bwrap on the PATH; install the package ${SANDBOX_PACKAGE}: apt-get install ${SANDBOX_PACKAGE})`,
+    };
+  const tried = spawnSync(bwrap, [...systemBinds(), '--unshare-all', '--die-with-parent', '--new-session', '--proc', '/proc', '--dev', '/dev', '--', 'true'], {
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
   if (tried.error || tried.status !== 0) {
     const why = tried.error ? tried.error.message : (tried.stderr.trim().split('\n').pop() ?? `exit code ${tried.status}`);
-    return { available: false, reason: `bubblewrap (${bwrap}) cannot make a sandbox here: ${why} (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)` };
+    return {
+      available: false,
+      reason: `bubblewrap (${bwrap}) cannot make a sandbox here: ${why} (user namespaces may be disabled: sysctl kernel.unprivileged_userns_clone=1)`,
+    };
   }
   const version = spawnSync(bwrap, ['--version'], { encoding: 'utf8', timeout: 10_000 }).stdout?.trim() || 'bubblewrap';
   return { available: true, bwrap, version };
@@ -114,8 +128,10 @@ export function sandboxWarning(): string | null {
 /** The bwrap to use, or SandboxUnavailableError naming the package (what a competition calls before it runs). */
 export function requireSandbox(): string {
   const s = sandboxSupport();
-  if (!s.available) throw new SandboxUnavailableError(`${s.reason}; a competition runs its entrants only in the sandbox (Debian: apt-get install ${SANDBOX_PACKAGE})`);
-  if (process.env[SHARE_VARIABLE]) throw new SandboxUnavailableError(`${SHARE_VARIABLE} is set: a competition's entrants may not share folders with the machine`);
+  if (!s.available)
+    throw new SandboxUnavailableError(`${s.reason}; a competition runs its entrants only in the sandbox (Debian: apt-get install ${SANDBOX_PACKAGE})`);
+  if (process.env[SHARE_VARIABLE])
+    throw new SandboxUnavailableError(`${SHARE_VARIABLE} is set: a competition's entrants may not share folders with the machine`);
   return s.bwrap;
 }
 
@@ -312,9 +328,7 @@ export interface SandboxPlace {
 export const CPU_KILL_AFTER_SECONDS = 5;
 
 function shared(): string[] {
-  return (process.env[SHARE_VARIABLE] ?? '')
-    .split(path.delimiter)
-    .filter((p) => p && path.isAbsolute(p) && fs.existsSync(p));
+  return (process.env[SHARE_VARIABLE] ?? '').split(path.delimiter).filter((p) => p && path.isAbsolute(p) && fs.existsSync(p));
 }
 
 /**
@@ -339,7 +353,8 @@ export function sandboxCommand(command: SpawnCommand, place: SandboxPlace | null
   if (process.platform === 'win32' || (limits.cpuSeconds === null && limits.memoryMb === null)) return inner;
   const ulimits: string[] = [];
   // The soft limit first: a hard limit below the soft one (unlimited) is refused.
-  if (limits.cpuSeconds !== null) ulimits.push(`ulimit -S -t ${Math.ceil(limits.cpuSeconds)}`, `ulimit -H -t ${Math.ceil(limits.cpuSeconds) + CPU_KILL_AFTER_SECONDS}`);
+  if (limits.cpuSeconds !== null)
+    ulimits.push(`ulimit -S -t ${Math.ceil(limits.cpuSeconds)}`, `ulimit -H -t ${Math.ceil(limits.cpuSeconds) + CPU_KILL_AFTER_SECONDS}`);
   if (limits.memoryMb !== null) ulimits.push(`ulimit -d ${Math.round(limits.memoryMb * 1024)}`);
   return { file: '/bin/sh', args: ['-c', `${ulimits.join(' && ')} && exec "$@"`, 'saikoro-limits', inner.file, ...inner.args], cwd: inner.cwd };
 }

@@ -86,8 +86,12 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
     transport.send({ type: 'started', runId });
     // A program gets the run's memory limit as its own (sandbox.ts), and the host hears of its
     // processes, to kill them before it kills this worker.
-    const programLimits = { memoryMb: limit, ...(request.kind === 'dice' && request.programCpuSeconds !== undefined ? { cpuSeconds: request.programCpuSeconds } : {}) };
-    const launch: ProgramLauncher = (program, limits) => launchProgram(program, limits, { limits: programLimits, onProcesses: (processes) => transport.send({ type: 'program', runId, processes }) });
+    const programLimits = {
+      memoryMb: limit,
+      ...(request.kind === 'dice' && request.programCpuSeconds !== undefined ? { cpuSeconds: request.programCpuSeconds } : {}),
+    };
+    const launch: ProgramLauncher = (program, limits) =>
+      launchProgram(program, limits, { limits: programLimits, onProcesses: (processes) => transport.send({ type: 'program', runId, processes }) });
     const result = await executeRun(request, { onSnapshot, control, environment: { launchProgram: launch } });
     // A run that ended by itself before a cancel arrived is done, not cancelled.
     transport.send(result.stopReason === 'cancelled' ? { type: 'cancelled', runId, result } : { type: 'done', runId, result });

@@ -4,7 +4,16 @@
  * row is refused with the column named, never used.
  */
 import { describeValue, JsonInputError, parseJsonSafe } from '../../src-shared/json.ts';
-import { checkDefinition, checkEntrantName, checkStoredProblems, CompetitionError, type Commitment, type CompetitionDefinition, type EntrantEntry, type StoredProblem } from '../../src-shared/competition/competition.ts';
+import {
+  checkDefinition,
+  checkEntrantName,
+  checkStoredProblems,
+  CompetitionError,
+  type Commitment,
+  type CompetitionDefinition,
+  type EntrantEntry,
+  type StoredProblem,
+} from '../../src-shared/competition/competition.ts';
 import { SuiteError } from '../../src-shared/competition/suite.ts';
 import { RecordError } from './records.ts';
 
@@ -41,7 +50,14 @@ export function definitionColumn(field: string, v: unknown): { definition: Compe
 }
 
 export function commitmentColumn(field: string, v: unknown): Commitment {
-  if (!isRecord(v) || v.scheme !== 'sha256-salted-1' || typeof v.salt !== 'string' || !/^[0-9a-f]{32}$/.test(v.salt) || typeof v.sha256 !== 'string' || !SHA256.test(v.sha256))
+  if (
+    !isRecord(v) ||
+    v.scheme !== 'sha256-salted-1' ||
+    typeof v.salt !== 'string' ||
+    !/^[0-9a-f]{32}$/.test(v.salt) ||
+    typeof v.sha256 !== 'string' ||
+    !SHA256.test(v.sha256)
+  )
     throw new RecordError(field, 'must be {"scheme": "sha256-salted-1", "salt": 32 hex digits, "sha256": 64 hex digits}');
   return { scheme: v.scheme, salt: v.salt, sha256: v.sha256 };
 }
@@ -68,7 +84,8 @@ export function entryColumn(field: string, v: unknown): EntrantEntry {
   let bytes = 0;
   (folder.entries as unknown[]).forEach((e, i) => {
     const at = `${field}.folder.entries[${i}]`;
-    if (!isRecord(e) || typeof e.path !== 'string' || !safeRelative(e.path)) throw new RecordError(`${at}.path`, `must be a relative path inside the folder, got ${describeValue(isRecord(e) ? e.path : e)}`);
+    if (!isRecord(e) || typeof e.path !== 'string' || !safeRelative(e.path))
+      throw new RecordError(`${at}.path`, `must be a relative path inside the folder, got ${describeValue(isRecord(e) ? e.path : e)}`);
     if (e.kind === 'file') {
       if (typeof e.sha256 !== 'string' || !SHA256.test(e.sha256)) throw new RecordError(`${at}.sha256`, 'must be a sha256 hex digest');
       if (!Number.isSafeInteger(e.bytes) || (e.bytes as number) < 0) throw new RecordError(`${at}.bytes`, 'must be a size in bytes');
@@ -78,10 +95,21 @@ export function entryColumn(field: string, v: unknown): EntrantEntry {
       if (typeof e.target !== 'string' || e.target === '' || e.target.startsWith('/')) throw new RecordError(`${at}.target`, 'must be a relative link target');
     } else if (e.kind !== 'dir') throw new RecordError(`${at}.kind`, `must be "file", "dir" or "link", got ${describeValue(e.kind)}`);
   });
-  if (folder.files !== files || folder.bytes !== bytes) throw new RecordError(`${field}.folder`, `says ${describeValue(folder.files)} files of ${describeValue(folder.bytes)} bytes, its entries ${files} of ${bytes}`);
+  if (folder.files !== files || folder.bytes !== bytes)
+    throw new RecordError(
+      `${field}.folder`,
+      `says ${describeValue(folder.files)} files of ${describeValue(folder.bytes)} bytes, its entries ${files} of ${bytes}`,
+    );
   const interpreter = v.interpreter;
   if (interpreter !== null) {
-    if (!isRecord(interpreter) || typeof interpreter.command !== 'string' || typeof interpreter.path !== 'string' || typeof interpreter.sha256 !== 'string' || !SHA256.test(interpreter.sha256) || !(interpreter.version === null || typeof interpreter.version === 'string'))
+    if (
+      !isRecord(interpreter) ||
+      typeof interpreter.command !== 'string' ||
+      typeof interpreter.path !== 'string' ||
+      typeof interpreter.sha256 !== 'string' ||
+      !SHA256.test(interpreter.sha256) ||
+      !(interpreter.version === null || typeof interpreter.version === 'string')
+    )
       throw new RecordError(`${field}.interpreter`, 'must be null or {command, path, sha256, version}');
   }
   return v as unknown as EntrantEntry;
@@ -100,11 +128,17 @@ export function tokenHash(field: string, v: unknown): string {
 }
 
 /** A remote run's request before it is written: its place, counts and bytes. */
-export function remoteRequest(field: string, v: { runId: unknown; seq: unknown; entrant: unknown; evaluations: unknown; sequences: unknown; receivedAt: unknown }): void {
-  if (typeof v.runId !== 'string' || !/^[0-9a-f]{32}$/.test(v.runId)) throw new RecordError(`${field}.runId`, `must be a run id (32 hex digits), got ${describeValue(v.runId)}`);
-  if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0) throw new RecordError(`${field}.seq`, `must be a whole number from 0, got ${describeValue(v.seq)}`);
+export function remoteRequest(
+  field: string,
+  v: { runId: unknown; seq: unknown; entrant: unknown; evaluations: unknown; sequences: unknown; receivedAt: unknown },
+): void {
+  if (typeof v.runId !== 'string' || !/^[0-9a-f]{32}$/.test(v.runId))
+    throw new RecordError(`${field}.runId`, `must be a run id (32 hex digits), got ${describeValue(v.runId)}`);
+  if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0)
+    throw new RecordError(`${field}.seq`, `must be a whole number from 0, got ${describeValue(v.seq)}`);
   entrantName(`${field}.entrant`, v.entrant);
-  if (!Number.isSafeInteger(v.evaluations) || (v.evaluations as number) < 0) throw new RecordError(`${field}.evaluations`, `must be a whole number from 0, got ${describeValue(v.evaluations)}`);
+  if (!Number.isSafeInteger(v.evaluations) || (v.evaluations as number) < 0)
+    throw new RecordError(`${field}.evaluations`, `must be a whole number from 0, got ${describeValue(v.evaluations)}`);
   if (!(v.sequences instanceof Uint8Array)) throw new RecordError(`${field}.sequences`, 'must be bytes');
   if (typeof v.receivedAt !== 'string') throw new RecordError(`${field}.receivedAt`, 'must be a time');
 }

@@ -63,7 +63,8 @@ export function isSqliteError(e: unknown): e is Error {
 
 export function sqliteMessage(file: string, e: unknown): ProjectError {
   const message = e instanceof Error ? e.message : String(e);
-  if (/malformed|not a database|corrupt|no such table|no such column/i.test(message)) return new ProjectError(`${file}: corrupt Saikoro project (${message})`, file);
+  if (/malformed|not a database|corrupt|no such table|no such column/i.test(message))
+    return new ProjectError(`${file}: corrupt Saikoro project (${message})`, file);
   if (/locked/i.test(message)) return new ProjectError(`${file}: in use by another process for too long (${message})`, file);
   return new ProjectError(`${file}: cannot be read (${message})`, file);
 }
@@ -84,6 +85,7 @@ export function writeFailure(file: string, e: unknown): ProjectError {
   const free = freeBytes(file);
   if (/full/i.test(message) || (/I\/O error/i.test(message) && free !== null && free < 1024 * 1024))
     return new ProjectError(`${file}: could not write: the disk is full${free === null ? '' : ` (${free} bytes free)`}; nothing already stored was lost`, file);
-  if (/I\/O error/i.test(message)) return new ProjectError(`${file}: could not write (${message}); the disk may be full or failing; nothing already stored was lost`, file);
+  if (/I\/O error/i.test(message))
+    return new ProjectError(`${file}: could not write (${message}); the disk may be full or failing; nothing already stored was lost`, file);
   return sqliteMessage(file, e);
 }

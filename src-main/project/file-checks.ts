@@ -72,18 +72,28 @@ export function readHeader(file: string): Header {
       throw new ProjectError(`${file}: an SQLite database but not a Saikoro project (${id})`, file);
     }
     if (userVersion > SCHEMA_VERSION)
-      throw new ProjectError(`${file}: written by a newer Saikoro (project schema ${userVersion}; this version reads up to ${SCHEMA_VERSION}). Update Saikoro to open it.`, file);
+      throw new ProjectError(
+        `${file}: written by a newer Saikoro (project schema ${userVersion}; this version reads up to ${SCHEMA_VERSION}). Update Saikoro to open it.`,
+        file,
+      );
     if (userVersion < 1) throw new ProjectError(`${file}: corrupt Saikoro project (schema version ${userVersion})`, file);
     // SQLite writes whole pages: any other size is a file cut short (or padded) by something else.
     const rawPageSize = header.readUInt16BE(16);
     const pageSize = rawPageSize === 1 ? 65536 : rawPageSize;
-    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0) throw new ProjectError(`${file}: corrupt Saikoro project (page size ${rawPageSize} in the header)`, file);
+    if (pageSize < 512 || (pageSize & (pageSize - 1)) !== 0)
+      throw new ProjectError(`${file}: corrupt Saikoro project (page size ${rawPageSize} in the header)`, file);
     if (stat.size % pageSize !== 0)
-      throw new ProjectError(`${file}: corrupt Saikoro project (${stat.size} bytes is not a whole number of ${pageSize}-byte pages: the file was cut short or added to)`, file);
+      throw new ProjectError(
+        `${file}: corrupt Saikoro project (${stat.size} bytes is not a whole number of ${pageSize}-byte pages: the file was cut short or added to)`,
+        file,
+      );
     const pages = header.readUInt32BE(28);
     const headerValid = pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24);
     if (headerValid && pages * pageSize > stat.size)
-      throw new ProjectError(`${file}: corrupt Saikoro project (the header counts ${pages} pages, the file holds ${stat.size / pageSize}: it was cut short)`, file);
+      throw new ProjectError(
+        `${file}: corrupt Saikoro project (the header counts ${pages} pages, the file holds ${stat.size / pageSize}: it was cut short)`,
+        file,
+      );
     return { applicationId, userVersion };
   } finally {
     try {
@@ -138,7 +148,10 @@ export function privateLink(file: string): { path: string; dispose: () => void }
     folder = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-read-'));
     fs.symlinkSync(path.resolve(file), path.join(folder, path.basename(file)));
   } catch (e) {
-    throw new ProjectError(`${file}: is in a read-only folder, and no temporary folder to read it from could be made (${errnoCode(e) ?? (e as Error).message})`, file);
+    throw new ProjectError(
+      `${file}: is in a read-only folder, and no temporary folder to read it from could be made (${errnoCode(e) ?? (e as Error).message})`,
+      file,
+    );
   }
   return { path: path.join(folder, path.basename(file)), dispose: () => fs.rmSync(folder, { recursive: true, force: true }) };
 }
@@ -166,7 +179,10 @@ export function schemaColumns(version: number): Map<string, string[]> {
       db.exec(SCHEMA_TEXT[version]);
       tables = new Map();
       for (const { name } of db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as { name: string }[])
-        tables.set(name, (db.all(`PRAGMA table_info(${name})`) as { name: string }[]).map((c) => c.name));
+        tables.set(
+          name,
+          (db.all(`PRAGMA table_info(${name})`) as { name: string }[]).map((c) => c.name),
+        );
     } finally {
       db.close();
     }
@@ -182,7 +198,8 @@ export function schemaColumns(version: number): Map<string, string[]> {
 export function integrityCheck(file: string, db: Database, retry: <T>(fn: () => T) => T): void {
   const rows = retry(() => db.all('PRAGMA integrity_check(20)')) as Row[];
   const problems = rows.map((r) => String(Object.values(r)[0])).filter((v) => v !== 'ok');
-  if (problems.length) throw new ProjectError(`${file}: corrupt Saikoro project (integrity check: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`, file);
+  if (problems.length)
+    throw new ProjectError(`${file}: corrupt Saikoro project (integrity check: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? '; ...' : ''})`, file);
 }
 
 /**

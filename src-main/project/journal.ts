@@ -73,7 +73,8 @@ export function rollbackHotJournal(file: string): Playback | null {
   }
   const sectorSize = journal.readUInt32BE(20);
   const pageSize = journal.readUInt32BE(24);
-  if (!isPowerOfTwo(sectorSize, 32, 65536) || !isPowerOfTwo(pageSize, 512, 65536)) throw new Error(`${journalFile}: unreadable journal header (sector ${sectorSize}, page ${pageSize})`);
+  if (!isPowerOfTwo(sectorSize, 32, 65536) || !isPowerOfTwo(pageSize, 512, 65536))
+    throw new Error(`${journalFile}: unreadable journal header (sector ${sectorSize}, page ${pageSize})`);
   const recordSize = pageSize + 8;
   const fd = fs.openSync(file, 'r+');
   let pages = 0;

@@ -11,7 +11,10 @@ export const KEPT_SUFFIX_BYTES = '.kept-'.length + 'YYYYMMDDTHHMMSSZ'.length + '
 
 /** Renames `file` (a file or a directory) to a free NAME.kept-<time>; returns the new base name. */
 export function keepAside(file: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   for (let k = 1; k < 100; k++) {
     const aside = `${file}.kept-${stamp}${k === 1 ? '' : `-${k}`}`;
     // Not renameSync alone: it would replace an existing file, or an empty directory.

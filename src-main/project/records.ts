@@ -60,7 +60,8 @@ export function safeInteger(field: string, v: unknown): number {
 
 /** A run's seed: what specs and start requests take, 0 to 2^53 - 1. */
 export function seed(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new RecordError(field, `must be an integer from 0 to 2^53 - 1, got ${describeValue(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new RecordError(field, `must be an integer from 0 to 2^53 - 1, got ${describeValue(v)}`);
   return v;
 }
 
@@ -94,13 +95,15 @@ export function config(field: string, v: unknown): DiceConfig {
 export function params(field: string, v: unknown): Record<string, ParamValue> {
   if (!isRecord(v)) throw new RecordError(field, 'must be an object of parameter values');
   for (const [k, p] of Object.entries(v))
-    if (!(typeof p === 'boolean' || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p)))) throw new RecordError(`${field}.${k}`, `must be a number, boolean or string, got ${describeValue(p)}`);
+    if (!(typeof p === 'boolean' || typeof p === 'string' || (typeof p === 'number' && Number.isFinite(p))))
+      throw new RecordError(`${field}.${k}`, `must be a number, boolean or string, got ${describeValue(p)}`);
   return v as Record<string, ParamValue>;
 }
 
 export function budget(field: string, v: unknown): BudgetSpec {
   if (!isRecord(v)) throw new RecordError(field, 'must be an object like {"evaluations": 1000}');
-  for (const k of Object.keys(v)) if (!['evaluations', 'target', 'stallEvaluations'].includes(k)) throw new RecordError(`${field}.${k}`, 'is not a budget field');
+  for (const k of Object.keys(v))
+    if (!['evaluations', 'target', 'stallEvaluations'].includes(k)) throw new RecordError(`${field}.${k}`, 'is not a budget field');
   if (safeInteger(`${field}.evaluations`, v.evaluations) < 1) throw new RecordError(`${field}.evaluations`, `must be at least 1, got ${v.evaluations}`);
   if (v.target !== undefined) finite(`${field}.target`, v.target);
   if (v.stallEvaluations !== undefined) safeInteger(`${field}.stallEvaluations`, v.stallEvaluations);
@@ -131,7 +134,8 @@ function atLeastZero(field: string, v: number): void {
 
 /** A sequence of N die faces, written as the digits 1-6. */
 function sequence(field: string, v: unknown, n: number): void {
-  if (typeof v !== 'string' || v.length !== n) throw new RecordError(field, `must be a sequence of N = ${n} faces, got ${typeof v === 'string' ? `${v.length} characters` : describeValue(v)}`);
+  if (typeof v !== 'string' || v.length !== n)
+    throw new RecordError(field, `must be a sequence of N = ${n} faces, got ${typeof v === 'string' ? `${v.length} characters` : describeValue(v)}`);
   const bad = /[^1-6]/.exec(v);
   if (bad) throw new RecordError(field, `character ${JSON.stringify(bad[0])} at position ${bad.index + 1} is not a die face 1-6`);
 }
@@ -148,9 +152,12 @@ function solution(field: string, v: unknown, cfg: DiceConfig): SolutionRecord {
   numberList(`${field}.objectives`, v.objectives, cfg.objectives.length, 'objectives').forEach((f, m) => {
     atLeastZero(`${field}.objectives[${m}]`, f);
     const ceiling = objectiveCeiling(cfg, m);
-    if (f > ceiling) throw new RecordError(`${field}.objectives[${m}]`, `is ${f}, above the largest value objective ${m + 1} can take at N = ${cfg.n} (${ceiling})`);
+    if (f > ceiling)
+      throw new RecordError(`${field}.objectives[${m}]`, `is ${f}, above the largest value objective ${m + 1} can take at N = ${cfg.n} (${ceiling})`);
   });
-  numberList(`${field}.constraints`, v.constraints, cfg.constraints.length, 'constraint values').forEach((g, l) => atLeastZero(`${field}.constraints[${l}]`, g));
+  numberList(`${field}.constraints`, v.constraints, cfg.constraints.length, 'constraint values').forEach((g, l) =>
+    atLeastZero(`${field}.constraints[${l}]`, g),
+  );
   if (typeof v.feasible !== 'boolean') throw new RecordError(`${field}.feasible`, `must be true or false, got ${describeValue(v.feasible)}`);
   atLeastZero(`${field}.violation`, finite(`${field}.violation`, v.violation));
   if (v.feasible !== (v.violation === 0)) throw new RecordError(`${field}.feasible`, `is ${v.feasible}, but the violation is ${v.violation}`);
@@ -159,7 +166,8 @@ function solution(field: string, v: unknown, cfg: DiceConfig): SolutionRecord {
 
 /** An evaluation count: a whole number, at least 0. */
 export function count(field: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new RecordError(field, `must be a count (an integer of at least 0), got ${describeValue(v)}`);
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+    throw new RecordError(field, `must be a count (an integer of at least 0), got ${describeValue(v)}`);
   return v;
 }
 
@@ -179,11 +187,13 @@ function frontLog(field: string, v: unknown, cfg: DiceConfig, evaluations: numbe
   const m = cfg.objectives.length;
   if (m < 2) throw new RecordError(field, `is only kept for several objectives, and the run's config has ${m}`);
   if (!isRecord(v)) throw new RecordError(field, `must be an object {insertions, compacted}, got ${describeValue(v)}`);
-  if (!Array.isArray(v.insertions)) throw new RecordError(`${field}.insertions`, `must be a list of [evaluation, f_1, ..., f_${m}], got ${describeValue(v.insertions)}`);
+  if (!Array.isArray(v.insertions))
+    throw new RecordError(`${field}.insertions`, `must be a list of [evaluation, f_1, ..., f_${m}], got ${describeValue(v.insertions)}`);
   let previous = 0;
   v.insertions.forEach((row, i) => {
     const at = `${field}.insertions[${i}]`;
-    if (!Array.isArray(row) || row.length !== m + 1) throw new RecordError(at, `must be [evaluation, f_1, ..., f_${m}], got ${Array.isArray(row) ? `${row.length} values` : describeValue(row)}`);
+    if (!Array.isArray(row) || row.length !== m + 1)
+      throw new RecordError(at, `must be [evaluation, f_1, ..., f_${m}], got ${Array.isArray(row) ? `${row.length} values` : describeValue(row)}`);
     const evaluation = count(`${at}[0]`, row[0]);
     if (evaluation < 1 || evaluation > evaluations) throw new RecordError(`${at}[0]`, `is ${evaluation}, not an evaluation of the run (1 to ${evaluations})`);
     if (evaluation < previous) throw new RecordError(`${at}[0]`, `is ${evaluation}, before the insertion above it (${previous})`);
@@ -199,7 +209,8 @@ function frontLog(field: string, v: unknown, cfg: DiceConfig, evaluations: numbe
   if (v.compacted === null) return;
   if (!isRecord(v.compacted)) throw new RecordError(`${field}.compacted`, `must be null or {exactUntil, perDecade}, got ${describeValue(v.compacted)}`);
   count(`${field}.compacted.exactUntil`, v.compacted.exactUntil);
-  if (!(FRONT_LOG_LADDERS as readonly unknown[]).includes(v.compacted.perDecade)) throw new RecordError(`${field}.compacted.perDecade`, `must be one of ${FRONT_LOG_LADDERS.join(', ')}, got ${describeValue(v.compacted.perDecade)}`);
+  if (!(FRONT_LOG_LADDERS as readonly unknown[]).includes(v.compacted.perDecade))
+    throw new RecordError(`${field}.compacted.perDecade`, `must be one of ${FRONT_LOG_LADDERS.join(', ')}, got ${describeValue(v.compacted.perDecade)}`);
 }
 
 /**
@@ -220,9 +231,11 @@ export function solverResult(field: string, v: unknown, cfg: DiceConfig): Solver
   if (!Array.isArray(v.trace)) throw new RecordError(`${field}.trace`, `must be a list of trace points, got ${describeValue(v.trace)}`);
   v.trace.forEach((t, i) => {
     if (!isRecord(t)) throw new RecordError(`${field}.trace[${i}]`, 'must be a trace point object');
-    if (count(`${field}.trace[${i}].evaluations`, t.evaluations) > evaluations) throw new RecordError(`${field}.trace[${i}].evaluations`, `is ${t.evaluations}, after the run's last evaluation (${evaluations})`);
+    if (count(`${field}.trace[${i}].evaluations`, t.evaluations) > evaluations)
+      throw new RecordError(`${field}.trace[${i}].evaluations`, `is ${t.evaluations}, after the run's last evaluation (${evaluations})`);
   });
-  if (v.traceExact !== undefined && typeof v.traceExact !== 'boolean') throw new RecordError(`${field}.traceExact`, `must be true or false, got ${describeValue(v.traceExact)}`);
+  if (v.traceExact !== undefined && typeof v.traceExact !== 'boolean')
+    throw new RecordError(`${field}.traceExact`, `must be true or false, got ${describeValue(v.traceExact)}`);
   if (v.frontLog !== undefined) frontLog(`${field}.frontLog`, v.frontLog, cfg, evaluations);
   indexOrNull(`${field}.firstFeasibleAt`, v.firstFeasibleAt, evaluations);
   indexOrNull(`${field}.bestFoundAt`, v.bestFoundAt, evaluations);
@@ -235,7 +248,8 @@ export function solverResultOf(run: { status: string; config: unknown; result: u
   if (run.seed !== undefined) seed('seed', run.seed);
   if (run.result !== null) {
     const result = solverResult('result', run.result, cfg);
-    if (run.evaluations !== undefined && run.evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${describeValue(run.evaluations)}, its result ${result.evaluations}`);
+    if (run.evaluations !== undefined && run.evaluations !== result.evaluations)
+      throw new RecordError('evaluations', `the row says ${describeValue(run.evaluations)}, its result ${result.evaluations}`);
   } else if (run.status === 'done') throw new RecordError('result', 'is missing for a done run');
 }
 
@@ -258,9 +272,14 @@ export function labResult(field: string, v: unknown, n: number): void {
   count(`${field}.steps`, v.steps);
   atLeastZero(`${field}.seconds`, finite(`${field}.seconds`, v.seconds));
   if (v.queens !== null) {
-    if (!Array.isArray(v.queens) || v.queens.length !== n) throw new RecordError(`${field}.queens`, `must be null or a list of ${n} rows, got ${Array.isArray(v.queens) ? `${v.queens.length} values` : describeValue(v.queens)}`);
+    if (!Array.isArray(v.queens) || v.queens.length !== n)
+      throw new RecordError(
+        `${field}.queens`,
+        `must be null or a list of ${n} rows, got ${Array.isArray(v.queens) ? `${v.queens.length} values` : describeValue(v.queens)}`,
+      );
     v.queens.forEach((c, r) => {
-      if (c !== null && !(Number.isSafeInteger(c) && c >= 0 && c < n)) throw new RecordError(`${field}.queens[${r}]`, `must be a column from 0 to ${n - 1}, got ${describeValue(c)}`);
+      if (c !== null && !(Number.isSafeInteger(c) && c >= 0 && c < n))
+        throw new RecordError(`${field}.queens[${r}]`, `must be a column from 0 to ${n - 1}, got ${describeValue(c)}`);
     });
   }
   if (v.message !== undefined) text(`${field}.message`, v.message);
@@ -268,7 +287,7 @@ export function labResult(field: string, v: unknown, n: number): void {
 
 /** A run's program (schema 5): a program entry's fields as checkProgramSpec takes them. */
 export function program(field: string, v: unknown): RunProgram {
-  if (!isRecord(v)) throw new RecordError(field, 'must be an object with the program\'s command');
+  if (!isRecord(v)) throw new RecordError(field, "must be an object with the program's command");
   try {
     return runProgramOf(checkProgramSpec(v, ''));
   } catch (e) {

@@ -74,12 +74,15 @@ function takeLock(file: string): () => void {
       fs.writeFileSync(lock, JSON.stringify({ pid: process.pid, host: os.hostname(), startedAt: new Date().toISOString() }), { flag: 'wx' });
       return () => fs.rmSync(lock, { force: true });
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new RemoteLogError(`${lock}: cannot create the server's lock (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new RemoteLogError(`${lock}: cannot create the server's lock (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
     }
     const holder = remoteLockHolder(file);
     if (holder !== null) {
       const who = holder.pid === 0 ? 'an unreadable lock' : `process ${holder.pid} on ${holder.host}, since ${holder.startedAt}`;
-      throw new RemoteLogError(`${file}: another competition server serves this file (${who}); stop it first${holder.host !== os.hostname() || holder.pid === 0 ? `, or remove ${lock} if it is gone` : ''}`);
+      throw new RemoteLogError(
+        `${file}: another competition server serves this file (${who}); stop it first${holder.host !== os.hostname() || holder.pid === 0 ? `, or remove ${lock} if it is gone` : ''}`,
+      );
     }
     // The holder died (kill -9): its lock is stale.
     fs.rmSync(lock, { force: true });
@@ -119,7 +122,14 @@ export function decodeRemoteLog(bytes: Buffer): { records: RemoteRequestRecord[]
     } catch {
       break;
     }
-    records.push({ runId: header.r, seq: header.s, entrant: header.e, evaluations: header.v, receivedAt: header.t, sequences: new Uint8Array(payload.subarray(2 + headerLength)) });
+    records.push({
+      runId: header.r,
+      seq: header.s,
+      entrant: header.e,
+      evaluations: header.v,
+      receivedAt: header.t,
+      sequences: new Uint8Array(payload.subarray(2 + headerLength)),
+    });
     at += HEAD + length;
   }
   return { records, end: at };

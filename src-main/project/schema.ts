@@ -158,7 +158,6 @@ CREATE TABLE remote_requests (
 /** The schema a new file gets. */
 export const CURRENT_SCHEMA = SCHEMA_V6 + REMOTE_TABLES;
 
-
 /**
  * Version 1 (Saikoro before notes and separate results): runs carried their result JSON in a
  * column and had no app version, host or evaluation count. Kept for reference; the migration

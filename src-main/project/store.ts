@@ -31,7 +31,18 @@ import { hasHotJournal, integrityCheck, MAX_FILE_NAME_BYTES, privateLink, readHe
 import { rollbackHotJournal } from './journal.ts';
 import { announceOpen, NotALockError, recoverAtOpen, stuckLockBreaker, type RecoveryNotice } from './lock.ts';
 import { migrate } from './migration.ts';
-import { labRunId, type EntrantFile, type EntrantTokenRecord, type ExperimentRecord, type LabRunRecord, type LabRunRequest, type NoteRecord, type ProjectInfo, type RemoteRequestRecord, type RunRecord } from './project-records.ts';
+import {
+  labRunId,
+  type EntrantFile,
+  type EntrantTokenRecord,
+  type ExperimentRecord,
+  type LabRunRecord,
+  type LabRunRequest,
+  type NoteRecord,
+  type ProjectInfo,
+  type RemoteRequestRecord,
+  type RunRecord,
+} from './project-records.ts';
 import * as check from './records.ts';
 import * as competitionCheck from './competition-records.ts';
 import type { Competition, Entrant } from '../../src-shared/competition/competition.ts';
@@ -80,7 +91,10 @@ export class Project {
   static create(file: string): Project {
     const name = path.basename(file);
     if (Buffer.byteLength(name) > MAX_FILE_NAME_BYTES)
-      throw new ProjectError(`${path.join(path.dirname(file), `${name.slice(0, 40)}...${name.slice(-20)}`)}: file name too long (${Buffer.byteLength(name)} bytes; at most ${MAX_FILE_NAME_BYTES}, so that the files SQLite keeps beside it fit)`, file);
+      throw new ProjectError(
+        `${path.join(path.dirname(file), `${name.slice(0, 40)}...${name.slice(-20)}`)}: file name too long (${Buffer.byteLength(name)} bytes; at most ${MAX_FILE_NAME_BYTES}, so that the files SQLite keeps beside it fit)`,
+        file,
+      );
     let existing: fs.Stats | undefined;
     try {
       existing = fs.lstatSync(file, { throwIfNoEntry: false });
@@ -117,7 +131,8 @@ export class Project {
       const code = errnoCode(e);
       if (code === 'EEXIST') throw new ProjectError(`${file}: already exists; not overwriting it`, file);
       if (code) throw new ProjectError(`${file}: cannot create (${CODE_WORDS[code] ?? code})`, file);
-      if (isSqliteError(e) && /I\/O error|full/i.test(e.message)) throw new ProjectError(writeFailure(file, e).message.replace('could not write', 'cannot create'), file);
+      if (isSqliteError(e) && /I\/O error|full/i.test(e.message))
+        throw new ProjectError(writeFailure(file, e).message.replace('could not write', 'cannot create'), file);
       throw new ProjectError(`${file}: cannot create (${(e as Error).message})`, file);
     }
     return new Project(file, db, false, release);
@@ -140,14 +155,20 @@ export class Project {
         recoverAtOpen(file, () => rollbackIfHot(file, notice), notice);
       } catch (e) {
         if (e instanceof NotALockError) throw new ProjectError(`${file}: ${e.message}`, file);
-        throw new ProjectError(`${file}: could not roll back an interrupted transaction (${errnoCode(e) ?? (e as Error).message}); the file was left as it is`, file);
+        throw new ProjectError(
+          `${file}: could not roll back an interrupted transaction (${errnoCode(e) ?? (e as Error).message}); the file was left as it is`,
+          file,
+        );
       }
       // The header may have been restored to an older state: check it again.
       readHeader(file);
       release = announceOpen(file);
     } else {
       if (hasHotJournal(file))
-        throw new ProjectError(`${file}: has an interrupted transaction (${path.basename(file)}-journal) that cannot be rolled back in a read-only folder; copy both files to a writable folder and open it there`, file);
+        throw new ProjectError(
+          `${file}: has an interrupted transaction (${path.basename(file)}-journal) that cannot be rolled back in a read-only folder; copy both files to a writable folder and open it there`,
+          file,
+        );
       const link = privateLink(file);
       dbPath = link.path;
       release = link.dispose;
@@ -168,8 +189,15 @@ export class Project {
         // a version number lowered by damage is corruption, not an older file.
         schemaCheck(file, checked, header.userVersion, retry);
         if (header.userVersion < SCHEMA_VERSION && readOnly) {
-          if (asked) throw new ProjectError(`${file}: has project schema ${header.userVersion}; open it once for writing (e.g. saikoro project info ${file}) to migrate it to ${SCHEMA_VERSION}`, file);
-          throw new ProjectError(`${file}: has project schema ${header.userVersion} and cannot be migrated to ${SCHEMA_VERSION} here: ${readOnlyReason}. Copy it somewhere writable and open it there.`, file);
+          if (asked)
+            throw new ProjectError(
+              `${file}: has project schema ${header.userVersion}; open it once for writing (e.g. saikoro project info ${file}) to migrate it to ${SCHEMA_VERSION}`,
+              file,
+            );
+          throw new ProjectError(
+            `${file}: has project schema ${header.userVersion} and cannot be migrated to ${SCHEMA_VERSION} here: ${readOnlyReason}. Copy it somewhere writable and open it there.`,
+            file,
+          );
         }
         if (readOnly) {
           retry(() => checked.exec('PRAGMA foreign_keys = ON;'));
@@ -439,7 +467,9 @@ export class Project {
   runRows(ids?: readonly string[]): { id: string; record: RunRecord | null; problem: string | null }[] {
     return this.read(() => {
       const select = `SELECT runs.*, results.result_json FROM runs LEFT JOIN results ON results.run_id = runs.id`;
-      const rows = ids ? this.all(`${select} WHERE runs.id IN (SELECT value FROM json_each(?)) ORDER BY runs.id`, JSON.stringify(ids)) : this.all(`${select} ORDER BY runs.id`);
+      const rows = ids
+        ? this.all(`${select} WHERE runs.id IN (SELECT value FROM json_each(?)) ORDER BY runs.id`, JSON.stringify(ids))
+        : this.all(`${select} ORDER BY runs.id`);
       return rows.map((r) => {
         const id = String(r.id);
         try {
@@ -464,7 +494,8 @@ export class Project {
   putLabRun(record: LabRunRecord): boolean {
     const expected = labRunId(record.request);
     if (record.id !== expected) throw new ProjectError(`lab run id ${record.id} does not match its request (expected ${expected})`);
-    if (record.kind !== record.request.kind) throw new ProjectError(`lab run ${record.id}: kind ${record.kind} does not match its request (${record.request.kind})`);
+    if (record.kind !== record.request.kind)
+      throw new ProjectError(`lab run ${record.id}: kind ${record.kind} does not match its request (${record.request.kind})`);
     // What could not be read back is not written (the same checks as labRuns()).
     try {
       check.labRequest('request', record.request);
@@ -501,7 +532,10 @@ export class Project {
   /** The stored lab runs (of one kind, if given), oldest first. */
   labRuns(kind?: string): LabRunRecord[] {
     return this.read(() => {
-      const rows = kind === undefined ? this.all('SELECT * FROM lab_runs ORDER BY finished_at, id') : this.all('SELECT * FROM lab_runs WHERE kind = ? ORDER BY finished_at, id', kind);
+      const rows =
+        kind === undefined
+          ? this.all('SELECT * FROM lab_runs ORDER BY finished_at, id')
+          : this.all('SELECT * FROM lab_runs WHERE kind = ? ORDER BY finished_at, id', kind);
       return rows.map((r) => {
         const id = String(r.id);
         try {
@@ -556,7 +590,8 @@ export class Project {
     this.write(() => {
       const counts = this.all('SELECT (SELECT count(*) FROM competition) AS c, (SELECT count(*) FROM experiments) AS e, (SELECT count(*) FROM runs) AS r')[0];
       if (Number(counts.c)) throw new ProjectError(`${this.path}: is a competition already`, this.path);
-      if (Number(counts.e) || Number(counts.r)) throw new ProjectError(`${this.path}: holds experiments or runs; a competition needs a file of its own`, this.path);
+      if (Number(counts.e) || Number(counts.r))
+        throw new ProjectError(`${this.path}: holds experiments or runs; a competition needs a file of its own`, this.path);
       this.db.run('INSERT INTO competition (id, definition_json, commitment_json, secret, revealed_at, created_at) VALUES (1, ?, ?, NULL, NULL, ?)', [
         canonicalJson({ definition: competition.definition, problems: competition.problems }),
         canonicalJson(competition.commitment),
@@ -570,7 +605,11 @@ export class Project {
     return this.read(() =>
       this.all('SELECT name, entry_json, created_at FROM entrants ORDER BY rowid').map((r) => {
         try {
-          return { name: competitionCheck.entrantName('name', r.name), entry: competitionCheck.entryColumn('entry_json', competitionCheck.jsonOf('entry_json', r.entry_json)), createdAt: check.text('created_at', r.created_at) };
+          return {
+            name: competitionCheck.entrantName('name', r.name),
+            entry: competitionCheck.entryColumn('entry_json', competitionCheck.jsonOf('entry_json', r.entry_json)),
+            createdAt: check.text('created_at', r.created_at),
+          };
         } catch (e) {
           return this.corrupt(`entrant ${JSON.stringify(String(r.name))}`, e);
         }
@@ -587,7 +626,7 @@ export class Project {
           if (!competitionCheck.safeRelative(file)) throw new RecordError('path', `must be a relative path inside the folder, got ${JSON.stringify(file)}`);
           const mode = check.safeInteger('mode', r.mode);
           if (mode !== 0o644 && mode !== 0o755) throw new RecordError('mode', `must be 644 or 755 (octal), got ${mode.toString(8)}`);
-          if (!(r.content instanceof Uint8Array)) throw new RecordError('content', 'must be the file\'s bytes');
+          if (!(r.content instanceof Uint8Array)) throw new RecordError('content', "must be the file's bytes");
           const sha256 = check.text('sha256', r.sha256);
           const actual = createHash('sha256').update(r.content).digest('hex');
           if (actual !== sha256) throw new RecordError('content', `its sha256 is ${actual}, the row says ${sha256}`);
@@ -608,17 +647,28 @@ export class Project {
     competitionCheck.entrantName('name', entrant.name);
     competitionCheck.entryColumn('entry', entrant.entry);
     this.write(() => {
-      if (!this.all('SELECT 1 FROM competition WHERE id = 1').length) throw new ProjectError(`${this.path}: is not a competition (make one with saikoro competition new)`, this.path);
-      if (this.all('SELECT 1 FROM entrants WHERE name = ?', entrant.name).length) throw new ProjectError(`${this.path}: an entrant named "${entrant.name}" has entered already; choose another name`, this.path);
+      if (!this.all('SELECT 1 FROM competition WHERE id = 1').length)
+        throw new ProjectError(`${this.path}: is not a competition (make one with saikoro competition new)`, this.path);
+      if (this.all('SELECT 1 FROM entrants WHERE name = ?', entrant.name).length)
+        throw new ProjectError(`${this.path}: an entrant named "${entrant.name}" has entered already; choose another name`, this.path);
       this.db.run('INSERT INTO entrants (name, entry_json, created_at) VALUES (?, ?, ?)', [entrant.name, canonicalJson(entrant.entry), entrant.createdAt]);
       for (const f of files) {
         const actual = createHash('sha256').update(f.content).digest('hex');
-        if (actual !== f.sha256) throw new ProjectError(`${this.path}: not storing entrant ${entrant.name}'s file ${f.path}: its sha256 is ${actual}, not ${f.sha256}`, this.path);
+        if (actual !== f.sha256)
+          throw new ProjectError(`${this.path}: not storing entrant ${entrant.name}'s file ${f.path}: its sha256 is ${actual}, not ${f.sha256}`, this.path);
       }
-      for (const f of files) this.db.run('INSERT INTO entrant_files (entrant, path, mode, sha256, content) VALUES (?, ?, ?, ?, ?)', [entrant.name, f.path, f.mode, f.sha256, f.content]);
+      for (const f of files)
+        this.db.run('INSERT INTO entrant_files (entrant, path, mode, sha256, content) VALUES (?, ?, ?, ?, ?)', [
+          entrant.name,
+          f.path,
+          f.mode,
+          f.sha256,
+          f.content,
+        ]);
       for (const spec of experiments) {
         const json = canonicalJson(spec);
-        if (this.all('SELECT 1 FROM experiments WHERE name = ?', spec.name).length) this.db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [json, spec.name]);
+        if (this.all('SELECT 1 FROM experiments WHERE name = ?', spec.name).length)
+          this.db.run('UPDATE experiments SET spec_json = ? WHERE name = ?', [json, spec.name]);
         else this.db.run('INSERT INTO experiments (name, spec_json, created_at) VALUES (?, ?, ?)', [spec.name, json, entrant.createdAt]);
       }
     });
@@ -652,7 +702,8 @@ export class Project {
   addEntrantToken(entrant: string, sha256: string, createdAt: string): void {
     competitionCheck.tokenHash('sha256', sha256);
     this.write(() => {
-      if (!this.all('SELECT 1 FROM entrants WHERE name = ?', entrant).length) throw new ProjectError(`${this.path}: has no entrant named "${entrant}"`, this.path);
+      if (!this.all('SELECT 1 FROM entrants WHERE name = ?', entrant).length)
+        throw new ProjectError(`${this.path}: has no entrant named "${entrant}"`, this.path);
       this.db.run('UPDATE entrant_tokens SET revoked_at = ? WHERE entrant = ? AND revoked_at IS NULL', [createdAt, entrant]);
       this.db.run('INSERT INTO entrant_tokens (sha256, entrant, created_at, revoked_at) VALUES (?, ?, ?, NULL)', [sha256, entrant, createdAt]);
     });
@@ -671,7 +722,10 @@ export class Project {
   /** The entrants' tokens (one by its sha256, or all), oldest first. */
   entrantTokens(sha256?: string): EntrantTokenRecord[] {
     return this.read(() =>
-      (sha256 === undefined ? this.all('SELECT * FROM entrant_tokens ORDER BY created_at, rowid') : this.all('SELECT * FROM entrant_tokens WHERE sha256 = ?', sha256)).map((r) => {
+      (sha256 === undefined
+        ? this.all('SELECT * FROM entrant_tokens ORDER BY created_at, rowid')
+        : this.all('SELECT * FROM entrant_tokens WHERE sha256 = ?', sha256)
+      ).map((r) => {
         try {
           return {
             sha256: competitionCheck.tokenHash('sha256', r.sha256),
@@ -695,7 +749,14 @@ export class Project {
     if (records.length === 0) return;
     this.write(() => {
       for (const r of records)
-        this.db.run('INSERT OR IGNORE INTO remote_requests (run_id, seq, entrant, evaluations, sequences, received_at) VALUES (?, ?, ?, ?, ?, ?)', [r.runId, r.seq, r.entrant, r.evaluations, r.sequences, r.receivedAt]);
+        this.db.run('INSERT OR IGNORE INTO remote_requests (run_id, seq, entrant, evaluations, sequences, received_at) VALUES (?, ?, ?, ?, ?, ?)', [
+          r.runId,
+          r.seq,
+          r.entrant,
+          r.evaluations,
+          r.sequences,
+          r.receivedAt,
+        ]);
     });
   }
 
@@ -727,25 +788,32 @@ export class Project {
     return this.read(
       () =>
         new Map(
-          this.all('SELECT run_id, entrant, count(*) AS requests, sum(evaluations) AS evaluations FROM remote_requests GROUP BY run_id, entrant ORDER BY run_id').map((r) => [
-            String(r.run_id),
-            { entrant: String(r.entrant), requests: Number(r.requests), evaluations: Number(r.evaluations) },
-          ]),
+          this.all(
+            'SELECT run_id, entrant, count(*) AS requests, sum(evaluations) AS evaluations FROM remote_requests GROUP BY run_id, entrant ORDER BY run_id',
+          ).map((r) => [String(r.run_id), { entrant: String(r.entrant), requests: Number(r.requests), evaluations: Number(r.evaluations) }]),
         ),
     );
   }
 
   addNote(text: string, experiment: string | null = null): number {
     if (text.trim() === '') throw new ProjectError('a note needs some text');
-    return this.write(() => Number(this.db.run('INSERT INTO notes (experiment, text, created_at) VALUES (?, ?, ?)', [experiment, text, new Date().toISOString()]).lastInsertRowid));
+    return this.write(() =>
+      Number(this.db.run('INSERT INTO notes (experiment, text, created_at) VALUES (?, ?, ?)', [experiment, text, new Date().toISOString()]).lastInsertRowid),
+    );
   }
 
   notes(experiment?: string): NoteRecord[] {
     return this.read(() => {
-      const rows = experiment === undefined ? this.all('SELECT * FROM notes ORDER BY id') : this.all('SELECT * FROM notes WHERE experiment = ? ORDER BY id', experiment);
+      const rows =
+        experiment === undefined ? this.all('SELECT * FROM notes ORDER BY id') : this.all('SELECT * FROM notes WHERE experiment = ? ORDER BY id', experiment);
       return rows.map((r) => {
         try {
-          return { id: Number(r.id), experiment: check.textOrNull('experiment', r.experiment), text: check.text('text', r.text), createdAt: check.text('created_at', r.created_at) };
+          return {
+            id: Number(r.id),
+            experiment: check.textOrNull('experiment', r.experiment),
+            text: check.text('text', r.text),
+            createdAt: check.text('created_at', r.created_at),
+          };
         } catch (e) {
           return this.corrupt(`note ${String(r.id)}`, e);
         }
@@ -761,13 +829,16 @@ function configure(db: Database): void {
 function toRunRecord(r: Row): RunRecord {
   const config = check.config('config_json', check.jsonColumn('config_json', r.config_json));
   const statusValue = check.status('status', r.status);
-  const result = r.result_json === null || r.result_json === undefined ? null : check.solverResult('result_json', check.jsonColumn('result_json', r.result_json), config);
+  const result =
+    r.result_json === null || r.result_json === undefined ? null : check.solverResult('result_json', check.jsonColumn('result_json', r.result_json), config);
   if (statusValue === 'done' && result === null) throw new RecordError('result_json', 'is missing for a done run');
   // SQLite hands an integer beyond 2^53 back as a BigInt: seed refuses it by name.
   const seed = check.seed('seed', r.seed);
   const evaluations = r.evaluations === null ? null : check.count('evaluations', r.evaluations);
-  if (result !== null && evaluations !== result.evaluations) throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
-  const program = r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json));
+  if (result !== null && evaluations !== result.evaluations)
+    throw new RecordError('evaluations', `the row says ${evaluations}, its result ${result.evaluations}`);
+  const program =
+    r.program_json === null || r.program_json === undefined ? null : check.program('program_json', check.jsonColumn('program_json', r.program_json));
   if (program !== null && check.flag('remote', r.remote)) throw new RecordError('remote', "a remote entrant's run has no program (program_json must be NULL)");
   // Results stored before the cwd was kept relative (issue 28) hold it absolute: where the
   // project's folder was then, resolved with the entry's cwd. Read as the entry's cwd, so a

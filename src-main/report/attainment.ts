@@ -21,7 +21,8 @@ export interface UniformAxis {
   count: number;
 }
 
-export const axisEdges = (a: UniformAxis): number[] => Array.from({ length: a.count + 1 }, (_, i) => (i === a.count ? a.start + a.step * a.count : a.start + a.step * i));
+export const axisEdges = (a: UniformAxis): number[] =>
+  Array.from({ length: a.count + 1 }, (_, i) => (i === a.count ? a.start + a.step * a.count : a.start + a.step * i));
 
 /** Cells [first, end) of an axis that an interval covers, each by `length`: at most three runs (partial, whole cells, partial). */
 function pieces(lo: number, hi: number, axis: UniformAxis): { first: number; end: number; length: number }[] {
@@ -76,13 +77,21 @@ export function coarsenRectangles(rectangles: readonly EafRectangle[], x: Unifor
   );
 }
 
-const level = (s: { level: number; fraction: number; points: number[][] }): AttainmentLevel => ({ level: s.level, fraction: s.fraction, points: s.points.map((p) => [p[0], p[1]]) });
+const level = (s: { level: number; fraction: number; points: number[][] }): AttainmentLevel => ({
+  level: s.level,
+  fraction: s.fraction,
+  points: s.points.map((p) => [p[0], p[1]]),
+});
 
 /**
  * The attainment data of one M = 2 instance from each solver's runs' fronts (solvers without a
  * done run left out); the differences are the baseline's against each other solver.
  */
-export function attainmentData(solvers: readonly { solver: string; fronts: RunFronts }[], baseline: string, grid: { columns: number; rows: number } = EAF_GRID): AttainmentData | null {
+export function attainmentData(
+  solvers: readonly { solver: string; fronts: RunFronts }[],
+  baseline: string,
+  grid: { columns: number; rows: number } = EAF_GRID,
+): AttainmentData | null {
   const withRuns = solvers.filter((s) => s.fronts.length > 0);
   if (!withRuns.length) return null;
   const objective = function* (d: 0 | 1) {

@@ -8,7 +8,12 @@ import path from 'node:path';
 import { CompareError, compareExperiment, METRICS, type Comparison, type MetricName, type StoredRun } from '../../src-shared/experiments/compare.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import { instanceConfig, programOf, seedList, solverLabel, SpecError, type ExperimentSpec, type InstanceSpec } from '../../src-shared/experiments/spec.ts';
-import { defaultNormalisationMethod, diceHvNormalisation, formatHvNormalisation, HV_NORMALISATION_IN_PROCESS_MAX_N } from '../../src-shared/problems/dice/hv-reference.ts';
+import {
+  defaultNormalisationMethod,
+  diceHvNormalisation,
+  formatHvNormalisation,
+  HV_NORMALISATION_IN_PROCESS_MAX_N,
+} from '../../src-shared/problems/dice/hv-reference.ts';
 import { normalise } from '../../src-shared/metrics/hypervolume.ts';
 import { upgradeSpec } from '../../src-shared/experiments/normalisation.ts';
 import { HIDDEN_TEXT, redactComparison } from '../../src-shared/competition/hidden.ts';
@@ -86,7 +91,8 @@ export function buildReport(project: Project, experimentName: string, options: R
 
   const metrics = parseMetrics(options.metrics, spec);
   const baseline = options.baseline ?? labels[0];
-  if (!labels.includes(baseline)) throw new ReportError('input', `${file}: experiment ${spec.name} has no solver "${baseline}" for --baseline (solvers: ${labels.join(', ')})`);
+  if (!labels.includes(baseline))
+    throw new ReportError('input', `${file}: experiment ${spec.name} has no solver "${baseline}" for --baseline (solvers: ${labels.join(', ')})`);
 
   let grid: RunSpec[];
   try {
@@ -192,7 +198,8 @@ function parseMetrics(asked: readonly string[] | undefined, spec: ExperimentSpec
  */
 export function runsHash(records: readonly RunRecord[]): string {
   const hash = createHash('sha256');
-  for (const r of [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))) hash.update(JSON.stringify([r.id, r.status, r.error, r.result]) + '\n');
+  for (const r of [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)))
+    hash.update(JSON.stringify([r.id, r.status, r.error, r.result]) + '\n');
   return hash.digest('hex');
 }
 
@@ -213,14 +220,29 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
     if (hidden.has(instance.name)) {
       const track = instance.track ?? 'so';
       const defaults = trackConfig(track, config.n);
-      const defaultConstraints = sameList(config.constraints, defaults.constraints) && sameList(config.lowerBounds, defaults.lowerBounds) && sameList(config.upperBounds, defaults.upperBounds);
-      return { name: instance.name, track, n: config.n, objectives: config.objectives.map((g) => [...g]), bands: null, hidden: true, constraints: config.constraints.map((d, k) => ({ d, lower: config.lowerBounds[k], upper: config.upperBounds[k] })), defaultConstraints, normalisation: null };
+      const defaultConstraints =
+        sameList(config.constraints, defaults.constraints) &&
+        sameList(config.lowerBounds, defaults.lowerBounds) &&
+        sameList(config.upperBounds, defaults.upperBounds);
+      return {
+        name: instance.name,
+        track,
+        n: config.n,
+        objectives: config.objectives.map((g) => [...g]),
+        bands: null,
+        hidden: true,
+        constraints: config.constraints.map((d, k) => ({ d, lower: config.lowerBounds[k], upper: config.upperBounds[k] })),
+        defaultConstraints,
+        normalisation: null,
+      };
     }
     const track = instance.track ?? 'so';
     const defaults = trackConfig(track, config.n);
     const defaultBands = sameList(config.alpha, defaults.alpha) && sameList(config.beta, defaults.beta) && sameList(config.gamma, defaults.gamma);
     const defaultConstraints =
-      sameList(config.constraints, defaults.constraints) && sameList(config.lowerBounds, defaults.lowerBounds) && sameList(config.upperBounds, defaults.upperBounds);
+      sameList(config.constraints, defaults.constraints) &&
+      sameList(config.lowerBounds, defaults.lowerBounds) &&
+      sameList(config.upperBounds, defaults.upperBounds);
     const norm = instance.normalisation;
     return {
       name: instance.name,
@@ -243,7 +265,21 @@ function setupOf(spec: ExperimentSpec, grid: readonly RunSpec[], records: Readon
       return { name, value: same ? each[0].value : null, byInstance: same ? null : each };
     });
     const program = programOf(s);
-    return { label, name: s.name, params, ...(program ? { program: { command: [...program.command], cwd: program.cwd ?? null, blind: program.blind === true, hashes: program.hashes ? { ...program.hashes } : null } } : {}) };
+    return {
+      label,
+      name: s.name,
+      params,
+      ...(program
+        ? {
+            program: {
+              command: [...program.command],
+              cwd: program.cwd ?? null,
+              blind: program.blind === true,
+              hashes: program.hashes ? { ...program.hashes } : null,
+            },
+          }
+        : {}),
+    };
   });
   const statuses = grid.map((r) => records.get(r.id)?.status ?? 'missing');
   return {
@@ -282,7 +318,10 @@ function fewRunsNote(rows: TableRow[], baseline: string): string | null {
   }
   if (!groups.size) return null;
   return [...groups.values()]
-    .map((g) => `${floorSentence(g.n1, g.n2, g.comparisons, SIGNIFICANCE, `comparisons with ${baseline}`)}, so every mark on ${g.instances.join(', ')} is = whatever the runs found; ${runsNeeded(SIGNIFICANCE, g.comparisons)} runs per solver can show a difference.`)
+    .map(
+      (g) =>
+        `${floorSentence(g.n1, g.n2, g.comparisons, SIGNIFICANCE, `comparisons with ${baseline}`)}, so every mark on ${g.instances.join(', ')} is = whatever the runs found; ${runsNeeded(SIGNIFICANCE, g.comparisons)} runs per solver can show a difference.`,
+    )
     .join(' ');
 }
 
@@ -378,7 +417,11 @@ function candidates(result: SolverResult): SolutionRecord[] {
   return result.best ? [result.best] : [];
 }
 
-function pickBest(runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, score: (s: SolutionRecord) => number): { run: RunSpec; solution: SolutionRecord } | null {
+function pickBest(
+  runs: readonly RunSpec[],
+  results: ReadonlyMap<string, SolverResult>,
+  score: (s: SolutionRecord) => number,
+): { run: RunSpec; solution: SolutionRecord } | null {
   let chosen: { run: RunSpec; solution: SolutionRecord } | null = null;
   const beats = (a: SolutionRecord, b: SolutionRecord) => {
     if (a.feasible !== b.feasible) return a.feasible;
@@ -422,7 +465,8 @@ function instanceReport(
     }));
 
   // SO: the smallest objective; MO: the smallest sum of normalised objectives.
-  const score = m === 1 ? (s: SolutionRecord) => s.objectives[0] : (s: SolutionRecord) => normalise([s.objectives], norm!.ideal, norm!.nadir)[0].reduce((a, b) => a + b, 0);
+  const score =
+    m === 1 ? (s: SolutionRecord) => s.objectives[0] : (s: SolutionRecord) => normalise([s.objectives], norm!.ideal, norm!.nadir)[0].reduce((a, b) => a + b, 0);
   const bestBySolver: SolverBest[] = [];
   for (const solver of labels) {
     const pick = pickBest(done(solver), results, score);
@@ -444,7 +488,13 @@ function instanceReport(
       alpha: hidden ? null : [...config.alpha],
       beta: hidden ? null : [...config.beta],
       ...(hidden ? { hidden: true as const } : {}),
-      constraints: config.constraints.map((d, k) => ({ d, chi: evaluation.chi[k], lower: evaluation.bounds[k][0], upper: evaluation.bounds[k][1], g: evaluation.constraints[k] })),
+      constraints: config.constraints.map((d, k) => ({
+        d,
+        chi: evaluation.chi[k],
+        lower: evaluation.bounds[k][0],
+        upper: evaluation.bounds[k][1],
+        g: evaluation.constraints[k],
+      })),
     };
   }
 
@@ -453,8 +503,24 @@ function instanceReport(
     objectives: m,
     boxplots,
     convergence: convergenceOf(config, runs, results, labels, m >= 2 ? diceDefaultNormalisation(instance, config) : null, hidden),
-    fronts: m >= 2 ? frontsOf(config, norm!, labels.map((l) => done(l)), labels, results, hidden) : null,
-    attainment: m === 2 ? attainmentData(labels.map((solver) => ({ solver, fronts: done(solver).map((r) => results.get(r.id)!.front.map((s) => s.objectives)) })), baseline) : null,
+    fronts:
+      m >= 2
+        ? frontsOf(
+            config,
+            norm!,
+            labels.map((l) => done(l)),
+            labels,
+            results,
+            hidden,
+          )
+        : null,
+    attainment:
+      m === 2
+        ? attainmentData(
+            labels.map((solver) => ({ solver, fronts: done(solver).map((r) => results.get(r.id)!.front.map((s) => s.objectives)) })),
+            baseline,
+          )
+        : null,
     best,
     bestBySolver,
   };
@@ -486,11 +552,23 @@ function diceDefaultNormalisation(instance: InstanceSpec, config: DiceConfig): {
 /** An instance without a stored normalisation at large N (an old spec): ideal 0, nadir the largest objective on the runs' fronts. */
 function frontBox(m: number, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>): { ideal: number[]; nadir: number[]; method: string } {
   const nadir = new Array<number>(m).fill(0);
-  for (const run of runs) for (const s of results.get(run.id)?.front ?? []) s.objectives.forEach((v, k) => (nadir[k] = Number.isFinite(v) ? Math.max(nadir[k], v) : nadir[k]));
-  return { ideal: new Array<number>(m).fill(0), nadir: nadir.map((v) => (v > 0 ? v : 1)), method: "ideal 0; nadir = the largest objective on the runs' fronts (the instance stores no normalisation)" };
+  for (const run of runs)
+    for (const s of results.get(run.id)?.front ?? []) s.objectives.forEach((v, k) => (nadir[k] = Number.isFinite(v) ? Math.max(nadir[k], v) : nadir[k]));
+  return {
+    ideal: new Array<number>(m).fill(0),
+    nadir: nadir.map((v) => (v > 0 ? v : 1)),
+    method: "ideal 0; nadir = the largest objective on the runs' fronts (the instance stores no normalisation)",
+  };
 }
 
-function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: ReadonlyMap<string, SolverResult>, labels: readonly string[], defaultNorm: { ideal: number[]; nadir: number[] } | null, hidden = false): ConvergenceData | null {
+function convergenceOf(
+  config: DiceConfig,
+  runs: readonly RunSpec[],
+  results: ReadonlyMap<string, SolverResult>,
+  labels: readonly string[],
+  defaultNorm: { ideal: number[]; nadir: number[] } | null,
+  hidden = false,
+): ConvergenceData | null {
   const m = config.objectives.length;
   const withResults = runs.filter((r) => results.has(r.id));
   if (!withResults.length) return null;
@@ -525,7 +603,7 @@ function convergenceOf(config: DiceConfig, runs: readonly RunSpec[], results: Re
       indicator: 'best',
       higherIsBetter: false,
       caption:
-        'Best feasible objective value against evaluations (log scale): median and interquartile band over the runs of each solver, from each run\'s stored trace. A run without a feasible solution yet counts as worst; where a quartile is such a run, it is not drawn.',
+        "Best feasible objective value against evaluations (log scale): median and interquartile band over the runs of each solver, from each run's stored trace. A run without a feasible solution yet counts as worst; where a quartile is such a run, it is not drawn.",
       evaluations,
       solvers,
     };
@@ -548,7 +626,9 @@ function frontsOf(
 ): FrontData {
   const solvers: FrontData['solvers'] = [];
   labels.forEach((solver, k) => {
-    const scored = doneBySolver[k].map((run) => ({ run, hv: runHypervolume(results.get(run.id)!, norm) })).sort((a, b) => a.hv - b.hv || a.run.seed - b.run.seed);
+    const scored = doneBySolver[k]
+      .map((run) => ({ run, hv: runHypervolume(results.get(run.id)!, norm) }))
+      .sort((a, b) => a.hv - b.hv || a.run.seed - b.run.seed);
     if (!scored.length) return;
     const median = scored[Math.ceil(scored.length / 2) - 1];
     solvers.push({ solver, run: median.run.id, seed: median.run.seed, hv: median.hv, points: results.get(median.run.id)!.front.map((s) => [...s.objectives]) });

@@ -15,7 +15,6 @@ import type { AttainmentData, AttainmentLevel, BestSolution, BoxplotData, Conver
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif';
 
-
 type Option = Record<string, unknown>;
 type RenderApi = { value(dim: number): number; coord(p: number[]): number[]; size(p: number[]): number[] };
 
@@ -31,7 +30,14 @@ export function renderSvg(option: Option, size: { width: number; height: number 
 }
 
 function titleOf(text: string, theme: ChartPalette, subtext?: string): Option {
-  return { text, subtext, left: 0, top: 0, textStyle: { fontSize: 14, fontWeight: 600, color: theme.text }, subtextStyle: { fontSize: 11, color: theme.muted } };
+  return {
+    text,
+    subtext,
+    left: 0,
+    top: 0,
+    textStyle: { fontSize: 14, fontWeight: 600, color: theme.text },
+    subtextStyle: { fontSize: 11, color: theme.muted },
+  };
 }
 
 const labelStyle = (theme: ChartPalette): Option => ({ color: theme.muted, fontSize: 11, formatter: (v: number) => formatValue(v) });
@@ -122,8 +128,16 @@ export function convergenceOption(data: ConvergenceData, theme: ChartPalette): O
     );
   });
   return {
-    title: titleOf(data.indicator === 'best' ? 'Best feasible objective value' : 'Hypervolume of the feasible front (normalised)', theme, 'median and interquartile band over the runs'),
-    legend: legendOf(theme, data.solvers.map((s) => s.solver), 40),
+    title: titleOf(
+      data.indicator === 'best' ? 'Best feasible objective value' : 'Hypervolume of the feasible front (normalised)',
+      theme,
+      'median and interquartile band over the runs',
+    ),
+    legend: legendOf(
+      theme,
+      data.solvers.map((s) => s.solver),
+      40,
+    ),
     grid: { left: 64, right: 24, top: 72, bottom: 50 },
     xAxis: valueAxis(theme, {
       type: 'log',
@@ -149,8 +163,18 @@ export function frontOption(data: FrontData, theme: ChartPalette): Option {
       legend: legendOf(theme, names, 40),
       grid: { left: 64, right: 24, top: 72, bottom: 50 },
       // Padded, so that points on the edge of the range stay clear of the axes.
-      xAxis: valueAxis(theme, { ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[0]))), name: data.axes[0], nameLocation: 'middle', nameGap: 28 }),
-      yAxis: valueAxis(theme, { ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[1]))), name: data.axes[1], nameLocation: 'middle', nameGap: 46 }),
+      xAxis: valueAxis(theme, {
+        ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[0]))),
+        name: data.axes[0],
+        nameLocation: 'middle',
+        nameGap: 28,
+      }),
+      yAxis: valueAxis(theme, {
+        ...paddedBoundsOf(data.solvers.flatMap((s) => s.points.map((p) => p[1]))),
+        name: data.axes[1],
+        nameLocation: 'middle',
+        nameGap: 46,
+      }),
       series: data.solvers.map((s, i) => ({
         name: s.solver,
         type: 'scatter',
@@ -190,7 +214,13 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
   const grids: Option[] = [];
   const { alpha, beta } = best;
   const bands = alpha !== null && beta !== null;
-  const titles: Option[] = [titleOf('Features of the best solution', theme, bands ? 'bar: value (green in band, red outside); box: band [α, β]' : `bar: value; the bands are ${HIDDEN_TEXT}`)];
+  const titles: Option[] = [
+    titleOf(
+      'Features of the best solution',
+      theme,
+      bands ? 'bar: value (green in band, red outside); box: band [α, β]' : `bar: value; the bands are ${HIDDEN_TEXT}`,
+    ),
+  ];
   const xAxes: Option[] = [];
   const yAxes: Option[] = [];
   const series: Option[] = [];
@@ -212,22 +242,30 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
     });
     yAxes.push(valueAxis(theme, { gridIndex: k, min: 0, max: top, interval: niceInterval(top) }));
     series.push(
-      ...(!bands ? [] : [{
-        type: 'custom',
-        xAxisIndex: k,
-        yAxisIndex: k,
-        silent: true,
-        encode: { x: 0, y: [1, 2] },
-        data: rows.map((r, i) => [i, r.alpha, r.beta]),
-        renderItem: (_params: unknown, api: RenderApi) => {
-          const lo = api.coord([api.value(0), api.value(1)]);
-          const hi = api.coord([api.value(0), api.value(2)]);
-          const width = api.size([1, 0])[0] * 0.78;
-          const height = Math.max(lo[1] - hi[1], 2);
-          return { type: 'rect', shape: { x: lo[0] - width / 2, y: lo[1] - height, width, height }, style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1, lineDash: [3, 2] } };
-        },
-        z: 1,
-      }]),
+      ...(!bands
+        ? []
+        : [
+            {
+              type: 'custom',
+              xAxisIndex: k,
+              yAxisIndex: k,
+              silent: true,
+              encode: { x: 0, y: [1, 2] },
+              data: rows.map((r, i) => [i, r.alpha, r.beta]),
+              renderItem: (_params: unknown, api: RenderApi) => {
+                const lo = api.coord([api.value(0), api.value(1)]);
+                const hi = api.coord([api.value(0), api.value(2)]);
+                const width = api.size([1, 0])[0] * 0.78;
+                const height = Math.max(lo[1] - hi[1], 2);
+                return {
+                  type: 'rect',
+                  shape: { x: lo[0] - width / 2, y: lo[1] - height, width, height },
+                  style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1, lineDash: [3, 2] },
+                };
+              },
+              z: 1,
+            },
+          ]),
       {
         type: 'bar',
         xAxisIndex: k,
@@ -238,7 +276,14 @@ export function featureOption(best: BestSolution, theme: ChartPalette): Option {
           return {
             value: r.value,
             itemStyle: { color: !bands ? theme.axis : inBand ? theme.ok : theme.bad },
-            label: { show: true, position: 'top', formatter: formatValue(r.value), color: inBand ? theme.text : theme.bad, fontSize: 10, fontWeight: inBand ? 400 : 700 },
+            label: {
+              show: true,
+              position: 'top',
+              formatter: formatValue(r.value),
+              color: inBand ? theme.text : theme.bad,
+              fontSize: 10,
+              fontWeight: inBand ? 400 : 700,
+            },
           };
         }),
         z: 3,
@@ -282,7 +327,11 @@ export function constraintOption(best: BestSolution, theme: ChartPalette): Optio
           const top = api.coord([api.value(0), api.value(2)]);
           const width = api.size([1, 0])[0] * 0.42;
           const height = Math.max(bottom[1] - top[1], 4);
-          return { type: 'rect', shape: { x: bottom[0] - width / 2, y: bottom[1] - height, width, height, r: 2 }, style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1 } };
+          return {
+            type: 'rect',
+            shape: { x: bottom[0] - width / 2, y: bottom[1] - height, width, height, r: 2 },
+            style: { fill: theme.band, stroke: theme.bandEdge, lineWidth: 1 },
+          };
         },
         z: 1,
       },
@@ -290,7 +339,10 @@ export function constraintOption(best: BestSolution, theme: ChartPalette): Optio
         type: 'scatter',
         symbol: 'diamond',
         symbolSize: 12,
-        data: rows.map((r, i) => ({ value: [i, log(r.chi)], itemStyle: { color: r.g <= 0 ? theme.ok : theme.bad, borderColor: theme.name === 'light' ? '#ffffff' : '#111827', borderWidth: 1.5 } })),
+        data: rows.map((r, i) => ({
+          value: [i, log(r.chi)],
+          itemStyle: { color: r.g <= 0 ? theme.ok : theme.bad, borderColor: theme.name === 'light' ? '#ffffff' : '#111827', borderWidth: 1.5 },
+        })),
         z: 3,
       },
     ],
@@ -312,7 +364,14 @@ function extentAxes(data: AttainmentData, theme: ChartPalette): Option {
     const span = range[1] - range[0];
     // Surfaces often run along an objective's floor of 0: a sliver below keeps them off the axis line.
     const below = range[0] === 0 ? span * 0.015 : 0;
-    return valueAxis(theme, { min: range[0] - below, max: range[1], name, nameLocation: 'middle', nameGap: gap, axisLabel: { ...labelStyle(theme), showMinLabel: below === 0 } });
+    return valueAxis(theme, {
+      min: range[0] - below,
+      max: range[1],
+      name,
+      nameLocation: 'middle',
+      nameGap: gap,
+      axisLabel: { ...labelStyle(theme), showMinLabel: below === 0 },
+    });
   };
   return { xAxis: axis(data.extent.x, data.axes[0], 28), yAxis: axis(data.extent.y, data.axes[1], 46) };
 }
@@ -332,7 +391,15 @@ export function attainmentOption(data: AttainmentData, solverIndex: number, colo
   const kinds = ['best', 'median', 'worst'] as const;
   return {
     title: titleOf(s.solver, theme, `attainment surfaces over ${s.runs} run${s.runs === 1 ? '' : 's'}`),
-    legend: { ...legendOf(theme, kinds.map((k) => levelName(k, s[k])), 40), itemWidth: 28, itemStyle: { opacity: 0 } },
+    legend: {
+      ...legendOf(
+        theme,
+        kinds.map((k) => levelName(k, s[k])),
+        40,
+      ),
+      itemWidth: 28,
+      itemStyle: { opacity: 0 },
+    },
     grid: { left: 64, right: 20, top: 72, bottom: 50 },
     ...extentAxes(data, theme),
     series: kinds.map((k) => ({
@@ -408,8 +475,20 @@ export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, 
   const median = (label: string) => data.solvers.find((s) => s.solver === label)!.median;
   const fill = (v: number) => blend(v > 0 ? colourA : colourB, theme.surface, Math.abs(v) * DIFFERENCE_OPACITY);
   return {
-    title: titleOf(`${d.a} − ${d.b}`, theme, `difference of the empirical attainment functions over ${d.runsA} and ${d.runsB} runs; lines: the median surfaces`),
-    legend: { ...legendOf(theme, [d.a, d.b].map((l) => `${l} median`), 40), itemWidth: 28, itemStyle: { opacity: 0 } },
+    title: titleOf(
+      `${d.a} − ${d.b}`,
+      theme,
+      `difference of the empirical attainment functions over ${d.runsA} and ${d.runsB} runs; lines: the median surfaces`,
+    ),
+    legend: {
+      ...legendOf(
+        theme,
+        [d.a, d.b].map((l) => `${l} median`),
+        40,
+      ),
+      itemWidth: 28,
+      itemStyle: { opacity: 0 },
+    },
     grid: { left: 64, right: 20, top: 72, bottom: 50 },
     ...extentAxes(data, theme),
     series: [
@@ -442,11 +521,18 @@ export function eafDifferenceOption(data: AttainmentData, d: EafDifferenceData, 
 }
 
 /** One group's runtime ECDFs (docs/competition.md): per entrant, the fraction of (run, target) pairs reached against evaluations (log axis). */
-export function ecdfOption(data: { group: string; ecdfs: readonly { solver: string; pairs: number; points: readonly { evaluations: number; fraction: number }[] }[]; end: number }, theme: ChartPalette): Option {
+export function ecdfOption(
+  data: { group: string; ecdfs: readonly { solver: string; pairs: number; points: readonly { evaluations: number; fraction: number }[] }[]; end: number },
+  theme: ChartPalette,
+): Option {
   const end = Math.max(1, data.end);
   return {
     title: titleOf(`Runtime ECDF: ${data.group}`, theme, 'fraction of (run, target) pairs reached, against evaluations'),
-    legend: legendOf(theme, data.ecdfs.map((e) => e.solver), 40),
+    legend: legendOf(
+      theme,
+      data.ecdfs.map((e) => e.solver),
+      40,
+    ),
     grid: { left: 56, right: 24, top: 72, bottom: 50 },
     xAxis: valueAxis(theme, { type: 'log', min: 1, max: end, name: 'evaluations', nameLocation: 'middle', nameGap: 28, splitLine: { show: false } }),
     yAxis: valueAxis(theme, { min: 0, max: 1, name: 'fraction', nameLocation: 'middle', nameGap: 40 }),

@@ -43,13 +43,32 @@ export function standingsText(r: CompetitionReport): string {
   const out: string[] = [];
   out.push(`# ${r.file}: ${r.entrants.length} entrant(s) over ${r.problems.length} problem(s); ${progressText(r)}${r.revealed ? '; revealed' : ''}`);
   out.push('score = the problem ranks averaged over the suite (1 = best on every problem); per track the same over its problems', '');
-  out.push(...padTable(['rank', 'entrant', 'score', ...tracks], r.standings.map((s) => [rankText(s.rank), s.entrant, scoreText(s.score), ...tracks.map((t) => (s.tracks[t] === undefined ? '-' : scoreText(s.tracks[t])))])));
+  out.push(
+    ...padTable(
+      ['rank', 'entrant', 'score', ...tracks],
+      r.standings.map((s) => [
+        rankText(s.rank),
+        s.entrant,
+        scoreText(s.score),
+        ...tracks.map((t) => (s.tracks[t] === undefined ? '-' : scoreText(s.tracks[t]))),
+      ]),
+    ),
+  );
   if (r.friedman) {
     const f = r.friedman;
-    out.push('', `Friedman over ${f.problems} problems: chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.entrants - 1}), p = ${formatP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${formatP(f.imanDavenportP)}`);
-    out.push(...padTable(['A', 'B', 'rank A - B', 'z', 'p', 'p (Holm)'], r.pairwise.map((p) => [p.a, p.b, p.rankDifference.toFixed(3), p.z.toFixed(3), formatP(p.p), formatP(p.pHolm)])));
+    out.push(
+      '',
+      `Friedman over ${f.problems} problems: chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.entrants - 1}), p = ${formatP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${formatP(f.imanDavenportP)}`,
+    );
+    out.push(
+      ...padTable(
+        ['A', 'B', 'rank A - B', 'z', 'p', 'p (Holm)'],
+        r.pairwise.map((p) => [p.a, p.b, p.rankDifference.toFixed(3), p.z.toFixed(3), formatP(p.p), formatP(p.pHolm)]),
+      ),
+    );
   } else out.push('', 'no Friedman test: it needs at least 2 problems and 2 entrants');
-  if (r.contradictions.length) out.push('', `${r.contradictions.length} run(s) store numbers their own sequences contradict; scored from the sequences (--json lists them)`);
+  if (r.contradictions.length)
+    out.push('', `${r.contradictions.length} run(s) store numbers their own sequences contradict; scored from the sequences (--json lists them)`);
   return out.join('\n') + '\n';
 }
 
@@ -61,14 +80,16 @@ function formatP(p: number): string {
 export function renderStandingsCsv(r: CompetitionReport): string {
   const ids = r.problems.map((p) => p.id);
   const rows: CsvValue[][] = [['rank', 'entrant', 'score', ...r.definition.tracks.map((t) => `track_${t}`), ...ids]];
-  for (const s of r.standings) rows.push([s.rank, s.entrant, s.score, ...r.definition.tracks.map((t) => s.tracks[t] ?? null), ...ids.map((id) => s.problems[id]?.rank ?? null)]);
+  for (const s of r.standings)
+    rows.push([s.rank, s.entrant, s.score, ...r.definition.tracks.map((t) => s.tracks[t] ?? null), ...ids.map((id) => s.problems[id]?.rank ?? null)]);
   return rows.map((row) => row.map(csvField).join(',') + '\r\n').join('');
 }
 
 /** Every group's ECDF steps as CSV: group, solver, evaluations, fraction, reached, pairs. */
 export function renderEcdfCsv(r: CompetitionReport): string {
   const rows: CsvValue[][] = [['group', 'solver', 'evaluations', 'fraction', 'reached', 'pairs']];
-  for (const g of r.ecdfs) for (const x of g.ecdfs) for (const p of x.points) rows.push([g.group, x.solver, p.evaluations, p.fraction, Math.round(p.fraction * x.pairs), x.pairs]);
+  for (const g of r.ecdfs)
+    for (const x of g.ecdfs) for (const p of x.points) rows.push([g.group, x.solver, p.evaluations, p.fraction, Math.round(p.fraction * x.pairs), x.pairs]);
   return rows.map((row) => row.map(csvField).join(',') + '\r\n').join('');
 }
 
@@ -84,7 +105,10 @@ export function renderStandingsLatex(r: CompetitionReport, options: { standalone
     '\\toprule',
     `Rank & Entrant & Score & ${tracks.map(escapeLatex).join(' & ')} \\\\`,
     '\\midrule',
-    ...r.standings.map((s) => `${rankText(s.rank)} & ${escapeLatex(s.entrant)} & ${scoreText(s.score)} & ${tracks.map((t) => (s.tracks[t] === undefined ? '--' : scoreText(s.tracks[t]))).join(' & ')} \\\\`),
+    ...r.standings.map(
+      (s) =>
+        `${rankText(s.rank)} & ${escapeLatex(s.entrant)} & ${scoreText(s.score)} & ${tracks.map((t) => (s.tracks[t] === undefined ? '--' : scoreText(s.tracks[t]))).join(' & ')} \\\\`,
+    ),
     '\\bottomrule',
     '\\end{tabular}',
     '\\end{table}',
@@ -102,27 +126,47 @@ export function renderStandingsHtml(r: CompetitionReport): string {
   const order = r.entrants.map((x) => x.name);
   const standings = tableHtml(
     ['rank', 'entrant', 'score', ...tracks.map(e)],
-    r.standings.map((s) => [rankText(s.rank), `${swatch(order.indexOf(s.entrant))}${e(s.entrant)}`, scoreText(s.score), ...tracks.map((t) => (s.tracks[t] === undefined ? '–' : scoreText(s.tracks[t])))]),
-    { caption: 'score: the entrant\'s problem ranks averaged over the suite (1 = best on every problem); per track the same over its problems' },
+    r.standings.map((s) => [
+      rankText(s.rank),
+      `${swatch(order.indexOf(s.entrant))}${e(s.entrant)}`,
+      scoreText(s.score),
+      ...tracks.map((t) => (s.tracks[t] === undefined ? '–' : scoreText(s.tracks[t]))),
+    ]),
+    { caption: "score: the entrant's problem ranks averaged over the suite (1 = best on every problem); per track the same over its problems" },
   );
   const problems = tableHtml(
     ['problem', ...r.standings.map((s) => e(s.entrant))],
-    r.problems.map((p) => [`${e(p.id)}${p.hidden && !r.revealed ? ' <small>(hidden)</small>' : ''}`, ...r.standings.map((s) => {
-      const q = s.problems[p.id];
-      return q ? `${rankText(q.rank)} <small>best ${e(runScoreText(q.best))}; median ${e(runScoreText(q.median))}</small>` : '–';
-    })]),
-    { caption: 'per problem: the entrant\'s rank among the entrants (by the mean rank of its runs), its best and median run' },
+    r.problems.map((p) => [
+      `${e(p.id)}${p.hidden && !r.revealed ? ' <small>(hidden)</small>' : ''}`,
+      ...r.standings.map((s) => {
+        const q = s.problems[p.id];
+        return q ? `${rankText(q.rank)} <small>best ${e(runScoreText(q.best))}; median ${e(runScoreText(q.median))}</small>` : '–';
+      }),
+    ]),
+    { caption: "per problem: the entrant's rank among the entrants (by the mean rank of its runs), its best and median run" },
   );
   const tests = r.friedman
     ? `<p>Friedman over ${r.friedman.problems} problems: χ²<sub>F</sub> = ${r.friedman.chiSquare.toFixed(3)}, p = ${formatP(r.friedman.p)}; Iman-Davenport F = ${Number.isFinite(r.friedman.imanDavenport) ? r.friedman.imanDavenport.toFixed(3) : '∞'}, p = ${formatP(r.friedman.imanDavenportP)}.</p>
-${tableHtml(['A', 'B', 'rank A − B', 'z', 'p', 'p (Holm)'], r.pairwise.map((p) => [e(p.a), e(p.b), p.rankDifference.toFixed(3), p.z.toFixed(3), formatP(p.p), formatP(p.pHolm)]))}`
+${tableHtml(
+  ['A', 'B', 'rank A − B', 'z', 'p', 'p (Holm)'],
+  r.pairwise.map((p) => [e(p.a), e(p.b), p.rankDifference.toFixed(3), p.z.toFixed(3), formatP(p.p), formatP(p.pHolm)]),
+)}`
     : '<p class="note">No Friedman test: it needs at least 2 problems and 2 entrants.</p>';
   const end = r.definition.evaluations;
   const charts = r.ecdfs
     .map((g) => {
       const ordered = [...g.ecdfs].sort((a, b) => order.indexOf(a.solver) - order.indexOf(b.solver));
-      const notes = [...(g.withoutTargets.length ? [`no targets on ${g.withoutTargets.map(e).join(', ')} (no run found anything to start the ladder from)`] : []), ...g.inexact.map(e)];
-      return figure(counter, 'ecdf', (t) => ecdfOption({ group: g.group, ecdfs: ordered, end }, t), { width: 900, height: 380 }, `Runtime ECDF of ${e(g.group)}: targets per problem from the best value any run reached (docs/competition.md).${notes.length ? ` ${notes.join('; ')}.` : ''}`);
+      const notes = [
+        ...(g.withoutTargets.length ? [`no targets on ${g.withoutTargets.map(e).join(', ')} (no run found anything to start the ladder from)`] : []),
+        ...g.inexact.map(e),
+      ];
+      return figure(
+        counter,
+        'ecdf',
+        (t) => ecdfOption({ group: g.group, ecdfs: ordered, end }, t),
+        { width: 900, height: 380 },
+        `Runtime ECDF of ${e(g.group)}: targets per problem from the best value any run reached (docs/competition.md).${notes.length ? ` ${notes.join('; ')}.` : ''}`,
+      );
     })
     .join('\n');
   return `<!DOCTYPE html>

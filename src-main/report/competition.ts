@@ -10,7 +10,17 @@ import path from 'node:path';
 import { computeStandings, type PairwiseStanding, type ProblemScores, type Standings } from '../../src-shared/competition/standings.ts';
 import { evaluatedFront, scoreRun, type RunScore } from '../../src-shared/competition/score.ts';
 import { scoreReference, scoreReferenceMethod } from '../../src-shared/competition/score-reference.ts';
-import { bestKnownHypervolume, firstHits, moTargets, resultHypervolumeSteps, runtimeEcdf, soSteps, soTargets, type Ecdf, type RunHits } from '../../src-shared/competition/ecdf.ts';
+import {
+  bestKnownHypervolume,
+  firstHits,
+  moTargets,
+  resultHypervolumeSteps,
+  runtimeEcdf,
+  soSteps,
+  soTargets,
+  type Ecdf,
+  type RunHits,
+} from '../../src-shared/competition/ecdf.ts';
 import { expandGrid, type RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { TrackName } from '../../src-shared/problems/dice/config.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
@@ -145,7 +155,10 @@ export function buildCompetitionReport(project: Project, competition: Competitio
         }
         cells.push({ run, result, score });
       }
-      problemScores.push({ problem: instance.name, runs: Object.fromEntries(names.map((name) => [name, cells.filter((c) => c.run.label === name).map((c) => c.score)])) });
+      problemScores.push({
+        problem: instance.name,
+        runs: Object.fromEntries(names.map((name) => [name, cells.filter((c) => c.run.label === name).map((c) => c.score)])),
+      });
       const hits = problemHits(track, instance.name, cells);
       if (hits === null) withoutTargets.get(track)!.push(instance.name);
       else {
@@ -165,9 +178,19 @@ export function buildCompetitionReport(project: Project, competition: Competitio
   });
   const groups: EcdfGroup[] = definition.tracks
     .filter((t) => ecdfRuns.has(t))
-    .map((track) => ({ group: track, ecdfs: runtimeEcdf(ecdfRuns.get(track)!), withoutTargets: withoutTargets.get(track)!, inexact: [...inexact.get(track)!] }));
+    .map((track) => ({
+      group: track,
+      ecdfs: runtimeEcdf(ecdfRuns.get(track)!),
+      withoutTargets: withoutTargets.get(track)!,
+      inexact: [...inexact.get(track)!],
+    }));
   if (groups.length > 1)
-    groups.push({ group: 'suite', ecdfs: runtimeEcdf(groups.flatMap((g) => ecdfRuns.get(g.group)!)), withoutTargets: groups.flatMap((g) => g.withoutTargets), inexact: [...new Set(groups.flatMap((g) => g.inexact))] });
+    groups.push({
+      group: 'suite',
+      ecdfs: runtimeEcdf(groups.flatMap((g) => ecdfRuns.get(g.group)!)),
+      withoutTargets: groups.flatMap((g) => g.withoutTargets),
+      inexact: [...new Set(groups.flatMap((g) => g.inexact))],
+    });
   return {
     format: 'saikoro-competition',
     generatedAt: (options.generatedAt ?? new Date()).toISOString(),

@@ -25,14 +25,39 @@ function csv(rows: Field[][]): string {
 
 export function renderCsv(data: ReportData): { runs: string; solutions: string } {
   const runs: Field[][] = [['run', 'instance', 'solver', 'solver_name', 'seed', 'status', ...data.metrics, 'evaluations', 'seconds', 'error']];
-  for (const r of data.runs) runs.push([r.id, r.instance, r.solver, r.solverName, r.seed, r.status, ...data.metrics.map((m) => r.indicators[m]), r.evaluations, r.seconds, r.error]);
+  for (const r of data.runs)
+    runs.push([r.id, r.instance, r.solver, r.solverName, r.seed, r.status, ...data.metrics.map((m) => r.indicators[m]), r.evaluations, r.seconds, r.error]);
 
   const m = Math.max(0, ...data.solutions.map((s) => s.objectives.length));
   const blocks = [...new Set(data.solutions.flatMap((s) => s.constraintBlocks))].sort((a, b) => a - b);
-  const solutions: Field[][] = [['run', 'instance', 'solver', 'seed', 'kind', 'sequence', ...Array.from({ length: m }, (_, i) => `f${i + 1}`), ...blocks.map((d) => `g${d}`), 'feasible', 'violation']];
+  const solutions: Field[][] = [
+    [
+      'run',
+      'instance',
+      'solver',
+      'seed',
+      'kind',
+      'sequence',
+      ...Array.from({ length: m }, (_, i) => `f${i + 1}`),
+      ...blocks.map((d) => `g${d}`),
+      'feasible',
+      'violation',
+    ],
+  ];
   for (const s of data.solutions) {
     const g = new Map(s.constraintBlocks.map((d, k) => [d, s.constraints[k]]));
-    solutions.push([s.run, s.instance, s.solver, s.seed, s.kind, s.x, ...Array.from({ length: m }, (_, i) => s.objectives[i]), ...blocks.map((d) => g.get(d)), s.feasible, s.violation]);
+    solutions.push([
+      s.run,
+      s.instance,
+      s.solver,
+      s.seed,
+      s.kind,
+      s.x,
+      ...Array.from({ length: m }, (_, i) => s.objectives[i]),
+      ...blocks.map((d) => g.get(d)),
+      s.feasible,
+      s.violation,
+    ]);
   }
   return { runs: csv(runs), solutions: csv(solutions) };
 }

@@ -5,7 +5,18 @@
  * themes and CSS shows one). The PDF is this page printed by Chromium.
  */
 import { HIDDEN_TEXT } from '../../src-shared/competition/hidden.ts';
-import { attainmentOption, blend, boxplotOption, constraintOption, convergenceOption, DIFFERENCE_OPACITY, eafDifferenceOption, featureOption, frontOption, renderSvg } from './charts.ts';
+import {
+  attainmentOption,
+  blend,
+  boxplotOption,
+  constraintOption,
+  convergenceOption,
+  DIFFERENCE_OPACITY,
+  eafDifferenceOption,
+  featureOption,
+  frontOption,
+  renderSvg,
+} from './charts.ts';
 import { DARK_PALETTE, LIGHT_PALETTE, seriesColor, type ChartPalette } from '../../src-shared/charts/palette.ts';
 import { formatCell, formatValue, metricTitle } from './format.ts';
 import type { InstanceReport, MetricTable, ReportData, SetupInstance } from './types.ts';
@@ -17,7 +28,10 @@ import { formatCommand } from '../../src-shared/solvers/program/protocol.ts';
  * --out) cannot drive it, while a browser shows the same text.
  */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'\x00-\x08\x0b-\x1f\x7f-\x9f]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? `&#x${c.charCodeAt(0).toString(16)};`);
+  return text.replace(
+    /[&<>"'\x00-\x08\x0b-\x1f\x7f-\x9f]/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? `&#x${c.charCodeAt(0).toString(16)};`,
+  );
 }
 
 const e = escapeHtml;
@@ -30,7 +44,13 @@ export interface ChartCounter {
   next: number;
 }
 
-export function figure(counter: ChartCounter, kind: string, build: (theme: ChartPalette) => Record<string, unknown>, size: { width: number; height: number }, caption: string): string {
+export function figure(
+  counter: ChartCounter,
+  kind: string,
+  build: (theme: ChartPalette) => Record<string, unknown>,
+  size: { width: number; height: number },
+  caption: string,
+): string {
   const id = `c${counter.next++}`;
   const svg = (theme: ChartPalette) => renderSvg(build(theme), size, `${id}${theme.name[0]}`);
   return `<figure class="chart" data-chart="${e(kind)}" style="max-width:${size.width}px">
@@ -82,7 +102,13 @@ function setupSection(data: ReportData): string {
       bandsText(i),
       constraintsText(i),
       ...(normalised
-        ? [i.hidden && i.objectives.length >= 2 ? HIDDEN_TEXT : i.normalisation ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}` : '–']
+        ? [
+            i.hidden && i.objectives.length >= 2
+              ? HIDDEN_TEXT
+              : i.normalisation
+                ? `ideal (${list(i.normalisation.ideal)}), nadir (${list(i.normalisation.nadir)}), reference 1.1${i.normalisation.method ? `<br><small>${e(i.normalisation.method)}</small>` : ''}`
+                : '–',
+          ]
         : []),
     ]),
     { className: 'setup' },
@@ -91,14 +117,22 @@ function setupSection(data: ReportData): string {
     ['solver', 'algorithm', 'parameters (defaults filled in)'],
     s.solvers.map((v, k) => [
       `<span class="swatch" style="--c:${seriesColor(LIGHT_PALETTE, k)};--cd:${seriesColor(DARK_PALETTE, k)}"></span>${e(v.label)}${v.label === data.baseline ? ' <span class="tag">baseline</span>' : ''}`,
-      v.program ? `program: <code>${e(formatCommand(v.program.command))}</code>${v.program.cwd ? ` in ${e(v.program.cwd)}` : ''}${v.program.blind ? ' (blind)' : ''}` : e(v.name),
       v.program
-        ? Object.entries(v.program.hashes ?? {}).map(([file, hash]) => `sha256 of ${e(file)}: <code>${e(hash)}</code>`).join('<br>') || '–'
+        ? `program: <code>${e(formatCommand(v.program.command))}</code>${v.program.cwd ? ` in ${e(v.program.cwd)}` : ''}${v.program.blind ? ' (blind)' : ''}`
+        : e(v.name),
+      v.program
+        ? Object.entries(v.program.hashes ?? {})
+            .map(([file, hash]) => `sha256 of ${e(file)}: <code>${e(hash)}</code>`)
+            .join('<br>') || '–'
         : v.params.length
-        ? v.params
-            .map((p) => (p.byInstance ? `${e(p.name)} = ${p.byInstance.map((b) => `${e(String(b.value))} (${e(b.instance)})`).join(', ')}` : `${e(p.name)} = ${e(String(p.value))}`))
-            .join('<br>')
-        : '–',
+          ? v.params
+              .map((p) =>
+                p.byInstance
+                  ? `${e(p.name)} = ${p.byInstance.map((b) => `${e(String(b.value))} (${e(b.instance)})`).join(', ')}`
+                  : `${e(p.name)} = ${e(String(p.value))}`,
+              )
+              .join('<br>')
+          : '–',
     ]),
     { className: 'setup' },
   );
@@ -140,7 +174,11 @@ function resultsTable(table: MetricTable, data: ReportData): string {
   const body = table.rows.map((row) => {
     const cells = row.cells.map((c) => {
       const title = `n = ${c.n}${c.withoutValue ? `, ${c.withoutValue} without a value` : ''}${c.missing ? `, ${c.missing} not done` : ''}${c.p !== null ? `; p = ${formatValue(c.p)}, p (Holm) = ${formatValue(c.pHolm)}` : ''}`;
-      const mark = c.vsBaseline ? ` <span class="mark ${markClass(c.vsBaseline)}">${markText(c.vsBaseline)}</span>` : c.solver === data.baseline ? ' <span class="mark base">base</span>' : '';
+      const mark = c.vsBaseline
+        ? ` <span class="mark ${markClass(c.vsBaseline)}">${markText(c.vsBaseline)}</span>`
+        : c.solver === data.baseline
+          ? ' <span class="mark base">base</span>'
+          : '';
       const a12 = c.a12 !== null ? `<span class="a12">A12 ${formatValue(c.a12)}</span>` : '';
       return `<td class="${c.best ? 'best' : ''}" title="${e(title)}"><span class="v">${formatCell(c, table.aggregate)}</span>${mark}${a12}<span class="n">n = ${c.n}</span></td>`;
     });
@@ -164,7 +202,16 @@ function resultsTable(table: MetricTable, data: ReportData): string {
     .filter((i) => i.normalisation && ['hv', 'igd+', 'epsilon', 'spacing'].includes(table.metric))
     .map((i) => `${e(i.instance)}: ideal (${list(i.normalisation!.ideal)}), nadir (${list(i.normalisation!.nadir)}), reference 1.1`);
   const pairs = comparison.instances.flatMap((i) =>
-    i.pairs.map((p) => [e(i.instance), `${e(p.a)} vs ${e(p.b)}`, formatValue(p.u), formatValue(p.p), formatValue(p.pHolm), e(p.method), formatValue(p.a12), e(p.magnitude)]),
+    i.pairs.map((p) => [
+      e(i.instance),
+      `${e(p.a)} vs ${e(p.b)}`,
+      formatValue(p.u),
+      formatValue(p.p),
+      formatValue(p.pHolm),
+      e(p.method),
+      formatValue(p.a12),
+      e(p.magnitude),
+    ]),
   );
   return `<section class="metric" id="metric-${slug(table.metric)}">
 <div class="block">
@@ -208,8 +255,7 @@ function shadeKey(k: number): string {
  */
 function attainmentFigure(instance: InstanceReport, counter: ChartCounter, labels: readonly string[]): string {
   const a = instance.attainment;
-  if (a === null)
-    return instance.objectives > 2 ? '<p class="note">Attainment surfaces: for two objectives only.</p>' : '';
+  if (a === null) return instance.objectives > 2 ? '<p class="note">Attainment surfaces: for two objectives only.</p>' : '';
   const colour = (label: string) => labels.indexOf(label);
   const surfaces = a.solvers.map((s, k) =>
     figure(
@@ -239,12 +285,20 @@ ${differences.length ? `<h3>Differences of the attainment functions</h3>\n${diff
 function instanceSection(instance: InstanceReport, counter: ChartCounter, labels: readonly string[]): string {
   const parts: string[] = [];
   const boxes = instance.boxplots.map((b) =>
-    figure(counter, `boxplot-${b.metric}`, (t) => boxplotOption(b, t), { width: 440, height: 300 }, `${e(metricTitle(b.metric))} per run on ${e(instance.instance)}.`),
+    figure(
+      counter,
+      `boxplot-${b.metric}`,
+      (t) => boxplotOption(b, t),
+      { width: 440, height: 300 },
+      `${e(metricTitle(b.metric))} per run on ${e(instance.instance)}.`,
+    ),
   );
   if (boxes.length) parts.push(`<div class="block"><h3>Indicators per run</h3><div class="chart-grid">${boxes.join('\n')}</div></div>`);
   if (instance.convergence) {
     const c = instance.convergence;
-    parts.push(`<div class="block"><h3>Convergence</h3>${figure(counter, 'convergence', (t) => convergenceOption(c, t), { width: 900, height: 380 }, e(c.caption))}</div>`);
+    parts.push(
+      `<div class="block"><h3>Convergence</h3>${figure(counter, 'convergence', (t) => convergenceOption(c, t), { width: 900, height: 380 }, e(c.caption))}</div>`,
+    );
   }
   if (instance.fronts) {
     const f = instance.fronts;
@@ -381,7 +435,10 @@ export function renderHtml(data: ReportData): string {
     ['sequences', 'Best sequences'],
     ['failed', 'Failed runs'],
   ];
-  const date = data.generatedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC');
+  const date = data.generatedAt
+    .replace('T', ' ')
+    .replace(/\.\d+Z$/, ' UTC')
+    .replace(/Z$/, ' UTC');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

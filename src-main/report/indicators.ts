@@ -58,7 +58,15 @@ export function instanceMetricValues(
     if (!norm) throw new Error(`instance ${instance.name} has no normalisation`);
     for (const run of runs) {
       const result = results.get(run.id);
-      if (result) fronts.set(run.id, normalise(result.front.map((s) => s.objectives), norm.ideal, norm.nadir));
+      if (result)
+        fronts.set(
+          run.id,
+          normalise(
+            result.front.map((s) => s.objectives),
+            norm.ideal,
+            norm.nadir,
+          ),
+        );
     }
   }
   let referenceSet: number[][] = [];

@@ -98,13 +98,5 @@ function tableOf(table: MetricTable, data: ReportData): string {
 export function renderLatex(data: ReportData, options: { standalone?: boolean } = {}): string {
   const tables = data.tables.map((t) => tableOf(t, data)).join('\n\n');
   if (!options.standalone) return tables + '\n';
-  return [
-    '\\documentclass{article}',
-    '\\usepackage[T1]{fontenc}',
-    '\\usepackage{booktabs}',
-    '\\begin{document}',
-    tables,
-    '\\end{document}',
-    '',
-  ].join('\n');
+  return ['\\documentclass{article}', '\\usepackage[T1]{fontenc}', '\\usepackage{booktabs}', '\\begin{document}', tables, '\\end{document}', ''].join('\n');
 }

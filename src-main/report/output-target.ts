@@ -39,17 +39,30 @@ const SQLITE_MAGIC = 'SQLite format 3\0';
  */
 const MARKERS: { what: string; test: (head: string) => boolean }[] = [
   // html.ts: <meta name="generator" content="saikoro 0.1.0"> and <title>NAME: Saikoro report</title>
-  { what: 'an HTML report', test: (h) => /^<!doctype html>/i.test(h) && /<meta name="generator" content="saikoro [^"]*">/.test(h) && /<title>[^<]*: Saikoro report<\/title>/.test(h) },
+  {
+    what: 'an HTML report',
+    test: (h) => /^<!doctype html>/i.test(h) && /<meta name="generator" content="saikoro [^"]*">/.test(h) && /<title>[^<]*: Saikoro report<\/title>/.test(h),
+  },
   // json.ts: ReportData, whose first field is "format": "saikoro-report"
   { what: 'a JSON report', test: (h) => /^\{\s*"format":\s*"saikoro-report",/.test(h) },
   // csv.ts: the header rows of the runs and solutions files
-  { what: 'a CSV report', test: (h) => h.startsWith('run,instance,solver,solver_name,seed,status,') || h.startsWith('run,instance,solver,seed,kind,sequence,') },
+  {
+    what: 'a CSV report',
+    test: (h) => h.startsWith('run,instance,solver,solver_name,seed,status,') || h.startsWith('run,instance,solver,seed,kind,sequence,'),
+  },
   // latex.ts: every table starts with "% NAME: METRIC (Saikoro report; needs \usepackage{booktabs})"
   { what: 'a LaTeX report', test: (h) => /^% [A-Za-z0-9][\w.+-]*: .* \(Saikoro report; needs \\usepackage\{booktabs\}\)$/m.test(h) },
   // The HTML report printed by Chromium (pdf.ts) or Electron: Skia keeps the page's title.
-  { what: 'a PDF report', test: (h) => h.startsWith('%PDF-') && /\/Title \([A-Za-z0-9][\w.+-]*: Saikoro report\)/.test(h) && h.includes('/Producer (Skia/PDF') },
+  {
+    what: 'a PDF report',
+    test: (h) => h.startsWith('%PDF-') && /\/Title \([A-Za-z0-9][\w.+-]*: Saikoro report\)/.test(h) && h.includes('/Producer (Skia/PDF'),
+  },
   // competition-render.ts: the standings page, the standings CSV, the ECDF CSV, the LaTeX table; competition.ts's JSON
-  { what: 'an HTML competition report', test: (h) => /^<!doctype html>/i.test(h) && /<meta name="generator" content="saikoro [^"]*">/.test(h) && /<title>[^<]*: competition standings<\/title>/.test(h) },
+  {
+    what: 'an HTML competition report',
+    test: (h) =>
+      /^<!doctype html>/i.test(h) && /<meta name="generator" content="saikoro [^"]*">/.test(h) && /<title>[^<]*: competition standings<\/title>/.test(h),
+  },
   { what: 'a CSV of competition standings', test: (h) => h.startsWith('rank,entrant,score,') },
   { what: 'a CSV of runtime ECDFs', test: (h) => h.startsWith('group,solver,evaluations,fraction,reached,pairs') },
   { what: 'a LaTeX competition report', test: (h) => /^% [^\n]*: standings \(Saikoro competition report; needs \\usepackage\{booktabs\}\)$/m.test(h) },

@@ -23,7 +23,9 @@ export function findChromium(explicit?: string): string {
     return explicit;
   }
   if (isExecutableFile(SYSTEM_CHROMIUM)) return SYSTEM_CHROMIUM;
-  throw new ChromiumNotFoundError(`PDF needs Chromium and there is none at ${SYSTEM_CHROMIUM}: install it (Debian: apt-get install chromium) or name one with --chromium PATH`);
+  throw new ChromiumNotFoundError(
+    `PDF needs Chromium and there is none at ${SYSTEM_CHROMIUM}: install it (Debian: apt-get install chromium) or name one with --chromium PATH`,
+  );
 }
 
 export interface PdfOptions {
@@ -44,7 +46,9 @@ export async function renderPdf(html: string, options: PdfOptions = {}): Promise
   try {
     browser = await chromium.launch({ executablePath, headless: true, args: [...CHROMIUM_ARGS] });
   } catch (e) {
-    throw new ChromiumNotFoundError(`could not start Chromium at ${executablePath} (name another with --chromium PATH): ${(e as Error).message.split('\n')[0]}`);
+    throw new ChromiumNotFoundError(
+      `could not start Chromium at ${executablePath} (name another with --chromium PATH): ${(e as Error).message.split('\n')[0]}`,
+    );
   }
   try {
     const page = await browser.newPage();

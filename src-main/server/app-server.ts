@@ -69,7 +69,14 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   else if (!existsSync(join(rendererDir, 'index.html'))) throw new RendererMissingError(rendererDir);
   // PDF reports are printed by the system's Chromium (playwright-core), as `saikoro report` does.
   const paths = workspacePaths(opts.workspace ?? process.cwd());
-  const core = createAppCore({ appInfo: packageAppInfo('web'), spawn: opts.spawn ?? nodeSpawner(), parallelism: opts.parallelism, paths, printPdf: (html) => renderPdf(html), programs: opts.allowCommands ? allowPrograms() : refusePrograms() });
+  const core = createAppCore({
+    appInfo: packageAppInfo('web'),
+    spawn: opts.spawn ?? nodeSpawner(),
+    parallelism: opts.parallelism,
+    paths,
+    printPdf: (html) => renderPdf(html),
+    programs: opts.allowCommands ? allowPrograms() : refusePrograms(),
+  });
   // What the client reads names no absolute path of the server's: files in the workspace
   // relative to it, the app's own files (a crashed worker's last line) under <saikoro>/.
   const appFolder = pathRedactor([PROJECT_ROOT], '<saikoro>');
@@ -80,10 +87,29 @@ export async function startAppServer(opts: AppServerOptions = {}): Promise<AppSe
   try {
     if (opts.competition) {
       const normaliser = boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: opts.spawn ?? nodeSpawner(), parallelism: 1 })));
-      service = CompetitionService.open(opts.competition.file, { normaliser, ...(opts.competition.limits ? { limits: opts.competition.limits } : {}), onError: opts.onError });
+      service = CompetitionService.open(opts.competition.file, {
+        normaliser,
+        ...(opts.competition.limits ? { limits: opts.competition.limits } : {}),
+        onError: opts.onError,
+      });
     }
-    const competition = service ? competitionEndpoints(service, { publicLeaderboard: opts.competition?.publicLeaderboard, heartbeatSeconds: opts.competition?.heartbeatSeconds, onError: opts.onError }) : undefined;
-    server = await startWebServer({ rendererDir, api: core.api, events: core.events, port: opts.port, host: opts.host, token: opts.token === undefined ? newToken() : opts.token, redact, ...(competition ? { competition } : {}) });
+    const competition = service
+      ? competitionEndpoints(service, {
+          publicLeaderboard: opts.competition?.publicLeaderboard,
+          heartbeatSeconds: opts.competition?.heartbeatSeconds,
+          onError: opts.onError,
+        })
+      : undefined;
+    server = await startWebServer({
+      rendererDir,
+      api: core.api,
+      events: core.events,
+      port: opts.port,
+      host: opts.host,
+      token: opts.token === undefined ? newToken() : opts.token,
+      redact,
+      ...(competition ? { competition } : {}),
+    });
   } catch (e) {
     await service?.close();
     (launcher as Launcher | null)?.dispose();

@@ -64,16 +64,34 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
 }
 
 function sendRefusal(res: ServerResponse, refusal: RemoteRefusal): void {
-  sendJson(res, refusal.status, refusal.toJSON(), refusal.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : refusal.retry !== null ? { 'Retry-After': String(Math.max(1, Math.ceil(refusal.retry))) } : {});
+  sendJson(
+    res,
+    refusal.status,
+    refusal.toJSON(),
+    refusal.status === 401 ? { 'WWW-Authenticate': 'Bearer' } : refusal.retry !== null ? { 'Retry-After': String(Math.max(1, Math.ceil(refusal.retry))) } : {},
+  );
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 409: 'Conflict', 410: 'Gone', 413: 'Payload Too Large', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable' };
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  409: 'Conflict',
+  410: 'Gone',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
 
 /** A refused upgrade: an HTTP answer on the raw socket, with the refusal as JSON. */
 function refuseUpgrade(socket: Duplex, refusal: RemoteRefusal): void {
   const body = JSON.stringify(refusal.toJSON());
   const extra = refusal.status === 401 ? 'WWW-Authenticate: Bearer\r\n' : '';
-  socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${refusal.status} ${STATUS_TEXT[refusal.status] ?? 'Error'}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+  );
 }
 
 function bearerOf(req: IncomingMessage, url: URL): string | null {
@@ -92,7 +110,7 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
   const internal = (e: unknown): RemoteRefusal => {
     if (e instanceof RemoteRefusal) return e;
     options.onError?.(`competition endpoint: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-    return new RemoteRefusal(500, 'internal error (the organiser sees it in the server\'s log)');
+    return new RemoteRefusal(500, "internal error (the organiser sees it in the server's log)");
   };
 
   /** Who asks: the organiser, an entrant by its token, or nobody (no token). An unknown token is refused. */
@@ -101,14 +119,15 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     const token = bearerOf(req, url);
     if (token === null) return null;
     const entrant = service.entrantOf(token);
-    if (entrant === null) throw new RemoteRefusal(401, 'this token is not valid here (revoked, replaced by a newer one, or not this competition\'s); ask the organiser for a token');
+    if (entrant === null)
+      throw new RemoteRefusal(401, "this token is not valid here (revoked, replaced by a newer one, or not this competition's); ask the organiser for a token");
     return { kind: 'entrant', entrant };
   }
 
   /** The entrant an entrant endpoint acts for: the token's, or for the organiser the one `?entrant=` names. */
   function entrantFor(req: IncomingMessage, url: URL, request: CompetitionRequest): { entrant: string; token: string | null } {
     const caller = callerOf(req, url, request);
-    if (caller === null) throw new RemoteRefusal(401, 'this endpoint needs an entrant\'s token (Authorization: Bearer <token>, or ?token=)');
+    if (caller === null) throw new RemoteRefusal(401, "this endpoint needs an entrant's token (Authorization: Bearer <token>, or ?token=)");
     if (caller.kind === 'entrant') return { entrant: caller.entrant, token: bearerOf(req, url) };
     const named = url.searchParams.get('entrant');
     if (named === null) throw new RemoteRefusal(400, 'the organiser names the entrant to act for: ?entrant=NAME');
@@ -126,17 +145,19 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
   function leaderboardAllowed(req: IncomingMessage, url: URL, request: CompetitionRequest): void {
     if (options.publicLeaderboard) return;
     const caller = callerOf(req, url, request);
-    if (caller?.kind !== 'organiser') throw new RemoteRefusal(caller === null ? 401 : 403, 'the leaderboard is the organiser\'s on this server (it was started without --public-leaderboard)');
+    if (caller?.kind !== 'organiser')
+      throw new RemoteRefusal(caller === null ? 401 : 403, "the leaderboard is the organiser's on this server (it was started without --public-leaderboard)");
   }
 
   async function readBody(req: IncomingMessage): Promise<string> {
     const limit = service.limits.maxMessageBytes;
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) throw new RemoteRefusal(413, `the request is ${declared} bytes; at most ${limit} bytes per message on this server; nothing was evaluated`);
+    if (Number.isFinite(declared) && declared > limit)
+      throw new RemoteRefusal(413, `the request is ${declared} bytes; at most ${limit} bytes per message on this server; nothing was evaluated`);
     return new Promise((resolve, reject) => {
       const chunks: Buffer[] = [];
       let size = 0;
-      const timer = setTimeout(() => reject(new RemoteRefusal(400, 'the request\'s body did not arrive within 30 s; nothing was evaluated')), 30_000);
+      const timer = setTimeout(() => reject(new RemoteRefusal(400, "the request's body did not arrive within 30 s; nothing was evaluated")), 30_000);
       req.on('data', (chunk: Buffer) => {
         size += chunk.length;
         if (size > limit) {
@@ -159,7 +180,8 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
   }
 
   async function handleProblem(problem: string, req: IncomingMessage, res: ServerResponse, url: URL, request: CompetitionRequest): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST') throw new RemoteRefusal(405 as number, 'use GET (the hello), POST (one request) or a WebSocket');
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'POST')
+      throw new RemoteRefusal(405 as number, 'use GET (the hello), POST (one request) or a WebSocket');
     const { entrant, token } = entrantFor(req, url, request);
     const seed = seedOf(url);
     const release = service.acquireConnection(entrant);
@@ -257,10 +279,12 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     ws.on('message', (data, isBinary) => {
       queued++;
       if (queued >= MAX_QUEUED) ws.pause();
-      chain = chain.then(() => onMessage(data, isBinary)).finally(() => {
-        queued--;
-        if (queued < MAX_QUEUED / 2 && ws.isPaused) ws.resume();
-      });
+      chain = chain
+        .then(() => onMessage(data, isBinary))
+        .finally(() => {
+          queued--;
+          if (queued < MAX_QUEUED / 2 && ws.isPaused) ws.resume();
+        });
     });
     ws.on('close', () => {
       clearInterval(heartbeat);

@@ -68,14 +68,18 @@ export function renderLeaderboard(competition: Competition, live: LiveStandings 
       parts.push(
         `<tr${i === 0 ? ' class="first"' : ''}><td class="num">${rankText(s.rank)}</td><td>${escape(s.entrant)}</td><td class="num">${s.score.toFixed(3)}</td>${definition.tracks
           .map((t) => `<td class="num">${s.tracks[t] === undefined ? '–' : s.tracks[t].toFixed(3)}</td>`)
-          .join('')}<td class="num">${p.done}${p.failed ? ` (+${p.failed} failed)` : ''}</td><td class="num">${p.live}</td><td class="num">${p.missing}</td><td class="num">${p.evaluations.toLocaleString('en-US')}</td></tr>`,
+          .join(
+            '',
+          )}<td class="num">${p.done}${p.failed ? ` (+${p.failed} failed)` : ''}</td><td class="num">${p.live}</td><td class="num">${p.missing}</td><td class="num">${p.evaluations.toLocaleString('en-US')}</td></tr>`,
       );
     });
     parts.push('</tbody></table>');
     const f = r.friedman;
     parts.push(
       `<p class="muted">Score: the entrant's problem ranks averaged over the suite (1 = best on every problem), per track the same over its problems; a run not played yet counts as one that found nothing. ${
-        f ? `Friedman over ${f.problems} problems and ${f.entrants} entrants: χ² = ${f.chiSquare.toFixed(2)}, p = ${pText(f.p)}; Iman-Davenport p = ${pText(f.imanDavenportP)}.` : 'No Friedman test with fewer than 2 problems or 2 entrants.'
+        f
+          ? `Friedman over ${f.problems} problems and ${f.entrants} entrants: χ² = ${f.chiSquare.toFixed(2)}, p = ${pText(f.p)}; Iman-Davenport p = ${pText(f.imanDavenportP)}.`
+          : 'No Friedman test with fewer than 2 problems or 2 entrants.'
       }</p>`,
     );
     parts.push('<h2>Problems</h2>');
@@ -87,12 +91,16 @@ export function renderLeaderboard(competition: Competition, live: LiveStandings 
       });
       parts.push(`<tr><td>${escape(problem.id)}</td>${cells.join('')}</tr>`);
     }
-    parts.push('</tbody></table><p class="muted">Each cell: the entrant\'s rank on the problem, then its best run (the evaluation that first reached it after @).</p>');
+    parts.push(
+      '</tbody></table><p class="muted">Each cell: the entrant\'s rank on the problem, then its best run (the evaluation that first reached it after @).</p>',
+    );
     parts.push('<h2>Runtime ECDFs</h2><div class="charts">');
     const order = r.entrants.map((e) => e.name);
     r.ecdfs.forEach((g, i) => {
       const ordered = [...g.ecdfs].sort((a, b) => order.indexOf(a.solver) - order.indexOf(b.solver));
-      parts.push(`<figure>${renderSvg(ecdfOption({ group: g.group, ecdfs: ordered, end: definition.evaluations }, LIGHT_PALETTE), { width: 520, height: 320 }, `ecdf${i}`)}</figure>`);
+      parts.push(
+        `<figure>${renderSvg(ecdfOption({ group: g.group, ecdfs: ordered, end: definition.evaluations }, LIGHT_PALETTE), { width: 520, height: 320 }, `ecdf${i}`)}</figure>`,
+      );
     });
     parts.push(
       '</div><p class="muted">COCO\'s runtime ECDFs: for targets of each problem from the best value any run reached, the fraction of (run, target) pairs an entrant reached by each evaluation, per track and over the suite.</p>',
@@ -102,7 +110,9 @@ export function renderLeaderboard(competition: Competition, live: LiveStandings 
   const own = options.own;
   if (own) {
     parts.push(`<h2>Your runs (${escape(own.entrant)})</h2>`);
-    parts.push('<table id="own"><thead><tr><th>Problem</th><th>Seed</th><th>State</th><th>Evaluations</th><th>Left</th><th>Best so far</th></tr></thead><tbody>');
+    parts.push(
+      '<table id="own"><thead><tr><th>Problem</th><th>Seed</th><th>State</th><th>Evaluations</th><th>Left</th><th>Best so far</th></tr></thead><tbody>',
+    );
     for (const p of own.problems)
       for (const run of p.runs)
         parts.push(

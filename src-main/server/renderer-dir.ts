@@ -52,10 +52,14 @@ export class RendererSourcesMissingError extends Error {
 }
 
 /** Builds the renderer when it is missing or stale (or always, with force); says whether it built. */
-export async function ensureRendererBuilt(outDir: string, opts: { force?: boolean; projectRoot?: string; onBuild?: (outDir: string) => void } = {}): Promise<boolean> {
+export async function ensureRendererBuilt(
+  outDir: string,
+  opts: { force?: boolean; projectRoot?: string; onBuild?: (outDir: string) => void } = {},
+): Promise<boolean> {
   if (!opts.force && !rendererBuildIsStale(outDir, opts.projectRoot)) return false;
   const projectRoot = opts.projectRoot ?? PROJECT_ROOT;
-  if (!existsSync(join(projectRoot, 'src-renderer', 'index.html'))) throw new RendererSourcesMissingError(outDir, opts.force === true && existsSync(join(outDir, 'index.html')));
+  if (!existsSync(join(projectRoot, 'src-renderer', 'index.html')))
+    throw new RendererSourcesMissingError(outDir, opts.force === true && existsSync(join(outDir, 'index.html')));
   opts.onBuild?.(outDir);
   const { buildRenderer } = await import('./renderer-build.ts');
   await buildRenderer(outDir, projectRoot);

@@ -90,7 +90,8 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 // Same policy as the desktop window; inline styles are needed by Vue style bindings and ECharts.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'self'; frame-ancestors 'none'";
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -134,7 +135,8 @@ export function allowedHostNames(host: string): Set<string> {
   names.add((host.includes(':') && !host.startsWith('[') ? `[${host}]` : host).toLowerCase());
   if (host === '0.0.0.0' || host === '::' || host === '[::]') {
     names.add(os.hostname().toLowerCase());
-    for (const list of Object.values(os.networkInterfaces())) for (const a of list ?? []) names.add((a.family === 'IPv6' ? `[${a.address}]` : a.address).toLowerCase());
+    for (const list of Object.values(os.networkInterfaces()))
+      for (const a of list ?? []) names.add((a.family === 'IPv6' ? `[${a.address}]` : a.address).toLowerCase());
   }
   return names;
 }
@@ -204,7 +206,13 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
     } catch {
       return false;
     }
-    return named !== null && url.protocol === 'http:' && url.origin === origin.toLowerCase() && url.hostname === named.name && (url.port === '' ? 80 : Number(url.port)) === named.port;
+    return (
+      named !== null &&
+      url.protocol === 'http:' &&
+      url.origin === origin.toLowerCase() &&
+      url.hostname === named.name &&
+      (url.port === '' ? 80 : Number(url.port)) === named.port
+    );
   };
   const redact = opts.redact ?? ((text: string) => text);
 
@@ -232,7 +240,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       return opts.competition.handleHttp(req, res, url, { organiser });
     }
     if (!authorized(req, url)) {
-      if (url.pathname.startsWith('/api/')) return send(res, 401, 'text/plain; charset=utf-8', 'this server needs its token (Authorization: Bearer <token>)', { 'WWW-Authenticate': 'Bearer' });
+      if (url.pathname.startsWith('/api/'))
+        return send(res, 401, 'text/plain; charset=utf-8', 'this server needs its token (Authorization: Bearer <token>)', { 'WWW-Authenticate': 'Bearer' });
       return send(res, 401, 'text/html; charset=utf-8', UNAUTHORIZED_PAGE, { 'WWW-Authenticate': 'Bearer' });
     }
     // The page's first load brings the token in the address: keep it in a cookie and take it
@@ -252,7 +261,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
   async function handleCall(name: string, req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST') return send(res, 405, 'text/plain; charset=utf-8', 'API calls use POST');
     if (!sameOrigin(req)) return send(res, 403, 'text/plain; charset=utf-8', 'cross-origin API calls are refused');
-    if (!acceptsJsonMediaType(req.headers['content-type'])) return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json (charset utf-8, when given)');
+    if (!acceptsJsonMediaType(req.headers['content-type']))
+      return send(res, 415, 'text/plain; charset=utf-8', 'API calls take application/json (charset utf-8, when given)');
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) return refuseBody(req, res, 413, `request body larger than ${MAX_BODY_BYTES} bytes`);
     if (bodiesInFlight >= MAX_BODIES_IN_FLIGHT) return refuseBody(req, res, 503, 'too many requests at once; try again');
@@ -271,7 +281,10 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       args = parseJsonSafe(text);
     } catch (e) {
       if (!(e instanceof JsonInputError)) throw e;
-      return sendResult(res, { ok: false, error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` } });
+      return sendResult(res, {
+        ok: false,
+        error: { name: 'BadRequest', message: `request body is ${e.message.startsWith('nested') ? e.message : `not JSON: ${e.message}`}` },
+      });
     }
     // A client that goes before its answer (closed the tab, timed out) aborts the call's
     // request signal: a startRun or addExperiment not yet carried out then does nothing
@@ -311,7 +324,8 @@ export async function startWebServer(opts: WebServerOptions): Promise<WebServer>
       // /index.html/ is ENOTDIR, a 300-character segment ENAMETOOLONG: all "not found", and the
       // answer never carries the error's message (it names the server's files).
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP' || code === 'EINVAL') return send(res, 404, 'text/plain; charset=utf-8', 'not found');
+      if (code === 'ENOENT' || code === 'EISDIR' || code === 'ENOTDIR' || code === 'ENAMETOOLONG' || code === 'ELOOP' || code === 'EINVAL')
+        return send(res, 404, 'text/plain; charset=utf-8', 'not found');
       if (code === 'EACCES' || code === 'EPERM') return send(res, 403, 'text/plain; charset=utf-8', 'forbidden');
       throw e;
     }

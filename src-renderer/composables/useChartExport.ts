@@ -55,13 +55,17 @@ const OVERLAY_ZLEVEL = 9000;
  * An option drawn by the SVG renderer off-screen (server-side mode: no element, no layout),
  * with `overlays` (image URLs) over the whole of it.
  */
-export function optionSvg(option: EChartsCoreOption, { width, height, scheme, overlays = [] }: { width: number; height: number; scheme: ColorScheme; overlays?: readonly string[] }): string {
+export function optionSvg(
+  option: EChartsCoreOption,
+  { width, height, scheme, overlays = [] }: { width: number; height: number; scheme: ColorScheme; overlays?: readonly string[] },
+): string {
   const w = Math.max(1, width);
   const h = Math.max(1, height);
   const instance = init(null, themeName(scheme), { renderer: 'svg', ssr: true, width: w, height: h });
   try {
     instance.setOption({ ...option, backgroundColor: chartPalette(scheme).surface, animation: false }, { notMerge: true });
-    for (const href of overlays) instance.getZr().add(new graphic.Image({ style: { image: href, x: 0, y: 0, width: w, height: h }, silent: true, zlevel: OVERLAY_ZLEVEL }));
+    for (const href of overlays)
+      instance.getZr().add(new graphic.Image({ style: { image: href, x: 0, y: 0, width: w, height: h }, silent: true, zlevel: OVERLAY_ZLEVEL }));
     return quoteSvgFonts(instance.renderToSVGString());
   } finally {
     instance.dispose();

@@ -102,7 +102,6 @@ export const useCompetitionStore = defineStore('competition', () => {
   let lastStandings = 0;
   let later: ReturnType<typeof setTimeout> | null = null;
 
-
   /** The newest session of each track: the project store's live one, or the overview's. */
   const sessions = computed<ExperimentSession[]>(() => {
     const o = overview.value;

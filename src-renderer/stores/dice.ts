@@ -412,7 +412,13 @@ export const useDiceStore = defineStore('dice', () => {
     const state = editor();
     state.set(p, face);
     publish(state);
-    lastEdit.value = { label, x: evaluatedSequence.value, objectives: [...before.objectives], satisfied: before.constraints.filter((g) => g <= 0).length, feasible: before.feasible };
+    lastEdit.value = {
+      label,
+      x: evaluatedSequence.value,
+      objectives: [...before.objectives],
+      satisfied: before.constraints.filter((g) => g <= 0).length,
+      feasible: before.feasible,
+    };
     return true;
   }
 

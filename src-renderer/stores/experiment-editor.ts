@@ -157,5 +157,27 @@ export const useExperimentEditorStore = defineStore('experiment-editor', () => {
     }
   }
 
-  return { draft, jsonText, jsonProblem, check, errors, undoStack, saving, saved, refusal, solvers, solversError, nameTaken, takenNames, update, editJson, replace, undo, startNew, cloneFrom, loadSolvers, save };
+  return {
+    draft,
+    jsonText,
+    jsonProblem,
+    check,
+    errors,
+    undoStack,
+    saving,
+    saved,
+    refusal,
+    solvers,
+    solversError,
+    nameTaken,
+    takenNames,
+    update,
+    editJson,
+    replace,
+    undo,
+    startNew,
+    cloneFrom,
+    loadSolvers,
+    save,
+  };
 });

@@ -78,7 +78,9 @@ export function applyConfigToDice(dice: ReturnType<typeof useDiceStore>, config:
     const d = i + 1;
     const k = config.constraints.indexOf(d);
     const current = dice.constraints[i];
-    return k >= 0 ? { d, enabled: true, lower: config.lowerBounds[k], upper: config.upperBounds[k] } : { d, enabled: false, lower: current?.lower ?? 0.1, upper: current?.upper ?? 0.9 };
+    return k >= 0
+      ? { d, enabled: true, lower: config.lowerBounds[k], upper: config.upperBounds[k] }
+      : { d, enabled: false, lower: current?.lower ?? 0.1, upper: current?.upper ?? 0.9 };
   });
   return track !== null;
 }
@@ -157,7 +159,10 @@ export const useExploreStore = defineStore('explore', () => {
     switch (next.kind) {
       case 'synthetic':
         instances.value = [];
-        return fromSynthetic(syntheticFront({ points: next.points, objectives: next.objectives, seed: next.seed }), `synthetic front · ${next.points.toLocaleString('en-US')} points · M = ${next.objectives} · seed ${next.seed}`);
+        return fromSynthetic(
+          syntheticFront({ points: next.points, objectives: next.objectives, seed: next.seed }),
+          `synthetic front · ${next.points.toLocaleString('en-US')} points · M = ${next.objectives} · seed ${next.seed}`,
+        );
       case 'run': {
         instances.value = [];
         const run = runs.get(next.runId) ?? (await api.getRun(next.runId));
@@ -263,7 +268,9 @@ export const useExploreStore = defineStore('explore', () => {
       what: d.feasible[i] ? 'a solution of its final front' : 'its best solution (infeasible: the run found no feasible one)',
       x,
     };
-    openNote.value = exact ? null : `This instance groups the features into objectives in its own way; the evaluator shows the ${dice.track} track's objectives for it.`;
+    openNote.value = exact
+      ? null
+      : `This instance groups the features into objectives in its own way; the evaluator shows the ${dice.track} track's objectives for it.`;
     window.location.hash = '#/dice';
     return true;
   }

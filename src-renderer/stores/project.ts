@@ -10,7 +10,16 @@
  */
 import { defineStore } from 'pinia';
 import { computed, markRaw, onScopeDispose, ref, shallowRef } from 'vue';
-import type { Disposer, ExperimentSession, ExperimentSummary, MetricName, ProjectFileEntry, ProjectSummary, SaikoroApi, SavedRun } from '../../src-shared/api.ts';
+import type {
+  Disposer,
+  ExperimentSession,
+  ExperimentSummary,
+  MetricName,
+  ProjectFileEntry,
+  ProjectSummary,
+  SaikoroApi,
+  SavedRun,
+} from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 
 type ReconnectingApi = SaikoroApi & { onReconnect?(listener: () => void): Disposer };
@@ -39,7 +48,11 @@ export const useProjectStore = defineStore('project', () => {
   const recovered = computed<string[]>(() => (recoveredDismissed.value ? [] : (summary.value?.recovered ?? [])));
   const dismissRecovered = () => (recoveredDismissed.value = true);
   /** Sessions queued or running, in the order they began. */
-  const activeSessions = computed(() => [...sessions.value.values()].filter((s) => s.status === 'queued' || s.status === 'running' || s.status === 'stopping').sort((a, b) => a.startedAt.localeCompare(b.startedAt)));
+  const activeSessions = computed(() =>
+    [...sessions.value.values()]
+      .filter((s) => s.status === 'queued' || s.status === 'running' || s.status === 'stopping')
+      .sort((a, b) => a.startedAt.localeCompare(b.startedAt)),
+  );
 
   function experiment(name: string): ExperimentSummary | null {
     return experiments.value.find((e) => e.name === name) ?? null;

@@ -73,7 +73,17 @@ export function awaitsNormalisation(run: Pick<RunInfo, 'started'>): boolean {
 }
 
 export function liveFromStarted(started: RunStarted): LiveRun {
-  return markRaw({ runId: started.runId, kind: started.kind, started, status: 'queued', snapshot: null, result: null, reason: null, history: [], points: markRaw([]) }) as LiveRun;
+  return markRaw({
+    runId: started.runId,
+    kind: started.kind,
+    started,
+    status: 'queued',
+    snapshot: null,
+    result: null,
+    reason: null,
+    history: [],
+    points: markRaw([]),
+  }) as LiveRun;
 }
 
 export const useRunsStore = defineStore('runs', () => {

@@ -64,7 +64,11 @@ export const useSolveStore = defineStore('solve', () => {
   const diceRuns = computed(() => runs.ofKind('dice').filter((r) => !(r.started.kind === 'dice' && r.started.experiment)));
   const current = computed<LiveRun | null>(() => (selected.value === undefined ? (diceRuns.value[0] ?? null) : runs.get(selected.value)));
   const started = computed(() => (current.value?.started ?? null) as DiceRunStarted | null);
-  const running = computed(() => starting.value || (current.value !== null && (current.value.status === 'queued' || current.value.status === 'running' || current.value.status === 'paused')));
+  const running = computed(
+    () =>
+      starting.value ||
+      (current.value !== null && (current.value.status === 'queued' || current.value.status === 'running' || current.value.status === 'paused')),
+  );
 
   // A page that opens on a run it did not start (after a reload) shows that run's settings in
   // the form once, so what the form says and what runs agree; later runs leave the form alone.
@@ -162,7 +166,8 @@ export const useSolveStore = defineStore('solve', () => {
 
   async function togglePause(): Promise<void> {
     const run = current.value;
-    if (run && (run.status === 'running' || run.status === 'paused' || run.status === 'queued')) await runs.pause(run.runId, run.status !== 'paused' && !run.snapshot?.paused);
+    if (run && (run.status === 'running' || run.status === 'paused' || run.status === 'queued'))
+      await runs.pause(run.runId, run.status !== 'paused' && !run.snapshot?.paused);
   }
 
   async function cancel(): Promise<void> {

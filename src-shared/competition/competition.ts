@@ -134,13 +134,21 @@ export function checkDefinition(definition: CompetitionDefinition): CompetitionD
 
 /** A suite's problems as stored: ids, places and bands (the tracks' groupings and constraints are the public ones). */
 export function storedProblems(suite: readonly SuiteProblem[]): StoredProblem[] {
-  return suite.map(({ id, track, n, instance, hidden, config }) => ({ id, track, n, instance, hidden, bands: { alpha: [...config.alpha], beta: [...config.beta], gamma: [...config.gamma] } }));
+  return suite.map(({ id, track, n, instance, hidden, config }) => ({
+    id,
+    track,
+    n,
+    instance,
+    hidden,
+    bands: { alpha: [...config.alpha], beta: [...config.beta], gamma: [...config.gamma] },
+  }));
 }
 
 /** Checks stored problems against the definition: every problem of the suite once, in order, with 15 bands and weights each. */
 export function checkStoredProblems(definition: CompetitionDefinition, problems: readonly StoredProblem[]): void {
   const expected: string[] = [];
-  for (const track of definition.tracks) for (const n of definition.ns) for (let k = definition.withPublic ? 0 : 1; k <= definition.instances; k++) expected.push(problemId(track, n, k));
+  for (const track of definition.tracks)
+    for (const n of definition.ns) for (let k = definition.withPublic ? 0 : 1; k <= definition.instances; k++) expected.push(problemId(track, n, k));
   if (problems.length !== expected.length) throw new SuiteError('problems', `holds ${problems.length} problems, the definition ${expected.length}`);
   problems.forEach((p, i) => {
     if (p.id !== expected[i]) throw new SuiteError(`problems[${i}].id`, `is ${JSON.stringify(p.id)}, expected ${expected[i]}`);

@@ -55,7 +55,13 @@ export function soSteps(result: SolverResult): Steps {
       values.push(t.best);
     }
   }
-  return { sense: 'min', evaluations, values, end: result.evaluations, inexact: result.traceExact ? null : 'a trace stored before exact traces: one point per improving step, late by up to a step' };
+  return {
+    sense: 'min',
+    evaluations,
+    values,
+    end: result.evaluations,
+    inexact: result.traceExact ? null : 'a trace stored before exact traces: one point per improving step, late by up to a step',
+  };
 }
 
 /**
@@ -93,7 +99,15 @@ export function hypervolumeSteps(log: FrontLog, end: number, norm: HvNormalisati
     }
   }
   const c = log.compacted;
-  return { sense: 'max', evaluations, values, end, inexact: c ? `a compacted front log: exact up to evaluation ${c.exactUntil} and at ceil(10^(i/${c.perDecade})) evaluations, late by less than a step in between` : null };
+  return {
+    sense: 'max',
+    evaluations,
+    values,
+    end,
+    inexact: c
+      ? `a compacted front log: exact up to evaluation ${c.exactUntil} and at ceil(10^(i/${c.perDecade})) evaluations, late by less than a step in between`
+      : null,
+  };
 }
 
 /** The hypervolume steps of a result (its front log), or null when it has none (stored before front logs). */
@@ -134,7 +148,8 @@ export const SO_LADDER: TargetLadder = { perDecade: 5, decades: 4 };
 export const MO_LADDER: TargetLadder = { perDecade: 5, decades: 5 };
 
 function distances(scale: number, ladder: TargetLadder): number[] {
-  if (!(Number.isInteger(ladder.perDecade) && ladder.perDecade >= 1 && Number.isInteger(ladder.decades) && ladder.decades >= 0)) throw new RangeError(`a target ladder needs whole numbers perDecade >= 1 and decades >= 0, got ${JSON.stringify(ladder)}`);
+  if (!(Number.isInteger(ladder.perDecade) && ladder.perDecade >= 1 && Number.isInteger(ladder.decades) && ladder.decades >= 0))
+    throw new RangeError(`a target ladder needs whole numbers perDecade >= 1 and decades >= 0, got ${JSON.stringify(ladder)}`);
   if (!(scale > 0 && Number.isFinite(scale))) throw new RangeError(`a target ladder needs a positive scale, got ${scale}`);
   const out: number[] = [];
   for (let k = 0; k <= ladder.decades * ladder.perDecade; k++) out.push(scale * 10 ** (-k / ladder.perDecade));
@@ -221,6 +236,7 @@ function csvField(text: string): string {
 /** The ECDFs as CSV: `solver,evaluations,fraction,reached,pairs`, one row per step. */
 export function ecdfCsv(ecdfs: readonly Ecdf[]): string {
   const lines = ['solver,evaluations,fraction,reached,pairs'];
-  for (const e of ecdfs) for (const p of e.points) lines.push(`${csvField(e.solver)},${p.evaluations},${p.fraction},${Math.round(p.fraction * e.pairs)},${e.pairs}`);
+  for (const e of ecdfs)
+    for (const p of e.points) lines.push(`${csvField(e.solver)},${p.evaluations},${p.fraction},${Math.round(p.fraction * e.pairs)},${e.pairs}`);
   return lines.join('\n') + '\n';
 }

@@ -20,7 +20,12 @@ export function hiddenInstanceNames(specs: readonly ExperimentSpec[]): Set<strin
 
 /** A hidden instance as it may be shown: its name, track and N, marked hidden; no config, no normalisation. */
 export function redactInstance(instance: InstanceSpec): InstanceSpec {
-  return { name: instance.name, ...(instance.track !== undefined ? { track: instance.track } : {}), ...(instance.n !== undefined ? { n: instance.n } : {}), hidden: true };
+  return {
+    name: instance.name,
+    ...(instance.track !== undefined ? { track: instance.track } : {}),
+    ...(instance.n !== undefined ? { n: instance.n } : {}),
+    hidden: true,
+  };
 }
 
 /** The spec with every instance in `hidden` redacted (the same object when none is). */
@@ -39,7 +44,10 @@ export function redactBands<C extends { alpha: number[]; beta: number[]; gamma: 
 }
 
 /** A comparison with the normalisation of every hidden instance left out (and the instance marked hidden). */
-export function redactComparison<C extends { instances: { instance: string; normalisation: unknown; hidden?: true }[] }>(comparison: C, hidden: ReadonlySet<string>): C {
+export function redactComparison<C extends { instances: { instance: string; normalisation: unknown; hidden?: true }[] }>(
+  comparison: C,
+  hidden: ReadonlySet<string>,
+): C {
   if (!comparison.instances.some((i) => hidden.has(i.instance))) return comparison;
   return { ...comparison, instances: comparison.instances.map((i) => (hidden.has(i.instance) ? { ...i, normalisation: null, hidden: true as const } : i)) };
 }

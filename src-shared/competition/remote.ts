@@ -108,7 +108,11 @@ export function checkRequest(text: string, n: number, maxBatch: number): Checked
   }
   if ('log' in message) return null;
   const list = message.evaluate;
-  if (list.length > maxBatch) throw new RemoteRefusal(413, `this request holds ${list.length} sequences; at most ${maxBatch} per request on this server (send several requests); nothing was evaluated`);
+  if (list.length > maxBatch)
+    throw new RemoteRefusal(
+      413,
+      `this request holds ${list.length} sequences; at most ${maxBatch} per request on this server (send several requests); nothing was evaluated`,
+    );
   const valid: Uint8Array[] = [];
   const errors: string[] = [];
   for (const x of list) {

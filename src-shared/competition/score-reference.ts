@@ -85,7 +85,8 @@ export function scoreReference(track: TrackName, n: number): HvNormalisation {
   const features = randomFeatures(n);
   const m = TRACK_OBJECTIVES[track].length;
   const nadir = randomMedians(features, track, publicBands());
-  for (let k = 1; k <= REFERENCE_DRAWS; k++) randomMedians(features, track, drawInstance(REFERENCE_SECRET, n, k)).forEach((v, i) => (nadir[i] = Math.max(nadir[i], v)));
+  for (let k = 1; k <= REFERENCE_DRAWS; k++)
+    randomMedians(features, track, drawInstance(REFERENCE_SECRET, n, k)).forEach((v, i) => (nadir[i] = Math.max(nadir[i], v)));
   const norm: HvNormalisation = {
     ideal: new Array<number>(m).fill(0),
     nadir: nadir.map((v) => (v > 0 ? v : 1)),

@@ -76,7 +76,11 @@ export function scoreKey(value: number): number {
 export function scoreRun(input: { config: DiceConfig; track: TrackName; budget: number; result: SolverResult | null; reference?: HvNormalisation }): ScoredRun {
   const { config, result } = input;
   const m = config.objectives.length;
-  if (result === null) return { score: m === 1 ? { kind: 'so', f: null, violation: null, at: null, evaluations: 0 } : { kind: 'mo', hv: 0, at: null, frontSize: 0, evaluations: 0 }, problem: null };
+  if (result === null)
+    return {
+      score: m === 1 ? { kind: 'so', f: null, violation: null, at: null, evaluations: 0 } : { kind: 'mo', hv: 0, at: null, frontSize: 0, evaluations: 0 },
+      problem: null,
+    };
   const problem = resultProblem(config, { evaluations: input.budget }, result);
   const evaluator = new DiceEvaluator(config);
   const scales = constraintScales(config.n, config.constraints);

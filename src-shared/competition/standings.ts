@@ -81,7 +81,8 @@ export function rankProblem(scores: ProblemScores, entrants: readonly string[]):
       owner.push(e);
     }
   });
-  for (const name of Object.keys(scores.runs)) if (!entrants.includes(name)) throw new RangeError(`problem ${scores.problem}: runs of ${name}, who is not an entrant`);
+  for (const name of Object.keys(scores.runs))
+    if (!entrants.includes(name)) throw new RangeError(`problem ${scores.problem}: runs of ${name}, who is not an entrant`);
   const ranks = rankScores(all);
   const sums = new Array<number>(entrants.length).fill(0);
   ranks.forEach((r, i) => (sums[owner[i]] += r));
@@ -99,7 +100,8 @@ export function rankProblem(scores: ProblemScores, entrants: readonly string[]):
 export function computeStandings(entrants: readonly string[], problems: readonly ProblemScores[]): Standings {
   if (entrants.length === 0) throw new RangeError('standings need at least one entrant');
   if (new Set(entrants).size !== entrants.length) throw new RangeError(`an entrant is named twice (${entrants.join(', ')})`);
-  if (new Set(problems.map((p) => p.problem)).size !== problems.length) throw new RangeError(`a problem is given twice (${problems.map((p) => p.problem).join(', ')})`);
+  if (new Set(problems.map((p) => p.problem)).size !== problems.length)
+    throw new RangeError(`a problem is given twice (${problems.map((p) => p.problem).join(', ')})`);
   const places = problems.map((p) => rankProblem(p, entrants));
   const averages = entrants.map((name) => (places.length ? places.reduce((s, p) => s + p[name].rank, 0) / places.length : 0));
   const positions = rankWithTies(averages).ranks;
@@ -114,7 +116,14 @@ export function computeStandings(entrants: readonly string[], problems: readonly
   const test = friedman(places.map((p) => entrants.map((name) => p[name].rank)));
   return {
     standings,
-    friedman: { problems: test.blocks, entrants: test.treatments, chiSquare: test.chiSquare, p: test.p, imanDavenport: test.imanDavenport, imanDavenportP: test.imanDavenportP },
+    friedman: {
+      problems: test.blocks,
+      entrants: test.treatments,
+      chiSquare: test.chiSquare,
+      p: test.p,
+      imanDavenport: test.imanDavenport,
+      imanDavenportP: test.imanDavenportP,
+    },
     pairwise: test.pairwise.map((c) => ({ a: entrants[c.i], b: entrants[c.j], rankDifference: c.rankDifference, z: c.z, p: c.p, pHolm: c.pHolm })),
   };
 }

@@ -21,7 +21,17 @@
  * which only groups the same fifteen errors into M objectives. The objectives' groupings, the
  * constraints and their percent points are the public ones (the competition published them).
  */
-import { diceConfig, DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_GAMMA, FEATURE_COUNT, MAX_N, TRACK_NAMES, type DiceConfig, type TrackName } from '../problems/dice/config.ts';
+import {
+  diceConfig,
+  DEFAULT_ALPHA,
+  DEFAULT_BETA,
+  DEFAULT_GAMMA,
+  FEATURE_COUNT,
+  MAX_N,
+  TRACK_NAMES,
+  type DiceConfig,
+  type TrackName,
+} from '../problems/dice/config.ts';
 import { Random } from '../random.ts';
 import { sha256Hex } from '../experiments/sha256.ts';
 
@@ -93,7 +103,10 @@ export function parseProblemId(id: string): { track: TrackName; n: number; insta
 /** Checks a secret; throws SuiteError('secret', ...) when it is too short. */
 export function checkSecret(secret: string): string {
   if (typeof secret !== 'string' || [...secret].length < MIN_SECRET_LENGTH)
-    throw new SuiteError('secret', `must have at least ${MIN_SECRET_LENGTH} characters (use a long random one, e.g. openssl rand -hex 16), got ${typeof secret === 'string' ? [...secret].length : 'none'}`);
+    throw new SuiteError(
+      'secret',
+      `must have at least ${MIN_SECRET_LENGTH} characters (use a long random one, e.g. openssl rand -hex 16), got ${typeof secret === 'string' ? [...secret].length : 'none'}`,
+    );
   return secret;
 }
 
@@ -148,7 +161,8 @@ export function checkSuiteDefinition(definition: SuiteDefinition): SuiteDefiniti
     if (!Number.isSafeInteger(n) || n < 1 || n > MAX_N) throw new SuiteError('n', `each N must be a whole number from 1 to ${MAX_N}, got ${n}`);
   });
   if (new Set(ns).size !== ns.length) throw new SuiteError('n', `an N is given twice (${ns.join(',')})`);
-  if (!Number.isSafeInteger(instances) || instances < 0 || instances > MAX_INSTANCES) throw new SuiteError('instances', `must be a whole number from 0 to ${MAX_INSTANCES}, got ${instances}`);
+  if (!Number.isSafeInteger(instances) || instances < 0 || instances > MAX_INSTANCES)
+    throw new SuiteError('instances', `must be a whole number from 0 to ${MAX_INSTANCES}, got ${instances}`);
   if (instances === 0 && !withPublic) throw new SuiteError('instances', 'must be at least 1 (or give --with-public for the public instance alone)');
   return definition;
 }

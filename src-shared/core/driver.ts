@@ -132,7 +132,8 @@ class Loop<S, R> {
  */
 export function driveSync<S, R>(run: Steppable<S, R>, termination: Termination, options: { clock?: RunClock; requireBudget?: boolean } = {}): R {
   const loop = new Loop(run, validateTermination({ ...termination }, options.requireBudget ?? true), options.clock ?? new RunClock(), 20);
-  while (!loop.check()) if (loop.step()) throw new Error('this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()');
+  while (!loop.check())
+    if (loop.step()) throw new Error('this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()');
   return loop.result();
 }
 

@@ -91,7 +91,12 @@ function coerce(solver: string, spec: SpecRules, raw: unknown): ParamValue {
  * Fills defaults and validates `given` against the specs. Unknown names are errors (listing
  * the known ones), so a typo never silently runs the default.
  */
-export function resolveParams<C>(solver: string, specs: readonly ParamSpec<C>[], given: Readonly<Record<string, unknown>>, context: C): Record<string, ParamValue> {
+export function resolveParams<C>(
+  solver: string,
+  specs: readonly ParamSpec<C>[],
+  given: Readonly<Record<string, unknown>>,
+  context: C,
+): Record<string, ParamValue> {
   const known = new Set(specs.map((s) => s.name));
   for (const name of Object.keys(given)) {
     if (!known.has(name)) {

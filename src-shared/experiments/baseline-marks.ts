@@ -43,7 +43,8 @@ export interface BaselineComparison {
 
 /** One entry per solver of the instance, in its order: the pair with the baseline, its Holm p, A12 and mark. */
 export function baselineMarks(instance: InstanceComparison, baseline: string, alpha = MARK_SIGNIFICANCE): BaselineComparison[] {
-  const pairOf = (label: string) => (label === baseline ? null : (instance.pairs.find((p) => (p.a === label && p.b === baseline) || (p.b === label && p.a === baseline)) ?? null));
+  const pairOf = (label: string) =>
+    label === baseline ? null : (instance.pairs.find((p) => (p.a === label && p.b === baseline) || (p.b === label && p.a === baseline)) ?? null);
   const pairs = instance.solvers.map((s) => pairOf(s.label));
   const tested = pairs.filter((p) => p !== null);
   const adjusted = holmAdjust(tested.map((p) => p.p));

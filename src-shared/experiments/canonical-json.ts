@@ -14,7 +14,9 @@ export function canonicalJson(value: unknown, path = '$'): string {
     case 'object': {
       if (Array.isArray(value)) return `[${value.map((v, i) => canonicalJson(v, `${path}[${i}]`)).join(',')}]`;
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).filter((k) => record[k] !== undefined).sort();
+      const keys = Object.keys(record)
+        .filter((k) => record[k] !== undefined)
+        .sort();
       return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(record[k], `${path}.${k}`)}`).join(',')}}`;
     }
     default:

@@ -110,8 +110,10 @@ export interface Comparison {
 export class CompareError extends Error {}
 
 function applies(metric: MetricName, objectives: number, track: string): string | null {
-  if (metric === 'best' && objectives !== 1) return `(track ${track}) has ${objectives} objectives; "best" is for single-objective instances (use hv, igd+, epsilon, spacing or feasibility)`;
-  if (FRONT_METRICS.has(metric) && objectives < 2) return `(track ${track}) is single-objective; ${metric} needs at least 2 objectives (use best or feasibility)`;
+  if (metric === 'best' && objectives !== 1)
+    return `(track ${track}) has ${objectives} objectives; "best" is for single-objective instances (use hv, igd+, epsilon, spacing or feasibility)`;
+  if (FRONT_METRICS.has(metric) && objectives < 2)
+    return `(track ${track}) is single-objective; ${metric} needs at least 2 objectives (use best or feasibility)`;
   return null;
 }
 
@@ -170,7 +172,15 @@ export function metricValues(storedSpec: ExperimentSpec, stored: ReadonlyMap<str
     const fronts = new Map<string, number[][]>();
     for (const run of runs) {
       const result = stored.get(run.id)?.result;
-      if (result && onFront) fronts.set(run.id, normalise(result.front.map((s) => s.objectives), norm!.ideal, norm!.nadir));
+      if (result && onFront)
+        fronts.set(
+          run.id,
+          normalise(
+            result.front.map((s) => s.objectives),
+            norm!.ideal,
+            norm!.nadir,
+          ),
+        );
     }
     let referenceSet: number[][] = [];
     if (REFERENCE_METRICS.has(metric)) {
@@ -181,7 +191,11 @@ export function metricValues(storedSpec: ExperimentSpec, stored: ReadonlyMap<str
       if (metric === 'best') return result.best && result.best.feasible ? result.best.objectives[0] : null;
       if (metric === 'feasibility') return foundFeasible(result) ? 1 : 0;
       const front = fronts.get(id)!;
-      if (metric === 'hv') return normalisedHypervolume(result.front.map((s) => s.objectives), { ideal: norm!.ideal, nadir: norm!.nadir, reference: normalisedReferencePoint(m), method: '' });
+      if (metric === 'hv')
+        return normalisedHypervolume(
+          result.front.map((s) => s.objectives),
+          { ideal: norm!.ideal, nadir: norm!.nadir, reference: normalisedReferencePoint(m), method: '' },
+        );
       if (metric === 'spacing') return front.length >= 2 ? spacing(front) : null;
       if (!front.length || !referenceSet.length) return null;
       return metric === 'epsilon' ? additiveEpsilon(front, referenceSet) : igdPlus(front, referenceSet);
@@ -226,9 +240,16 @@ export function compareExperiment(storedSpec: ExperimentSpec, stored: ReadonlyMa
         raw.push({ a: labels[i], b: labels[j], u: test.u1, p: test.p, method: test.method, a12: effect, magnitude: a12Magnitude(effect) });
       }
     const adjusted = holmAdjust(raw.map((r) => r.p));
-    comparison.instances.push({ instance: instance.instance, objectives: instance.objectives, normalisation: instance.normalisation, solvers, pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })) });
+    comparison.instances.push({
+      instance: instance.instance,
+      objectives: instance.objectives,
+      normalisation: instance.normalisation,
+      solvers,
+      pairs: raw.map((r, k) => ({ ...r, pHolm: adjusted[k] })),
+    });
   }
-  if (comparison.instances.length === 0) throw new CompareError(`metric ${metric} applies to no instance of experiment ${spec.name}: ${comparison.skipped.map((s) => s.reason).join('; ')}`);
+  if (comparison.instances.length === 0)
+    throw new CompareError(`metric ${metric} applies to no instance of experiment ${spec.name}: ${comparison.skipped.map((s) => s.reason).join('; ')}`);
   const complete = comparison.instances.filter((c) => c.solvers.every((s) => s.summary));
   if (labels.length < 2) comparison.friedmanNote = 'one solver: nothing to rank';
   else if (complete.length < 2) comparison.friedmanNote = `needs at least 2 instances with values for every solver, has ${complete.length}`;

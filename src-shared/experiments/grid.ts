@@ -81,7 +81,18 @@ export interface RunSpec extends RunKey {
 export function runId(key: RunKey): string {
   const { problem, config, solver, params, seed, budget, program, blind, remote } = key;
   return sha256Hex(
-    canonicalJson({ v: RUN_ID_VERSION, problem, config, solver, params, seed, budget, ...(program ? { program } : {}), ...(blind ? { blind: true } : {}), ...(remote ? { remote: true } : {}) }),
+    canonicalJson({
+      v: RUN_ID_VERSION,
+      problem,
+      config,
+      solver,
+      params,
+      seed,
+      budget,
+      ...(program ? { program } : {}),
+      ...(blind ? { blind: true } : {}),
+      ...(remote ? { remote: true } : {}),
+    }),
   ).slice(0, 32);
 }
 
@@ -101,7 +112,10 @@ export class RemoteRunError extends Error {
  * project's folder); the program gate (src-main/app/program-gate.ts) resolves where it starts.
  */
 export function requestOf(run: RunSpec, snapshotIntervalMs?: number): DiceRunRequest {
-  if (run.remote) throw new RemoteRunError(`run ${run.id} is remote entrant ${run.solver}'s: it is played over the network against saikoro serve --competition, never run here`);
+  if (run.remote)
+    throw new RemoteRunError(
+      `run ${run.id} is remote entrant ${run.solver}'s: it is played over the network against saikoro serve --competition, never run here`,
+    );
   const program = run.launch;
   if (run.program && !program) throw new Error(`run ${run.id} is a solver program's (${run.solver}): its grid run has no launch entry`);
   return {

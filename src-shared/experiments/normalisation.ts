@@ -16,7 +16,10 @@ import { instanceConfig, type ExperimentSpec, type InstanceSpec } from './spec.t
 
 /** The configs of the multi-objective instances that have no normalisation yet, in order. */
 export function configsWithoutNormalisation(spec: ExperimentSpec): DiceConfig[] {
-  return spec.instances.filter((i) => !i.normalisation).map(instanceConfig).filter((c) => c.objectives.length >= 2);
+  return spec.instances
+    .filter((i) => !i.normalisation)
+    .map(instanceConfig)
+    .filter((c) => c.objectives.length >= 2);
 }
 
 /** The spec with every multi-objective instance's missing normalisation filled in by `normalise` (the dice default's numbers). */

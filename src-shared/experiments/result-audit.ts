@@ -33,9 +33,11 @@ function same(stored: number, computed: number): boolean {
 function solutionProblem(field: string, s: SolutionRecord, evaluator: DiceEvaluator, scales: Float64Array): string | null {
   const real = evaluator.evaluate(s.x);
   for (let m = 0; m < real.objectives.length; m++)
-    if (!same(s.objectives[m], real.objectives[m])) return `${field}.objectives[${m}]: stored ${s.objectives[m]}, the sequence evaluates to ${real.objectives[m]}`;
+    if (!same(s.objectives[m], real.objectives[m]))
+      return `${field}.objectives[${m}]: stored ${s.objectives[m]}, the sequence evaluates to ${real.objectives[m]}`;
   for (let l = 0; l < real.constraints.length; l++)
-    if (!same(s.constraints[l], real.constraints[l])) return `${field}.constraints[${l}]: stored ${s.constraints[l]}, the sequence evaluates to ${real.constraints[l]}`;
+    if (!same(s.constraints[l], real.constraints[l]))
+      return `${field}.constraints[${l}]: stored ${s.constraints[l]}, the sequence evaluates to ${real.constraints[l]}`;
   const violation = totalViolation(real.constraints, scales);
   if (!same(s.violation, violation)) return `${field}.violation: stored ${s.violation}, the sequence evaluates to ${violation}`;
   if (s.feasible !== real.feasible) return `${field}.feasible: stored ${s.feasible}, the sequence is ${real.feasible ? 'feasible' : 'infeasible'}`;
@@ -64,7 +66,8 @@ export function resultProblem(config: DiceConfig, budget: BudgetSpec, result: So
   }
   for (let i = 0; i < result.front.length; i++)
     for (let j = 0; j < result.front.length; j++)
-      if (i !== j && dominates(result.front[j].objectives, result.front[i].objectives)) return `result.front[${i}]: is dominated by result.front[${j}], so it is not on a front`;
+      if (i !== j && dominates(result.front[j].objectives, result.front[i].objectives))
+        return `result.front[${i}]: is dominated by result.front[${j}], so it is not on a front`;
   return recordProblem(result);
 }
 
@@ -77,20 +80,31 @@ export function resultProblem(config: DiceConfig, budget: BudgetSpec, result: So
 function recordProblem(result: SolverResult): string | null {
   if (result.traceExact && result.objectiveCount === 1) {
     const trace = result.trace;
-    for (let i = 1; i < trace.length; i++) if (trace[i].evaluations < trace[i - 1].evaluations) return `result.trace[${i}].evaluations: ${trace[i].evaluations} comes after ${trace[i - 1].evaluations}`;
+    for (let i = 1; i < trace.length; i++)
+      if (trace[i].evaluations < trace[i - 1].evaluations)
+        return `result.trace[${i}].evaluations: ${trace[i].evaluations} comes after ${trace[i - 1].evaluations}`;
     const last = trace[trace.length - 1];
-    if (!last || last.evaluations !== result.evaluations) return `result.trace: ends at ${last ? last.evaluations : 'no point'}, not at the run's last evaluation (${result.evaluations})`;
+    if (!last || last.evaluations !== result.evaluations)
+      return `result.trace: ends at ${last ? last.evaluations : 'no point'}, not at the run's last evaluation (${result.evaluations})`;
     const best = result.best;
-    const agrees = (t: (typeof trace)[number]) => best !== null && t.feasible === best.feasible && same(t.violation, best.violation) && (!best.feasible || (t.best !== null && same(t.best, best.objectives[0])));
-    if (best && !agrees(last)) return `result.trace[${trace.length - 1}]: ends at f = ${last.best} (violation ${last.violation}), not at the best solution's ${best.objectives[0]} (violation ${best.violation})`;
-    if (best && !trace.some((t) => t.evaluations === result.bestFoundAt && agrees(t))) return `result.bestFoundAt: ${result.bestFoundAt} is not where the trace first reaches the best`;
+    const agrees = (t: (typeof trace)[number]) =>
+      best !== null &&
+      t.feasible === best.feasible &&
+      same(t.violation, best.violation) &&
+      (!best.feasible || (t.best !== null && same(t.best, best.objectives[0])));
+    if (best && !agrees(last))
+      return `result.trace[${trace.length - 1}]: ends at f = ${last.best} (violation ${last.violation}), not at the best solution's ${best.objectives[0]} (violation ${best.violation})`;
+    if (best && !trace.some((t) => t.evaluations === result.bestFoundAt && agrees(t)))
+      return `result.bestFoundAt: ${result.bestFoundAt} is not where the trace first reaches the best`;
     const firstFeasible = trace.find((t) => t.feasible)?.evaluations ?? null;
-    if (firstFeasible !== result.firstFeasibleAt) return `result.firstFeasibleAt: ${result.firstFeasibleAt}, but the trace's first feasible point is at ${firstFeasible}`;
+    if (firstFeasible !== result.firstFeasibleAt)
+      return `result.firstFeasibleAt: ${result.firstFeasibleAt}, but the trace's first feasible point is at ${firstFeasible}`;
   }
   if (result.frontLog) {
     const logged = frontLogFrontAt(result.frontLog, result.evaluations);
     const stored = result.front.map((s) => s.objectives);
-    if (!sameVectors(logged, stored)) return `result.frontLog: gives a front of ${logged.length} points at the run's end that is not the stored front (${stored.length} points)`;
+    if (!sameVectors(logged, stored))
+      return `result.frontLog: gives a front of ${logged.length} points at the run's end that is not the stored front (${stored.length} points)`;
   }
   return null;
 }
@@ -114,8 +128,14 @@ export function programProblem(run: { solver: string; program: RunProgram | null
     const command = (record as { command?: unknown } | null)?.command;
     return `its result says a program ran (${Array.isArray(command) ? command.map(String).join(' ') : shown(record)}), but the run is the built-in solver ${run.solver}'s`;
   }
-  if (typeof record !== 'object' || record === null || Array.isArray(record)) return `its result does not say which program ran (result.program is ${record === undefined ? 'missing' : shown(record)})`;
-  const expected: Record<string, unknown> = { command: run.program.command, cwd: run.program.cwd ?? null, blind: run.program.blind === true, hashes: run.program.hashes ?? null };
+  if (typeof record !== 'object' || record === null || Array.isArray(record))
+    return `its result does not say which program ran (result.program is ${record === undefined ? 'missing' : shown(record)})`;
+  const expected: Record<string, unknown> = {
+    command: run.program.command,
+    cwd: run.program.cwd ?? null,
+    blind: run.program.blind === true,
+    hashes: run.program.hashes ?? null,
+  };
   for (const [key, value] of Object.entries(expected)) {
     const stored = (record as Record<string, unknown>)[key] ?? null;
     if (canonicalJson(stored) !== canonicalJson(value)) return `its result's program.${key} is ${shown(stored)}, the run's is ${shown(value)}`;

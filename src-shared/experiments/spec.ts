@@ -111,7 +111,6 @@ export const MAX_EXPERIMENT_RUNS = 100_000;
  */
 export const MAX_EXPERIMENT_N = 1_000_000;
 
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -152,7 +151,8 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
   allowOnly(field, v, ['name', 'track', 'n', 'config', 'normalisation', 'normalization', 'hidden']);
   const instance: InstanceSpec = { name: checkName(`${field}.name`, v.name) };
   if (v.track !== undefined) {
-    if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName)) throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${describeValue(v.track)}`);
+    if (typeof v.track !== 'string' || !TRACK_NAMES.includes(v.track as TrackName))
+      throw new SpecError(`${field}.track`, `must be one of ${TRACK_NAMES.join(', ')}, got ${describeValue(v.track)}`);
     instance.track = v.track as TrackName;
   }
   if (v.n !== undefined) instance.n = checkInteger(`${field}.n`, v.n, 1, MAX_EXPERIMENT_N);
@@ -195,7 +195,8 @@ function validateInstance(field: string, v: unknown): InstanceSpec {
 }
 
 function validateSolver(field: string, v: unknown): SolverSpec {
-  if (!isRecord(v)) throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}, or {"name": "my-ga", "command": ["python3", "my_ga.py"]}');
+  if (!isRecord(v))
+    throw new SpecError(field, 'must be an object like {"name": "random", "params": {}}, or {"name": "my-ga", "command": ["python3", "my_ga.py"]}');
   if (v.remote !== undefined) return validateRemoteSolver(field, v);
   if (v.command !== undefined) return validateProgramSolver(field, v);
   allowOnly(field, v, ['name', 'label', 'params']);
@@ -252,26 +253,44 @@ export function validateSpec(input: unknown): ExperimentSpec {
   if (input.description !== undefined && typeof input.description !== 'string') throw new SpecError('description', 'must be a string');
   if (!Array.isArray(input.instances) || input.instances.length === 0) throw new SpecError('instances', 'must be a non-empty list');
   const instances = input.instances.map((v, i) => validateInstance(`instances[${i}]`, v));
-  unique('instances', instances.map((i) => i.name));
+  unique(
+    'instances',
+    instances.map((i) => i.name),
+  );
   instances.forEach((instance, i) => {
-    if (instance.hidden && !blind) throw new SpecError(`instances[${i}].hidden`, 'a hidden instance needs a blind experiment ("blind": true at the top of the spec): a solver that sees the bands would leak them');
+    if (instance.hidden && !blind)
+      throw new SpecError(
+        `instances[${i}].hidden`,
+        'a hidden instance needs a blind experiment ("blind": true at the top of the spec): a solver that sees the bands would leak them',
+      );
   });
   if (!Array.isArray(input.solvers) || input.solvers.length === 0) throw new SpecError('solvers', 'must be a non-empty list');
   const solvers = input.solvers.map((v, i) => validateSolver(`solvers[${i}]`, v));
   unique('solvers', solvers.map(solverLabel));
   if (blind)
     (input.solvers as unknown[]).forEach((v, i) => {
-      if (isRecord(v) && v.blind === false) throw new SpecError(`solvers[${i}].blind`, 'cannot be false in a blind experiment: the experiment is blind as a whole ("blind": true at the top of the spec)');
+      if (isRecord(v) && v.blind === false)
+        throw new SpecError(
+          `solvers[${i}].blind`,
+          'cannot be false in a blind experiment: the experiment is blind as a whole ("blind": true at the top of the spec)',
+        );
     });
   solvers.forEach((solver, i) => {
-    if (solver.remote && !blind) throw new SpecError(`solvers[${i}].remote`, 'a remote entrant needs a blind experiment ("blind": true at the top of the spec): it sees the problem only through its evaluations');
+    if (solver.remote && !blind)
+      throw new SpecError(
+        `solvers[${i}].remote`,
+        'a remote entrant needs a blind experiment ("blind": true at the top of the spec): it sees the problem only through its evaluations',
+      );
   });
   let seeds: ExperimentSpec['seeds'];
   // The grid's size is known before anything is expanded: refuse a huge one at once.
   const cells = instances.length * solvers.length;
   const maxSeeds = Math.max(1, Math.floor(MAX_EXPERIMENT_RUNS / cells));
   const tooMany = (field: string, count: number) =>
-    new SpecError(field, `${count} seeds x ${instances.length} instance(s) x ${solvers.length} solver(s) = ${count * cells} runs; an experiment has at most ${MAX_EXPERIMENT_RUNS} runs (at most ${maxSeeds} seeds here); split it into several experiments`);
+    new SpecError(
+      field,
+      `${count} seeds x ${instances.length} instance(s) x ${solvers.length} solver(s) = ${count * cells} runs; an experiment has at most ${MAX_EXPERIMENT_RUNS} runs (at most ${maxSeeds} seeds here); split it into several experiments`,
+    );
   if (Array.isArray(input.seeds)) {
     if (input.seeds.length === 0) throw new SpecError('seeds', 'must not be empty');
     if (input.seeds.length * cells > MAX_EXPERIMENT_RUNS) throw tooMany('seeds', input.seeds.length);
@@ -288,7 +307,10 @@ export function validateSpec(input: unknown): ExperimentSpec {
     if (input.seeds.start !== undefined) seeds.start = checkInteger('seeds.start', input.seeds.start, 0);
     // Not start + count - 1 > MAX: past 2^53 that sum rounds, and 2^53 - 1 + 2 - 1 came out as 2^53 - 1.
     if (seeds.count - 1 > Number.MAX_SAFE_INTEGER - (seeds.start ?? 1))
-      throw new SpecError('seeds.start', `the last seed, start + count - 1 = ${BigInt(seeds.start ?? 1) + BigInt(seeds.count) - 1n}, must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}`);
+      throw new SpecError(
+        'seeds.start',
+        `the last seed, start + count - 1 = ${BigInt(seeds.start ?? 1) + BigInt(seeds.count) - 1n}, must be at most 2^53 - 1 = ${Number.MAX_SAFE_INTEGER}`,
+      );
   } else throw new SpecError('seeds', 'must be a list of integers or {"count": K, "start": S}');
   if (!isRecord(input.budget)) throw new SpecError('budget', 'must be an object like {"evaluations": 10000}');
   allowOnly('budget', input.budget, ['evaluations', 'target', 'wholeBudget', 'stallEvaluations']);
@@ -298,7 +320,8 @@ export function validateSpec(input: unknown): ExperimentSpec {
     budget.target = input.budget.target;
   }
   if (input.budget.wholeBudget !== undefined) {
-    if (typeof input.budget.wholeBudget !== 'boolean') throw new SpecError('budget.wholeBudget', `must be true or false, got ${JSON.stringify(input.budget.wholeBudget)}`);
+    if (typeof input.budget.wholeBudget !== 'boolean')
+      throw new SpecError('budget.wholeBudget', `must be true or false, got ${JSON.stringify(input.budget.wholeBudget)}`);
     if (input.budget.wholeBudget && budget.target !== undefined) throw new SpecError('budget.wholeBudget', 'cannot be true with a target: give one of them');
     if (input.budget.wholeBudget) budget.wholeBudget = true;
   }

@@ -138,7 +138,8 @@ function orderByF1(f1: Float64Array): Uint32Array {
 export function eafAt(fronts: RunFronts, point: Objectives): number {
   const n = fronts.length;
   if (n === 0) throw new RangeError('eafAt needs at least one run');
-  if (point.length !== 2 || Number.isNaN(point[0]) || Number.isNaN(point[1])) throw new RangeError(`eafAt needs a point [f1, f2] of two numbers, got [${point.join(', ')}]`);
+  if (point.length !== 2 || Number.isNaN(point[0]) || Number.isNaN(point[1]))
+    throw new RangeError(`eafAt needs a point [f1, f2] of two numbers, got [${point.join(', ')}]`);
   const flat = flatten('fronts', fronts);
   const z1 = point[0];
   const z2 = point[1];

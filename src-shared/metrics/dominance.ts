@@ -62,12 +62,7 @@ export function objectivesEqual(a: Objectives, b: Objectives): boolean {
  * smaller total violation wins; two feasible ones are compared by Pareto dominance.
  * Returns -1 if a constrained-dominates b, 1 if b constrained-dominates a, 0 otherwise.
  */
-export function compareConstrained(
-  a: Objectives,
-  violationA: number,
-  b: Objectives,
-  violationB: number,
-): DominanceRelation {
+export function compareConstrained(a: Objectives, violationA: number, b: Objectives, violationB: number): DominanceRelation {
   const feasA = violationA <= 0;
   const feasB = violationB <= 0;
   if (feasA && feasB) return compareDominance(a, b);
@@ -79,12 +74,7 @@ export function compareConstrained(
 }
 
 /** True if (a, violationA) constrained-dominates (b, violationB) in Deb's sense. */
-export function constrainedDominates(
-  a: Objectives,
-  violationA: number,
-  b: Objectives,
-  violationB: number,
-): boolean {
+export function constrainedDominates(a: Objectives, violationA: number, b: Objectives, violationB: number): boolean {
   return compareConstrained(a, violationA, b, violationB) === -1;
 }
 
@@ -189,10 +179,7 @@ function sortTwoObjectives(points: readonly Objectives[]): number[][] {
  * Pareto dominance first; then infeasible points follow, one front per distinct violation value
  * in increasing order (equal violations share a front). Consistent with compareConstrained.
  */
-export function constrainedNonDominatedSort(
-  points: readonly Objectives[],
-  violations: readonly number[],
-): number[][] {
+export function constrainedNonDominatedSort(points: readonly Objectives[], violations: readonly number[]): number[][] {
   if (points.length !== violations.length) throw new Error('points and violations differ in length');
   const feasible: number[] = [];
   const infeasible: number[] = [];

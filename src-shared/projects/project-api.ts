@@ -196,10 +196,20 @@ export interface ReportFormatInfo {
  * ProjectService.exportReport and `saikoro report`.
  */
 export const REPORT_FORMATS = {
-  html: { label: 'HTML', note: 'One self-contained page: setup, tables, charts, best sequences, failed runs', extensions: ['.html', '.htm'], mediaType: 'text/html' },
+  html: {
+    label: 'HTML',
+    note: 'One self-contained page: setup, tables, charts, best sequences, failed runs',
+    extensions: ['.html', '.htm'],
+    mediaType: 'text/html',
+  },
   pdf: { label: 'PDF', note: 'The HTML page printed on A4 by Chromium', extensions: ['.pdf'], mediaType: 'application/pdf' },
   csv: { label: 'CSV', note: 'Two files: every run with its indicators, every solution (RFC 4180)', extensions: ['.csv'], mediaType: 'text/csv' },
-  json: { label: 'JSON', note: 'Everything the tables and charts are made from (docs/report.schema.json)', extensions: ['.json'], mediaType: 'application/json' },
+  json: {
+    label: 'JSON',
+    note: 'Everything the tables and charts are made from (docs/report.schema.json)',
+    extensions: ['.json'],
+    mediaType: 'application/json',
+  },
   latex: { label: 'LaTeX', note: 'The results tables with booktabs, as a whole document', extensions: ['.tex'], mediaType: 'application/x-latex' },
 } as const satisfies Record<string, ReportFormatInfo>;
 

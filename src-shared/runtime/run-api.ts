@@ -206,4 +206,6 @@ export type RunInfo = { [K in RunKindName]: RunInfoOf<K> }[RunKindName];
 export type RunSnapshotEvent = { [K in RunKindName]: { runId: string; kind: K; snapshot: RunApiTypes[K]['snapshot'] } }[RunKindName];
 
 /** How a run ended; `result` is there when done (and when cancelled after it started). */
-export type RunFinishedEvent = { [K in RunKindName]: { runId: string; kind: K; status: FinishedStatus; reason: string | null; result: RunApiTypes[K]['result'] | null } }[RunKindName];
+export type RunFinishedEvent = {
+  [K in RunKindName]: { runId: string; kind: K; status: FinishedStatus; reason: string | null; result: RunApiTypes[K]['result'] | null };
+}[RunKindName];

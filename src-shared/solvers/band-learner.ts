@@ -253,11 +253,7 @@ export class BandLearner {
   private readonly priors: FeaturePrior[];
   private readonly predicted: Float64Array;
 
-  constructor(
-    groups: readonly (readonly number[])[],
-    prior: BandPrior = PUBLIC_PRIOR,
-    options: BandLearnerOptions = {},
-  ) {
+  constructor(groups: readonly (readonly number[])[], prior: BandPrior = PUBLIC_PRIOR, options: BandLearnerOptions = {}) {
     this.m = groups.length;
     // Sorted, each feature once: the order does not change a sum (the fit relies on it), and a
     // feature listed twice is learnt as one of twice the weight.
@@ -404,7 +400,14 @@ interface BucketSums {
 }
 
 function bucketSums(size: number): BucketSums {
-  return { cnt: new Float64Array(size), sF: new Float64Array(size), sFF: new Float64Array(size), sR: new Float64Array(size), sRF: new Float64Array(size), sRR: new Float64Array(size) };
+  return {
+    cnt: new Float64Array(size),
+    sF: new Float64Array(size),
+    sFF: new Float64Array(size),
+    sR: new Float64Array(size),
+    sRF: new Float64Array(size),
+    sRR: new Float64Array(size),
+  };
 }
 
 /** The buckets mirrored (F -> -F, order reversed), so the lower end is fitted as an upper one. */
@@ -429,7 +432,14 @@ function mirror(v: Float64Array, s: BucketSums, T: number, mv: Float64Array, ms:
  * closed form, clamped to the piece; the prior's ridge terms count in the loss. Writes the
  * result into out = [gamma, beta, loss].
  */
-function fitUpper(v: Float64Array, s: BucketSums, T: number, low: number, p: { gamma: number; end: number; wGamma: number; wBand: number; minGamma: number }, out: Float64Array): void {
+function fitUpper(
+  v: Float64Array,
+  s: BucketSums,
+  T: number,
+  low: number,
+  p: { gamma: number; end: number; wGamma: number; wBand: number; minGamma: number },
+  out: Float64Array,
+): void {
   // Rows below `low`: sum (r - gamma (low - F))^2 = bRR - 2 gamma P1 + gamma^2 P2.
   let first = 0;
   let bN = 0;
@@ -549,7 +559,17 @@ class HingeFit {
   /** The Levenberg-Marquardt damping, kept across steps, and its buffers. */
   private lambda = 1e-3;
   private readonly slot = new Int32Array(FEATURE_COUNT).fill(-1);
-  private readonly lm: { H: Float64Array; g: Float64Array; damped: Float64Array; step: Float64Array; cols: Int32Array; vals: Float64Array; next: { alpha: Float64Array; beta: Float64Array; gamma: Float64Array }; spd: SpdWork; dataDiag: Float64Array };
+  private readonly lm: {
+    H: Float64Array;
+    g: Float64Array;
+    damped: Float64Array;
+    step: Float64Array;
+    cols: Int32Array;
+    vals: Float64Array;
+    next: { alpha: Float64Array; beta: Float64Array; gamma: Float64Array };
+    spd: SpdWork;
+    dataDiag: Float64Array;
+  };
 
   constructor(
     private readonly groups: Int32Array[],

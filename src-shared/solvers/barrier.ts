@@ -200,7 +200,7 @@ export class BarrierSearch {
   /** Whether the pair (u, c) is what the objectives want (u = 0: no neighbour). */
   private wanted(u: number, c: number): boolean {
     if (u === 0) return true;
-    if (this.parityWant !== 0 && ((u + c) & 1) === 0 !== this.parityWant > 0) return false;
+    if (this.parityWant !== 0 && (((u + c) & 1) === 0) !== this.parityWant > 0) return false;
     if (this.equalWant !== 0 && (u === c) === this.equalWant > 0) return false;
     return true;
   }

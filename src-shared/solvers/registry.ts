@@ -61,9 +61,14 @@ export function checkSolverFits(info: SolverInfo, problem: Pick<Problem, 'object
   const m = problem.objectiveCount;
   if (m < 1) throw new SolverError('the problem has no objectives; solvers need at least one');
   if (!handlesObjectives(info.objectives, m))
-    throw new SolverError(info.objectives === 'single' ? `solver ${info.name} is single-objective; this problem has ${m} objectives` : `solver ${info.name} is multi-objective; this problem has one objective`);
+    throw new SolverError(
+      info.objectives === 'single'
+        ? `solver ${info.name} is single-objective; this problem has ${m} objectives`
+        : `solver ${info.name} is multi-objective; this problem has one objective`,
+    );
   for (const capability of info.requires ?? []) {
-    if (!hasCapability(problem as Problem, capability)) throw new SolverError(`solver ${info.name} needs ${capability} evaluation, which problem ${problem.name} does not offer`);
+    if (!hasCapability(problem as Problem, capability))
+      throw new SolverError(`solver ${info.name} needs ${capability} evaluation, which problem ${problem.name} does not offer`);
   }
 }
 
@@ -113,5 +118,12 @@ export interface SolverDescriptor {
 }
 
 export function describeSolvers(): SolverDescriptor[] {
-  return solvers.map((s) => ({ name: s.name, title: s.title, summary: s.summary, objectives: s.objectives, baseline: s.baseline, params: s.params.map(describeParam) }));
+  return solvers.map((s) => ({
+    name: s.name,
+    title: s.title,
+    summary: s.summary,
+    objectives: s.objectives,
+    baseline: s.baseline,
+    params: s.params.map(describeParam),
+  }));
 }

@@ -21,7 +21,6 @@ import type { Problem } from '../core/problem.ts';
 import type { StopReason, Termination } from '../core/termination.ts';
 import { formatSequence } from '../problems/dice/sequence.ts';
 
-
 export interface SolverRunOptions {
   /** Upper bound on the evaluations of one step (default 1000). */
   maxStepEvaluations?: number;
@@ -147,7 +146,8 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   private lastConsideredAt = 0;
 
   private consider(e: Evaluated, at: number): boolean {
-    if (at < this.lastConsideredAt) throw new SolverError(`solver ${this.info.name} reported a solution of evaluation ${at} after one of evaluation ${this.lastConsideredAt}`);
+    if (at < this.lastConsideredAt)
+      throw new SolverError(`solver ${this.info.name} reported a solution of evaluation ${at} after one of evaluation ${this.lastConsideredAt}`);
     this.lastConsideredAt = at;
     if (e.feasible && this.firstFeasibleAt === null) this.firstFeasibleAt = at;
     if (!this.single) return this.front.consider(e, at);
@@ -223,7 +223,15 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
   private tracePoint(evaluations: number, seconds: number, final = false): TracePoint {
     if (this.single) {
       const b = this.bestKeeper.best?.solution;
-      return { evaluations, seconds, best: b ? b.F[0] : null, violation: b ? b.violation : 0, feasible: b ? b.feasible : false, frontSize: null, indicator: null };
+      return {
+        evaluations,
+        seconds,
+        best: b ? b.F[0] : null,
+        violation: b ? b.violation : 0,
+        feasible: b ? b.feasible : false,
+        frontSize: null,
+        indicator: null,
+      };
     }
     const size = this.front.size;
     const least = this.front.leastViolating?.solution;
@@ -264,7 +272,10 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
       feasibleFound: this.firstFeasibleAt !== null,
       best: kept ? record(this.problem, kept.solution) : null,
       front: this.single ? [] : this.frontObjectives(),
-      indicator: this.options.frontIndicator && this.options.frontIndicatorSchedule !== 'doubling' && this.front.size ? this.options.frontIndicator(this.frontObjectives()) : null,
+      indicator:
+        this.options.frontIndicator && this.options.frontIndicatorSchedule !== 'doubling' && this.front.size
+          ? this.options.frontIndicator(this.frontObjectives())
+          : null,
     };
   }
 
@@ -280,7 +291,12 @@ export class SolverRun implements Steppable<Snapshot, SolverResult> {
     else if (last.indicator === null && !this.single) trace[trace.length - 1] = { ...last, indicator: this.frontIndicator(true) };
     const kept = this.current();
     const best = kept ? record(this.problem, kept.solution) : null;
-    const front = this.single ? [] : this.front.members().map((m) => record(this.problem, m.solution)).sort((a, b) => compareVectors(a.objectives, b.objectives));
+    const front = this.single
+      ? []
+      : this.front
+          .members()
+          .map((m) => record(this.problem, m.solution))
+          .sort((a, b) => compareVectors(a.objectives, b.objectives));
     const success = this.single ? best !== null && best.feasible : front.length > 0;
     return {
       solver: this.info.name,

@@ -24,7 +24,6 @@ import type { StopReason, Termination } from '../core/termination.ts';
 import type { ParamSpec, ParamValue, ParamValues } from '../core/params.ts';
 import type { FrontLog } from './front-log.ts';
 
-
 /** One evaluated candidate. `violation` and `feasible` come from constraints.ts only. */
 export interface Evaluated {
   readonly x: Uint8Array;

@@ -18,7 +18,8 @@ function binomial(n: number, k: number): number {
 
 /** The smallest two-sided p mannWhitney can answer for samples of n1 and n2 runs (none tied). */
 export function smallestRankSumP(n1: number, n2: number): number {
-  if (!Number.isInteger(n1) || !Number.isInteger(n2) || n1 < 1 || n2 < 1) throw new RangeError(`smallestRankSumP: sample sizes must be positive integers, got ${n1} and ${n2}`);
+  if (!Number.isInteger(n1) || !Number.isInteger(n2) || n1 < 1 || n2 < 1)
+    throw new RangeError(`smallestRankSumP: sample sizes must be positive integers, got ${n1} and ${n2}`);
   const n = n1 + n2;
   if (n <= EXACT_LIMIT) return Math.min(1, 2 / binomial(n, Math.min(n1, n2)));
   // The normal approximation (with its continuity correction) at U = 0.

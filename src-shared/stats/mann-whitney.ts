@@ -134,7 +134,8 @@ export function mannWhitney(x: readonly number[], y: readonly number[], options:
   const u1 = r1 - (n1 * (n1 + 1)) / 2;
   const u2 = n1 * n2 - u1;
   const method = options.method ?? 'auto';
-  if (method === 'exact' && ties.length && n > EXACT_LIMIT) throw new RangeError(`mannWhitney: the exact test with ties takes n1 + n2 <= ${EXACT_LIMIT}, got ${n}`);
+  if (method === 'exact' && ties.length && n > EXACT_LIMIT)
+    throw new RangeError(`mannWhitney: the exact test with ties takes n1 + n2 <= ${EXACT_LIMIT}, got ${n}`);
   const exact = method === 'exact' || (method === 'auto' && n <= EXACT_LIMIT);
   if (exact && ties.length) return { u1, u2, p: tiedExactP(ranks, n1, u1), method: 'exact' };
   if (exact) {

@@ -38,7 +38,27 @@ beforeAll(async () => {
   fs.mkdirSync(path.join(cwd, 'renderer'));
   fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
   const cli = (...argv: string[]) => runCli(argv, { cwd });
-  expect((await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '120', '--instances', '2', '--budget', '1500', '--seeds', '2', '--secret', 'leaderboard-secret')).code).toBe(0);
+  expect(
+    (
+      await cli(
+        'competition',
+        'new',
+        'c.saikoro',
+        '--tracks',
+        'so,mo2',
+        '--n',
+        '120',
+        '--instances',
+        '2',
+        '--budget',
+        '1500',
+        '--seeds',
+        '2',
+        '--secret',
+        'leaderboard-secret',
+      )
+    ).code,
+  ).toBe(0);
   for (const name of ['alice', 'bob']) {
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--remote')).code).toBe(0);
     tokens[name] = (await cli('competition', 'token', 'c.saikoro', '--entrant', name)).stdout.trim();
@@ -47,9 +67,18 @@ beforeAll(async () => {
   expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
   const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2');
   expect(ran.code, ran.stderr).toBe(0);
-  app = await startAppServer({ port: 0, rendererDir: path.join(cwd, 'renderer'), build: 'never', workspace: cwd, token: ORGANISER, parallelism: 1, competition: { file: path.join(cwd, 'c.saikoro'), publicLeaderboard: true } });
+  app = await startAppServer({
+    port: 0,
+    rendererDir: path.join(cwd, 'renderer'),
+    build: 'never',
+    workspace: cwd,
+    token: ORGANISER,
+    parallelism: 1,
+    competition: { file: path.join(cwd, 'c.saikoro'), publicLeaderboard: true },
+  });
   // alice plays everything; bob half of one run, and stays connected.
-  for (const problem of ['so-n120-i1', 'so-n120-i2', 'mo2-n120-i1', 'mo2-n120-i2']) for (let seed = 0; seed < 2; seed++) await playRandomSearch(app.origin, tokens.alice, problem);
+  for (const problem of ['so-n120-i1', 'so-n120-i2', 'mo2-n120-i1', 'mo2-n120-i2'])
+    for (let seed = 0; seed < 2; seed++) await playRandomSearch(app.origin, tokens.alice, problem);
   await playRandomSearch(app.origin, tokens.bob, 'so-n120-i1', { stopAfter: 7 });
   browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -63,16 +92,27 @@ afterAll(async () => {
 });
 
 browserTool.describe('the live leaderboard in a browser', () => {
-  it('shows the server\'s standings, each problem\'s ranks and an ECDF per track, without a token and without a script', async () => {
+  it("shows the server's standings, each problem's ranks and an ECDF per track, without a token and without a script", async () => {
     const response = await page.goto(`${app.origin}competition`);
     expect(response!.status()).toBe(200);
     expect(response!.headers()['content-security-policy']).toContain("default-src 'none'");
     // The standings are competition standings' report (score, then one column per track), then each entrant's progress.
     const { report, progress: progressList } = app.competition!.standings();
-    const rows = await page.locator('#standings tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
-    expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(report.standings.map((s) => [s.entrant, s.score.toFixed(3), s.tracks.so.toFixed(3), s.tracks.mo2.toFixed(3)]));
+    const rows = await page
+      .locator('#standings tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim())));
+    expect(rows.map((r) => [r[1], r[2], r[3], r[4]])).toEqual(
+      report.standings.map((s) => [s.entrant, s.score.toFixed(3), s.tracks.so.toFixed(3), s.tracks.mo2.toFixed(3)]),
+    );
     const progress = new Map(progressList.map((p) => [p.entrant, p]));
-    expect(rows.map((r) => [r[1], r[5], r[6], r[7]])).toEqual(report.standings.map((s) => [s.entrant, String(progress.get(s.entrant)!.done), String(progress.get(s.entrant)!.live), String(progress.get(s.entrant)!.missing)]));
+    expect(rows.map((r) => [r[1], r[5], r[6], r[7]])).toEqual(
+      report.standings.map((s) => [
+        s.entrant,
+        String(progress.get(s.entrant)!.done),
+        String(progress.get(s.entrant)!.live),
+        String(progress.get(s.entrant)!.missing),
+      ]),
+    );
     expect(progress.get('bob')).toMatchObject({ done: 0, live: 1, missing: 7, evaluations: 700 });
     expect(report.runs.live).toBe(1);
     expect(await page.locator('#problems tbody tr').count()).toBe(4);
@@ -80,7 +120,8 @@ browserTool.describe('the live leaderboard in a browser', () => {
     const charts = page.locator('figure svg');
     expect(await charts.count()).toBe(3);
     for (const group of ['so', 'mo2', 'suite']) expect(await page.locator('figure', { hasText: `Runtime ECDF: ${group}` }).count()).toBe(1);
-    for (const name of ['alice', 'bob', 'defaults', 'rnd']) expect(await page.locator('figure').first().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
+    for (const name of ['alice', 'bob', 'defaults', 'rnd'])
+      expect(await page.locator('figure').first().getByText(name, { exact: true }).count()).toBeGreaterThan(0);
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('meta[http-equiv="refresh"]').getAttribute('content')).toBe('10');
     expect(await page.locator('#own').count()).toBe(0);
@@ -88,9 +129,11 @@ browserTool.describe('the live leaderboard in a browser', () => {
     expect(pageErrors).toEqual([]);
   });
 
-  it('with an entrant\'s token, adds its own runs: evaluations used and left, the best so far', async () => {
+  it("with an entrant's token, adds its own runs: evaluations used and left, the best so far", async () => {
     await page.goto(`${app.origin}competition?token=${tokens.bob}`);
-    const own = await page.locator('#own tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent!.trim())));
+    const own = await page
+      .locator('#own tbody tr')
+      .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(0, 5).map((td) => td.textContent!.trim())));
     expect(own[0]).toEqual(['so-n120-i1', '1', 'playing', '700', '800']);
     expect(own.slice(1).every((r) => r[2] === 'new' && r[3] === '0' && r[4] === '1,500')).toBe(true);
     // The best so far is the run's score as it stands, written as the standings write a score.

@@ -35,9 +35,29 @@ beforeAll(async () => {
   workspace = mkdtempSync(join(tmpdir(), 'saikoro-e2e-competition-ws-'));
   if (SCREENSHOTS) mkdirSync(SCREENSHOTS, { recursive: true });
   // Runs long enough (a few hundred ms each, one at a time) that Cancel comes before the end.
-  const made = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '48', '--instances', '2', '--budget', '4000', '--seeds', '2', '--secret', 'e2e-competition-secret');
+  const made = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '48',
+    '--instances',
+    '2',
+    '--budget',
+    '4000',
+    '--seeds',
+    '2',
+    '--secret',
+    'e2e-competition-secret',
+  );
   expect(made.code, made.stderr).toBe(0);
-  for (const [name, solver] of [['defaults', 'default'], ['rnd', 'random']]) expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
+  for (const [name, solver] of [
+    ['defaults', 'default'],
+    ['rnd', 'random'],
+  ])
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
   const project = Project.open(join(workspace, 'c.saikoro'), { readOnly: true });
   hidden = project.competition()!.problems.filter((p) => p.hidden);
   project.close();
@@ -89,7 +109,12 @@ browserTool.describe('the Competition view, on saikoro serve', () => {
     expect(await page.getByTestId('entrant-rnd').textContent()).toContain('random');
     expect(await page.getByTestId('progress-defaults-so').textContent()).toContain('0/4 done');
     expect(await totals()).toBe('0/16 done · 16 left');
-    expect(await page.locator('[data-testid^="problem-"]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.testid))).toEqual(['problem-so-n48-i1', 'problem-so-n48-i2', 'problem-mo2-n48-i1', 'problem-mo2-n48-i2']);
+    expect(await page.locator('[data-testid^="problem-"]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.testid))).toEqual([
+      'problem-so-n48-i1',
+      'problem-so-n48-i2',
+      'problem-mo2-n48-i1',
+      'problem-mo2-n48-i2',
+    ]);
     expect(await page.getByTestId('problem-so-n48-i1').textContent()).toContain('hidden');
     expect(await page.getByTestId('competition-run').textContent()).toContain('Run 16 runs left');
     await shot('01-before');
@@ -121,14 +146,24 @@ browserTool.describe('the Competition view, on saikoro serve', () => {
     expect(printed.code, printed.stderr).toBe(0);
     const report = JSON.parse(printed.stdout) as CompetitionStandings;
     expect(report.complete).toBe(true);
-    const shown = await page.locator('[data-testid="standings-table"] tbody tr').evaluateAll((rows) =>
-      rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())),
+    const shown = await page
+      .locator('[data-testid="standings-table"] tbody tr')
+      .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => (td.textContent ?? '').trim())));
+    expect(shown).toEqual(
+      report.standings.map((s) => [
+        Number.isInteger(s.rank) ? String(s.rank) : s.rank.toFixed(1),
+        s.entrant,
+        s.score.toFixed(3),
+        s.tracks.so.toFixed(3),
+        s.tracks.mo2.toFixed(3),
+      ]),
     );
-    expect(shown).toEqual(report.standings.map((s) => [Number.isInteger(s.rank) ? String(s.rank) : s.rank.toFixed(1), s.entrant, s.score.toFixed(3), s.tracks.so.toFixed(3), s.tracks.mo2.toFixed(3)]));
     // Each entrant's rank per problem, as the report has it.
     for (const s of report.standings) {
       const cells = await page.getByTestId('problem-so-n48-i1').locator('td.num').allTextContents();
-      expect(cells.map((c) => c.trim())).toContain(Number.isInteger(s.problems['so-n48-i1'].rank) ? String(s.problems['so-n48-i1'].rank) : s.problems['so-n48-i1'].rank.toFixed(1));
+      expect(cells.map((c) => c.trim())).toContain(
+        Number.isInteger(s.problems['so-n48-i1'].rank) ? String(s.problems['so-n48-i1'].rank) : s.problems['so-n48-i1'].rank.toFixed(1),
+      );
     }
 
     // An ECDF chart per track and for the suite, drawn.

@@ -40,7 +40,12 @@ async function serve(): Promise<Served> {
   const parsed = new URL(served.url);
   const origin = parsed.origin;
   const token = parsed.searchParams.get('token')!;
-  return { ...served, origin, token, api: createHttpApi(origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token }) };
+  return {
+    ...served,
+    origin,
+    token,
+    api: createHttpApi(origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token }),
+  };
 }
 
 let outDir = '';
@@ -72,14 +77,19 @@ async function shot(name: string) {
   if (SCREENSHOTS) await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 }
 
-const rowStates = () => page.locator('[data-testid="monitor-runs"] tbody tr[data-state]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.state!));
+const rowStates = () =>
+  page.locator('[data-testid="monitor-runs"] tbody tr[data-state]').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.state!));
 const sessionStatus = (experiment: string) => page.getByTestId(`session-${experiment}`).getByTestId('session-status').textContent();
 
 /** Evaluations of the first running row, read from the page. */
 async function runningEvaluations(): Promise<number | null> {
   const row = page.locator('[data-testid="monitor-runs"] tbody tr[data-state="running"]').first();
   if ((await row.count()) === 0) return null;
-  const text = (await row.getByTestId('run-evaluations').textContent({ timeout: 1000 }).catch(() => null)) ?? '';
+  const text =
+    (await row
+      .getByTestId('run-evaluations')
+      .textContent({ timeout: 1000 })
+      .catch(() => null)) ?? '';
   const n = Number(text.replace(/[^0-9]/g, ''));
   return text && Number.isFinite(n) ? n : null;
 }
@@ -123,7 +133,13 @@ browserTool.describe('experiments in a browser, on saikoro serve', () => {
     await expect.poll(() => page.getByTestId('run-count').textContent()).toBe('1 instance × 2 solvers × 3 seeds = 6 runs');
     expect((await page.getByTestId('problem-count').textContent())?.trim()).toBe('✓ ready to save');
     const draft = JSON.parse(await page.getByTestId('spec-json').inputValue());
-    expect(draft).toMatchObject({ name: 'flow', instances: [{ track: 'mo2', n: 100 }], solvers: [{ name: 'nsga2' }, { name: 'random' }], seeds: { count: 3, start: 1 }, budget: { evaluations: EVALUATIONS } });
+    expect(draft).toMatchObject({
+      name: 'flow',
+      instances: [{ track: 'mo2', n: 100 }],
+      solvers: [{ name: 'nsga2' }, { name: 'random' }],
+      seeds: { count: 3, start: 1 },
+      budget: { evaluations: EVALUATIONS },
+    });
     await shot('02-editor');
     // Saved from the foot of the form (Ctrl+S in the last field): the confirmation is on screen
     // (it was at the top of the page, scrolled away), and the name is not called taken.
@@ -153,7 +169,11 @@ browserTool.describe('experiments in a browser, on saikoro serve', () => {
     await expect.poll(() => sessionStatus('flow'), { timeout: 30_000 }).toBe('running');
     const seen = await waitFor('a running row after the reload', runningEvaluations, { withinMs: 60_000 });
     expect(doneBefore).toBeLessThan(6);
-    await expect.poll(async () => ((await runningEvaluations()) ?? Infinity) > seen || (await rowStates()).filter((s) => s === 'done').length > doneBefore, { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => ((await runningEvaluations()) ?? Infinity) > seen || (await rowStates()).filter((s) => s === 'done').length > doneBefore, {
+        timeout: 60_000,
+      })
+      .toBe(true);
     await shot('04-monitor-after-reload');
 
     // To 100%: every row done, as the file says.

@@ -63,7 +63,10 @@ function countPixels(page: Page, src: string, test: PixelTest): Promise<number> 
       for (let i = 0; i < px.length; i += 4) {
         const pass =
           'near' in test
-            ? Math.abs(px[i] - test.near[0]) < test.within && Math.abs(px[i + 1] - test.near[1]) < test.within && Math.abs(px[i + 2] - test.near[2]) < test.within && px[i + 3] > test.minAlpha
+            ? Math.abs(px[i] - test.near[0]) < test.within &&
+              Math.abs(px[i + 1] - test.near[1]) < test.within &&
+              Math.abs(px[i + 2] - test.near[2]) < test.within &&
+              px[i + 3] > test.minAlpha
             : px[i + 2] - px[i] > test.blueOverRed && px[i + 1] < test.greenBelow;
         if (pass) n++;
       }
@@ -147,7 +150,11 @@ browserTool.describe('Pareto explorer in a browser', () => {
   async function call<T>(name: string, ...args: unknown[]): Promise<T> {
     const url = new URL(server.url);
     const token = url.searchParams.get('token')!;
-    const response = await fetch(`${url.origin}/api/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(args) });
+    const response = await fetch(`${url.origin}/api/${name}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify(args),
+    });
     const body = (await response.json()) as { ok: boolean; value: T; error?: { message: string } };
     if (!body.ok) throw new Error(body.error!.message);
     return body.value;
@@ -158,7 +165,9 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await call('openProject', 'study.saikoro');
     results = await call<ExperimentRunResult[]>('getExperimentResults', 'fronts');
     // The stored points as the issue defines them: each done run's front (its best when the front is empty).
-    stored = results.flatMap((r) => (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id, label: r.label })));
+    stored = results.flatMap((r) =>
+      (r.result ? (r.result.front.length ? r.result.front : r.result.best ? [r.result.best] : []) : []).map((s) => ({ ...s, runId: r.id, label: r.label })),
+    );
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
     collectPageErrors(page, pageErrors);
@@ -189,8 +198,14 @@ browserTool.describe('Pareto explorer in a browser', () => {
 
   it('a rectangle brushed with the mouse selects exactly the stored points inside it', async () => {
     const { plot, box } = await openExperiment();
-    const toData = (px: number, py: number) => [plot.x0 + ((px - plot.x) / plot.width) * (plot.x1 - plot.x0), plot.y0 + ((plot.y + plot.height - py) / plot.height) * (plot.y1 - plot.y0)];
-    const toPixel = (f: number[]) => [plot.x + ((f[0] - plot.x0) / (plot.x1 - plot.x0)) * plot.width, plot.y + plot.height - ((f[1] - plot.y0) / (plot.y1 - plot.y0)) * plot.height];
+    const toData = (px: number, py: number) => [
+      plot.x0 + ((px - plot.x) / plot.width) * (plot.x1 - plot.x0),
+      plot.y0 + ((plot.y + plot.height - py) / plot.height) * (plot.y1 - plot.y0),
+    ];
+    const toPixel = (f: number[]) => [
+      plot.x + ((f[0] - plot.x0) / (plot.x1 - plot.x0)) * plot.width,
+      plot.y + plot.height - ((f[1] - plot.y0) / (plot.y1 - plot.y0)) * plot.height,
+    ];
     // A rectangle around the middle half of the points, its edges moved off any point by at
     // least a pixel, so the count does not hang on rounding.
     const px = stored.map((s) => toPixel(s.objectives));
@@ -254,7 +269,10 @@ browserTool.describe('Pareto explorer in a browser', () => {
 
   it('a click on a point opens it in the evaluator, whose numbers are those of saikoro eval', async () => {
     const { plot, box } = await openExperiment();
-    const toPixel = (f: number[]) => [plot.x + ((f[0] - plot.x0) / (plot.x1 - plot.x0)) * plot.width, plot.y + plot.height - ((f[1] - plot.y0) / (plot.y1 - plot.y0)) * plot.height];
+    const toPixel = (f: number[]) => [
+      plot.x + ((f[0] - plot.x0) / (plot.x1 - plot.x0)) * plot.width,
+      plot.y + plot.height - ((f[1] - plot.y0) / (plot.y1 - plot.y0)) * plot.height,
+    ];
     // A point no other point's marker covers.
     const target = stored.find((s) => {
       const [x, y] = toPixel(s.objectives);
@@ -271,7 +289,8 @@ browserTool.describe('Pareto explorer in a browser', () => {
     const { n: _n, ...config } = trackConfig('mo2', 200);
     const { stdout } = await saikoro(['eval'], workspace, JSON.stringify({ x: target.x, config }) + '\n');
     const evaluated = JSON.parse(stdout) as { objectives: number[]; constraints: number[]; feasible: boolean };
-    for (let m = 0; m < 2; m++) await expect.poll(() => page.getByTestId(`objective-${m}`).textContent(), { timeout: 10_000 }).toBe(formatNumber(evaluated.objectives[m]));
+    for (let m = 0; m < 2; m++)
+      await expect.poll(() => page.getByTestId(`objective-${m}`).textContent(), { timeout: 10_000 }).toBe(formatNumber(evaluated.objectives[m]));
     expect(evaluated.objectives).toEqual(target.objectives);
     const satisfied = evaluated.constraints.filter((g) => g <= 0).length;
     expect((await page.getByTestId('constraints-summary').textContent())?.trim()).toBe(`${satisfied} / 12 satisfied`);
@@ -324,7 +343,12 @@ browserTool.describe('Pareto explorer in a browser', () => {
     const scatter = page.getByTestId('explore-scatter');
     await page.mouse.move(box.x + plot.x + plot.width / 2, box.y + plot.y + plot.height / 2);
     for (let k = 0; k < 3; k++) await page.mouse.wheel(0, -200);
-    await expect.poll(async () => (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x1 - (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x0, { timeout: 10_000 }).toBeLessThan((plot.x1 - plot.x0) * 0.9);
+    await expect
+      .poll(
+        async () => (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x1 - (JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot).x0,
+        { timeout: 10_000 },
+      )
+      .toBeLessThan((plot.x1 - plot.x0) * 0.9);
     await page.waitForTimeout(300);
     const zoomed = JSON.parse((await scatter.getAttribute('data-plot'))!) as Plot;
     for (const mode of ['pan', 'select']) {
@@ -350,7 +374,7 @@ browserTool.describe('Pareto explorer in a browser', () => {
     expect(await checkbox.isChecked()).toBe(true);
   });
 
-  it('an M = 2 selection is drawn in the attainment chart over its solver\'s points', async () => {
+  it("an M = 2 selection is drawn in the attainment chart over its solver's points", async () => {
     await openExperiment();
     await page.getByTestId('explore-tab-attainment').click();
     const solver = await page.getByTestId('attainment-solver').inputValue();
@@ -384,11 +408,16 @@ browserTool.describe('Pareto explorer in a browser', () => {
     await page.keyboard.press('Escape');
   });
 
-  it('a selection across solvers keeps each point\'s solver colour in the scatter, the matrix and parallel coordinates (it took the accent, close to the first solver\'s blue)', async () => {
+  it("a selection across solvers keeps each point's solver colour in the scatter, the matrix and parallel coordinates (it took the accent, close to the first solver's blue)", async () => {
     // A synthetic M = 3 front of four solvers (nsga2, nsga3, moead-ls, random: the light theme's
     // #0072b2, #d55e00, #009e73, #cc79a7), few enough points that the charts draw them as shapes
     // and the only image of an export is the selection's layer.
-    const colours: Record<string, [number, number, number]> = { nsga2: [0x00, 0x72, 0xb2], nsga3: [0xd5, 0x5e, 0x00], 'moead-ls': [0x00, 0x9e, 0x73], random: [0xcc, 0x79, 0xa7] };
+    const colours: Record<string, [number, number, number]> = {
+      nsga2: [0x00, 0x72, 0xb2],
+      nsga3: [0xd5, 0x5e, 0x00],
+      'moead-ls': [0x00, 0x9e, 0x73],
+      random: [0xcc, 0x79, 0xa7],
+    };
     const accent: [number, number, number] = [0x36, 0x58, 0xc9];
     await page.goto(`${server.url.split('#')[0]}#/explore/synthetic/1500?m=3&seed=2`);
     await expect.poll(() => page.getByTestId('explore-counts').textContent(), { timeout: 30_000 }).toContain('1,500 of 1,500 solutions shown');
@@ -414,7 +443,8 @@ browserTool.describe('Pareto explorer in a browser', () => {
       const layers = [...svg.matchAll(/<image\b[^>]*href="(data:image\/png;base64,[^"]+)"/g)].map((m) => m[1]);
       expect(layers.length, testid).toBe(1);
       // About 375 points each, as discs of 7 (5 in the matrix's panels) ringed in the text colour.
-      for (const [solver, rgb] of Object.entries(colours)) expect(await countPixels(page, layers[0], { near: rgb, within: 16, minAlpha: 200 }), `${testid}: ${solver}`).toBeGreaterThan(1000);
+      for (const [solver, rgb] of Object.entries(colours))
+        expect(await countPixels(page, layers[0], { near: rgb, within: 16, minAlpha: 200 }), `${testid}: ${solver}`).toBeGreaterThan(1000);
       // The accent only in the brush's dashed rectangle (the scatter's, around its plot), in no point.
       const rectangle = testid === 'explore-scatter' ? 2 * (plot.width + plot.height) : 0;
       expect(await countPixels(page, layers[0], { near: accent, within: 16, minAlpha: 200 }), `${testid}: the accent`).toBeLessThanOrEqual(rectangle);

@@ -58,7 +58,12 @@ async function open(scheme: 'light' | 'dark', viewport = { width: 1280, height: 
 
 /** The preview of `filename`, with nothing pending. */
 async function shown(page: Page, filename: string) {
-  await expect.poll(async () => (await page.getByTestId('export-busy').count()) === 0 && ((await page.getByTestId('export-summary').textContent()) ?? '').includes(filename), { timeout: 30_000 }).toBe(true);
+  await expect
+    .poll(
+      async () => (await page.getByTestId('export-busy').count()) === 0 && ((await page.getByTestId('export-summary').textContent()) ?? '').includes(filename),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
 }
 
 /** The top-left pixel of a PNG (8-bit RGB or RGBA): whatever the row's filter, its first pixel is stored as is. */
@@ -118,7 +123,9 @@ browserTool.describe('export in a browser', () => {
         expect(text).toContain('small');
         expect(text).toContain('random against NSGA-II');
         const hv = server.projects.compare('small', { metric: 'hv' });
-        expect(text).toContain(formatCell({ median: hv.instances[0].solvers[0].summary!.median, iqr: hv.instances[0].solvers[0].summary!.iqr, mean: null }, 'median'));
+        expect(text).toContain(
+          formatCell({ median: hv.instances[0].solvers[0].summary!.median, iqr: hv.instances[0].solvers[0].summary!.iqr, mean: null }, 'median'),
+        );
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -159,7 +166,11 @@ browserTool.describe('export in a browser', () => {
     expect(text.startsWith('<svg')).toBe(true);
     const parsed = await page.evaluate((source) => {
       const doc = new DOMParser().parseFromString(source, 'image/svg+xml');
-      return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, texts: [...doc.querySelectorAll('text')].map((t) => t.textContent) };
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        texts: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+      };
     }, text);
     expect(parsed.error).toBeNull();
     expect(parsed.root).toBe('svg');
@@ -202,7 +213,10 @@ browserTool.describe('export in a browser', () => {
         await frame.getByTestId('chart-export').click();
         await frame.getByTestId('chart-export-svg').waitFor();
         const box = (await frame.boundingBox())!;
-        await page.screenshot({ path: join(shots, `chart-menu-${scheme}-${viewport.width}.png`), clip: { x: box.x + box.width - 480, y: Math.max(0, box.y - 40), width: 500, height: 240 } });
+        await page.screenshot({
+          path: join(shots, `chart-menu-${scheme}-${viewport.width}.png`),
+          clip: { x: box.x + box.width - 480, y: Math.max(0, box.y - 40), width: 500, height: 240 },
+        });
         expect(errors).toEqual([]);
         await context.close();
       }

@@ -135,14 +135,26 @@ browserTool.describe('the solution inspector in a browser', () => {
     await page.getByTestId('sequence-input').fill(SAMPLE);
     await expect.poll(async () => (await shown(page)).objectives, { timeout: 10_000 }).toEqual((await evalCli(SAMPLE)).objectives);
     const cells = page.locator('[data-testid="sequence-grid"] .line:not(.other) [data-i]');
-    const boxes = () => cells.evaluateAll((els) => els.map((e) => ({ i: Number((e as HTMLElement).dataset.i), ...JSON.parse(JSON.stringify(e.getBoundingClientRect())) })) as { i: number; x: number; y: number; width: number; height: number }[]);
+    const boxes = () =>
+      cells.evaluateAll(
+        (els) =>
+          els.map((e) => ({ i: Number((e as HTMLElement).dataset.i), ...JSON.parse(JSON.stringify(e.getBoundingClientRect())) })) as {
+            i: number;
+            x: number;
+            y: number;
+            width: number;
+            height: number;
+          }[],
+      );
     const before = await boxes();
     const firstRow = before.filter((b) => Math.abs(b.y - before[0].y) < 1);
     expect(firstRow.length, 'the 50 rolls take more than one row').toBeLessThan(50);
     // A roll of the first row, and the picker under it.
     await page.locator('[data-testid="sequence-grid"] [data-i="3"]').click();
     const picker = (await page.getByTestId('face-picker').boundingBox())!;
-    const overlap = (a: { x: number; y: number; width: number; height: number }) => Math.min(a.x + a.width, picker.x + picker.width) - Math.max(a.x, picker.x) > 0 && Math.min(a.y + a.height, picker.y + picker.height) - Math.max(a.y, picker.y) > 0;
+    const overlap = (a: { x: number; y: number; width: number; height: number }) =>
+      Math.min(a.x + a.width, picker.x + picker.width) - Math.max(a.x, picker.x) > 0 &&
+      Math.min(a.y + a.height, picker.y + picker.height) - Math.max(a.y, picker.y) > 0;
     const open = await boxes();
     expect(open.filter(overlap).map((b) => b.i)).toEqual([]);
     // The next row is still in view, below the picker.

@@ -23,10 +23,15 @@ let work: string;
 /** Runs the installed `saikoro` in `work`, with a PATH that holds node and the prefix's bin only. */
 function saikoro(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(pkg.bin, args, { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      pkg.bin,
+      args,
+      { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
     child.stdin!.end(stdin);
   });
 }
@@ -50,9 +55,23 @@ describe('the installed package', () => {
   it('holds the built CLI and web UI, and neither sources nor development packages', () => {
     expect(readdirSync(pkg.home).sort()).toEqual(expect.arrayContaining(['bin', 'out', 'package.json', 'node_modules']));
     // out/main/index.js comes along as package.json's "main" (the desktop app's entry; npm always packs it).
-    for (const absent of ['src-main', 'src-shared', 'src-renderer', 'tests', 'scripts', 'out/preload', 'out/main/worker.js']) expect(existsSync(join(pkg.home, absent)), absent).toBe(false);
+    for (const absent of ['src-main', 'src-shared', 'src-renderer', 'tests', 'scripts', 'out/preload', 'out/main/worker.js'])
+      expect(existsSync(join(pkg.home, absent)), absent).toBe(false);
     expect(readdirSync(join(pkg.home, 'out', 'cli')).filter((f) => f.endsWith('.map'))).toEqual([]);
-    for (const present of ['out/cli/index.js', 'out/cli/worker.js', 'out/renderer/index.html', 'docs/examples/slurm-experiment.sh', 'docs/projects.md', 'docs/report.schema.json', 'docs/images/first-study.png', 'examples/solvers/local_search.py', 'examples/solvers/deap_ga.py', 'clients/python/saikoro_client.py', 'clients/python/pyproject.toml', 'clients/python/build_backend.py'])
+    for (const present of [
+      'out/cli/index.js',
+      'out/cli/worker.js',
+      'out/renderer/index.html',
+      'docs/examples/slurm-experiment.sh',
+      'docs/projects.md',
+      'docs/report.schema.json',
+      'docs/images/first-study.png',
+      'examples/solvers/local_search.py',
+      'examples/solvers/deap_ga.py',
+      'clients/python/saikoro_client.py',
+      'clients/python/pyproject.toml',
+      'clients/python/build_backend.py',
+    ])
       expect(existsSync(join(pkg.home, present)), present).toBe(true);
     expect(existsSync(join(pkg.home, 'clients', 'python', '__pycache__'))).toBe(false);
     const installed = readdirSync(join(pkg.home, 'node_modules'));
@@ -76,7 +95,13 @@ describe('the installed package', () => {
   it('experiment run + compare, and an HTML report (and a PDF one with the system Chromium)', async () => {
     writeFileSync(
       join(work, 'spec.json'),
-      JSON.stringify({ name: 'pkg', instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'random' }, { name: 'hill-climbing' }], seeds: { count: 3 }, budget: { evaluations: 300 } }),
+      JSON.stringify({
+        name: 'pkg',
+        instances: [{ name: 'so-n30', track: 'so', n: 30 }],
+        solvers: [{ name: 'random' }, { name: 'hill-climbing' }],
+        seeds: { count: 3 },
+        budget: { evaluations: 300 },
+      }),
     );
     await ok(['project', 'new', 'study.saikoro']);
     await ok(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json']);
@@ -97,7 +122,11 @@ describe('the installed package', () => {
   }, 600_000);
 
   it('serve: the built page loads with its token, and a run started through the API finishes', async () => {
-    const child: ChildProcess = spawn(pkg.bin, ['serve', '--port', '0', '--workspace', work], { cwd: work, env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(pkg.bin, ['serve', '--port', '0', '--workspace', work], {
+      cwd: work,
+      env: { PATH: `${join(pkg.prefix, 'bin')}:/usr/bin:/bin`, HOME: work },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const { url, stderr } = await printedUrl(child);
       expect(stderr()).not.toMatch(/building the renderer/);
@@ -116,17 +145,25 @@ describe('the installed package', () => {
       const asset = await fetch(`${origin}/${script}`, { headers: { Authorization: `Bearer ${token}` } });
       expect([asset.status, asset.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
       const call = async (name: string, ...args: unknown[]) => {
-        const r = await fetch(`${origin}/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(args) });
+        const r = await fetch(`${origin}/api/${name}`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+          body: JSON.stringify(args),
+        });
         const answer = (await r.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
         if (!answer.ok) throw new Error(`${name}: ${answer.error?.message}`);
         return answer.value as Record<string, unknown>;
       };
       const started = await call('startRun', { config: { n: 50 }, seed: 3, evaluations: 2000, wholeBudget: true });
       const id = started.runId as string;
-      const done = await waitFor('the run to finish', async () => {
-        const info = await call('getRun', id);
-        return info.status === 'done' ? info : null;
-      }, { withinMs: 120_000, intervalMs: 200 });
+      const done = await waitFor(
+        'the run to finish',
+        async () => {
+          const info = await call('getRun', id);
+          return info.status === 'done' ? info : null;
+        },
+        { withinMs: 120_000, intervalMs: 200 },
+      );
       expect((done.result as { evaluations: number }).evaluations).toBe(2000);
     } finally {
       await stop({ process: child });
@@ -136,7 +173,9 @@ describe('the installed package', () => {
   it('serve --rebuild says it has no sources to rebuild the UI from, without a stack trace', async () => {
     const r = await saikoro(['serve', '--rebuild', '--port', '0']);
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('saikoro serve: --rebuild: this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)\n');
+    expect(r.stderr).toBe(
+      'saikoro serve: --rebuild: this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)\n',
+    );
   }, 120_000);
 });
 
@@ -159,7 +198,8 @@ describe("the README's commands, from the installed package", () => {
     for (const { name } of commands) {
       const usage = await ok([name, '--help']);
       for (const [file] of usage.matchAll(/\b(?:docs|examples|clients)\/[\w./-]*\w/g)) expect(existsSync(join(pkg.home, file)), `${name}: ${file}`).toBe(true);
-      for (const [, topic] of usage.matchAll(/saikoro help ([a-z-]+)/g)) expect((await saikoro(['help', topic])).code, `${name}: saikoro help ${topic}`).toBe(0);
+      for (const [, topic] of usage.matchAll(/saikoro help ([a-z-]+)/g))
+        expect((await saikoro(['help', topic])).code, `${name}: saikoro help ${topic}`).toBe(0);
     }
   }, 300_000);
 
@@ -213,8 +253,11 @@ cd "$(cat '${cwdFile}')"
     const outputs: string[] = [];
     for (const [i, block] of blocks.entries()) {
       const r = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile('bash', ['-c', `${preamble}\n${block}\npwd > '${cwdFile}'`], { cwd: home, env, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 }, (error, stdout, stderr) =>
-          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+        execFile(
+          'bash',
+          ['-c', `${preamble}\n${block}\npwd > '${cwdFile}'`],
+          { cwd: home, env, maxBuffer: 64 * 1024 * 1024, timeout: 900_000 },
+          (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
         );
       });
       expect(r.code, `README block ${i + 1}:\n${block}\n--- stdout\n${r.stdout.slice(-3000)}\n--- stderr\n${r.stderr.slice(-3000)}`).toBe(0);
@@ -235,10 +278,15 @@ cd "$(cat '${cwdFile}')"
     const shown = /```json\n([\s\S]*?)```/.exec(readme)![1];
     expect(JSON.parse(shown)).toEqual(JSON.parse(readFileSync(join(study, 'study.json'), 'utf8')));
     // The solvers differ: every pair on both instances, as the README says.
-    const inStudy = (args: string[]) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(pkg.bin, args, { cwd: study, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) => resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }));
-    });
-    const comparison = JSON.parse((await inStudy(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'])).stdout) as { instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[] };
+    const inStudy = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(pkg.bin, args, { cwd: study, env, maxBuffer: 64 * 1024 * 1024, timeout: 300_000 }, (error, stdout, stderr) =>
+          resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const comparison = JSON.parse((await inStudy(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'])).stdout) as {
+      instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[];
+    };
     expect(comparison.instances.map((i) => i.instance)).toEqual(['mo2-n200', 'mo3-n200']);
     for (const inst of comparison.instances) {
       expect(inst.pairs).toHaveLength(6);
@@ -247,8 +295,11 @@ cd "$(cat '${cwdFile}')"
     // The medians the README and docs/cli.md give are the ones this run gives (the runs are
     // reproducible: the same seeds give the same fronts on any machine).
     const medians = comparison.instances.map((inst) => Object.fromEntries(inst.solvers.map((s) => [s.label, s.summary!.median])));
-    const said = /median normalised hypervolume is ([\d.]+) for random sampling, ([\d.]+) for the Python hill climbers, ([\d.]+) for NSGA-II and ([\d.]+) for barrier-mo/.exec(readme.replace(/\s+/g, ' '));
-    expect(said, 'the README\'s sentence of medians').not.toBeNull();
+    const said =
+      /median normalised hypervolume is ([\d.]+) for random sampling, ([\d.]+) for the Python hill climbers, ([\d.]+) for NSGA-II and ([\d.]+) for barrier-mo/.exec(
+        readme.replace(/\s+/g, ' '),
+      );
+    expect(said, "the README's sentence of medians").not.toBeNull();
     expect(said!.slice(1).map(Number)).toEqual(['random', 'local-search', 'nsga2', 'barrier-mo'].map((s) => Number(medians[0][s].toFixed(2))));
     const cliDoc = readFileSync(join(ROOT, 'docs', 'cli.md'), 'utf8');
     for (const [k, inst] of comparison.instances.entries()) {
@@ -261,20 +312,32 @@ cd "$(cat '${cwdFile}')"
     const project = readFileSync(join(study, 'study.saikoro'));
     const spec = readFileSync(join(study, 'study.json'));
     const overProject = await inStudy(['report', 'study.saikoro', 'first', '--out', 'study.saikoro']);
-    expect([overProject.code, overProject.stderr.split('\n')[0]]).toEqual([2, 'saikoro report: --out study.saikoro: a report cannot be a ".saikoro" file; the endings are .html .htm .pdf .csv .json .tex']);
+    expect([overProject.code, overProject.stderr.split('\n')[0]]).toEqual([
+      2,
+      'saikoro report: --out study.saikoro: a report cannot be a ".saikoro" file; the endings are .html .htm .pdf .csv .json .tex',
+    ]);
     const overSpec = await inStudy(['report', 'study.saikoro', 'first', '--out', 'study.json']);
-    expect([overSpec.code, overSpec.stderr]).toEqual([1, 'saikoro report: --out study.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n']);
+    expect([overSpec.code, overSpec.stderr]).toEqual([
+      1,
+      'saikoro report: --out study.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n',
+    ]);
     expect(readFileSync(join(study, 'study.saikoro')).equals(project)).toBe(true);
     expect(readFileSync(join(study, 'study.json')).equals(spec)).toBe(true);
     // The CLI block: CSV report, verify; the cluster block: the shards merged; the DEAP block.
     expect(existsSync(join(study, 'first-runs.csv'))).toBe(true);
     expect(all).toContain('runs re-run: all reproduce exactly');
-    expect(readdirSync(join(study, 'results')).filter((f) => f.endsWith('.saikoro')).sort()).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
+    expect(
+      readdirSync(join(study, 'results'))
+        .filter((f) => f.endsWith('.saikoro'))
+        .sort(),
+    ).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
     expect(all).toContain('byo: 10 runs: 0 already done, 10 done now, 0 failed, 0 not run');
     expect(all).toMatch(/deap-ga/);
     // pip installed the client from the installed package into the venv, offline-capable.
     const imported = await new Promise<string>((resolve, reject) =>
-      execFile(join(study, '.venv', 'bin', 'python'), ['-c', 'import saikoro_client; print(saikoro_client.__file__)'], { cwd: home }, (e, out) => (e ? reject(e) : resolve(out))),
+      execFile(join(study, '.venv', 'bin', 'python'), ['-c', 'import saikoro_client; print(saikoro_client.__file__)'], { cwd: home }, (e, out) =>
+        e ? reject(e) : resolve(out),
+      ),
     );
     expect(imported.trim()).toMatch(/\/\.venv\/lib\/python3[.\d]*\/site-packages\/saikoro_client\.py$/);
     expect(readFileSync(imported.trim())).toEqual(readFileSync(join(pkg.home, 'clients', 'python', 'saikoro_client.py')));

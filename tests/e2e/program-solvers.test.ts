@@ -65,7 +65,9 @@ browserTool.describe('a program as the solver, in a browser on saikoro serve', (
       await page.getByTestId('solve-command').press('Control+Enter');
       const refusal = page.getByTestId('solve-error-program.command');
       await refusal.waitFor();
-      expect(await refusal.textContent()).toMatch(/^Starting this run: the solver random_search \(.*\) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it$/);
+      expect(await refusal.textContent()).toMatch(
+        /^Starting this run: the solver random_search \(.*\) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it$/,
+      );
       expect(await page.getByTestId('solve-command').getAttribute('aria-invalid')).toBe('true');
       expect((await page.getByTestId('solve-status').textContent())?.trim()).toBe('Not started');
       await shot('01-solve-refused');
@@ -78,7 +80,11 @@ browserTool.describe('a program as the solver, in a browser on saikoro serve', (
       await expect.poll(() => command.evaluate((el) => el === document.activeElement)).toBe(true);
       await command.fill(COMMAND);
       await page.keyboard.press('Control+s');
-      await expect.poll(() => page.locator('[data-error-for="solvers[1].command"]').textContent()).toMatch(/^Adding experiment "with-program": the solver my-solver \(.*\) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it$/);
+      await expect
+        .poll(() => page.locator('[data-error-for="solvers[1].command"]').textContent())
+        .toMatch(
+          /^Adding experiment "with-program": the solver my-solver \(.*\) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it$/,
+        );
       await shot('02-editor-refused');
     } finally {
       await stop(server);

@@ -17,11 +17,15 @@ export interface Server {
 
 /** `saikoro serve --workspace W --port 0 --no-build --renderer-dir R` (and `extra`), once it has printed its URL. */
 export async function serve(workspace: string, rendererDir: string, extra: string[] = []): Promise<Server> {
-  const child = spawn(process.execPath, [join(ROOT, 'bin/saikoro.mjs'), 'serve', '--workspace', workspace, '--port', '0', '--no-build', '--renderer-dir', rendererDir, ...extra], {
-    cwd: workspace,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bin/saikoro.mjs'), 'serve', '--workspace', workspace, '--port', '0', '--no-build', '--renderer-dir', rendererDir, ...extra],
+    {
+      cwd: workspace,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const { url } = await printedUrl(child);
   return { process: child, url };
 }

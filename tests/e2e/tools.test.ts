@@ -24,7 +24,9 @@ describe('requireTool', () => {
       expect(tool).toMatchObject({ present: false, skip: true });
       expect(() => tool.check()).toThrow(`pdftotext not found at ${MISSING}; install it with apt-get install poppler-utils`);
     }
-    expect(warn.mock.calls).toEqual(new Array(3).fill([`SKIPPED (CI would fail): pdftotext not found at ${MISSING}; install it with apt-get install poppler-utils`]));
+    expect(warn.mock.calls).toEqual(
+      new Array(3).fill([`SKIPPED (CI would fail): pdftotext not found at ${MISSING}; install it with apt-get install poppler-utils`]),
+    );
   });
 
   it('a present program runs, under CI or not; a file that is not executable counts as missing', () => {

@@ -59,7 +59,10 @@ function truncated(page: Page): Promise<string[]> {
     const out: string[] = [];
     for (const el of document.querySelectorAll<HTMLElement>('body *')) {
       if (getComputedStyle(el).textOverflow !== 'ellipsis' || el.offsetParent === null) continue;
-      if (el.scrollWidth > el.clientWidth + 1) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: "${(el.textContent ?? '').trim().slice(0, 60)}" (needs ${el.scrollWidth} px, has ${el.clientWidth})`);
+      if (el.scrollWidth > el.clientWidth + 1)
+        out.push(
+          `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: "${(el.textContent ?? '').trim().slice(0, 60)}" (needs ${el.scrollWidth} px, has ${el.clientWidth})`,
+        );
     }
     return out;
   });
@@ -90,8 +93,16 @@ browserTool.describe('the views at 1024 px and wider', () => {
         await page.goto(server.url);
         const views: [string, () => Promise<void>][] = [
           ['project', () => page.getByTestId('project-info').waitFor()],
-          [`monitor/${SO.name}`, async () => void (await expect.poll(() => page.locator('[data-testid="monitor-runs"] tbody tr[data-state="done"]').count(), { timeout: 20_000 }).toBe(8))],
-          [`monitor/${MO.name}`, async () => void (await expect.poll(() => page.locator('[data-testid="monitor-runs"] tbody tr[data-state="done"]').count(), { timeout: 20_000 }).toBe(6))],
+          [
+            `monitor/${SO.name}`,
+            async () =>
+              void (await expect.poll(() => page.locator('[data-testid="monitor-runs"] tbody tr[data-state="done"]').count(), { timeout: 20_000 }).toBe(8)),
+          ],
+          [
+            `monitor/${MO.name}`,
+            async () =>
+              void (await expect.poll(() => page.locator('[data-testid="monitor-runs"] tbody tr[data-state="done"]').count(), { timeout: 20_000 }).toBe(6)),
+          ],
           [`compare/${SO.name}`, () => page.getByTestId('stats-table').waitFor()],
           [`compare/${MO.name}`, () => page.getByTestId('stats-table').waitFor()],
           [`explore/${MO.name}`, () => page.getByTestId('explore-counts').waitFor()],

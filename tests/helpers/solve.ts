@@ -28,19 +28,40 @@ export interface DriveSolveOptions extends SolveOptions {
   yieldToHost?: () => Promise<void>;
 }
 
-function solverRun(problem: Problem, solver: string, params: Readonly<Record<string, unknown>>, seed: number, termination: Termination, options: SolveOptions): SolverRun {
+function solverRun(
+  problem: Problem,
+  solver: string,
+  params: Readonly<Record<string, unknown>>,
+  seed: number,
+  termination: Termination,
+  options: SolveOptions,
+): SolverRun {
   const { clock, ...runOptions } = options;
   return new SolverRun(problem, solver, params, seed, termination, { ...runOptions, clock: new RunClock(clock) });
 }
 
 /** Runs to termination without yielding (driveSync) and returns the result. */
-export function solveSync(problem: Problem, solver: string, params: Readonly<Record<string, unknown>>, seed: number, termination: Termination, options: SolveOptions = {}): SolverResult {
+export function solveSync(
+  problem: Problem,
+  solver: string,
+  params: Readonly<Record<string, unknown>>,
+  seed: number,
+  termination: Termination,
+  options: SolveOptions = {},
+): SolverResult {
   const run = solverRun(problem, solver, params, seed, termination, options);
   return driveSync(run, run.termination, { clock: run.clock });
 }
 
 /** Runs as a worker does (drive): pause and cancel through `control`, throttled snapshots, yielding. */
-export function solve(problem: Problem, solver: string, params: Readonly<Record<string, unknown>>, seed: number, termination: Termination, options: DriveSolveOptions = {}): Promise<SolverResult> {
+export function solve(
+  problem: Problem,
+  solver: string,
+  params: Readonly<Record<string, unknown>>,
+  seed: number,
+  termination: Termination,
+  options: DriveSolveOptions = {},
+): Promise<SolverResult> {
   const { onSnapshot, control, snapshotInterval, sliceMilliseconds, yieldToHost, ...runOptions } = options;
   const run = solverRun(problem, solver, params, seed, termination, runOptions);
   return drive(run, run.termination, { onSnapshot, control, clock: run.clock, snapshotInterval, sliceMilliseconds, yieldToHost });

@@ -13,7 +13,9 @@ describe('waitFor', () => {
   it('fails at the deadline with a message naming what it waited for, after a last poll', async () => {
     let polls = 0;
     const started = Date.now();
-    await expect(waitFor('the moon to turn blue', () => (polls++, false), { withinMs: 60, intervalMs: 10 })).rejects.toThrow(new Error('timed out after 60 ms waiting for the moon to turn blue'));
+    await expect(waitFor('the moon to turn blue', () => (polls++, false), { withinMs: 60, intervalMs: 10 })).rejects.toThrow(
+      new Error('timed out after 60 ms waiting for the moon to turn blue'),
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(60);
     expect(polls).toBeGreaterThanOrEqual(2);
   });

@@ -1,6 +1,19 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { developerMenuRoles, DOCUMENTATION_LINKS, externalLinkAction, externalLinkQuestion, GRANTED_PERMISSIONS, isAppUrl, isDevelopment, linkOpener, MAX_EXTERNAL_URL_LENGTH, navigationAllowed, permissionGranted, type LinkShell } from '../../src-main/window-policy.ts';
+import {
+  developerMenuRoles,
+  DOCUMENTATION_LINKS,
+  externalLinkAction,
+  externalLinkQuestion,
+  GRANTED_PERMISSIONS,
+  isAppUrl,
+  isDevelopment,
+  linkOpener,
+  MAX_EXTERNAL_URL_LENGTH,
+  navigationAllowed,
+  permissionGranted,
+  type LinkShell,
+} from '../../src-main/window-policy.ts';
 
 const built = { appUrl: 'file:///opt/Saikoro/resources/app/out/renderer/index.html' };
 const dev = { devUrl: 'http://localhost:5173', appUrl: 'http://localhost:5173' };
@@ -33,7 +46,20 @@ describe('desktop window policy', () => {
 
   it('grants no permission', () => {
     expect(GRANTED_PERMISSIONS.size).toBe(0);
-    for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'clipboard-sanitized-write', 'openExternal', 'fullscreen', 'hid', 'usb', 'serial', 'unknown']) expect(permissionGranted(p)).toBe(false);
+    for (const p of [
+      'media',
+      'geolocation',
+      'notifications',
+      'clipboard-read',
+      'clipboard-sanitized-write',
+      'openExternal',
+      'fullscreen',
+      'hid',
+      'usb',
+      'serial',
+      'unknown',
+    ])
+      expect(permissionGranted(p)).toBe(false);
   });
 
   it('offers Reload and DevTools only in development', () => {
@@ -112,7 +138,7 @@ function fakeShell() {
   return { shell, asked, opened, answer };
 }
 
-describe('the window\'s link handler (linkOpener, with a fake shell)', () => {
+describe("the window's link handler (linkOpener, with a fake shell)", () => {
   const docs = [{ origin: 'https://saikoro.example', pathPrefix: '/docs/' }];
 
   it('opens a link outside the documentation only after the person says yes', async () => {

@@ -17,7 +17,13 @@ const SAMPLE = '31552264665432613134314646226624645162511461153216';
 function fakeBridge() {
   // The app wired as the desktop and the web server wire it (no project paths: these tests open
   // no project), with a workers' memory limit of its own for getAppInfo to report.
-  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism: 1, memoryLimitMb: 6026, paths: null });
+  const core = createAppCore({
+    appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' },
+    spawn: nodeSpawner(),
+    parallelism: 1,
+    memoryLimitMb: 6026,
+    paths: null,
+  });
   const impl = core.api;
   const menuListeners = new Set<(c: MenuCommand) => void>();
   const calls: string[] = [];
@@ -43,7 +49,8 @@ const settle = async () => {
   await nextTick();
 };
 const text = (testid: string) => document.querySelector(`[data-testid="${testid}"]`)?.textContent?.trim() ?? null;
-const key = (k: string, init: KeyboardEventInit = {}) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
+const key = (k: string, init: KeyboardEventInit = {}) =>
+  window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true, cancelable: true, ...init }));
 
 let app: VueApp;
 let env: ReturnType<typeof fakeBridge>;

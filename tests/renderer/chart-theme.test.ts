@@ -34,7 +34,7 @@ const MIRRORED: Record<string, keyof ChartPalette> = {
 };
 
 describe('chart palette and CSS variables', () => {
-  it.each(Object.entries(MIRRORED))('--%s is the palette\'s %s, light and dark', (variable, key) => {
+  it.each(Object.entries(MIRRORED))("--%s is the palette's %s, light and dark", (variable, key) => {
     expect(cssVariable(variable)).toEqual({ light: LIGHT_PALETTE[key], dark: DARK_PALETTE[key] });
   });
 
@@ -87,7 +87,10 @@ describe('components', () => {
       .filter((f) => f.endsWith('.vue'))
       .flatMap((f) => {
         const style = /<style[^>]*>([\s\S]*?)<\/style>/.exec(readFileSync(f, 'utf8'))?.[1] ?? '';
-        return style.split('\n').filter((line) => literal.test(line)).map((line) => `${f.slice(RENDERER.length)}: ${line.trim()}`);
+        return style
+          .split('\n')
+          .filter((line) => literal.test(line))
+          .map((line) => `${f.slice(RENDERER.length)}: ${line.trim()}`);
       });
     expect(offenders).toEqual([]);
   });
@@ -96,7 +99,12 @@ describe('components', () => {
     const literal = /#[0-9a-fA-F]{3,8}\b|\b(?:rgba?|hsla?)\(/;
     const offenders = files(join(RENDERER, 'views'))
       .filter((f) => f.endsWith('.ts'))
-      .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((line) => literal.test(line)).map((line) => `${f.slice(RENDERER.length)}: ${line.trim()}`));
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((line) => literal.test(line))
+          .map((line) => `${f.slice(RENDERER.length)}: ${line.trim()}`),
+      );
     expect(offenders).toEqual([]);
   });
 });

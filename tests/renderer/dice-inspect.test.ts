@@ -8,7 +8,16 @@ import { Random } from '../../src-shared/random.ts';
 import { LIGHT_PALETTE } from '../../src-shared/charts/palette.ts';
 import { cleanSequence, differingPositions, replaceRoll } from '../../src-renderer/stores/dice.ts';
 import { bandScale, evaluationDiff, faceTotals, facesOf, objectiveShares, sequenceDiff, transitionCounts } from '../../src-renderer/views/dice/inspect.ts';
-import { bandReading, bandTicks, constraintPositionOption, constraintRows, featureChartOption, featureRows, formatBandValue, objectiveShareOption } from '../../src-renderer/views/dice/charts.ts';
+import {
+  bandReading,
+  bandTicks,
+  constraintPositionOption,
+  constraintRows,
+  featureChartOption,
+  featureRows,
+  formatBandValue,
+  objectiveShareOption,
+} from '../../src-renderer/views/dice/charts.ts';
 import { formatNumber } from '../../src-renderer/logic/dice/labels.ts';
 
 const SAMPLE = '31552264665432613134314646226624645162511461153216';
@@ -26,7 +35,8 @@ describe('transitions', () => {
     const rng = Random.fromSeed(11);
     for (const x of [SAMPLE, '1', '11', '111111', ...Array.from({ length: 40 }, () => randomSequence(rng, rng.int(1, 900)))]) {
       const counts = transitionCounts(facesOf(x));
-      for (let a = 1; a <= 6; a++) for (let b = 1; b <= 6; b++) expect(counts[a - 1][b - 1], `${a}${b} in ${x.slice(0, 20)}…`).toBe(countSubstring(x, `${a}${b}`));
+      for (let a = 1; a <= 6; a++)
+        for (let b = 1; b <= 6; b++) expect(counts[a - 1][b - 1], `${a}${b} in ${x.slice(0, 20)}…`).toBe(countSubstring(x, `${a}${b}`));
       expect(counts.flat().reduce((s, c) => s + c, 0)).toBe(Math.max(0, x.length - 1));
     }
   });
@@ -95,10 +105,14 @@ describe('constraints against their bands', () => {
     expect([d12.chi, d12.lower, d12.upper!].map(formatBandValue)).toEqual(['2,176,782,332', '2,176,697,777', '2,176,866,894']);
     const t = (d12.chi - d12.lower) / (d12.upper! - d12.lower);
     expect(t).toBeCloseTo(0.5, 2);
-    expect(bandReading(d12)).toEqual({ percent: `${Number((t * 100).toPrecision(3))} %`, distances: `${Math.round(d12.chi - d12.lower).toLocaleString('en-US')} above q(p) · ${Math.round(d12.upper! - d12.chi).toLocaleString('en-US')} below q(P)` });
+    expect(bandReading(d12)).toEqual({
+      percent: `${Number((t * 100).toPrecision(3))} %`,
+      distances: `${Math.round(d12.chi - d12.lower).toLocaleString('en-US')} above q(p) · ${Math.round(d12.upper! - d12.chi).toLocaleString('en-US')} below q(P)`,
+    });
     expect(bandReading(d12)).toEqual({ percent: '50 %', distances: '84,555 above q(p) · 84,562 below q(P)' });
     // Every d of the sample: the percentage is (chi − q(p)) / (q(P) − q(p)).
-    for (const r of rows) expect(Number(bandReading(r).percent!.replace(' %', ''))).toBeCloseTo(Number((((r.chi - r.lower) / (r.upper! - r.lower)) * 100).toPrecision(3)), 9);
+    for (const r of rows)
+      expect(Number(bandReading(r).percent!.replace(' %', ''))).toBeCloseTo(Number((((r.chi - r.lower) / (r.upper! - r.lower)) * 100).toPrecision(3)), 9);
   });
   it('outside the band it says how far, and without an upper bound how far above q(p)', () => {
     expect(bandReading({ chi: 5, lower: 10, upper: 20 })).toEqual({ percent: '−50 %', distances: '5 below q(p)' });

@@ -230,7 +230,8 @@ describe('the panels show what the evaluator computes', () => {
       const row = text(`shares-${m}`)!;
       expect(row).toContain(formatNumber(e.objectives[m]));
       for (const f of store.config.objectives[m]) {
-        if (e.errors[f - 1] > 0) expect(row).toContain(`F${f} ${formatNumber(e.errors[f - 1])} · ${formatNumber(Math.round((e.errors[f - 1] / e.objectives[m]) * 1000) / 10)} %`);
+        if (e.errors[f - 1] > 0)
+          expect(row).toContain(`F${f} ${formatNumber(e.errors[f - 1])} · ${formatNumber(Math.round((e.errors[f - 1] / e.objectives[m]) * 1000) / 10)} %`);
       }
     }
   });
@@ -361,7 +362,9 @@ describe('diff two solutions', () => {
     });
     const constraintRows = [...document.querySelectorAll('[data-testid="diff-constraints"] tbody tr')];
     // chi_d as whole numbers from 10^4 on (at d = 12 both read 2.177e+9 to 6 digits).
-    constraintRows.forEach((tr, l) => expect(tr.querySelectorAll('td')[2].textContent!.trim()).toBe(eb.chi[l] >= 1e4 ? Math.round(eb.chi[l]).toLocaleString('en-US') : formatNumber(eb.chi[l])));
+    constraintRows.forEach((tr, l) =>
+      expect(tr.querySelectorAll('td')[2].textContent!.trim()).toBe(eb.chi[l] >= 1e4 ? Math.round(eb.chi[l]).toLocaleString('en-US') : formatNumber(eb.chi[l])),
+    );
     // A pasted sequence with a bad roll is refused with its position.
     expect(store.compareWith(SAMPLE.slice(0, 7) + '9')?.message).toBe('character "9" at position 8 is not a die face 1-6');
   });

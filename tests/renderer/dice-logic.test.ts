@@ -98,7 +98,10 @@ describe('chart rows', () => {
     expect(option.grid).toHaveLength(FEATURE_PANELS.length);
     expect(option.xAxis.flatMap((a) => a.data)).toEqual(Array.from({ length: 15 }, (_, i) => `F${i + 1}`));
     // The sample: 6 of 15 features in band (F1, F2, F7, F8, F9, F12).
-    for (const [palette, o] of [[LIGHT_PALETTE, option], [DARK_PALETTE, featureChartOption(rows, DARK_PALETTE) as Option]] as const) {
+    for (const [palette, o] of [
+      [LIGHT_PALETTE, option],
+      [DARK_PALETTE, featureChartOption(rows, DARK_PALETTE) as Option],
+    ] as const) {
       const bars = o.series.filter((s) => s.type === 'bar').flatMap((s) => s.data);
       expect(bars.map((b) => b.itemStyle?.color === palette.ok)).toEqual(rows.map((r) => r.inBand));
       expect(bars.filter((b) => b.itemStyle?.color === palette.bad)).toHaveLength(9);

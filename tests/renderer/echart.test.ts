@@ -27,7 +27,15 @@ function mount(props: Record<string, unknown> = {}) {
   document.body.innerHTML = '<div id="app"></div>';
   app = createApp({
     // Layout does not exist here: the chart's size comes from its style.
-    render: () => h(EChart, { option: OPTION, height: 300, label: 'points', style: 'width: 400px', onClick: (p: { dataIndex: number; value: number[] }) => clicks.push(p), ...props }),
+    render: () =>
+      h(EChart, {
+        option: OPTION,
+        height: 300,
+        label: 'points',
+        style: 'width: 400px',
+        onClick: (p: { dataIndex: number; value: number[] }) => clicks.push(p),
+        ...props,
+      }),
   });
   app.mount('#app');
 }

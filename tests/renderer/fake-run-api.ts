@@ -5,14 +5,22 @@
 // The N-Queens lab's baseline runs (purpose "baseline", which the lab starts by itself) are run
 // here at once by the one driver and finished with the app layer's report, under ids of their
 // own and listed in `baselines`, not `requests`: tests of other runs see only theirs.
-import { ApiError, toWireError, type RunFinishedEvent, type RunInfo, type RunSnapshotEvent, type RunStarted, type SaikoroApi, type StartRunRequest } from '../../src-shared/api.ts';
+import {
+  ApiError,
+  toWireError,
+  type RunFinishedEvent,
+  type RunInfo,
+  type RunSnapshotEvent,
+  type RunStarted,
+  type SaikoroApi,
+  type StartRunRequest,
+} from '../../src-shared/api.ts';
 import { appendPoint } from '../../src-shared/runtime/progress.ts';
 import { executeRunSync, progressPoint, type RunKindName } from '../../src-shared/runtime/kinds/index.ts';
 import { planRun } from '../../src-main/app/runs.ts';
 import type { RunPlan } from '../../src-main/app/launcher.ts';
 import { diceHvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { needsHvNormalisation, withHvNormalisation } from '../../src-main/app/dice.ts';
-
 
 export function fakeRunApi(extra: Partial<SaikoroApi> = {}) {
   const snapshotListeners = new Set<(e: RunSnapshotEvent) => void>();

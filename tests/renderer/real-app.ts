@@ -7,7 +7,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiFromBridge, API_CALL_NAMES, API_EVENT_NAMES, type ApiEventName, type ExperimentSession, type MenuCommand, type SaikoroApi, type SaikoroBridge } from '../../src-shared/api.ts';
+import {
+  apiFromBridge,
+  API_CALL_NAMES,
+  API_EVENT_NAMES,
+  type ApiEventName,
+  type ExperimentSession,
+  type MenuCommand,
+  type SaikoroApi,
+  type SaikoroBridge,
+} from '../../src-shared/api.ts';
 import type { ProgramPolicy } from '../../src-main/app/program-policy.ts';
 import { dispatchCall } from '../../src-main/api/dispatch.ts';
 import type { ApiEventHub } from '../../src-main/app/events.ts';
@@ -36,7 +45,14 @@ export interface RealApp {
 export function realApp(options: { parallelism?: number; printPdf?: PdfPrinter; programs?: ProgramPolicy } = {}): RealApp {
   const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-ui-'));
   // The app wired as the desktop and the web server wire it.
-  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism: options.parallelism ?? 2, paths: workspacePaths(workspace), printPdf: options.printPdf ?? null, ...(options.programs ? { programs: options.programs } : {}) });
+  const core = createAppCore({
+    appInfo: { name: 'saikoro', version: '0.0.0-test', platform: 'test', runtime: 'web' },
+    spawn: nodeSpawner(),
+    parallelism: options.parallelism ?? 2,
+    paths: workspacePaths(workspace),
+    printPdf: options.printPdf ?? null,
+    ...(options.programs ? { programs: options.programs } : {}),
+  });
   const { events, runs, api: impl } = core;
   const projects = core.projects!;
   const bridge: Record<string, unknown> = {};

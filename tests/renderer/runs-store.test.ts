@@ -32,7 +32,16 @@ type DiceEvent = Extract<RunSnapshotEvent, { kind: 'dice' }>;
 const snap = (runId: string, evaluations: number, f: number): DiceEvent => ({
   runId,
   kind: 'dice',
-  snapshot: { evaluations, seconds: evaluations / 1000, progress: evaluations / 10_000, paused: false, feasibleFound: true, best: { x: '1'.repeat(20), objectives: [f], constraints: [], feasible: true, violation: 0 }, front: [], indicator: null },
+  snapshot: {
+    evaluations,
+    seconds: evaluations / 1000,
+    progress: evaluations / 10_000,
+    paused: false,
+    feasibleFound: true,
+    best: { x: '1'.repeat(20), objectives: [f], constraints: [], feasible: true, violation: 0 },
+    front: [],
+    indicator: null,
+  },
 });
 const request = { kind: 'dice' as const, config: { n: 20 }, seed: 1, evaluations: 10_000 };
 
@@ -46,7 +55,17 @@ describe('the run store', () => {
     await settle();
     env.setBeforeAnswer((runId) => {
       env.snapshot(snap(runId, 500, 40));
-      env.finish({ runId, kind: 'dice', status: 'done', reason: null, result: { objectiveCount: 1, message: 'best feasible f = 0', trace: [{ evaluations: 600, seconds: 0, best: 0, violation: 0, feasible: true, frontSize: null, indicator: null }] } as SolverResult });
+      env.finish({
+        runId,
+        kind: 'dice',
+        status: 'done',
+        reason: null,
+        result: {
+          objectiveCount: 1,
+          message: 'best feasible f = 0',
+          trace: [{ evaluations: 600, seconds: 0, best: 0, violation: 0, feasible: true, frontSize: null, indicator: null }],
+        } as SolverResult,
+      });
     });
     const started = await runs.start(request);
     const run = runs.get(started.runId)!;

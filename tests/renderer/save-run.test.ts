@@ -52,7 +52,12 @@ describe('Save to project', () => {
     const project = (await env.api.getProject())!;
     const stored = project.experiments.find((e) => e.name === 'my-front')!;
     expect(stored.counts).toMatchObject({ total: 1, done: 1, missing: 0 });
-    expect(stored.spec).toMatchObject({ instances: [{ track: 'mo2', n: 30 }], solvers: [{ name: 'nsga2', params: { populationSize: 20 } }], seeds: [7], budget: { evaluations: 2000 } });
+    expect(stored.spec).toMatchObject({
+      instances: [{ track: 'mo2', n: 30 }],
+      solvers: [{ name: 'nsga2', params: { populationSize: 20 } }],
+      seeds: [7],
+      budget: { evaluations: 2000 },
+    });
     const [row] = await env.api.listExperimentRuns('my-front');
     expect([row.status, row.seed, row.evaluations, row.frontSize]).toEqual(['done', 7, result.evaluations, result.front.length]);
     const [stored1] = await env.api.getExperimentResults('my-front');

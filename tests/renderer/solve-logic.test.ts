@@ -7,14 +7,47 @@ const record = (f: number[], feasible: boolean, violation = 0) => ({ x: '123', o
 
 describe('solve view data', () => {
   it('a single-objective snapshot gives best f when feasible, the violation otherwise', () => {
-    const base: Snapshot = { evaluations: 500, seconds: 1, progress: 0.5, paused: false, feasibleFound: false, best: record([12], false, 3.5), front: [], indicator: null };
+    const base: Snapshot = {
+      evaluations: 500,
+      seconds: 1,
+      progress: 0.5,
+      paused: false,
+      feasibleFound: false,
+      best: record([12], false, 3.5),
+      front: [],
+      indicator: null,
+    };
     expect(snapshotPoint(base, 1)).toEqual({ evaluations: 500, value: null, secondary: 3.5 });
     expect(snapshotPoint({ ...base, best: record([7.5], true) }, 1)).toEqual({ evaluations: 500, value: 7.5, secondary: null });
-    expect(snapshotPoint({ ...base, best: null, front: [[1, 2], [2, 1]] }, 2)).toEqual({ evaluations: 500, value: null, secondary: 2 });
+    expect(
+      snapshotPoint(
+        {
+          ...base,
+          best: null,
+          front: [
+            [1, 2],
+            [2, 1],
+          ],
+        },
+        2,
+      ),
+    ).toEqual({ evaluations: 500, value: null, secondary: 2 });
   });
 
   it('a multi-objective snapshot carries the indicator the worker computed for its front', () => {
-    const s: Snapshot = { evaluations: 9, seconds: 1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[1, 0], [0, 1]], indicator: 0.96 };
+    const s: Snapshot = {
+      evaluations: 9,
+      seconds: 1,
+      progress: 0.1,
+      paused: false,
+      feasibleFound: true,
+      best: null,
+      front: [
+        [1, 0],
+        [0, 1],
+      ],
+      indicator: 0.96,
+    };
     expect(snapshotPoint(s, 2)).toEqual({ evaluations: 9, value: 0.96, secondary: 2 });
     // An empty front has no value, whatever the indicator says.
     expect(snapshotPoint({ ...s, front: [], indicator: 0 }, 2)).toEqual({ evaluations: 9, value: null, secondary: 0 });
@@ -55,8 +88,22 @@ describe('solve view data', () => {
     expect(option.series[0].data).toEqual([[90, 4]]);
     expect(option.series[1].data).toEqual([[10, 2]]);
     expect(option.yAxis[1].type).toBe('log');
-    const pareto = paretoOption([[1, 5, 9], [2, 4, 8]], 0, 2) as { series: { data: number[][] }[]; xAxis: { name: string; min: number; max: number; interval: number }; yAxis: { name: string; min: number; max: number; interval: number } };
-    expect(pareto.series[0].data).toEqual([[1, 9], [2, 8]]);
+    const pareto = paretoOption(
+      [
+        [1, 5, 9],
+        [2, 4, 8],
+      ],
+      0,
+      2,
+    ) as {
+      series: { data: number[][] }[];
+      xAxis: { name: string; min: number; max: number; interval: number };
+      yAxis: { name: string; min: number; max: number; interval: number };
+    };
+    expect(pareto.series[0].data).toEqual([
+      [1, 9],
+      [2, 8],
+    ]);
     expect([pareto.xAxis.name, pareto.yAxis.name]).toEqual(['f1', 'f3']);
     // Padded around the points (none on the plot's edge), on round ends.
     expect([pareto.xAxis.min, pareto.xAxis.max, pareto.xAxis.interval]).toEqual([0.75, 2.25, 0.25]);

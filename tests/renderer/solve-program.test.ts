@@ -45,7 +45,9 @@ describe('Solve view: a program the app does not run', () => {
     expect(byTestId<HTMLInputElement>('solve-program-name')!.placeholder).toBe('random_search');
     click(byTestId('solve-start'));
     await waitFor('the refusal', () => textOf('solve-error-program.command'));
-    expect(textOf('solve-error-program.command')).toMatch(/^Starting this run: the solver random_search \(.*random_search\.mjs --batch 50\) is a program, and this server does not run programs; /);
+    expect(textOf('solve-error-program.command')).toMatch(
+      /^Starting this run: the solver random_search \(.*random_search\.mjs --batch 50\) is a program, and this server does not run programs; /,
+    );
     expect(command.getAttribute('aria-invalid')).toBe('true');
     expect(text(byTestId('solve-status'))).toBe('Not started');
     expect(await env.api.listRuns()).toEqual([]);

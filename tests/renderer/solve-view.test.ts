@@ -55,7 +55,13 @@ async function startRun(track: 'so' | 'mo2' | 'mo3' | 'mo7', n: number, solver =
 }
 
 function finish(runId: string, result: Partial<SolverResult>) {
-  env.finish({ runId, kind: 'dice', status: 'done', reason: null, result: { trace: [], front: [], best: null, message: 'done', objectiveCount: 2, ...result } as SolverResult });
+  env.finish({
+    runId,
+    kind: 'dice',
+    status: 'done',
+    reason: null,
+    result: { trace: [], front: [], best: null, message: 'done', objectiveCount: 2, ...result } as SolverResult,
+  });
 }
 
 describe('Solve view: HV normalisation caption', () => {
@@ -73,7 +79,23 @@ describe('Solve view: HV normalisation caption', () => {
     expect(caption()?.closest('section')?.querySelector('.card-title')?.textContent).toContain('normalised hypervolume');
 
     // Snapshots bring the front's hypervolume as the worker computed it; the chart takes it as is.
-    env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 100, seconds: 0.1, progress: 0.1, paused: false, feasibleFound: true, best: null, front: [[300, 500], [500, 300]], indicator: 0.42 } });
+    env.snapshot({
+      runId: 'run-test-1',
+      kind: 'dice',
+      snapshot: {
+        evaluations: 100,
+        seconds: 0.1,
+        progress: 0.1,
+        paused: false,
+        feasibleFound: true,
+        best: null,
+        front: [
+          [300, 500],
+          [500, 300],
+        ],
+        indicator: 0.42,
+      },
+    });
     await nextTick();
     expect(solve.current!.points.at(-1)).toEqual({ evaluations: 100, value: 0.42, secondary: 2 });
     expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0), nadir (539.3, 940.5), reference (1.1, 1.1)');
@@ -87,12 +109,14 @@ describe('Solve view: HV normalisation caption', () => {
     expect(caption()).toBeNull();
     finish('run-test-2', { objectiveCount: 1 });
     await startRun('mo7', 50);
-    expect(caption()?.textContent?.trim()).toBe('HV normalised: ideal (0, 0, 0, 0, 0, 0, 0), nadir (3.6, 4.8, 5, 1, 4, 12, 12), reference (1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1)');
+    expect(caption()?.textContent?.trim()).toBe(
+      'HV normalised: ideal (0, 0, 0, 0, 0, 0, 0), nadir (3.6, 4.8, 5, 1, 4, 12, 12), reference (1.1, 1.1, 1.1, 1.1, 1.1, 1.1, 1.1)',
+    );
   });
 });
 
 describe('Solve view: what a run shows', () => {
-  it('a failed start shows its reason, not the previous run\'s solver and M', async () => {
+  it("a failed start shows its reason, not the previous run's solver and M", async () => {
     await startRun('mo2', 60, 'nsga3');
     expect(text('solve-run-params')).toMatch(/^nsga3 · /);
     finish('run-test-1', {});
@@ -130,7 +154,7 @@ describe('Solve view: what a run shows', () => {
     expect(text('solve-status')).toBe('Not started');
   });
 
-  it('parameters are shown rounded, and NSGA-III\'s automatic population as the size it uses', async () => {
+  it("parameters are shown rounded, and NSGA-III's automatic population as the size it uses", async () => {
     await startRun('so', 840, 'ga');
     // mutationRate = 1/N = 0.0011904761904761906
     expect(text('solve-run-params')).toContain('mutationRate=0.00119');
@@ -144,7 +168,13 @@ describe('Solve view: what a run shows', () => {
   it('a finished single-objective run says at which evaluation its best was found (local searches stop at a step boundary)', async () => {
     await startRun('so', 50);
     const best = { x: '1'.repeat(50), objectives: [0], constraints: [], feasible: true, violation: 0 };
-    finish('run-test-1', { objectiveCount: 1, best, bestFoundAt: 52, evaluations: 1000, message: 'best feasible f = 0 after 1000 evaluations (target reached)' });
+    finish('run-test-1', {
+      objectiveCount: 1,
+      best,
+      bestFoundAt: 52,
+      evaluations: 1000,
+      message: 'best feasible f = 0 after 1000 evaluations (target reached)',
+    });
     await settle();
     expect(text('solve-best')).toBe('f = 0');
     expect(text('solve-best-found')).toBe('· found at evaluation 52 of 1,000');
@@ -152,7 +182,13 @@ describe('Solve view: what a run shows', () => {
 
   it('the front table reaches every member: no cap, the count in the title, arrow keys and Enter open any row', async () => {
     await startRun('mo2', 60, 'nsga2');
-    const front = Array.from({ length: 120 }, (_, i) => ({ x: String(1 + (i % 6)).repeat(60), objectives: [i, 119 - i], constraints: [], feasible: true, violation: 0 }));
+    const front = Array.from({ length: 120 }, (_, i) => ({
+      x: String(1 + (i % 6)).repeat(60),
+      objectives: [i, 119 - i],
+      constraints: [],
+      feasible: true,
+      violation: 0,
+    }));
     finish('run-test-1', { front, objectiveCount: 2 });
     await settle();
     expect(document.querySelector('.card-title')?.textContent).toBeDefined();
@@ -176,7 +212,18 @@ describe('Solve view: what a run shows', () => {
     finish('run-test-1', { objectiveCount: 1 });
     // An experiment session's run (the monitor's), newer, with other settings: the main side lists it too.
     const mine = env.infos.get('run-test-1')!;
-    const started = { ...(mine.started as DiceRunStarted), runId: 'run-session-1', createdAt: '2026-12-01T01:00:00.000Z', track: 'mo2' as const, n: 24, solver: 'nsga2', seed: 3, evaluations: 600, objectiveCount: 2, experiment: { name: 'small', id: 'abc', instance: 'mo2-n24', label: 'nsga2' } };
+    const started = {
+      ...(mine.started as DiceRunStarted),
+      runId: 'run-session-1',
+      createdAt: '2026-12-01T01:00:00.000Z',
+      track: 'mo2' as const,
+      n: 24,
+      solver: 'nsga2',
+      seed: 3,
+      evaluations: 600,
+      objectiveCount: 2,
+      experiment: { name: 'small', id: 'abc', instance: 'mo2-n24', label: 'nsga2' },
+    };
     env.infos.set('run-session-1', { ...mine, runId: 'run-session-1', started, status: 'running', result: null, snapshot: null } as RunInfo);
     app.unmount();
     mount();
@@ -191,7 +238,20 @@ describe('Solve view: what a run shows', () => {
     solve.seed = 9;
     await startRun('so', 60);
     for (let k = 1; k <= 3; k++)
-      env.snapshot({ runId: 'run-test-1', kind: 'dice', snapshot: { evaluations: 1000 * k, seconds: k, progress: k / 20, paused: false, feasibleFound: true, best: { x: '1'.repeat(60), objectives: [100 - k], constraints: [], feasible: true, violation: 0 }, front: [], indicator: null } });
+      env.snapshot({
+        runId: 'run-test-1',
+        kind: 'dice',
+        snapshot: {
+          evaluations: 1000 * k,
+          seconds: k,
+          progress: k / 20,
+          paused: false,
+          feasibleFound: true,
+          best: { x: '1'.repeat(60), objectives: [100 - k], constraints: [], feasible: true, violation: 0 },
+          front: [],
+          indicator: null,
+        },
+      });
     app.unmount();
     mount();
     await settle();

@@ -20,7 +20,9 @@ export const benchHelp = {
     '                    (needs python3 with scipy, click and yaml)',
   ].join('\n'),
   options: {
-    json: { type: 'boolean' }, quick: { type: 'boolean' }, points: { type: 'string' },
+    json: { type: 'boolean' },
+    quick: { type: 'boolean' },
+    points: { type: 'string' },
     reference: { type: 'string' },
   },
   positionals: true,

@@ -16,7 +16,8 @@ export const benchCommand: Command = {
     const chosen = names.length ? suites.filter((s) => names.includes(s.name)) : suites.filter((s) => s.byDefault);
     const points = values.points === undefined ? undefined : numberOption('points', values.points, 0, { integer: true, min: 1, max: 1_000_000 });
     const reference = values.reference === undefined ? undefined : path.resolve(io.cwd, values.reference);
-    if (reference !== undefined && !fs.existsSync(reference)) throw new InputError(`--reference ${reference}: no such file (the reference evaluator, rngbias.py)`);
+    if (reference !== undefined && !fs.existsSync(reference))
+      throw new InputError(`--reference ${reference}: no such file (the reference evaluator, rngbias.py)`);
     const context = { quick: Boolean(values.quick), points, reference, progress: (message: string) => writeLine(io.stderr, message) };
     const results: Record<string, unknown> = {};
     if (!values.json) writeLine(io.stdout, `Machine: ${os.cpus().length} cores, ${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}\n`);

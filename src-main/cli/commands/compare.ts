@@ -1,13 +1,19 @@
 import { InputError, parseCommandArgs, UsageError, writeLine, type Command } from '../command.ts';
 import { compareHelp } from './compare.help.ts';
-import { CompareError, METRICS, usesNormalisation, type Comparison, type InstanceComparison, type MetricName } from '../../../src-shared/experiments/compare.ts';
+import {
+  CompareError,
+  METRICS,
+  usesNormalisation,
+  type Comparison,
+  type InstanceComparison,
+  type MetricName,
+} from '../../../src-shared/experiments/compare.ts';
 import { cannotDiffer, floorSentence, runsNeeded } from '../../../src-shared/stats/attainable.ts';
 import { SpecError } from '../../../src-shared/experiments/spec.ts';
 import { compareStored, ProjectRequestError } from '../../app/experiments.ts';
 import { HIDDEN_TEXT } from '../../../src-shared/competition/hidden.ts';
 import { formatHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { openProject } from './project.ts';
-
 
 const fmt = (v: number) => (Math.abs(v) >= 1000 || (Math.abs(v) < 0.001 && v !== 0) ? v.toExponential(3) : v.toFixed(4));
 const fmtP = (p: number) => (p < 0.0001 ? p.toExponential(2) : p.toFixed(4));
@@ -29,7 +35,9 @@ function fewRunsNote(inst: InstanceComparison): string | null {
   const n = new Map(inst.solvers.map((s) => [s.label, s.summary?.n ?? 0]));
   const pairs = inst.pairs.map((p) => [n.get(p.a)!, n.get(p.b)!] as const);
   if (!pairs.every(([a, b]) => cannotDiffer(a, b, inst.pairs.length, ALPHA))) return null;
-  const [a, b] = pairs.reduce((best, pair) => (Math.min(...pair) > Math.min(...best) || (Math.min(...pair) === Math.min(...best) && Math.max(...pair) > Math.max(...best)) ? pair : best));
+  const [a, b] = pairs.reduce((best, pair) =>
+    Math.min(...pair) > Math.min(...best) || (Math.min(...pair) === Math.min(...best) && Math.max(...pair) > Math.max(...best)) ? pair : best,
+  );
   return `${floorSentence(a, b, inst.pairs.length, ALPHA, 'pairs')}, so no pair can be significant; ${runsNeeded(ALPHA, inst.pairs.length)} runs per solver can be.`;
 }
 
@@ -45,12 +53,23 @@ function render(c: Comparison): string[] {
     out.push(
       ...table(
         ['solver', 'n', 'median', 'IQR', 'mean', 'sd', 'no value', 'missing'],
-        inst.solvers.map((s) => [s.label, String(s.summary?.n ?? 0), ...(s.summary ? [fmt(s.summary.median), fmt(s.summary.iqr), fmt(s.summary.mean), fmt(s.summary.sd)] : ['-', '-', '-', '-']), String(s.withoutValue), String(s.missing)]),
+        inst.solvers.map((s) => [
+          s.label,
+          String(s.summary?.n ?? 0),
+          ...(s.summary ? [fmt(s.summary.median), fmt(s.summary.iqr), fmt(s.summary.mean), fmt(s.summary.sd)] : ['-', '-', '-', '-']),
+          String(s.withoutValue),
+          String(s.missing),
+        ]),
       ),
     );
     if (inst.pairs.length) {
       out.push('');
-      out.push(...table(['A', 'B', 'U', 'p', 'p (Holm)', 'test', 'A12 (A better)', 'effect'], inst.pairs.map((p) => [p.a, p.b, String(p.u), fmtP(p.p), fmtP(p.pHolm), p.method, p.a12.toFixed(3), p.magnitude])));
+      out.push(
+        ...table(
+          ['A', 'B', 'U', 'p', 'p (Holm)', 'test', 'A12 (A better)', 'effect'],
+          inst.pairs.map((p) => [p.a, p.b, String(p.u), fmtP(p.p), fmtP(p.pHolm), p.method, p.a12.toFixed(3), p.magnitude]),
+        ),
+      );
       const note = fewRunsNote(inst);
       if (note) out.push(`note: ${note}`);
     }
@@ -59,9 +78,22 @@ function render(c: Comparison): string[] {
   if (c.friedman) {
     const f = c.friedman;
     out.push(`## Friedman over ${f.blocks} instances (${f.instances.join(', ')}), on the per-instance ${c.aggregate}s`);
-    out.push(`chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.treatments - 1}), p = ${fmtP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${fmtP(f.imanDavenportP)}`);
-    out.push(...table(['solver', 'average rank'], f.labels.map((l, i) => [l, f.averageRanks[i].toFixed(3)])));
-    out.push('', ...table(['A', 'B', 'rank diff', 'z', 'p', 'p (Holm)'], f.pairwise.map((p) => [f.labels[p.i], f.labels[p.j], p.rankDifference.toFixed(3), p.z.toFixed(3), fmtP(p.p), fmtP(p.pHolm)])));
+    out.push(
+      `chi2_F = ${f.chiSquare.toFixed(3)} (df ${f.treatments - 1}), p = ${fmtP(f.p)}; Iman-Davenport F = ${Number.isFinite(f.imanDavenport) ? f.imanDavenport.toFixed(3) : 'inf'}, p = ${fmtP(f.imanDavenportP)}`,
+    );
+    out.push(
+      ...table(
+        ['solver', 'average rank'],
+        f.labels.map((l, i) => [l, f.averageRanks[i].toFixed(3)]),
+      ),
+    );
+    out.push(
+      '',
+      ...table(
+        ['A', 'B', 'rank diff', 'z', 'p', 'p (Holm)'],
+        f.pairwise.map((p) => [f.labels[p.i], f.labels[p.j], p.rankDifference.toFixed(3), p.z.toFixed(3), fmtP(p.p), fmtP(p.pHolm)]),
+      ),
+    );
   } else out.push(`Friedman: not computed (${c.friedmanNote})`);
   return out;
 }

@@ -18,9 +18,25 @@ import { addExperiment } from '../../experiments/add.ts';
 import { plannedRuns, runExperiment, runThatCannotFit, type Executor, type ProgressEvent } from '../../experiments/runner.ts';
 import type { Project } from '../../project/store.ts';
 import { TRACK_NAMES, type TrackName } from '../../../src-shared/problems/dice/config.ts';
-import { CompetitionError, MAX_COMPETITION_EVALUATIONS, MAX_COMPETITION_SEEDS, type CompetitionDefinition } from '../../../src-shared/competition/competition.ts';
+import {
+  CompetitionError,
+  MAX_COMPETITION_EVALUATIONS,
+  MAX_COMPETITION_SEEDS,
+  type CompetitionDefinition,
+} from '../../../src-shared/competition/competition.ts';
 import { MAX_INSTANCES, SuiteError } from '../../../src-shared/competition/suite.ts';
-import { checkRevealSecret, competitionOf, createCompetitionFile, enterBuiltIn, enterProgram, enterRemote, issueEntrantToken, listProblems, revealCompetition, revokeEntrantTokens } from '../../app/competition.ts';
+import {
+  checkRevealSecret,
+  competitionOf,
+  createCompetitionFile,
+  enterBuiltIn,
+  enterProgram,
+  enterRemote,
+  issueEntrantToken,
+  listProblems,
+  revealCompetition,
+  revokeEntrantTokens,
+} from '../../app/competition.ts';
 import { endRemoteRuns } from '../../app/competition-service.ts';
 import { RemoteLogError } from '../../project/remote-log.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
@@ -40,7 +56,8 @@ function asInput(e: unknown, io: CliIo, file: string): unknown {
 }
 
 function allowed(action: string, values: Values, names: readonly string[]): void {
-  for (const [key, value] of Object.entries(values)) if (value !== undefined && !names.includes(key)) throw new UsageError(`competition ${action}: --${key} does not go with ${action}`);
+  for (const [key, value] of Object.entries(values))
+    if (value !== undefined && !names.includes(key)) throw new UsageError(`competition ${action}: --${key} does not go with ${action}`);
 }
 
 /** A comma-separated list option, each item through `each`. */
@@ -66,7 +83,12 @@ async function newAction(file: string, values: Values, io: CliIo): Promise<numbe
     return t as TrackName;
   });
   const ns = listOption('n', values.n, (n) => numberOption('n', n, 0, { integer: true, min: 1, max: 10_000_000 }));
-  for (const [name, v] of [['instances', values.instances], ['budget', values.budget], ['seeds', values.seeds]] as const) if (v === undefined) throw new UsageError(`competition new: missing --${name}`);
+  for (const [name, v] of [
+    ['instances', values.instances],
+    ['budget', values.budget],
+    ['seeds', values.seeds],
+  ] as const)
+    if (v === undefined) throw new UsageError(`competition new: missing --${name}`);
   const definition: CompetitionDefinition = {
     tracks,
     ns,
@@ -81,7 +103,10 @@ async function newAction(file: string, values: Values, io: CliIo): Promise<numbe
   try {
     const competition = await createCompetitionFile(path.resolve(io.cwd, file), definition, secret, normalise);
     const hidden = competition.problems.filter((p) => p.hidden).length;
-    writeLine(io.stdout, `created competition ${file}: ${competition.problems.length} problem(s) (${hidden} hidden), ${definition.evaluations} evaluations x ${definition.seeds} seed(s) per problem and entrant`);
+    writeLine(
+      io.stdout,
+      `created competition ${file}: ${competition.problems.length} problem(s) (${hidden} hidden), ${definition.evaluations} evaluations x ${definition.seeds} seed(s) per problem and entrant`,
+    );
     writeLine(io.stderr, 'keep the secret until the reveal: the file holds only a commitment to it');
     return 0;
   } catch (e) {
@@ -94,22 +119,36 @@ async function newAction(file: string, values: Values, io: CliIo): Promise<numbe
 async function enterAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('enter', values, ['name', 'solver', 'remote', 'dir', 'command']);
   if (values.name === undefined) throw new UsageError('competition enter: missing --name NAME');
-  const kinds = [values.solver !== undefined && '--solver', values.remote && '--remote', (values.dir !== undefined || values.command !== undefined) && '--dir/--command'].filter(Boolean);
-  if (kinds.length > 1) throw new UsageError(`competition enter: ${kinds.join(' and ')} contradict each other (an entrant is a built-in solver, a program, or remote)`);
+  const kinds = [
+    values.solver !== undefined && '--solver',
+    values.remote && '--remote',
+    (values.dir !== undefined || values.command !== undefined) && '--dir/--command',
+  ].filter(Boolean);
+  if (kinds.length > 1)
+    throw new UsageError(`competition enter: ${kinds.join(' and ')} contradict each other (an entrant is a built-in solver, a program, or remote)`);
   if (kinds.length === 0) throw new UsageError('competition enter: give --solver BUILTIN (or default), --dir DIR --command "CMD ARGS", or --remote');
-  if ((values.dir === undefined) !== (values.command === undefined)) throw new UsageError(`competition enter: ${values.dir === undefined ? '--command needs --dir DIR (the folder it runs in)' : '--dir needs --command "CMD ARGS" (what runs in it)'}`);
+  if ((values.dir === undefined) !== (values.command === undefined))
+    throw new UsageError(
+      `competition enter: ${values.dir === undefined ? '--command needs --dir DIR (the folder it runs in)' : '--dir needs --command "CMD ARGS" (what runs in it)'}`,
+    );
   const project = openProject(file, io);
   try {
     if (values.remote) {
       const entrant = enterRemote(project, values.name);
-      writeLine(io.stdout, `entered ${entrant.name}: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token ${file} --entrant ${entrant.name})`);
+      writeLine(
+        io.stdout,
+        `entered ${entrant.name}: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token ${file} --entrant ${entrant.name})`,
+      );
       return 0;
     }
     if (values.dir !== undefined) {
       const entrant = enterProgram(project, values.name, path.resolve(io.cwd, values.dir as string), values.command as string, { shown: values.dir as string });
       if (entrant.entry.kind !== 'program') return 1;
       const { folder, interpreter } = entrant.entry;
-      writeLine(io.stdout, `entered ${entrant.name}: program ${formatCommand(entrant.entry.command)}, blind, in a copy of ${values.dir} (${folder.files} file(s), ${folder.bytes} bytes, sha256 ${folder.sha256.slice(0, 16)}...)${interpreter ? `; ${interpreter.command} is ${interpreter.path}${interpreter.version ? ` (${interpreter.version})` : ''}` : ''}`);
+      writeLine(
+        io.stdout,
+        `entered ${entrant.name}: program ${formatCommand(entrant.entry.command)}, blind, in a copy of ${values.dir} (${folder.files} file(s), ${folder.bytes} bytes, sha256 ${folder.sha256.slice(0, 16)}...)${interpreter ? `; ${interpreter.command} is ${interpreter.path}${interpreter.version ? ` (${interpreter.version})` : ''}` : ''}`,
+      );
       return 0;
     }
     const entrant = enterBuiltIn(project, values.name, values.solver);
@@ -138,7 +177,10 @@ async function tokenAction(file: string, values: Values, io: CliIo): Promise<num
     }
     const { entrant, token } = issueEntrantToken(project, values.entrant);
     writeLine(io.stdout, token);
-    writeLine(io.stderr, `the token of ${entrant}, printed this once (the file keeps only its sha256; an earlier token of ${entrant} no longer works). Revoke it with saikoro competition token ${file} --entrant ${entrant} --revoke`);
+    writeLine(
+      io.stderr,
+      `the token of ${entrant}, printed this once (the file keeps only its sha256; an earlier token of ${entrant} no longer works). Revoke it with saikoro competition token ${file} --entrant ${entrant} --revoke`,
+    );
     return 0;
   } catch (e) {
     throw asInput(e, io, file);
@@ -159,7 +201,8 @@ function seconds(ms: number): string {
 async function runAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('run', values, ['shard', 'out', 'jobs', 'memory-limit', 'retry-failed', 'json']);
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
-  const memoryLimitMb = values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  const memoryLimitMb =
+    values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
   let shard: { k: number; n: number } | undefined;
   let shardOut = '';
   if (values.shard !== undefined) {
@@ -199,7 +242,8 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
     const folders = new Map<string, string>();
     if (plan.programs.length) {
       const refusal = sandboxRefusal();
-      if (refusal) throw new InputError(`${file}: has ${plan.programs.length} program entrant(s) (${plan.programs.map((e) => e.name).join(', ')}) and ${refusal}`);
+      if (refusal)
+        throw new InputError(`${file}: has ${plan.programs.length} program entrant(s) (${plan.programs.map((e) => e.name).join(', ')}) and ${refusal}`);
       try {
         extracted = extractEntrants(project, plan.programs);
         checkInterpreters(plan.programs, extracted.folders);
@@ -236,7 +280,10 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
         failedAreFinal: !retry,
         shouldStop: () => stop,
         onProgress: (e: ProgressEvent) =>
-          writeLine(io.stderr, `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${seconds(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}`),
+          writeLine(
+            io.stderr,
+            `[${spec.name} ${e.finished}/${e.todo}] ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.run.instance} ${e.run.label} seed ${e.run.seed} in ${seconds(e.elapsedMs)}${e.error ? `: ${e.error}` : ''}`,
+          ),
       });
       failed += summary.failed;
       // A run the program gate refused (an entrant's file changed) stops the track, stored as nothing.
@@ -244,7 +291,10 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
       interrupted ||= summary.remaining > 0;
       summaries.push({ track: spec.name, ...summary });
       if (!values.json)
-        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} finished before, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run${summary.remote ? `, ${summary.remote} remote (played against saikoro serve --competition)` : ''}`);
+        writeLine(
+          io.stdout,
+          `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} finished before, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run${summary.remote ? `, ${summary.remote} remote (played against saikoro serve --competition)` : ''}`,
+        );
     }
     if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
     if (failed) writeLine(io.stderr, `${failed} run(s) failed: each is scored on what it evaluated; --retry-failed runs them again`);
@@ -260,7 +310,13 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
 }
 
 /** The endings `standings --out` takes, and what each writes. */
-const STANDINGS_OUTPUTS: Record<string, 'html' | 'csv' | 'latex' | 'json'> = { '.html': 'html', '.htm': 'html', '.csv': 'csv', '.tex': 'latex', '.json': 'json' };
+const STANDINGS_OUTPUTS: Record<string, 'html' | 'csv' | 'latex' | 'json'> = {
+  '.html': 'html',
+  '.htm': 'html',
+  '.csv': 'csv',
+  '.tex': 'latex',
+  '.json': 'json',
+};
 
 /** A file `standings` may write: a known ending (for --out), and nothing Saikoro must not replace. */
 function outputPath(option: string, given: string, io: CliIo, force: boolean, endings: readonly string[]): string {
@@ -296,7 +352,14 @@ async function standingsAction(file: string, values: Values, io: CliIo): Promise
   const files: { path: string; content: string }[] = [];
   if (out !== null) {
     const format = STANDINGS_OUTPUTS[path.extname(out).toLowerCase()];
-    const content = format === 'html' ? renderStandingsHtml(report) : format === 'csv' ? renderStandingsCsv(report) : format === 'latex' ? renderStandingsLatex(report, { standalone: true }) : `${JSON.stringify(report, null, 2)}\n`;
+    const content =
+      format === 'html'
+        ? renderStandingsHtml(report)
+        : format === 'csv'
+          ? renderStandingsCsv(report)
+          : format === 'latex'
+            ? renderStandingsLatex(report, { standalone: true })
+            : `${JSON.stringify(report, null, 2)}\n`;
     files.push({ path: out, content });
   }
   if (ecdf !== null) files.push({ path: ecdf, content: renderEcdfCsv(report) });
@@ -356,10 +419,14 @@ async function revealAction(file: string, values: Values, io: CliIo): Promise<nu
   if (remote) {
     let launcher: Launcher | null = null;
     try {
-      const ended = await endRemoteRuns(path.resolve(io.cwd, file), boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: nodeSpawner(), parallelism: 1 }))));
+      const ended = await endRemoteRuns(
+        path.resolve(io.cwd, file),
+        boundedHvNormaliser(() => (launcher ??= new Launcher({ spawn: nodeSpawner(), parallelism: 1 }))),
+      );
       if (ended) writeLine(io.stderr, `${ended} remote run(s) that had not used their budget end where they were, scored on what they evaluated`);
     } catch (e) {
-      if (e instanceof RemoteLogError) throw new InputError(`${e.message.replaceAll(path.resolve(io.cwd, file), file)}; a competition is revealed once its server has stopped`);
+      if (e instanceof RemoteLogError)
+        throw new InputError(`${e.message.replaceAll(path.resolve(io.cwd, file), file)}; a competition is revealed once its server has stopped`);
       throw asInput(e, io, file);
     } finally {
       (launcher as Launcher | null)?.dispose();

@@ -5,7 +5,6 @@ import { configFromPartial, type DiceConfig } from '../../../src-shared/problems
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { JsonInputError, parseJsonSafe, topLevelMemberText } from '../../../src-shared/json.ts';
 
-
 const CONFIG_FIELDS = new Set(['alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds']);
 const CACHE_LIMIT = 64;
 
@@ -50,7 +49,8 @@ function evaluateLine(line: string, cache: EvaluatorCache): { id: string; output
     const error = e.message.startsWith('nested') ? `line ${e.message}` : `not valid JSON: ${JSON.stringify(line.slice(0, 60))}`;
     return { id: 'null', output: { error }, ok: false };
   }
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) return { id: 'null', output: { error: 'each line must be a JSON object {"x": ...}' }, ok: false };
+  if (typeof request !== 'object' || request === null || Array.isArray(request))
+    return { id: 'null', output: { error: 'each line must be a JSON object {"x": ...}' }, ok: false };
   const id = idText(line, request);
   const { x, config = {} } = request as { x?: unknown; config?: unknown };
   try {

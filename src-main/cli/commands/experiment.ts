@@ -24,7 +24,6 @@ import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
 import { openProject, openShardResults, shardResultsName } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
-
 function formatDuration(ms: number): string {
   if (!Number.isFinite(ms)) return '?';
   const s = Math.round(ms / 1000);
@@ -62,7 +61,9 @@ async function readSpecFile(file: string, io: CliIo, projectDir: string): Promis
       try {
         return await normalise(config);
       } catch (e) {
-        throw new InputError(`${file}: the default normalisation of an instance at N = ${config.n.toLocaleString('en-US')} could not be computed: ${(e as Error).message}`);
+        throw new InputError(
+          `${file}: the default normalisation of an instance at N = ${config.n.toLocaleString('en-US')} could not be computed: ${(e as Error).message}`,
+        );
       }
     });
   } catch (e) {
@@ -103,7 +104,10 @@ function gridOf(spec: ExperimentSpec, file: string): void {
 function refuseWhatCannotFit(specs: ExperimentSpec[], limitMb: number, isDefault: boolean): void {
   for (const spec of specs) {
     const tooBig = runThatCannotFit(plannedRuns(spec), limitMb);
-    if (tooBig) throw new InputError(`experiment ${spec.name}: ${tooBig}${isDefault ? ' (the default share of this machine for each of --jobs workers; --memory-limit MB sets it)' : ''}`);
+    if (tooBig)
+      throw new InputError(
+        `experiment ${spec.name}: ${tooBig}${isDefault ? ' (the default share of this machine for each of --jobs workers; --memory-limit MB sets it)' : ''}`,
+      );
   }
 }
 
@@ -134,8 +138,12 @@ async function programsRefused(admission: Admission, specs: readonly ExperimentS
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
   const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
   // Left out: each worker gets the host's default share of the machine (as solve and serve give).
-  const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
-  const runTimeoutMs = values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
+  const memoryLimitMb =
+    values['memory-limit'] === undefined
+      ? undefined
+      : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  const runTimeoutMs =
+    values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
   let shard: { k: number; n: number } | undefined;
   let shardOut = '';
   if (values.shard !== undefined) {
@@ -150,7 +158,10 @@ async function runAction(file: string, names: string[], values: Record<string, s
   refuseCompetition(project, file, 'run it with saikoro competition run');
   let target: Project = project;
   if (values.inline && runTimeoutMs !== null) throw new UsageError('--run-timeout needs worker processes (leave out --inline)');
-  const admission: Admission = { gate: projectProgramGate(io, values.yes === true), context: { project: path.resolve(io.cwd, file), action: 'experiment run' } };
+  const admission: Admission = {
+    gate: projectProgramGate(io, values.yes === true),
+    context: { project: path.resolve(io.cwd, file), action: 'experiment run' },
+  };
   const executor = values.inline ? inlineExecutor(admission) : hostExecutor({ jobs, memoryLimitMb, runTimeoutMs, admission });
   let stop = false;
   const onSignal = () => {
@@ -173,7 +184,12 @@ async function runAction(file: string, names: string[], values: Record<string, s
     // asked about once: an experiment whose program cannot run (a script changed since it was
     // added) is not run, the others are.
     const statuses = project.runStatuses();
-    const refused = await programsRefused(admission, chosen.filter((s) => plannedRuns(s, shard).some((r) => statuses.get(r.id) !== 'done')), io, file);
+    const refused = await programsRefused(
+      admission,
+      chosen.filter((s) => plannedRuns(s, shard).some((r) => statuses.get(r.id) !== 'done')),
+      io,
+      file,
+    );
     for (const [name, why] of refused) writeLine(io.stderr, visibleControls(`experiment ${name} was not run: ${why}`));
     const specs = chosen.filter((s) => !refused.has(s.name));
     if (shard) {
@@ -234,7 +250,10 @@ async function runAction(file: string, names: string[], values: Record<string, s
       } else interrupted ||= summary.remaining > 0;
       summaries.push({ experiment: spec.name, ...summary, seconds: (Date.now() - started) / 1000 });
       if (!values.json)
-        writeLine(io.stdout, `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} already done, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`);
+        writeLine(
+          io.stdout,
+          `${spec.name}: ${summary.total} runs${shard ? ` in shard ${shard.k}/${shard.n}` : ''}: ${summary.skipped} already done, ${summary.done} done now, ${summary.failed} failed, ${summary.remaining} not run`,
+        );
     }
     if (values.json) writeLine(io.stdout, JSON.stringify(summaries));
     if (interrupted) writeLine(io.stderr, 'interrupted: every finished run is stored; run the same command again to resume');
@@ -286,7 +305,12 @@ export const experimentCommand: Command = {
           }
           const runs = expandGrid(spec).length;
           const shape = `${spec.instances.length} instance(s) x ${spec.solvers.length} solver(s) x ${runs / (spec.instances.length * spec.solvers.length)} seed(s)`;
-          writeLine(io.stdout, outcome === 'added' ? `added experiment ${spec.name}: ${runs} runs (${shape})` : `experiment ${spec.name} is already in ${file} with this spec (${runs} runs)`);
+          writeLine(
+            io.stdout,
+            outcome === 'added'
+              ? `added experiment ${spec.name}: ${runs} runs (${shape})`
+              : `experiment ${spec.name} is already in ${file} with this spec (${runs} runs)`,
+          );
           // The programs it runs, approved for this project on this machine: the person gave the spec.
           for (const line of approveAdded(io, project.path, resolved)) writeLine(io.stdout, line);
           return 0;
@@ -309,7 +333,8 @@ export const experimentCommand: Command = {
           }
           all.forEach((s, i) => {
             writeLine(io.stdout, `${s.name}: ${s.done}/${s.total} done, ${s.failed} failed, ${s.missing} missing`);
-            for (const c of s.cells) writeLine(io.stdout, `  ${c.instance.padEnd(16)} ${c.label.padEnd(16)} ${c.done}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}`);
+            for (const c of s.cells)
+              writeLine(io.stdout, `  ${c.instance.padEnd(16)} ${c.label.padEnd(16)} ${c.done}/${c.total} done${c.failed ? `, ${c.failed} failed` : ''}`);
             for (const line of programLines(specs[i], '  ')) writeLine(io.stdout, line);
           });
           return 0;
@@ -333,7 +358,10 @@ export const experimentCommand: Command = {
           const chosen = sampleRuns(project.runs([...whose.keys()]), count);
           if (chosen.length === 0) throw new InputError(`${file}: no finished runs to verify`);
           const outcomes = [];
-          const admission: Admission = { gate: projectProgramGate(io, values.yes === true), context: { project: path.resolve(project.path), action: 'experiment verify' } };
+          const admission: Admission = {
+            gate: projectProgramGate(io, values.yes === true),
+            context: { project: path.resolve(project.path), action: 'experiment verify' },
+          };
           // The programs it will re-run, named and asked about once, before any runs.
           const programs = new Map(chosen.flatMap((r) => (whose.get(r.id) ? [[whose.get(r.id)!.who, whose.get(r.id)!] as const] : [])));
           try {
@@ -345,7 +373,10 @@ export const experimentCommand: Command = {
           for (const record of chosen) {
             const who = whose.get(record.id)?.who;
             const outcome = await verifyRun(record, who ? { ...admission, context: { ...admission.context, who } } : admission);
-            writeLine(io.stderr, `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}${outcome.note ? ` (${outcome.note})` : ''}`);
+            writeLine(
+              io.stderr,
+              `${outcome.ok ? 'ok      ' : 'MISMATCH'} ${record.instance} ${record.label} seed ${record.seed} (${record.id.slice(0, 12)})${outcome.difference ? `: ${outcome.difference}` : ''}${outcome.note ? ` (${outcome.note})` : ''}`,
+            );
             outcomes.push(outcome);
           }
           const bad = outcomes.filter((o) => !o.ok).length;

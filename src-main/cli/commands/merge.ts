@@ -52,7 +52,8 @@ export const mergeCommand: Command = {
           }
           const parts = [p.missing ? `${p.missing} missing` : '', p.failed ? `${p.failed} failed` : ''].filter(Boolean).join(', ');
           writeLine(io.stdout, `${p.name}: ${p.done}/${p.total} runs done; still to run: ${parts} (saikoro experiment run ${file} ${p.name}):`);
-          for (const r of p.notDone.slice(0, LISTED)) writeLine(io.stdout, `  ${r.status === 'failed' ? 'failed ' : 'missing'} ${r.instance} ${r.label} seed ${r.seed} (${r.id})`);
+          for (const r of p.notDone.slice(0, LISTED))
+            writeLine(io.stdout, `  ${r.status === 'failed' ? 'failed ' : 'missing'} ${r.instance} ${r.label} seed ${r.seed} (${r.id})`);
           if (p.notDone.length > LISTED) writeLine(io.stdout, `  ... and ${p.notDone.length - LISTED} more (--json lists them all)`);
         }
       const refused = summaries.reduce((n, s) => n + s.refused.length, 0);

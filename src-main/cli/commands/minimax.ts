@@ -61,7 +61,9 @@ export const minimaxCommand: Command = {
     let his: SearchResult;
     if (nim !== undefined) {
       if (method === 'plain' && nimTreeSize(nim) > maxNodes) {
-        throw new InputError(`nim(${nim}) has ${nimTreeSize(nim).toExponential(2)} nodes as a tree, more than --max-nodes ${maxNodes}: use --method memo (or alphabeta), or raise --max-nodes`);
+        throw new InputError(
+          `nim(${nim}) has ${nimTreeSize(nim).toExponential(2)} nodes as a tree, more than --max-nodes ${maxNodes}: use --method memo (or alphabeta), or raise --max-nodes`,
+        );
       }
       const game = method === 'memo' ? nimGame(nim) : null;
       [my, his] = game ? runBoth(method, game, game.root, f, maxNodes) : runBoth(method, treeSource, nimTree(nim), f, maxNodes);
@@ -172,7 +174,10 @@ function runBoth<N>(method: Method, source: GameSource<N>, root: N, f: EvalFn, m
     return [search(method, source, root, f, 'A', { maxNodes }), search(method, source, root, f, 'B', { maxNodes })];
   } catch (e) {
     if (e instanceof SearchLimitError) throw new InputError(`${e.message}: --max-nodes is ${maxNodes}; try --method memo or alphabeta, or raise --max-nodes`);
-    if (e instanceof GameCycleError) throw new InputError(`${e.message} (memo identifies nodes by their position labels, and this tree repeats a label along one line of play: use --method plain or alphabeta)`);
+    if (e instanceof GameCycleError)
+      throw new InputError(
+        `${e.message} (memo identifies nodes by their position labels, and this tree repeats a label along one line of play: use --method plain or alphabeta)`,
+      );
     if (e instanceof EvaluationError) throw new InputError(e.message);
     throw e;
   }

@@ -1,7 +1,12 @@
 import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { nqueensHelp } from './nqueens.help.ts';
 import { defaultNeuralParams, slidesNeuralParams, validateNeuralParams, type NeuralParams } from '../../../src-shared/problems/nqueens/neural.ts';
-import { defaultMinConflictsParams, MAX_MINCONFLICTS_N, validateMinConflictsParams, type MinConflictsParams } from '../../../src-shared/problems/nqueens/minconflicts.ts';
+import {
+  defaultMinConflictsParams,
+  MAX_MINCONFLICTS_N,
+  validateMinConflictsParams,
+  type MinConflictsParams,
+} from '../../../src-shared/problems/nqueens/minconflicts.ts';
 import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts';
 import { RunController } from '../../../src-shared/core/control.ts';
 import type { NqueensSnapshot } from '../../../src-shared/runtime/kinds/index.ts';
@@ -32,12 +37,12 @@ interface NqueensOutcome {
 const BOARD_MAX = 40;
 const LIST_MAX = 1000;
 
-
 function neuralParams(n: number, v: Record<string, string | boolean | undefined>): NeuralParams {
   const preset = (v.preset as string | undefined) ?? 'default';
   if (preset !== 'default' && preset !== 'slides') throw new UsageError(`--preset: expected "default" or "slides", got "${preset}"`);
   const base = preset === 'slides' ? slidesNeuralParams(n) : defaultNeuralParams(n);
-  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number } = {}) => numberOption(name, v[name] as string | undefined, fallback, opts);
+  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number } = {}) =>
+    numberOption(name, v[name] as string | undefined, fallback, opts);
   const everyText = v['kick-every'] as string | undefined;
   const every = everyText === 'auto' ? 'auto' : num('kick-every', typeof base.kick.every === 'number' ? base.kick.every : 0, { integer: true, min: 0 });
   const update = (v.update as string | undefined) ?? base.update;
@@ -47,7 +52,11 @@ function neuralParams(n: number, v: Record<string, string | boolean | undefined>
     A: num('A', base.A),
     B: num('B', base.B),
     C: num('C', base.C, { min: 0 }),
-    kick: { value: num('kick', base.kick.value, { min: 0 }), every: everyText === undefined ? base.kick.every : every, length: num('kick-length', base.kick.length, { integer: true, min: 0 }) },
+    kick: {
+      value: num('kick', base.kick.value, { min: 0 }),
+      every: everyText === undefined ? base.kick.every : every,
+      length: num('kick-length', base.kick.length, { integer: true, min: 0 }),
+    },
     threshold: num('threshold', base.threshold),
     update,
     clamp: num('clamp', base.clamp, { min: 0 }),
@@ -63,7 +72,8 @@ function neuralParams(n: number, v: Record<string, string | boolean | undefined>
 
 function minConflictsParams(n: number, v: Record<string, string | boolean | undefined>): MinConflictsParams {
   const base = defaultMinConflictsParams(n);
-  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number; max?: number } = {}) => numberOption(name, v[name] as string | undefined, fallback, opts);
+  const num = (name: string, fallback: number, opts: { integer?: boolean; min?: number; max?: number } = {}) =>
+    numberOption(name, v[name] as string | undefined, fallback, opts);
   const p: MinConflictsParams = {
     ...base,
     samples: num('samples', base.samples, { integer: true, min: 1 }),
@@ -81,7 +91,22 @@ function minConflictsParams(n: number, v: Record<string, string | boolean | unde
 
 /** "kick.length: ..." -> "--kick-length: ..." so errors name the option the user typed. */
 function optionName(message: string): string {
-  const map: Record<string, string> = { n: 'n', A: 'A', B: 'B', C: 'C', 'kick.value': 'kick', 'kick.every': 'kick-every', 'kick.length': 'kick-length', threshold: 'threshold', update: 'update', maxSteps: 'max-steps', clamp: 'clamp', samples: 'samples', greedyTries: 'greedy-tries', noise: 'noise' };
+  const map: Record<string, string> = {
+    n: 'n',
+    A: 'A',
+    B: 'B',
+    C: 'C',
+    'kick.value': 'kick',
+    'kick.every': 'kick-every',
+    'kick.length': 'kick-length',
+    threshold: 'threshold',
+    update: 'update',
+    maxSteps: 'max-steps',
+    clamp: 'clamp',
+    samples: 'samples',
+    greedyTries: 'greedy-tries',
+    noise: 'noise',
+  };
   const m = /^([\w.]+): (.*)$/s.exec(message);
   return m && map[m[1]] ? `--${map[m[1]]}: ${m[2]}` : message;
 }
@@ -105,7 +130,9 @@ function toJson(o: NqueensOutcome): string {
 /** A one-line progress display redrawn in place on a terminal. */
 function progressLine(io: CliIo, s: NqueensSnapshot): void {
   const energy = s.energy !== undefined ? `  energy ${Number.isInteger(s.energy) ? s.energy : s.energy.toFixed(1)}` : '';
-  io.stderr.write(`\r${s.steps.toLocaleString('en-US')} steps  ${s.queens.toLocaleString('en-US')} queens  ${s.conflicts.toLocaleString('en-US')} conflicts${energy}  ${s.seconds.toFixed(1)} s${s.paused ? '  paused' : ''}\x1b[K`);
+  io.stderr.write(
+    `\r${s.steps.toLocaleString('en-US')} steps  ${s.queens.toLocaleString('en-US')} queens  ${s.conflicts.toLocaleString('en-US')} conflicts${energy}  ${s.seconds.toFixed(1)} s${s.paused ? '  paused' : ''}\x1b[K`,
+  );
 }
 
 export interface NqueensDependencies {
@@ -189,7 +216,16 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
           if (project) storeRun(project, outcome, startedAt, elapsedMs);
           return interrupted ? 130 : 1;
         }
-        const o: NqueensOutcome = { n, method: request.method, solved: r.solved, steps: r.steps, seconds: r.seconds, queens: r.queens, params, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
+        const o: NqueensOutcome = {
+          n,
+          method: request.method,
+          solved: r.solved,
+          steps: r.steps,
+          seconds: r.seconds,
+          queens: r.queens,
+          params,
+          ...(r.failure !== undefined ? { failure: r.failure } : {}),
+        };
         const cancelled = r.stopReason === 'cancelled';
         if (values.json) {
           writeLine(io.stdout, toJson(o));
@@ -199,11 +235,18 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
             writeLine(io.stdout, `Solved N = ${n} with ${method} (seed ${seed}) in ${o.steps} steps, ${time}; verified.`);
             if (n <= BOARD_MAX) writeLine(io.stdout, '\n' + drawBoard(o.queens));
             if (n <= LIST_MAX) writeLine(io.stdout, `\nqueens (column per row, 0-based): ${Array.prototype.join.call(o.queens, ' ')}`);
-            else writeLine(io.stdout, `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`);
+            else
+              writeLine(
+                io.stdout,
+                `queens (column per row, 0-based), first 20: ${Array.prototype.slice.call(o.queens, 0, 20).join(' ')} ... (use --json for all)`,
+              );
           } else if (cancelled) {
             writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) cancelled after ${o.steps} steps, ${time}.`);
           } else {
-            writeLine(io.stdout, `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`);
+            writeLine(
+              io.stdout,
+              `Not solved: N = ${n} with ${method} (seed ${seed}) stopped at the step limit after ${o.steps} steps, ${time}${o.failure ? `; failure mode: ${o.failure}` : ''}.`,
+            );
           }
         }
         if (project) storeRun(project, outcome, startedAt, elapsedMs);
@@ -225,7 +268,10 @@ export function createNqueensCommand(deps: NqueensDependencies = {}): Command {
           if (e instanceof ProjectError) throw new InputError(`${file}: could not store the run (${e.message.replaceAll(project.path, file)})`);
           throw e;
         }
-        writeLine(io.stderr, stored ? `nqueens: stored in ${file} (lab run ${record.id})` : `nqueens: already stored in ${file} (lab run ${record.id}); kept the stored run`);
+        writeLine(
+          io.stderr,
+          stored ? `nqueens: stored in ${file} (lab run ${record.id})` : `nqueens: already stored in ${file} (lab run ${record.id}); kept the stored run`,
+        );
       }
     },
   };

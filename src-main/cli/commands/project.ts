@@ -61,7 +61,8 @@ function sameFile(a: string, b: string): boolean {
  * own, so its name ends in .saikoro (a usage error, before anything runs, otherwise).
  */
 export function shardResultsName(file: string, shard: { k: number; n: number }, out: string | undefined): string {
-  if (out !== undefined && path.extname(out) !== '.saikoro') throw new UsageError(`--out ${out}: a shard's results file is a project: its name ends in .saikoro`);
+  if (out !== undefined && path.extname(out) !== '.saikoro')
+    throw new UsageError(`--out ${out}: a shard's results file is a project: its name ends in .saikoro`);
   return out ?? `${file.replace(/\.saikoro$/, '')}.shard-${shard.k}-of-${shard.n}.saikoro`;
 }
 
@@ -72,7 +73,8 @@ export function shardResultsName(file: string, shard: { k: number; n: number }, 
  */
 export function openShardResults(out: string, file: string, io: CliIo): Project {
   const full = path.resolve(io.cwd, out);
-  if (sameFile(full, path.resolve(io.cwd, file))) throw new InputError(`--out ${out}: is ${file} itself; a shard's results go to a file of their own (saikoro merge folds them in)`);
+  if (sameFile(full, path.resolve(io.cwd, file)))
+    throw new InputError(`--out ${out}: is ${file} itself; a shard's results go to a file of their own (saikoro merge folds them in)`);
   return fs.existsSync(full) ? openProject(out, io) : createProject(out, io);
 }
 
@@ -106,7 +108,16 @@ export const projectCommand: Command = {
               if (err instanceof SpecError) throw new InputError(`${file}: experiment "${e.name}": ${err.message}`);
               throw err;
             }
-            return { name: e.name, description: e.spec.description ?? null, createdAt: e.createdAt, runs: s.total, done: s.done, failed: s.failed, missing: s.missing, programs: storedPrograms(e.spec) };
+            return {
+              name: e.name,
+              description: e.spec.description ?? null,
+              createdAt: e.createdAt,
+              runs: s.total,
+              done: s.done,
+              failed: s.failed,
+              missing: s.missing,
+              programs: storedPrograms(e.spec),
+            };
           });
           if (values.json) {
             writeLine(io.stdout, JSON.stringify({ ...info, path: file, experiments: experiments, notes: project.notes() }));
@@ -117,7 +128,10 @@ export const projectCommand: Command = {
           writeLine(io.stdout, `${info.experiments} experiment(s), ${info.runs.done} run(s) done, ${info.runs.failed} failed, ${info.notes} note(s)`);
           writeLine(io.stdout, `${info.labRuns.done} lab run(s) done, ${info.labRuns.failed} failed (saikoro nqueens --project)`);
           experiments.forEach((e, i) => {
-            writeLine(io.stdout, `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`);
+            writeLine(
+              io.stdout,
+              `  ${e.name}: ${e.done}/${e.runs} done, ${e.failed} failed, ${e.missing} missing${e.description ? ` (${e.description})` : ''}`,
+            );
             for (const line of programLines(stored[i].spec)) writeLine(io.stdout, line);
           });
           for (const n of project.notes()) writeLine(io.stdout, `  note ${n.id}${n.experiment ? ` [${n.experiment}]` : ''} ${n.createdAt}: ${n.text}`);
@@ -131,7 +145,8 @@ export const projectCommand: Command = {
         if (!text.trim()) throw new UsageError('project note: missing TEXT');
         const project = openProject(file, io);
         try {
-          if (values.experiment !== undefined && !project.experiment(values.experiment)) throw new InputError(`${file}: no experiment named "${values.experiment}"`);
+          if (values.experiment !== undefined && !project.experiment(values.experiment))
+            throw new InputError(`${file}: no experiment named "${values.experiment}"`);
           const id = project.addNote(text, values.experiment ?? null);
           writeLine(io.stdout, `note ${id} added`);
           return 0;

@@ -32,8 +32,13 @@ export const reportHelp = {
     '  --standalone     latex: a whole document instead of the tables alone',
   ].join('\n'),
   options: {
-    format: { type: 'string' }, out: { type: 'string' }, metric: { type: 'string', multiple: true },
-    baseline: { type: 'string' }, chromium: { type: 'string' }, standalone: { type: 'boolean' }, force: { type: 'boolean' },
+    format: { type: 'string' },
+    out: { type: 'string' },
+    metric: { type: 'string', multiple: true },
+    baseline: { type: 'string' },
+    chromium: { type: 'string' },
+    standalone: { type: 'boolean' },
+    force: { type: 'boolean' },
   },
   positionals: true,
 } satisfies CommandHelp;

@@ -14,7 +14,6 @@ import { refusalToWrite } from '../../report/output-target.ts';
 import { ChromiumNotFoundError, findChromium, renderPdf } from '../../report/pdf.ts';
 import { openProject } from './project.ts';
 
-
 /** Every ending --out may have, and the format each chooses. */
 const KNOWN_EXTENSIONS = REPORT_FORMAT_NAMES.flatMap((f) => REPORT_FORMATS[f].extensions as readonly string[]);
 
@@ -24,7 +23,10 @@ function formatOfPath(file: string, format: ReportFormatName | undefined): Repor
   if (extension === '') return undefined;
   const chosen = REPORT_FORMAT_NAMES.find((f) => (REPORT_FORMATS[f].extensions as readonly string[]).includes(extension));
   if (!chosen) throw new UsageError(`--out ${file}: a report cannot be a "${path.extname(file)}" file; the endings are ${KNOWN_EXTENSIONS.join(' ')}`);
-  if (format !== undefined && chosen !== format) throw new UsageError(`--out ${file}: "${path.extname(file)}" is the ending of ${chosen}, not of --format ${format} (use ${REPORT_FORMATS[format].extensions.join(' or ')})`);
+  if (format !== undefined && chosen !== format)
+    throw new UsageError(
+      `--out ${file}: "${path.extname(file)}" is the ending of ${chosen}, not of --format ${format} (use ${REPORT_FORMATS[format].extensions.join(' or ')})`,
+    );
   return chosen;
 }
 
@@ -43,7 +45,10 @@ function isDirectory(file: string): boolean {
  */
 function checkWritable(target: string, shown: string, force: boolean): void {
   const refusal = refusalToWrite(target, { force });
-  if (refusal) throw new InputError(`--out ${shown}: ${refusal}${refusal.startsWith('is a FIFO') || refusal.startsWith('is a socket') || refusal.startsWith('is a device') ? ' (without --out, html, json and latex go to stdout)' : ''}; nothing was written`);
+  if (refusal)
+    throw new InputError(
+      `--out ${shown}: ${refusal}${refusal.startsWith('is a FIFO') || refusal.startsWith('is a socket') || refusal.startsWith('is a device') ? ' (without --out, html, json and latex go to stdout)' : ''}; nothing was written`,
+    );
   const dir = path.dirname(target);
   if (!isDirectory(dir)) throw new InputError(`--out ${shown}: cannot write there: no directory ${path.dirname(shown)}`);
   try {
@@ -76,7 +81,8 @@ export const reportCommand: Command = {
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const out = values.out;
     if (out === '') throw new UsageError('--out: needs a path');
-    if (values.format !== undefined && !isReportFormatName(values.format)) throw new UsageError(`--format: must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got "${values.format}"`);
+    if (values.format !== undefined && !isReportFormatName(values.format))
+      throw new UsageError(`--format: must be one of ${REPORT_FORMAT_NAMES.join(', ')}, got "${values.format}"`);
     const asked = values.format as ReportFormatName | undefined;
     // A folder (for CSV's two files) has no ending to check.
     const outIsFolder = out !== undefined && (isDirectory(path.resolve(io.cwd, out)) || /[\\/]$/.test(out));
@@ -86,8 +92,12 @@ export const reportCommand: Command = {
     if ((format === 'csv' || format === 'pdf') && !out) throw new UsageError(`--format ${format} needs --out PATH`);
     if (values.standalone && format !== 'latex') throw new UsageError('--standalone is for --format latex');
     if (values.chromium !== undefined && format !== 'pdf') throw new UsageError('--chromium is for --format pdf');
-    const metrics = (values.metric ?? []).flatMap((m) => m.split(',')).map((m) => m.trim()).filter((m) => m !== '');
-    for (const m of metrics) if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metric: must be one of ${METRICS.join(', ')}, got "${m}"`);
+    const metrics = (values.metric ?? [])
+      .flatMap((m) => m.split(','))
+      .map((m) => m.trim())
+      .filter((m) => m !== '');
+    for (const m of metrics)
+      if (!(METRICS as readonly string[]).includes(m)) throw new UsageError(`--metric: must be one of ${METRICS.join(', ')}, got "${m}"`);
 
     let chromiumPath: string | undefined;
     if (format === 'pdf') {

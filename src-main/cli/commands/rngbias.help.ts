@@ -24,10 +24,14 @@ Options (each also read from RNGBIAS_<KEY> and from the YAML config file's <key>
 Precedence: command line > environment > config file > defaults.
 Example: echo '"31552264665432613134314646226624645162511461153216"' | saikoro rngbias`,
   options: {
-    variables: { type: 'string', short: 'x' }, objectives: { type: 'string', short: 'o' },
-    constraints: { type: 'string', short: 's' }, 'lower-bounds': { type: 'string', short: 'l' },
-    'upper-bounds': { type: 'string', short: 'u' }, bias_alpha: { type: 'string', short: 'a' },
-    bias_beta: { type: 'string', short: 'b' }, bias_gamma: { type: 'string', short: 'g' },
+    variables: { type: 'string', short: 'x' },
+    objectives: { type: 'string', short: 'o' },
+    constraints: { type: 'string', short: 's' },
+    'lower-bounds': { type: 'string', short: 'l' },
+    'upper-bounds': { type: 'string', short: 'u' },
+    bias_alpha: { type: 'string', short: 'a' },
+    bias_beta: { type: 'string', short: 'b' },
+    bias_gamma: { type: 'string', short: 'g' },
     config: { type: 'string', short: 'c' },
   },
   positionals: false,

@@ -30,7 +30,6 @@ const OPTIONS: OptionSpec[] = [
   { key: 'bias_gamma', long: 'bias_gamma', field: 'gamma' },
 ];
 
-
 class RngbiasInputError extends Error {}
 
 /** An option's text for a message: JSON-quoted, at most 80 characters. */
@@ -136,7 +135,8 @@ function parseSolution(text: string, n: number): string {
     if (e.message.startsWith('nested')) throw new RngbiasInputError(`input is ${e.message}`);
     throw new RngbiasInputError(`input is not valid JSON: ${JSON.stringify(text.trim().slice(0, 60))}`);
   }
-  if (typeof value !== 'string') throw new RngbiasInputError(`input must be a JSON string of digits 1-6, got ${Array.isArray(value) ? 'a list' : typeof value}`);
+  if (typeof value !== 'string')
+    throw new RngbiasInputError(`input must be a JSON string of digits 1-6, got ${Array.isArray(value) ? 'a list' : typeof value}`);
   try {
     parseSequence(value, n);
   } catch (e) {

@@ -9,7 +9,6 @@ import { RemoteLogError } from '../../project/remote-log.ts';
 import { CompetitionError } from '../../../src-shared/competition/competition.ts';
 import { REMOTE_LIMIT_BOUNDS, type RemoteLimits } from '../../../src-shared/competition/remote.ts';
 
-
 export const DEFAULT_PORT = 5178;
 
 function openInBrowser(url: string): void {
@@ -73,13 +72,17 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
         });
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EADDRINUSE') throw new InputError(`port ${port} on ${host} is already in use (another saikoro serve?). Pick another with --port P, or --port 0 for any free port.`);
+        if (code === 'EADDRINUSE')
+          throw new InputError(
+            `port ${port} on ${host} is already in use (another saikoro serve?). Pick another with --port P, or --port 0 for any free port.`,
+          );
         if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') throw new InputError(`cannot listen on ${host}: no such local address`);
         if ((e as Error).name === 'RendererMissingError') throw new InputError((e as Error).message);
         if ((e as Error).name === 'RendererSourcesMissingError') throw new InputError(`${values.rebuild ? '--rebuild: ' : ''}${(e as Error).message}`);
         if (code === 'EACCES') throw new InputError(`not allowed to listen on port ${port} (ports below 1024 need privileges); pick another with --port P`);
         if (e instanceof ProjectError) throw projectInputError(e, io, values.competition as string);
-        if (e instanceof RemoteLogError || e instanceof CompetitionError) throw new InputError(e.message.replaceAll(competition?.file ?? '\0', values.competition as string));
+        if (e instanceof RemoteLogError || e instanceof CompetitionError)
+          throw new InputError(e.message.replaceAll(competition?.file ?? '\0', values.competition as string));
         throw e;
       }
       if (!loopback)
@@ -94,7 +97,10 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
       if (server.competition) {
         const c = server.competition;
         const recovered = c.recovered;
-        if (recovered.records) io.stderr.write(`resumed: ${recovered.records} answered request(s) a stopped server left in its log are in the file now${recovered.droppedBytes ? ` (${recovered.droppedBytes} bytes of a request that was never answered were dropped)` : ''}\n`);
+        if (recovered.records)
+          io.stderr.write(
+            `resumed: ${recovered.records} answered request(s) a stopped server left in its log are in the file now${recovered.droppedBytes ? ` (${recovered.droppedBytes} bytes of a request that was never answered were dropped)` : ''}\n`,
+          );
         io.stderr.write(
           `competition ${values.competition}: ${c.remoteEntrants().length} remote entrant(s); WebSocket or POST at ${server.origin}api/competition/<problem>, leaderboard at ${server.origin}competition${values['public-leaderboard'] ? ' (public)' : ' (with this token)'}\n`,
         );
@@ -108,7 +114,10 @@ export function createServeCommand(deps: ServeDependencies = {}): Command {
 }
 
 /** The --competition options, checked (null without --competition). */
-function competitionOptions(values: Record<string, string | boolean | undefined>, io: CliIo): { file: string; publicLeaderboard: boolean; limits: Partial<RemoteLimits> } | null {
+function competitionOptions(
+  values: Record<string, string | boolean | undefined>,
+  io: CliIo,
+): { file: string; publicLeaderboard: boolean; limits: Partial<RemoteLimits> } | null {
   const limitFlags = ['public-leaderboard', 'max-batch', 'rate', 'burst', 'max-connections', 'max-message'] as const;
   if (values.competition === undefined) {
     const stray = limitFlags.find((f) => values[f] !== undefined);

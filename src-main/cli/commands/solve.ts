@@ -4,7 +4,16 @@ import { InputError, numberOption, parseCommandArgs, UsageError, writeLine, type
 import { isName, NAME_RULE } from '../../../src-shared/base/names.ts';
 import { solveHelp } from './solve.help.ts';
 import { parseYamlSafe, YamlInputError } from '../yaml.ts';
-import { ConfigError, diceConfig, MAX_N, TRACK_NAMES, TRACK_OBJECTIVES, trackOf, type DiceConfig, type TrackName } from '../../../src-shared/problems/dice/config.ts';
+import {
+  ConfigError,
+  diceConfig,
+  MAX_N,
+  TRACK_NAMES,
+  TRACK_OBJECTIVES,
+  trackOf,
+  type DiceConfig,
+  type TrackName,
+} from '../../../src-shared/problems/dice/config.ts';
 import { checkValueDepth, JsonInputError } from '../../../src-shared/json.ts';
 import { DiceEvaluator } from '../../../src-shared/problems/dice/evaluate.ts';
 import { formatParams, ParamError, parseParamPairs } from '../../../src-shared/core/params.ts';
@@ -25,7 +34,6 @@ import { WriteFilesError, writeFilesAtomically } from '../../report/write-files.
 import { Launcher } from '../../app/launcher.ts';
 import { CommandLineError, defaultProgramName, splitCommandLine } from '../../../src-shared/solvers/program/command-line.ts';
 import { checkProgramSpec, formatCommand, ProgramSpecError, type ProgramSpec } from '../../../src-shared/solvers/program/protocol.ts';
-
 
 const CONFIG_FIELDS = ['n', 'alpha', 'beta', 'gamma', 'objectives', 'constraints', 'lowerBounds', 'upperBounds'] as const;
 
@@ -118,9 +126,11 @@ export async function readConfigFile(path: string, cwd: string): Promise<Record<
     if (e instanceof JsonInputError) throw new InputError(`config file ${path}: ${e.message.replace(`config file ${path}`, '').replace(/^[: ]+/, '')}`);
     throw e;
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw new InputError(`config file ${path}: must hold an object with fields ${CONFIG_FIELDS.join(', ')}`);
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new InputError(`config file ${path}: must hold an object with fields ${CONFIG_FIELDS.join(', ')}`);
   const unknown = Object.keys(data).filter((k) => !(CONFIG_FIELDS as readonly string[]).includes(k));
-  if (unknown.length) throw new InputError(`config file ${path}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${CONFIG_FIELDS.join(', ')})`);
+  if (unknown.length)
+    throw new InputError(`config file ${path}: unknown field ${unknown.map((k) => `"${k}"`).join(', ')} (known: ${CONFIG_FIELDS.join(', ')})`);
   return data as Record<string, unknown>;
 }
 
@@ -128,8 +138,10 @@ export async function readConfigFile(path: string, cwd: string): Promise<Record<
 export function buildConfig(track: TrackName | undefined, n: number | undefined, file: Record<string, unknown> | null, fileName = 'config file'): DiceConfig {
   if (file && track && file.objectives !== undefined && JSON.stringify(file.objectives) !== JSON.stringify(TRACK_OBJECTIVES[track]))
     throw new UsageError(`--track ${track} conflicts with the objectives in ${fileName}; give one of them`);
-  if (file && n !== undefined && file.n !== undefined && file.n !== n) throw new UsageError(`--n ${n} conflicts with n = ${JSON.stringify(file.n)} in ${fileName}; give one of them`);
-  if (!track && file?.objectives === undefined) throw new UsageError(`--track is required (one of ${TRACK_NAMES.join(', ')}) unless the config file has "objectives"`);
+  if (file && n !== undefined && file.n !== undefined && file.n !== n)
+    throw new UsageError(`--n ${n} conflicts with n = ${JSON.stringify(file.n)} in ${fileName}; give one of them`);
+  if (!track && file?.objectives === undefined)
+    throw new UsageError(`--track is required (one of ${TRACK_NAMES.join(', ')}) unless the config file has "objectives"`);
   if (n === undefined && file?.n === undefined) throw new UsageError('--n is required unless the config file has "n"');
   try {
     return diceConfig({ track: track ?? 'so', ...(file ?? {}), n: (n ?? file?.n) as number });
@@ -172,15 +184,22 @@ function abbreviate(x: string, width = 72): string {
 
 function humanReport(printed: PrintedResult, info: SolverInfo, params: Record<string, ParamValue>, program?: ProgramSpec): string[] {
   const lines = [
-    program ? `solver       ${info.name} (program: ${formatCommand(program.command)}${program.blind ? ', blind' : ''})` : `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${formatParams(params)}` : ''}`,
+    program
+      ? `solver       ${info.name} (program: ${formatCommand(program.command)}${program.blind ? ', blind' : ''})`
+      : `solver       ${info.name} (${info.title})${Object.keys(params).length ? `  ${formatParams(params)}` : ''}`,
     `problem      track ${printed.track}, N = ${printed.n}, seed ${printed.seed}`,
     `evaluations  ${printed.evaluations.toLocaleString('en-US')} in ${printed.seconds.toFixed(2)} s`,
     `result       ${printed.success ? 'success' : 'no success'}: ${printed.message}`,
   ];
   if (printed.best) {
     const b = printed.best;
-    const found = printed.bestFoundAt === null ? '' : `, found at evaluation ${printed.bestFoundAt.toLocaleString('en-US')} of ${printed.evaluations.toLocaleString('en-US')}`;
-    lines.push(`best         f = ${formatValue(b.objectives[0])}, ${b.feasible ? 'feasible' : `infeasible (g = ${b.constraints.map(formatValue).join(', ')})`}${found}`);
+    const found =
+      printed.bestFoundAt === null
+        ? ''
+        : `, found at evaluation ${printed.bestFoundAt.toLocaleString('en-US')} of ${printed.evaluations.toLocaleString('en-US')}`;
+    lines.push(
+      `best         f = ${formatValue(b.objectives[0])}, ${b.feasible ? 'feasible' : `infeasible (g = ${b.constraints.map(formatValue).join(', ')})`}${found}`,
+    );
     lines.push(`x            ${abbreviate(b.x)}`);
   }
   if (printed.front.length) {
@@ -204,7 +223,9 @@ class ProgressBar {
     let status: string;
     if (this.single) status = s.best ? `best f ${formatValue(s.best.objectives[0])}${s.best.feasible ? '' : ' (infeasible)'}` : '';
     else status = s.front.length ? `front ${s.front.length}` : s.best ? 'no feasible yet' : '';
-    this.io.stderr.write(`\r[${bar}] ${(s.progress * 100).toFixed(0).padStart(3)}%  ${s.evaluations.toLocaleString('en-US')} evals  ${s.seconds.toFixed(1)} s  ${status}${s.paused ? '  paused' : ''}\x1b[K`);
+    this.io.stderr.write(
+      `\r[${bar}] ${(s.progress * 100).toFixed(0).padStart(3)}%  ${s.evaluations.toLocaleString('en-US')} evals  ${s.seconds.toFixed(1)} s  ${status}${s.paused ? '  paused' : ''}\x1b[K`,
+    );
     this.drawn = true;
   }
   clear(): void {
@@ -232,11 +253,12 @@ export function outFileNormalisation(norm: HvNormalisation | null): OutFileNorma
 function programOption(values: Record<string, string | string[] | boolean | undefined>, cwd: string): { name: string; spec: ProgramSpec } | null {
   const command = values.command as string | undefined;
   if (command === undefined) {
-    for (const option of ['name', 'blind', 'env', 'cwd', 'grace', 'timeout']) if (values[option] !== undefined) throw new UsageError(`--${option} applies to a program solver: give --command too`);
+    for (const option of ['name', 'blind', 'env', 'cwd', 'grace', 'timeout'])
+      if (values[option] !== undefined) throw new UsageError(`--${option} applies to a program solver: give --command too`);
     return null;
   }
   if (values.solver !== undefined) throw new UsageError('--solver and --command both name the solver: give one of them');
-  if (values.param !== undefined) throw new UsageError('--param sets a built-in solver\'s parameters; a program takes its options in --command');
+  if (values.param !== undefined) throw new UsageError("--param sets a built-in solver's parameters; a program takes its options in --command");
   let argv: string[];
   try {
     argv = splitCommandLine(command);
@@ -250,7 +272,8 @@ function programOption(values: Record<string, string | string[] | boolean | unde
     if (eq <= 0) throw new UsageError(`--env: expected NAME=VALUE, got ${JSON.stringify(pair)}`);
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  const seconds = (option: 'grace' | 'timeout') => (values[option] === undefined ? undefined : numberOption(option, values[option] as string, 0, { min: 0.001, max: 86_400 }));
+  const seconds = (option: 'grace' | 'timeout') =>
+    values[option] === undefined ? undefined : numberOption(option, values[option] as string, 0, { min: 0.001, max: 86_400 });
   const name = (values.name as string | undefined) ?? defaultProgramName(argv);
   if (!isName(name)) throw new UsageError(`--name: ${NAME_RULE}, got ${JSON.stringify(name)}`);
   try {
@@ -296,14 +319,16 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       const file = values.config === undefined ? null : await readConfigFile(values.config, io.cwd);
       const config = buildConfig(track, n, file, values.config);
       // --out: a .json file that may be written (output-target.ts), checked before the run and again after it.
-      if (values.out !== undefined && extname(values.out).toLowerCase() !== '.json') throw new UsageError(`--out ${values.out}: the result is a .json file (its ending must be .json)`);
+      if (values.out !== undefined && extname(values.out).toLowerCase() !== '.json')
+        throw new UsageError(`--out ${values.out}: the result is a .json file (its ending must be .json)`);
       if (values.force && values.out === undefined) throw new UsageError('--force goes with --out');
       const checkOut = () => {
         const refusal = values.out === undefined ? null : refusalToWrite(resolve(io.cwd, values.out), { force: values.force === true });
         if (refusal) throw new InputError(`--out ${values.out}: ${refusal}; nothing was written`);
       };
       checkOut();
-      const memoryLimitMb = values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
+      const memoryLimitMb =
+        values['memory-limit'] === undefined ? undefined : numberOption('memory-limit', values['memory-limit'], 0, { integer: true, min: 64, max: 1_048_576 });
 
       let plan: DiceRunPlan;
       try {
@@ -320,7 +345,13 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
         });
       } catch (e) {
         if (e instanceof MemoryLimitError) throw new InputError(`${e.message} (--memory-limit MB sets it)`);
-        if (e instanceof SolverError || e instanceof ParamError) throw new UsageError(e.message.replace(/^solver \S+: /, `--param: `).replace(/^unknown solver/, '--solver: unknown solver').replace(/this problem has/, `track ${trackOf(config.objectives) ?? 'custom'} has`));
+        if (e instanceof SolverError || e instanceof ParamError)
+          throw new UsageError(
+            e.message
+              .replace(/^solver \S+: /, `--param: `)
+              .replace(/^unknown solver/, '--solver: unknown solver')
+              .replace(/this problem has/, `track ${trackOf(config.objectives) ?? 'custom'} has`),
+          );
         throw e;
       }
       const { info } = plan;
@@ -375,7 +406,19 @@ export function createSolveCommand(deps: SolveDependencies = {}): Command {
       const printed = printedResult(outcome.result, config, seed);
       if (values.out !== undefined) {
         const { program: ran, log } = outcome.result;
-        const record = { ...printed, ...(ran ? { program: ran, log } : {}), params: outcome.result.params, termination: outcome.result.termination, stopReason: outcome.result.stopReason, config, firstFeasibleAt: outcome.result.firstFeasibleAt, hvNormalisation: outFileNormalisation(hvNormalisation), trace: outcome.result.trace, traceExact: outcome.result.traceExact === true, ...(outcome.result.frontLog ? { frontLog: outcome.result.frontLog } : {}) };
+        const record = {
+          ...printed,
+          ...(ran ? { program: ran, log } : {}),
+          params: outcome.result.params,
+          termination: outcome.result.termination,
+          stopReason: outcome.result.stopReason,
+          config,
+          firstFeasibleAt: outcome.result.firstFeasibleAt,
+          hvNormalisation: outFileNormalisation(hvNormalisation),
+          trace: outcome.result.trace,
+          traceExact: outcome.result.traceExact === true,
+          ...(outcome.result.frontLog ? { frontLog: outcome.result.frontLog } : {}),
+        };
         checkOut();
         try {
           writeFilesAtomically([{ path: resolve(io.cwd, values.out), content: JSON.stringify(record, null, 2) + '\n' }]);

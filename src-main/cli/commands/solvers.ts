@@ -4,7 +4,6 @@ import { TRACK_NAMES, TRACK_OBJECTIVES, type TrackName } from '../../../src-shar
 import { DEFAULT_SOLVERS, describeSolvers, type SolverDescriptor } from '../../../src-shared/solvers/registry.ts';
 import { handlesObjectives } from '../../../src-shared/solvers/objective-support.ts';
 
-
 export interface ListedSolver extends SolverDescriptor {
   /** Tracks on which `saikoro solve` runs this solver when --solver is left out. */
   defaultFor: TrackName[];
@@ -37,7 +36,9 @@ export const solversCommand: Command = {
     }
     const objectives = { single: 'one objective', multi: 'several objectives', any: 'any number of objectives' };
     for (const s of list) {
-      const tags = [objectives[s.objectives], s.baseline ? 'baseline' : '', s.defaultFor.length ? `default for ${s.defaultFor.join(', ')}` : ''].filter(Boolean);
+      const tags = [objectives[s.objectives], s.baseline ? 'baseline' : '', s.defaultFor.length ? `default for ${s.defaultFor.join(', ')}` : ''].filter(
+        Boolean,
+      );
       writeLine(io.stdout, `${s.name}  ${s.title} (${tags.join('; ')})`);
       writeLine(io.stdout, `    ${s.summary}`);
       const heads = s.params.map((p) => `${p.name}=${p.defaultText}`);

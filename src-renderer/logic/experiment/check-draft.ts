@@ -111,7 +111,12 @@ export function checkDraft(draft: Draft): DraftCheck {
     });
   // While no instance is valid, the solvers are checked against the tracks the instances name
   // (at the default N), so a bad parameter shows at once and not only after N is fixed.
-  const standIns = goodInstances.length ? goodInstances : (instances ?? []).map(trackOfInstance).filter((t): t is TrackName => t !== null).map((track, k) => ({ name: `${track}-${k}`, track }));
+  const standIns = goodInstances.length
+    ? goodInstances
+    : (instances ?? [])
+        .map(trackOfInstance)
+        .filter((t): t is TrackName => t !== null)
+        .map((track, k) => ({ name: `${track}-${k}`, track }));
   // Each solver alone, then against every valid instance (names, objective counts, parameters).
   if (solvers)
     solvers.forEach((solver, s) => {
@@ -126,7 +131,10 @@ export function checkDraft(draft: Draft): DraftCheck {
         seen.add(name);
         return { ...inst, name };
       });
-      add(specErrorOf(() => expandGrid(withOneSeed(validateSpec({ ...VALID, instances: named, solvers: [solver] })))), map);
+      add(
+        specErrorOf(() => expandGrid(withOneSeed(validateSpec({ ...VALID, instances: named, solvers: [solver] })))),
+        map,
+      );
     });
 
   // The whole: lists, duplicates, the grid's size, and anything the parts did not show.

@@ -19,7 +19,6 @@ export function joinPath(segments: readonly Segment[]): string {
   return segments.map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
 }
 
-
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -83,4 +82,3 @@ export function nearestError(errors: ReadonlyMap<string, string>, field: string)
 export function isInside(field: string, prefix: string): boolean {
   return field === prefix || field.startsWith(`${prefix}.`) || field.startsWith(`${prefix}[`);
 }
-

@@ -104,7 +104,11 @@ function setConstraintRows(draft: Draft, i: number, rows: { d: unknown; lower: u
 }
 
 export function resetConstraints(draft: Draft, i: number): Draft {
-  return setConstraintRows(draft, i, ALL_BLOCK_LENGTHS.map((d) => ({ d, lower: DEFAULT_LOWER, upper: DEFAULT_UPPER })));
+  return setConstraintRows(
+    draft,
+    i,
+    ALL_BLOCK_LENGTHS.map((d) => ({ d, lower: DEFAULT_LOWER, upper: DEFAULT_UPPER })),
+  );
 }
 
 /** Gives an instance its own normalisation (ideal 0, nadir 1 per objective to start from) or takes it away. */
@@ -147,4 +151,3 @@ export function setInstanceShape(draft: Draft, i: number, change: { track?: unkn
 export function instanceDraft(track: TrackName, n: number, taken: ReadonlySet<string>): Record<string, unknown> {
   return { name: uniqueName(`${track}-n${n}`, taken), track, n };
 }
-

@@ -146,7 +146,12 @@ export function fromExperiment(spec: ExperimentSpec, instanceName: string, resul
  * An app run: its final front once finished (with sequences), otherwise the objective vectors
  * of its latest snapshot (no sequences yet).
  */
-export function fromAppRun(runId: string, started: DiceRunStarted, result: SolverResult | null, snapshotFront: readonly (readonly number[])[] | null): ExplorerData {
+export function fromAppRun(
+  runId: string,
+  started: DiceRunStarted,
+  result: SolverResult | null,
+  snapshotFront: readonly (readonly number[])[] | null,
+): ExplorerData {
   const runs: ExplorerRun[] = [{ id: runId, solver: started.solver, seed: started.seed }];
   const points: Collected[] = result
     ? resultPoints(result, 0)

@@ -68,7 +68,14 @@ export function groupPoints(data: ExplorerData, filter: PointFilter, colourBy: C
     if (!sizes[key]) continue;
     slotToGroup[key] = groups.length;
     const infeasible = key === keyCount;
-    groups.push({ name: infeasible ? INFEASIBLE_SERIES : nameOfKey(key), colour: infeasible ? -1 : key, feasible: !infeasible, indices: new Int32Array(sizes[key]), min: new Float64Array(m).fill(Infinity), max: new Float64Array(m).fill(-Infinity) });
+    groups.push({
+      name: infeasible ? INFEASIBLE_SERIES : nameOfKey(key),
+      colour: infeasible ? -1 : key,
+      feasible: !infeasible,
+      indices: new Int32Array(sizes[key]),
+      min: new Float64Array(m).fill(Infinity),
+      max: new Float64Array(m).fill(-Infinity),
+    });
   }
   const fill = new Int32Array(groups.length);
   const f = data.objectives;

@@ -136,7 +136,16 @@ export function selectionJson(data: ExplorerData, selection: Selection): string 
       count: selection.indices.length,
       solutions: Array.from(selection.indices, (i) => {
         const s = selectedSolution(data, i);
-        return { run: s.run, label: runLabel(data.runs[data.run[i]]), solver: s.solver, seed: s.seed, objectives: s.objectives, feasible: s.feasible, violation: s.violation, x: s.x };
+        return {
+          run: s.run,
+          label: runLabel(data.runs[data.run[i]]),
+          solver: s.solver,
+          seed: s.seed,
+          objectives: s.objectives,
+          feasible: s.feasible,
+          violation: s.violation,
+          x: s.x,
+        };
       }),
     },
     null,

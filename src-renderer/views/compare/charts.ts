@@ -36,9 +36,18 @@ export function logScaleOf(log: LogView, values: readonly number[]): { map: (v: 
  * for the hypervolume the gap to its maximum drawn upside down (better stays up); the tooltips
  * keep the values themselves.
  */
-export function boxplotOption(instance: InstanceComparison, values: InstanceMetricValues | null, metric: string, palette: ChartPalette = LIGHT_PALETTE, log: LogView | null = null): EChartsCoreOption {
+export function boxplotOption(
+  instance: InstanceComparison,
+  values: InstanceMetricValues | null,
+  metric: string,
+  palette: ChartPalette = LIGHT_PALETTE,
+  log: LogView | null = null,
+): EChartsCoreOption {
   const labels = instance.solvers.map((s) => s.label);
-  const all = [...instance.solvers.flatMap((s) => (s.summary ? [s.summary.min, s.summary.max] : [])), ...(values?.solvers.flatMap((s) => s.runs.flatMap((r) => (r.value === null ? [] : [r.value]))) ?? [])];
+  const all = [
+    ...instance.solvers.flatMap((s) => (s.summary ? [s.summary.min, s.summary.max] : [])),
+    ...(values?.solvers.flatMap((s) => s.runs.flatMap((r) => (r.value === null ? [] : [r.value]))) ?? []),
+  ];
   const scale = log ? logScaleOf(log, all) : null;
   const y = (v: number) => (scale ? scale.map(v) : v);
   const boxes = instance.solvers.map((s, i) => {
@@ -51,7 +60,9 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
   const points: { value: [number, number]; raw: number; seed: number; label: string; itemStyle: { color: string } }[] = [];
   values?.solvers.forEach((s, i) => {
     let k = 0;
-    for (const r of s.runs) if (r.value !== null) points.push({ value: [i + jitter(k++), y(r.value)], raw: r.value, seed: r.seed, label: s.label, itemStyle: { color: seriesColor(palette, i) } });
+    for (const r of s.runs)
+      if (r.value !== null)
+        points.push({ value: [i + jitter(k++), y(r.value)], raw: r.value, seed: r.seed, label: s.label, itemStyle: { color: seriesColor(palette, i) } });
   });
   const yName = !log ? metric : log.kind === 'gap' ? `${formatStat(log.max)} − ${metric} (log, best up)` : `${metric} (log)`;
   return {
@@ -64,7 +75,14 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
     ],
     // Not on the points' axis' zero (the first box): at the left edge.
     yAxis: scale
-      ? { type: 'log', name: yName, min: scale.floor, inverse: log!.kind === 'gap', axisLine: { onZero: false }, axisLabel: { formatter: (v: number) => formatStat(v) } }
+      ? {
+          type: 'log',
+          name: yName,
+          min: scale.floor,
+          inverse: log!.kind === 'gap',
+          axisLine: { onZero: false },
+          axisLabel: { formatter: (v: number) => formatStat(v) },
+        }
       : { type: 'value', name: yName, scale: true, axisLine: { onZero: false } },
     series: [
       {
@@ -75,7 +93,9 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
         tooltip: {
           formatter: (p: { name: string; data: { raw?: number[] } }) => {
             const v = p.data.raw;
-            return v ? `${p.name}<br>max ${formatStat(v[4])}<br>q3 ${formatStat(v[3])}<br>median ${formatStat(v[2])}<br>q1 ${formatStat(v[1])}<br>min ${formatStat(v[0])}` : `${p.name}: no values`;
+            return v
+              ? `${p.name}<br>max ${formatStat(v[4])}<br>q3 ${formatStat(v[3])}<br>median ${formatStat(v[2])}<br>q1 ${formatStat(v[1])}<br>min ${formatStat(v[0])}`
+              : `${p.name}: no values`;
           },
         },
       },
@@ -86,7 +106,9 @@ export function boxplotOption(instance: InstanceComparison, values: InstanceMetr
         symbolSize: 6,
         itemStyle: { opacity: 0.75 },
         data: points,
-        tooltip: { formatter: (p: { data: { seed: number; label: string; raw: number } }) => `${p.data.label}, seed ${p.data.seed}: ${formatStat(p.data.raw)}` },
+        tooltip: {
+          formatter: (p: { data: { seed: number; label: string; raw: number } }) => `${p.data.label}, seed ${p.data.seed}: ${formatStat(p.data.raw)}`,
+        },
       },
     ],
   };
@@ -104,8 +126,31 @@ export function convergenceOption(c: Convergence, palette: ChartPalette = LIGHT_
     const width = c.evaluations.map((e, k) => [e, band.q1[k] !== null && band.q3[k] !== null ? band.q3[k]! - band.q1[k]! : null]);
     series.push(
       { name: band.label, type: 'line', step: 'end', showSymbol: false, color, data: at(band.median), z: 3 },
-      { name: band.label, type: 'line', step: 'end', showSymbol: false, color, stack: `band-${i}`, lineStyle: { opacity: 0 }, data: at(band.q1), tooltip: { show: false }, silent: true },
-      { name: band.label, type: 'line', step: 'end', showSymbol: false, color, stack: `band-${i}`, lineStyle: { opacity: 0 }, areaStyle: { color, opacity: 0.16 }, data: width, tooltip: { show: false }, silent: true },
+      {
+        name: band.label,
+        type: 'line',
+        step: 'end',
+        showSymbol: false,
+        color,
+        stack: `band-${i}`,
+        lineStyle: { opacity: 0 },
+        data: at(band.q1),
+        tooltip: { show: false },
+        silent: true,
+      },
+      {
+        name: band.label,
+        type: 'line',
+        step: 'end',
+        showSymbol: false,
+        color,
+        stack: `band-${i}`,
+        lineStyle: { opacity: 0 },
+        areaStyle: { color, opacity: 0.16 },
+        data: width,
+        tooltip: { show: false },
+        silent: true,
+      },
     );
   });
   return {
@@ -115,7 +160,10 @@ export function convergenceOption(c: Convergence, palette: ChartPalette = LIGHT_
       formatter: (params: { seriesName: string; seriesIndex: number; value: [number, number | null]; color: string }[]) => {
         const medians = params.filter((p) => p.seriesIndex % 3 === 0);
         if (!medians.length) return '';
-        return [`${compact(medians[0].value[0])} evaluations (median)`, ...medians.map((p) => `<span style="color:${p.color}">●</span> ${p.seriesName}: ${p.value[1] === null ? '–' : formatStat(p.value[1])}`)].join('<br>');
+        return [
+          `${compact(medians[0].value[0])} evaluations (median)`,
+          ...medians.map((p) => `<span style="color:${p.color}">●</span> ${p.seriesName}: ${p.value[1] === null ? '–' : formatStat(p.value[1])}`),
+        ].join('<br>');
       },
     },
     xAxis: { type: 'value', name: 'evaluations', min: 0, axisLabel: { formatter: (v: number) => compact(v) } },
@@ -131,10 +179,20 @@ export interface FrontSeries {
 }
 
 /** The final fronts of the solvers' median-HV runs, projected on objectives xi and yi (0-based). */
-export function frontsOption(fronts: readonly FrontSeries[], labels: readonly string[], xi: number, yi: number, palette: ChartPalette = LIGHT_PALETTE): EChartsCoreOption {
+export function frontsOption(
+  fronts: readonly FrontSeries[],
+  labels: readonly string[],
+  xi: number,
+  yi: number,
+  palette: ChartPalette = LIGHT_PALETTE,
+): EChartsCoreOption {
   return {
     legend: {},
-    tooltip: { trigger: 'item', formatter: (p: { seriesName: string; value: number[] }) => `${p.seriesName}<br>f${xi + 1} = ${formatStat(p.value[0])}, f${yi + 1} = ${formatStat(p.value[1])}` },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: { seriesName: string; value: number[] }) =>
+        `${p.seriesName}<br>f${xi + 1} = ${formatStat(p.value[0])}, f${yi + 1} = ${formatStat(p.value[1])}`,
+    },
     xAxis: { type: 'value', name: `f${xi + 1}`, scale: true },
     yAxis: { type: 'value', name: `f${yi + 1}`, scale: true },
     series: fronts.map((f) => ({

@@ -112,7 +112,19 @@ export function baselineTable(c: Comparison, baseline: string): BaselineRow[] {
       cells: inst.solvers.map((s, k) => {
         const m = marks[k];
         const mark: Mark | null = m.mark === '-' ? '−' : m.mark;
-        return { label: s.label, summary: s.summary, withoutValue: s.withoutValue, missing: s.missing, best: aggregates[k] !== null && aggregates[k] === best, pair: m.pair, pHolm: m.pHolm, a12: m.a12, mark, cannotDiffer: m.cannotDiffer, comparisons: m.comparisons };
+        return {
+          label: s.label,
+          summary: s.summary,
+          withoutValue: s.withoutValue,
+          missing: s.missing,
+          best: aggregates[k] !== null && aggregates[k] === best,
+          pair: m.pair,
+          pHolm: m.pHolm,
+          a12: m.a12,
+          mark,
+          cannotDiffer: m.cannotDiffer,
+          comparisons: m.comparisons,
+        };
       }),
     };
   });
@@ -134,7 +146,8 @@ export function unreachableNotes(c: Comparison, rows: readonly BaselineRow[], ba
     for (const cell of flagged) {
       const a = cell.summary!.n;
       const b = inst.solvers.find((s) => s.label === (cell.pair!.a === cell.label ? cell.pair!.b : cell.pair!.a))!.summary!.n;
-      if (Math.min(a, b) < Math.min(n1, n2) || (Math.min(a, b) === Math.min(n1, n2) && Math.max(a, b) < Math.max(n1, n2))) [n1, n2] = [Math.min(a, b), Math.max(a, b)];
+      if (Math.min(a, b) < Math.min(n1, n2) || (Math.min(a, b) === Math.min(n1, n2) && Math.max(a, b) < Math.max(n1, n2)))
+        [n1, n2] = [Math.min(a, b), Math.max(a, b)];
     }
     const comparisons = flagged[0].comparisons;
     const key = `${n1}|${n2}|${comparisons}|${flagged.length === rows[k].cells.filter((cell) => cell.pair).length}`;
@@ -276,7 +289,10 @@ export function convergenceOf(
   }
   const m = normalisation?.ideal.length ?? 0;
   const usesLogs = mine.some((r) => logOf(r.result!) !== null);
-  const evaluations = thin([...points].sort((a, b) => a - b), usesLogs && m >= 4 ? Math.min(limit, CONVERGENCE_POINTS_HIGH_M) : limit);
+  const evaluations = thin(
+    [...points].sort((a, b) => a - b),
+    usesLogs && m >= 4 ? Math.min(limit, CONVERGENCE_POINTS_HIGH_M) : limit,
+  );
   const finite = (v: number) => (Number.isFinite(v) ? v : null);
   const bands = labels.map((label) => {
     const perRun = mine

@@ -26,7 +26,8 @@ export function ecdfOption(group: CompetitionEcdfGroup, entrants: readonly strin
     legend: {},
     tooltip: {
       trigger: 'item',
-      formatter: (p: { seriesName: string; value: [number, number] }) => `${p.seriesName}<br>${compact(p.value[0])} evaluations: ${(p.value[1] * 100).toFixed(1)}% of pairs`,
+      formatter: (p: { seriesName: string; value: [number, number] }) =>
+        `${p.seriesName}<br>${compact(p.value[0])} evaluations: ${(p.value[1] * 100).toFixed(1)}% of pairs`,
     },
     xAxis: { type: 'log', name: 'evaluations', min: 1, max: Math.max(10, budget), logBase: 10, axisLabel: { formatter: (v: number) => compact(v) } },
     yAxis: { type: 'value', name: 'fraction of (run, target) pairs', min: 0, max: 1 },

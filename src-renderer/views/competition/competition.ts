@@ -70,7 +70,8 @@ export function standingsRows(s: CompetitionStandings): (CompetitionStandingLine
 export function friedmanText(s: CompetitionStandings): string {
   const f = s.friedman;
   if (!f) return 'Friedman: needs at least 2 problems and 2 entrants.';
-  const id = f.imanDavenport === null || !Number.isFinite(f.imanDavenport) ? '' : `; Iman-Davenport F = ${f.imanDavenport.toFixed(3)}, p = ${pText(f.imanDavenportP)}`;
+  const id =
+    f.imanDavenport === null || !Number.isFinite(f.imanDavenport) ? '' : `; Iman-Davenport F = ${f.imanDavenport.toFixed(3)}, p = ${pText(f.imanDavenportP)}`;
   return `Friedman over ${f.problems} problems and ${f.entrants} entrants: χ² = ${f.chiSquare.toFixed(3)}, p = ${pText(f.p)}${id}.`;
 }
 

@@ -82,7 +82,10 @@ export function blockReadingNote(rows: readonly ConstraintRow[], n: number): str
   ];
   if (norepeat.length) parts.push(`For d = ${ds(norepeat)} the constraint then means only that no block repeats.`);
   const atSmallest = read.filter((r) => r.smallest);
-  if (atSmallest.length) parts.push(`The χ² of d = ${ds(atSmallest)} is at its smallest possible value: its place in the band (near the middle) says nothing more about how random the blocks look.`);
+  if (atSmallest.length)
+    parts.push(
+      `The χ² of d = ${ds(atSmallest)} is at its smallest possible value: its place in the band (near the middle) says nothing more about how random the blocks look.`,
+    );
   return parts.join(' ');
 }
 
@@ -126,7 +129,9 @@ export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = L
     xAxes.push({
       type: 'category',
       gridIndex: k,
-      data: panelRows.map((r) => (r.feature === picked ? { value: `F${r.feature}`, textStyle: { color: palette.accent, fontWeight: 800, textDecoration: 'underline' } } : `F${r.feature}`)),
+      data: panelRows.map((r) =>
+        r.feature === picked ? { value: `F${r.feature}`, textStyle: { color: palette.accent, fontWeight: 800, textDecoration: 'underline' } } : `F${r.feature}`,
+      ),
       axisLabel: { fontWeight: 600 },
     });
     yAxes.push({ type: 'value', gridIndex: k, min: 0, max: axisTop, interval: niceInterval(axisTop) });
@@ -164,7 +169,11 @@ export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = L
         barWidth: '42%',
         data: panelRows.map((r) => ({
           value: r.value,
-          itemStyle: { color: r.inBand ? palette.ok : palette.bad, opacity: 0.88, ...(r.feature === picked ? { borderColor: palette.accent, borderWidth: 2.5 } : {}) },
+          itemStyle: {
+            color: r.inBand ? palette.ok : palette.bad,
+            opacity: 0.88,
+            ...(r.feature === picked ? { borderColor: palette.accent, borderWidth: 2.5 } : {}),
+          },
           label: {
             show: true,
             position: 'top',
@@ -189,7 +198,9 @@ export function featureChartOption(rows: FeatureRow[], palette: ChartPalette = L
       formatter: (params: { seriesIndex: number; dataIndex: number }) => {
         const panel = FEATURE_PANELS[Math.floor(params.seriesIndex / 2)];
         const r = rows[panel.features[params.dataIndex] - 1];
-        const status = r.inBand ? `<span style="color:${palette.ok}">in band</span>` : `<span style="color:${palette.bad}">out of band: E = ${formatNumber(r.error)}</span>`;
+        const status = r.inBand
+          ? `<span style="color:${palette.ok}">in band</span>`
+          : `<span style="color:${palette.bad}">out of band: E = ${formatNumber(r.error)}</span>`;
         return `<b>F${r.feature}</b> ${r.label}<br/>value ${formatNumber(r.value)} · band [${formatNumber(r.alpha)}, ${formatNumber(r.beta)}] · γ ${formatNumber(r.gamma)}<br/>${status}`;
       },
     },
@@ -221,7 +232,9 @@ export function constraintChartOption(rows: ConstraintRow[], palette: ChartPalet
       axisPointer: { type: 'shadow' },
       formatter: (params: Array<{ dataIndex: number }>) => {
         const r = rows[params[0].dataIndex];
-        const status = r.feasible ? `<span style="color:${palette.ok}">satisfied</span>` : `<span style="color:${palette.bad}">violated, g = ${formatNumber(r.g)}</span>`;
+        const status = r.feasible
+          ? `<span style="color:${palette.ok}">satisfied</span>`
+          : `<span style="color:${palette.bad}">violated, g = ${formatNumber(r.g)}</span>`;
         return `<b>d = ${r.d}</b><br/>χ<sub>d</sub> ${formatNumber(r.chi)} · bounds [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${status}`;
       },
     },
@@ -433,7 +446,9 @@ export function constraintPositionOption(rows: ConstraintRow[], palette: ChartPa
             ? `inside, ${formatNumber(Math.round(((r.chi - r.lower) / width) * 1000) / 10)} % of the way from q(p<sub>d</sub>) to q(P<sub>d</sub>)`
             : 'inside'
           : `${r.chi < r.lower ? 'below q(p<sub>d</sub>)' : 'above q(P<sub>d</sub>)'} by ${formatNumber(r.g)}${width !== null ? ` = ${formatNumber(r.g / width)} band widths` : ''}`;
-        const status = r.feasible ? `<span style="color:${palette.ok}">pass</span>` : `<span style="color:${palette.bad}">fail, g = ${formatNumber(r.g)}</span>`;
+        const status = r.feasible
+          ? `<span style="color:${palette.ok}">pass</span>`
+          : `<span style="color:${palette.bad}">fail, g = ${formatNumber(r.g)}</span>`;
         return `<b>d = ${r.d}</b> ${status}<br/>χ<sub>d</sub> ${formatNumber(r.chi)} · band [${formatNumber(r.lower)}, ${formatNumber(r.upper)}]<br/>${where}`;
       },
     },

@@ -27,7 +27,11 @@ export function refitSolvers(draft: Draft, track: unknown, descriptors: readonly
   let next = draft;
   draft.solvers.forEach((entry, i) => {
     const name = getAt(entry, 'name');
-    const bare = isRecord(entry) && Object.keys(entry).every((k) => k === 'name' || (k === 'params' && (entry.params === undefined || (isRecord(entry.params) && Object.keys(entry.params).length === 0))));
+    const bare =
+      isRecord(entry) &&
+      Object.keys(entry).every(
+        (k) => k === 'name' || (k === 'params' && (entry.params === undefined || (isRecord(entry.params) && Object.keys(entry.params).length === 0))),
+      );
     const known = descriptors.some((d) => d.name === name);
     const taken = (next.solvers as unknown[]).some((other) => getAt(other, 'name') === replacement && getAt(other, 'label') === undefined);
     if (bare && known && !fitting.has(String(name)) && !taken) next = setAt(next, `solvers[${i}]`, { name: replacement });

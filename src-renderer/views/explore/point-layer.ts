@@ -49,7 +49,12 @@ export function blendedPixel(hex: string, surface: string, opacity: number): num
  * then the infeasible one on top, as triangles and bigger, as ECharts drew them; hidden
  * series are left out. `sizes` are the sides in CSS pixels.
  */
-export function layerGroups(groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, palette: ChartPalette, sizes: { feasible: number; infeasible: number } = { feasible: 3, infeasible: 5 }): LayerGroup[] {
+export function layerGroups(
+  groups: readonly SeriesGroup[],
+  hidden: ReadonlySet<string>,
+  palette: ChartPalette,
+  sizes: { feasible: number; infeasible: number } = { feasible: 3, infeasible: 5 },
+): LayerGroup[] {
   const shown = groups.filter((g) => !hidden.has(g.name));
   return [...shown.filter((g) => g.feasible), ...shown.filter((g) => !g.feasible)].map((g) => ({
     indices: g.indices,
@@ -78,7 +83,17 @@ function stamp(shape: LayerGroup['shape'], side: number): Int32Array {
  * marker sizes). Points whose centre falls outside the image are skipped, markers are cut at its
  * edges. Returns how many points were drawn.
  */
-export function rasterizePoints(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, xi: number, yi: number, groups: readonly LayerGroup[], scale = 1): number {
+export function rasterizePoints(
+  buf: Uint32Array,
+  width: number,
+  height: number,
+  map: PixelMap,
+  data: ExplorerData,
+  xi: number,
+  yi: number,
+  groups: readonly LayerGroup[],
+  scale = 1,
+): number {
   const m = data.objectiveCount;
   const f = data.objectives;
   const { ax, bx, ay, by } = map;
@@ -113,7 +128,16 @@ export function rasterizePoints(buf: Uint32Array, width: number, height: number,
  * drawn last on a tie (it is on top), or null. One pass over the points: about a millisecond for
  * 100,000 of them.
  */
-export function nearestPoint(data: ExplorerData, xi: number, yi: number, groups: readonly LayerGroup[], map: PixelMap, x: number, y: number, radius: number): number | null {
+export function nearestPoint(
+  data: ExplorerData,
+  xi: number,
+  yi: number,
+  groups: readonly LayerGroup[],
+  map: PixelMap,
+  x: number,
+  y: number,
+  radius: number,
+): number | null {
   const m = data.objectiveCount;
   const f = data.objectives;
   const { ax, bx, ay, by } = map;

@@ -40,7 +40,12 @@ export function groupingColours(palette: ChartPalette, grouping: Pick<Grouping, 
  * without), over a veil in the surface colour, in squares of side `sizes.large` when more than
  * LARGE_THRESHOLD points are drawn, else `sizes.small`.
  */
-export function selectionStyle(palette: ChartPalette, drawn: number, sizes: { large: number; small: number } = { large: 4, small: 7 }, colours: SelectionColours = { colours: [], colourOf: null }): SelectionStyle {
+export function selectionStyle(
+  palette: ChartPalette,
+  drawn: number,
+  sizes: { large: number; small: number } = { large: 4, small: 7 },
+  colours: SelectionColours = { colours: [], colourOf: null },
+): SelectionStyle {
   return { surface: palette.surface, ring: palette.text, fallback: palette.accent, ...colours, size: drawn > LARGE_THRESHOLD ? sizes.large : sizes.small };
 }
 
@@ -96,7 +101,16 @@ function pixel(hex: string, alpha: number): number {
  * the canvas at once: a fillRect per point costs about a microsecond in a software-rendered
  * canvas, a square of pixels a few nanoseconds.
  */
-export function paintSelection(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, indices: Int32Array, xi: number, yi: number, style: SelectionStyle, limit = Infinity): number {
+export function paintSelection(
+  ctx: CanvasRenderingContext2D,
+  t: GridTransform,
+  data: ExplorerData,
+  indices: Int32Array,
+  xi: number,
+  yi: number,
+  style: SelectionStyle,
+  limit = Infinity,
+): number {
   return selectionPainter()(ctx, t, data, indices, xi, yi, style, limit);
 }
 
@@ -116,9 +130,24 @@ export function selectionPainter(): SelectionPainter {
     const count = Math.min(indices.length, limit);
     // Few points get round markers (drawn after the veil); many, squares of pixels.
     const round = count <= ROUND_LIMIT && style.size >= 5;
-    const key = [data, indices, xi, yi, style.surface, style.ring, style.fallback, style.colourOf, style.colours.join(), style.size, count, ctx.getTransform().a, transformKey(t)];
+    const key = [
+      data,
+      indices,
+      xi,
+      yi,
+      style.surface,
+      style.ring,
+      style.fallback,
+      style.colourOf,
+      style.colours.join(),
+      style.size,
+      count,
+      ctx.getTransform().a,
+      transformKey(t),
+    ];
     const colourKey = [data, style.fallback, style.colourOf, style.colours.join()];
-    const pointColoursNow = () => (colours && colours.key.every((v, k) => v === colourKey[k]) ? colours : (colours = { key: colourKey, value: pointColours(style, data.count) })).value;
+    const pointColoursNow = () =>
+      (colours && colours.key.every((v, k) => v === colourKey[k]) ? colours : (colours = { key: colourKey, value: pointColours(style, data.count) })).value;
     if (last && last.key.every((v, k) => v === key[k])) ctx.putImageData(last.image, last.x, last.y);
     else {
       const { image, pixels, x: gx, y: gy, width, height, scale } = gridImage(ctx, t);
@@ -148,7 +177,19 @@ export function selectionPainter(): SelectionPainter {
  * cost twice as much); many, in two passes whose cost is the image's size, not the points'
  * (below), whatever the number of colours. Where squares of two colours overlap, either shows.
  */
-export function rasterizeSelection(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number | PointColours, count = indices.length): void {
+export function rasterizeSelection(
+  buf: Uint32Array,
+  width: number,
+  height: number,
+  map: PixelMap,
+  data: ExplorerData,
+  indices: Int32Array,
+  xi: number,
+  yi: number,
+  side: number,
+  colour: number | PointColours,
+  count = indices.length,
+): void {
   const n = Math.min(count, indices.length);
   if (n * side * side > STAMP_PER_PIXEL * (width + side) * (height + side)) rasterizeByMask(buf, width, height, map, data, indices, xi, yi, side, colour, n);
   else rasterizeByStamp(buf, width, height, map, data, indices, xi, yi, side, colour, n);
@@ -157,7 +198,19 @@ export function rasterizeSelection(buf: Uint32Array, width: number, height: numb
 /** Above this many pixel writes per pixel of the image, squares are painted through a mask. */
 const STAMP_PER_PIXEL = 1;
 
-function rasterizeByStamp(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number | PointColours, n: number): void {
+function rasterizeByStamp(
+  buf: Uint32Array,
+  width: number,
+  height: number,
+  map: PixelMap,
+  data: ExplorerData,
+  indices: Int32Array,
+  xi: number,
+  yi: number,
+  side: number,
+  colour: number | PointColours,
+  n: number,
+): void {
   const m = data.objectiveCount;
   const f = data.objectives;
   const { ax, bx, ay, by } = map;
@@ -190,7 +243,19 @@ function rasterizeByStamp(buf: Uint32Array, width: number, height: number, map: 
  * to its right and below, found row by row from the bottom with the nearest mark to the right in
  * the row and the nearest such row below in each column, in that mark's colour.
  */
-function rasterizeByMask(buf: Uint32Array, width: number, height: number, map: PixelMap, data: ExplorerData, indices: Int32Array, xi: number, yi: number, side: number, colour: number | PointColours, n: number): void {
+function rasterizeByMask(
+  buf: Uint32Array,
+  width: number,
+  height: number,
+  map: PixelMap,
+  data: ExplorerData,
+  indices: Int32Array,
+  xi: number,
+  yi: number,
+  side: number,
+  colour: number | PointColours,
+  n: number,
+): void {
   const m = data.objectiveCount;
   const f = data.objectives;
   const e = side - 1;
@@ -242,7 +307,16 @@ const ROUND_LIMIT = 5000;
  * whatever its colour): every ring first, then the discs colour by colour, so in a cluster the
  * rings of some do not cut into the discs of others.
  */
-function paintRound(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, parts: readonly Int32Array[], css: readonly string[], xi: number, yi: number, style: SelectionStyle): void {
+function paintRound(
+  ctx: CanvasRenderingContext2D,
+  t: GridTransform,
+  data: ExplorerData,
+  parts: readonly Int32Array[],
+  css: readonly string[],
+  xi: number,
+  yi: number,
+  style: SelectionStyle,
+): void {
   const m = data.objectiveCount;
   const f = data.objectives;
   ctx.save();

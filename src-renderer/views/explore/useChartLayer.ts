@@ -144,7 +144,12 @@ function layoutKey(c: ECharts): string {
 }
 
 /** A layer over the chart at `zlevel`, painted by `paint` in CSS-pixel coordinates, redrawn when `inputs` change. */
-export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx: CanvasRenderingContext2D, chart: ECharts) => void, inputs: WatchSource[], { zlevel = LAYER_ZLEVEL }: { zlevel?: number } = {}): ChartLayer {
+export function useChartLayer(
+  chart: Readonly<Ref<ECharts | null>>,
+  paint: (ctx: CanvasRenderingContext2D, chart: ECharts) => void,
+  inputs: WatchSource[],
+  { zlevel = LAYER_ZLEVEL }: { zlevel?: number } = {},
+): ChartLayer {
   const canvas = document.createElement('canvas');
   let image: InstanceType<typeof graphic.Image> | null = null;
   let owner: ECharts | null = null;
@@ -208,11 +213,15 @@ export function useChartLayer(chart: Readonly<Ref<ECharts | null>>, paint: (ctx:
   // with new axes is laid out, and so drawn, before this runs) is not painted again.
   const read = () => inputs.map((src) => (typeof src === 'function' ? src() : src.value));
   let paintedInputs: unknown[] = [];
-  watch([chart, ...inputs], () => {
-    const c = chart.value;
-    if (c && owner === c && layoutKey(c) === drawnLayout && read().every((v, k) => v === paintedInputs[k])) return;
-    redraw();
-  }, { flush: 'post' });
+  watch(
+    [chart, ...inputs],
+    () => {
+      const c = chart.value;
+      if (c && owner === c && layoutKey(c) === drawnLayout && read().every((v, k) => v === paintedInputs[k])) return;
+      redraw();
+    },
+    { flush: 'post' },
+  );
   onScopeDispose(() => {
     if (image && owner && !owner.isDisposed()) owner.getZr().remove(image);
     removeOverlay?.();

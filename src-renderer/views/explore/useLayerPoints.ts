@@ -42,7 +42,17 @@ interface ZrEvent {
 /** Paints the groups' points of every panel on the canvas (in CSS pixels, scaled by its transform). */
 export function paintPoints(ctx: CanvasRenderingContext2D, t: GridTransform, data: ExplorerData, panel: LayerPanel, groups: readonly LayerGroup[]): void {
   const g = gridImage(ctx, t);
-  rasterizePoints(g.pixels, g.width, g.height, { ax: t.ax * g.scale, bx: t.bx * g.scale - g.x, ay: t.ay * g.scale, by: t.by * g.scale - g.y }, data, panel.xi, panel.yi, groups, g.scale);
+  rasterizePoints(
+    g.pixels,
+    g.width,
+    g.height,
+    { ax: t.ax * g.scale, bx: t.bx * g.scale - g.x, ay: t.ay * g.scale, by: t.by * g.scale - g.y },
+    data,
+    panel.xi,
+    panel.yi,
+    groups,
+    g.scale,
+  );
   ctx.putImageData(g.image, g.x, g.y);
 }
 

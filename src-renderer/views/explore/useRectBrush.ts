@@ -51,7 +51,10 @@ interface ZrEvent {
   target?: unknown;
 }
 
-export function useRectBrush(chart: Readonly<Ref<ECharts | null>>, options: RectBrushOptions): { rect: Readonly<Ref<BrushRect | null>>; clear(): void; dragging(): boolean } {
+export function useRectBrush(
+  chart: Readonly<Ref<ECharts | null>>,
+  options: RectBrushOptions,
+): { rect: Readonly<Ref<BrushRect | null>>; clear(): void; dragging(): boolean } {
   /** The rectangle shown: while dragging and after, until cleared. */
   const rect = shallowRef<BrushRect | null>(null);
   let drag: { index: number; t: GridTransform; x: number; y: number; moved: boolean } | null = null;

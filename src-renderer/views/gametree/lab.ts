@@ -93,7 +93,10 @@ export function buildTree(input: LabInput): GameTree | LabError {
   if (input.source === 'nim') {
     const n = input.nimN;
     if (!Number.isInteger(n) || n < 0 || n > MAX_LAB_NIM) {
-      return { field: 'nimN', message: `n must be a whole number from 0 to ${MAX_LAB_NIM} (nim(${MAX_LAB_NIM}) is 5.6 million nodes as a tree; the CLI's memoised search goes to 10^7)` };
+      return {
+        field: 'nimN',
+        message: `n must be a whole number from 0 to ${MAX_LAB_NIM} (nim(${MAX_LAB_NIM}) is 5.6 million nodes as a tree; the CLI's memoised search goes to 10^7)`,
+      };
     }
     return nimTree(n);
   }
@@ -225,7 +228,12 @@ export function comparisonOption(rows: readonly NimComparisonRow[], palette: Cha
       valueFormatter: (v: unknown) => (typeof v === 'number' ? v.toLocaleString('en-US') : String(v)),
     },
     xAxis: { type: 'value', name: 'n (stones)', min: 1, max: rows.length ? rows[rows.length - 1].n : 1, minInterval: 1 },
-    yAxis: { type: 'log', name: 'nodes visited', min: 1, axisLabel: { formatter: (v: number) => (v >= 1000 ? v.toExponential(0).replace('e+', 'e') : String(v)) } },
+    yAxis: {
+      type: 'log',
+      name: 'nodes visited',
+      min: 1,
+      axisLabel: { formatter: (v: number) => (v >= 1000 ? v.toExponential(0).replace('e+', 'e') : String(v)) },
+    },
     series: [line('plain minimax (tree)', 'plain'), line('alpha-beta', 'alphabeta'), line('memoised (DAG)', 'memo')],
   };
 }

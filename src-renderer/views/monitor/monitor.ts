@@ -136,7 +136,14 @@ function endedRow(row: ExperimentRunRow, run: LiveRun): MonitorRow {
   if (run.status === 'cancelled') {
     const failedBefore = row.finishedAt !== null && row.status !== 'done';
     return failedBefore
-      ? { ...base, state: 'failed', evaluations: row.evaluations, seconds: row.elapsedMs === null ? null : row.elapsedMs / 1000, error: row.error ?? 'failed (no reason stored)', finishedAt: row.finishedAt }
+      ? {
+          ...base,
+          state: 'failed',
+          evaluations: row.evaluations,
+          seconds: row.elapsedMs === null ? null : row.elapsedMs / 1000,
+          error: row.error ?? 'failed (no reason stored)',
+          finishedAt: row.finishedAt,
+        }
       : { ...base, state: 'missing', evaluations: null, seconds: null, error: null };
   }
   const evaluations = result?.evaluations ?? snapshot?.evaluations ?? null;
@@ -146,7 +153,14 @@ function endedRow(row: ExperimentRunRow, run: LiveRun): MonitorRow {
 }
 
 export const STATE_ORDER: readonly RowState[] = ['running', 'paused', 'queued', 'failed', 'missing', 'done'];
-export const STATE_LABELS: Record<RowState, string> = { running: 'running', paused: 'paused', queued: 'queued', failed: 'failed', missing: 'missing', done: 'done' };
+export const STATE_LABELS: Record<RowState, string> = {
+  running: 'running',
+  paused: 'paused',
+  queued: 'queued',
+  failed: 'failed',
+  missing: 'missing',
+  done: 'done',
+};
 
 export function countStates(rows: readonly MonitorRow[]): Record<RowState, number> {
   const counts: Record<RowState, number> = { running: 0, paused: 0, queued: 0, failed: 0, missing: 0, done: 0 };

@@ -3,7 +3,14 @@
  * parameter presets and the form, a step-by-step player over the shared NeuralNet with its
  * history, and the board's cell states. The sweep is in sweep.ts, the charts in charts.ts.
  */
-import { defaultNeuralParams, NeuralNet, slidesNeuralParams, validateNeuralParams, type NeuralParams, type NeuralSnapshot } from '../../../src-shared/problems/nqueens/neural.ts';
+import {
+  defaultNeuralParams,
+  NeuralNet,
+  slidesNeuralParams,
+  validateNeuralParams,
+  type NeuralParams,
+  type NeuralSnapshot,
+} from '../../../src-shared/problems/nqueens/neural.ts';
 
 /** The animated board and its history are for N up to this (a step costs N*N updates). */
 export const MAX_LAB_N = 200;
@@ -12,7 +19,7 @@ export type PresetName = 'default' | 'slides';
 
 export const PRESETS: Record<PresetName, { title: string; make: (n: number) => NeuralParams }> = {
   default: { title: 'Lab default (sequential, A = B = 1, kick on repeat)', make: defaultNeuralParams },
-  slides: { title: "Slides (synchronous, A = B = 1 / 0.8 / 0.6 / 0.5 by N, kick every 50)", make: slidesNeuralParams },
+  slides: { title: 'Slides (synchronous, A = B = 1 / 0.8 / 0.6 / 0.5 by N, kick every 50)', make: slidesNeuralParams },
 };
 
 /** The form's values: what the user edits, before validation. */
@@ -55,7 +62,18 @@ export function presetForm(preset: PresetName, n: number, seed: number): LabForm
 }
 
 /** The form's network parameters: everything but N and the seed (what a preset sets). */
-export const PARAM_FIELDS = ['A', 'B', 'C', 'kickValue', 'kickEvery', 'kickLength', 'threshold', 'update', 'clamp', 'maxSteps'] as const satisfies readonly (keyof LabForm)[];
+export const PARAM_FIELDS = [
+  'A',
+  'B',
+  'C',
+  'kickValue',
+  'kickEvery',
+  'kickLength',
+  'threshold',
+  'update',
+  'clamp',
+  'maxSteps',
+] as const satisfies readonly (keyof LabForm)[];
 
 /** The parameters in `form` that differ from `applied` (the preset's values when last loaded): the user's own edits. */
 export function editedFields(form: LabForm, applied: LabForm): (typeof PARAM_FIELDS)[number][] {
@@ -66,7 +84,8 @@ export type FormResult = { ok: true; params: NeuralParams; seed: number } | { ok
 
 /** Validates the form; errors name the field, as the shared validator words them. */
 export function paramsFromForm(f: LabForm): FormResult {
-  if (!Number.isInteger(f.n) || f.n < 4 || f.n > MAX_LAB_N) return { ok: false, field: 'n', message: `N must be an integer from 4 to ${MAX_LAB_N} here (the sweep and the CLI go further)` };
+  if (!Number.isInteger(f.n) || f.n < 4 || f.n > MAX_LAB_N)
+    return { ok: false, field: 'n', message: `N must be an integer from 4 to ${MAX_LAB_N} here (the sweep and the CLI go further)` };
   if (!Number.isSafeInteger(f.seed)) return { ok: false, field: 'seed', message: 'the seed must be an integer' };
   const every = f.kickEvery.trim() === 'auto' ? 'auto' : Number(f.kickEvery);
   const base = defaultNeuralParams(f.n);
@@ -86,7 +105,8 @@ export function paramsFromForm(f: LabForm): FormResult {
   } catch (e) {
     const message = (e as Error).message;
     const key = message.split(':')[0];
-    const field = ({ 'kick.value': 'kickValue', 'kick.every': 'kickEvery', 'kick.length': 'kickLength' } as Record<string, keyof LabForm>)[key] ?? (key as keyof LabForm);
+    const field =
+      ({ 'kick.value': 'kickValue', 'kick.every': 'kickEvery', 'kick.length': 'kickLength' } as Record<string, keyof LabForm>)[key] ?? (key as keyof LabForm);
     return { ok: false, field, message: message.slice(key.length + 2) };
   }
   return { ok: true, params, seed: f.seed };
@@ -108,7 +128,10 @@ export class NeuralPlayer {
   readonly net: NeuralNet;
   readonly history: History = { step: [], queens: [], conflicts: [], energy: [], kick: [] };
 
-  constructor(readonly params: NeuralParams, readonly seed: number) {
+  constructor(
+    readonly params: NeuralParams,
+    readonly seed: number,
+  ) {
     this.net = new NeuralNet(params, seed);
     this.record(this.net.state);
   }

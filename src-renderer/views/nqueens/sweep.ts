@@ -61,7 +61,10 @@ export function summarizeSweep(outcomes: readonly SweepOutcome[], settingCount: 
       [...byN.entries()]
         .sort((a, b) => a[0] - b[0])
         .map(([n, list]) => {
-          const steps = list.filter((o) => o.solved).map((o) => o.steps).sort((a, b) => a - b);
+          const steps = list
+            .filter((o) => o.solved)
+            .map((o) => o.steps)
+            .sort((a, b) => a - b);
           const failures: Record<string, number> = {};
           for (const o of list) if (!o.solved) failures[o.failure ?? 'unknown'] = (failures[o.failure ?? 'unknown'] ?? 0) + 1;
           return {

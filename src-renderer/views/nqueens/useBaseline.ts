@@ -21,7 +21,11 @@ export function baselineRequest({ n, seed }: BaselineBoard): StartNqueensRun {
 const LEAD = 'Min-conflicts on the same N and seed';
 
 /** The line for a baseline run in `status`, with its report once done. */
-export function baselineText(status: 'starting' | 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled', report: NqueensRunReport | null, reason: string | null): string {
+export function baselineText(
+  status: 'starting' | 'queued' | 'running' | 'paused' | 'done' | 'failed' | 'cancelled',
+  report: NqueensRunReport | null,
+  reason: string | null,
+): string {
   if (status === 'failed') return `${LEAD}: the run failed (${reason ?? 'no reason given'}).`;
   if (status === 'cancelled') return `${LEAD}: cancelled.`;
   if (status !== 'done' || !report) return `${LEAD}: running in a worker…`;

@@ -121,7 +121,8 @@ export function usePlayer(checked: Readonly<Ref<FormResult>>) {
     const s = snapshot.value;
     const p = player.value;
     if (s.solved) return { tone: 'ok', text: `Solved at step ${s.step}: ${p.params.n} queens, verified.` };
-    if (p.finished) return { tone: 'bad', text: `Not solved within ${p.params.maxSteps} steps${p.net.result().failure ? ` (${p.net.result().failure})` : ''}.` };
+    if (p.finished)
+      return { tone: 'bad', text: `Not solved within ${p.params.maxSteps} steps${p.net.result().failure ? ` (${p.net.result().failure})` : ''}.` };
     return { tone: 'muted', text: playing.value ? 'Running…' : s.step === 0 ? 'Ready: random start with about half the neurons raised.' : 'Paused.' };
   });
 

@@ -38,7 +38,9 @@ export function useSweep(checked: Readonly<Ref<FormResult>>) {
   const outcomes = computed(() => result.value?.outcomes ?? NO_OUTCOMES);
   /** Runs finished so far: the last snapshot's count while it runs, the result's once it ends. */
   const done = computed(() => (result.value ? result.value.outcomes.length : ((run.value?.snapshot as NqueensSweepSnapshot | null | undefined)?.done ?? 0)));
-  const solvedSoFar = computed(() => (result.value ? result.value.outcomes.filter((o) => o.solved).length : ((run.value?.snapshot as NqueensSweepSnapshot | null | undefined)?.solved ?? 0)));
+  const solvedSoFar = computed(() =>
+    result.value ? result.value.outcomes.filter((o) => o.solved).length : ((run.value?.snapshot as NqueensSweepSnapshot | null | undefined)?.solved ?? 0),
+  );
   const error = computed(() => formError.value ?? (run.value?.status === 'failed' ? `The sweep failed: ${run.value.reason ?? 'no reason given'}` : null));
 
   function chosenSettings(): SweepSetting[] {

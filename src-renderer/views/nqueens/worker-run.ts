@@ -38,7 +38,11 @@ export function progressOf(method: WorkerMethod, s: NqueensSnapshot, stepLimit: 
 }
 
 /** One line for a finished run. */
-export function outcomeText(status: Exclude<WorkerPhase, 'idle' | 'starting' | 'running'>, reason: string | null, r: NqueensRunReport | null): { tone: 'ok' | 'bad' | 'muted'; text: string } {
+export function outcomeText(
+  status: Exclude<WorkerPhase, 'idle' | 'starting' | 'running'>,
+  reason: string | null,
+  r: NqueensRunReport | null,
+): { tone: 'ok' | 'bad' | 'muted'; text: string } {
   if (!r) {
     if (status === 'failed') return { tone: 'bad', text: `The run failed: ${reason ?? 'no reason given'}.` };
     // "cancelled (worker did not stop within 2000 ms and was killed)" -> "Cancelled: worker did not ...".
@@ -47,9 +51,13 @@ export function outcomeText(status: Exclude<WorkerPhase, 'idle' | 'starting' | '
   }
   const time = `${r.seconds < 10 ? r.seconds.toFixed(2) : r.seconds.toFixed(1)} s`;
   const what = `N = ${count(r.n)} with ${METHOD_TITLES[r.method]} (seed ${r.seed})`;
-  if (r.solved) return { tone: r.verified ? 'ok' : 'bad', text: `Solved ${what}: ${count(r.steps)} steps, ${time}, ${r.verified ? 'verified' : 'NOT verified'}.` };
+  if (r.solved)
+    return { tone: r.verified ? 'ok' : 'bad', text: `Solved ${what}: ${count(r.steps)} steps, ${time}, ${r.verified ? 'verified' : 'NOT verified'}.` };
   if (r.stopReason === 'cancelled') return { tone: 'muted', text: `Cancelled ${what} after ${count(r.steps)} steps, ${time}.` };
-  return { tone: 'bad', text: `Not solved: ${what} stopped at the step limit after ${count(r.steps)} steps, ${time}${r.failure ? `; failure mode: ${r.failure}` : ''}.` };
+  return {
+    tone: 'bad',
+    text: `Not solved: ${what} stopped at the step limit after ${count(r.steps)} steps, ${time}${r.failure ? `; failure mode: ${r.failure}` : ''}.`,
+  };
 }
 
 /** The board cells of a queen list (CELL codes, row-major), for BoardCanvas. */

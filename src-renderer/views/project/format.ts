@@ -91,7 +91,8 @@ export interface RecentResult extends ExperimentRunRow {
 /** The latest finished runs (done or failed) of all experiments, newest first. */
 export function latestFinished(rowsByExperiment: ReadonlyMap<string, readonly ExperimentRunRow[]>, limit: number): RecentResult[] {
   const all: RecentResult[] = [];
-  for (const [experiment, rows] of rowsByExperiment) for (const r of rows) if ((r.status === 'done' || r.status === 'failed') && r.finishedAt) all.push({ ...r, experiment });
+  for (const [experiment, rows] of rowsByExperiment)
+    for (const r of rows) if ((r.status === 'done' || r.status === 'failed') && r.finishedAt) all.push({ ...r, experiment });
   return all.sort((a, b) => b.finishedAt!.localeCompare(a.finishedAt!) || a.id.localeCompare(b.id)).slice(0, limit);
 }
 

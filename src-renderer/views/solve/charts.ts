@@ -23,11 +23,21 @@ export function convergenceOption(points: readonly ConvergencePoint[], objective
     xAxis: { type: 'value', name: 'evaluations', min: 0, axisLabel: { formatter: (v: number) => compact(v) } },
     yAxis: [
       { type: 'value', name: single ? 'best f' : 'hypervolume', scale: true },
-      single ? { type: 'log', name: 'violation', splitLine: { show: false } } : { type: 'value', name: 'front size', minInterval: 1, splitLine: { show: false } },
+      single
+        ? { type: 'log', name: 'violation', splitLine: { show: false } }
+        : { type: 'value', name: 'front size', minInterval: 1, splitLine: { show: false } },
     ],
     series: [
       { name: single ? 'best f (feasible)' : 'hypervolume', type: 'line', step: 'end', showSymbol: main.length <= FEW, symbolSize: 7, data: main },
-      { name: single ? 'violation (while infeasible)' : 'front size', type: 'line', step: 'end', showSymbol: second.length <= FEW, yAxisIndex: 1, lineStyle: { width: 1.5, type: 'dashed' }, data: second },
+      {
+        name: single ? 'violation (while infeasible)' : 'front size',
+        type: 'line',
+        step: 'end',
+        showSymbol: second.length <= FEW,
+        yAxisIndex: 1,
+        lineStyle: { width: 1.5, type: 'dashed' },
+        data: second,
+      },
     ],
   };
 }
@@ -40,7 +50,10 @@ export function paretoOption(front: readonly (readonly number[])[], xi: number, 
   const bounds = (k: number) => paddedBounds(Math.min(...front.map((f) => f[k])), Math.max(...front.map((f) => f[k])));
   return {
     grid: { top: GRID_TOP_NO_LEGEND },
-    tooltip: { trigger: 'item', formatter: (p: { value: number[]; dataIndex: number }) => `#${p.dataIndex + 1}: (${front[p.dataIndex].map((v) => formatNumber(v)).join(', ')})` },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: { value: number[]; dataIndex: number }) => `#${p.dataIndex + 1}: (${front[p.dataIndex].map((v) => formatNumber(v)).join(', ')})`,
+    },
     xAxis: { type: 'value', name: `f${xi + 1}`, scale: true, ...bounds(xi) },
     yAxis: { type: 'value', name: `f${yi + 1}`, scale: true, ...bounds(yi) },
     series: [{ type: 'scatter', symbolSize: 9, data: front.map((f) => [f[xi], f[yi]]) }],

@@ -40,11 +40,20 @@ export function bestKnownTable(data: BestKnown): string {
   const rows = ['| Track | N | Best known | Bound | Gap | Found by |', '|---|---|---|---|---|---|'];
   for (const e of data.entries) {
     const config = trackConfig(e.track, e.n);
-    const how = (p: Point) => `\`${p.found.solver}\` seed ${p.found.seed}, ${p.found.evaluations.toExponential(0).replace('e+', 'e')} evaluations${Object.keys(p.found.params).length ? ` (${Object.entries(p.found.params).map(([k, v]) => `${k}=${v}`).join(' ')})` : ''}`;
+    const how = (p: Point) =>
+      `\`${p.found.solver}\` seed ${p.found.seed}, ${p.found.evaluations.toExponential(0).replace('e+', 'e')} evaluations${
+        Object.keys(p.found.params).length
+          ? ` (${Object.entries(p.found.params)
+              .map(([k, v]) => `${k}=${v}`)
+              .join(' ')})`
+          : ''
+      }`;
     if (e.track === 'so') {
       const f = e.points[0].objectives[0];
       const bound = lowerBound(config).f;
-      rows.push(`| so | ${e.n} | f = ${fmt(f)} | f >= ${fmt(bound)} | ${fmt(f - bound)}${bound > 0 ? ` (${(((f - bound) / bound) * 100).toFixed(1)}%)` : ''} | ${how(e.points[0])} |`);
+      rows.push(
+        `| so | ${e.n} | f = ${fmt(f)} | f >= ${fmt(bound)} | ${fmt(f - bound)}${bound > 0 ? ` (${(((f - bound) / bound) * 100).toFixed(1)}%)` : ''} | ${how(e.points[0])} |`,
+      );
     } else {
       const norm = diceHvNormalisation(config);
       const hv = normalisedHypervolume(
@@ -54,9 +63,10 @@ export function bestKnownTable(data: BestKnown): string {
       const bound = hvUpperBound(config, norm);
       const front = e.points.map((p) => `(${p.objectives.map((v) => fmt(v, 2)).join(', ')})`).join(' ');
       const solvers = [...new Set(e.points.map((p) => p.found.solver))].join(', ');
-      rows.push(`| ${e.track} | ${e.n} | HV ${hv.toFixed(4)}: ${front} | HV <= ${bound.toFixed(4)} | ${(bound - hv).toFixed(4)} | ${solvers} (${e.points.length} point${e.points.length > 1 ? 's' : ''}) |`);
+      rows.push(
+        `| ${e.track} | ${e.n} | HV ${hv.toFixed(4)}: ${front} | HV <= ${bound.toFixed(4)} | ${(bound - hv).toFixed(4)} | ${solvers} (${e.points.length} point${e.points.length > 1 ? 's' : ''}) |`,
+      );
     }
   }
   return rows.join('\n');
 }
-

@@ -24,5 +24,7 @@ export function checkEvaluateDiceRequest(request: unknown): void {
   const x = (request as { x?: unknown } | null)?.x;
   if (typeof x !== 'string') throw new TypeError('evaluateDice: request.x must be a string of faces 1-6');
   if (x.length > MAX_EVALUATE_DICE_LENGTH)
-    throw new CallLimitError(`evaluateDice: request.x has ${x.length} rolls; one call evaluates at most ${MAX_EVALUATE_DICE_LENGTH} (use saikoro eval for longer sequences)`);
+    throw new CallLimitError(
+      `evaluateDice: request.x has ${x.length} rolls; one call evaluates at most ${MAX_EVALUATE_DICE_LENGTH} (use saikoro eval for longer sequences)`,
+    );
 }

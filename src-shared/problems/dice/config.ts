@@ -49,8 +49,22 @@ export const TRACK_OBJECTIVES: Record<TrackName, number[][]> = {
   so: [range(1, 15)],
   mo2: [range(1, 7), range(8, 15)],
   mo3: [range(1, 5), range(6, 10), range(11, 15)],
-  mo5: [[1, 2, 3], [4, 5, 6], [7, 8, 9], [10, 11, 12], [13, 14, 15]],
-  mo7: [[1, 2], [3, 4], [5, 6], [7, 8], [9, 10], [11, 12], [13, 14, 15]],
+  mo5: [
+    [1, 2, 3],
+    [4, 5, 6],
+    [7, 8, 9],
+    [10, 11, 12],
+    [13, 14, 15],
+  ],
+  mo7: [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+    [7, 8],
+    [9, 10],
+    [11, 12],
+    [13, 14, 15],
+  ],
 };
 export const TRACK_NAMES = Object.keys(TRACK_OBJECTIVES) as TrackName[];
 
@@ -132,7 +146,8 @@ export function validateConfig(input: unknown): DiceConfig {
   const constraints = finiteList('constraints', c.constraints);
   const seen = new Set<number>();
   constraints.forEach((d, i) => {
-    if (!Number.isInteger(d) || d < 1 || d > MAX_BLOCK_LENGTH) throw new ConfigError(`constraints[${i}]`, `must be a block length from 1 to ${MAX_BLOCK_LENGTH}, got ${d}`);
+    if (!Number.isInteger(d) || d < 1 || d > MAX_BLOCK_LENGTH)
+      throw new ConfigError(`constraints[${i}]`, `must be a block length from 1 to ${MAX_BLOCK_LENGTH}, got ${d}`);
     if (seen.has(d)) throw new ConfigError(`constraints[${i}]`, `block length ${d} is listed twice`);
     seen.add(d);
   });

@@ -240,7 +240,10 @@ export class BlockTable {
 
   /** `capacity` (slots): a power of two, at least 4 per block (blockTableCapacities picks it). */
   constructor(blocks: number, capacity = blockTableCapacities([blocks])[0]) {
-    if (capacity < 16 || capacity < blocks * MIN_SLOTS_PER_BLOCK || (capacity & (capacity - 1)) !== 0) throw new RangeError(`a BlockTable for ${blocks} blocks needs a power of two of at least ${Math.max(16, blocks * MIN_SLOTS_PER_BLOCK)} slots, not ${capacity}`);
+    if (capacity < 16 || capacity < blocks * MIN_SLOTS_PER_BLOCK || (capacity & (capacity - 1)) !== 0)
+      throw new RangeError(
+        `a BlockTable for ${blocks} blocks needs a power of two of at least ${Math.max(16, blocks * MIN_SLOTS_PER_BLOCK)} slots, not ${capacity}`,
+      );
     this.slots = new Int32Array(2 * capacity).fill(EMPTY);
     this.spare = new Int32Array(2 * capacity);
     this.blockSlot = new Int32Array(blocks);

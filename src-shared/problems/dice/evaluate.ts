@@ -11,7 +11,22 @@ import { toFaces } from './sequence.ts';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls, which
 // dominate a hot loop.
-const { ACC_MASK, CHI_FEATURES, CHI_WINDOWS, F15_INNER, FIELD_BITS, FIELD_MASK, INNER_SHIFT, TABLE_FEATURES, TABLE_LENGTH, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares, chiWindow, featureError } = F;
+const {
+  ACC_MASK,
+  CHI_FEATURES,
+  CHI_WINDOWS,
+  F15_INNER,
+  FIELD_BITS,
+  FIELD_MASK,
+  INNER_SHIFT,
+  TABLE_FEATURES,
+  TABLE_LENGTH,
+  WINDOW_OFFSET,
+  WINDOW_TABLE,
+  chiSquareFromSquares,
+  chiWindow,
+  featureError,
+} = F;
 const POW6 = Float64Array.from(F.POW6);
 /** 6^0..6^11 as integers (6^12 exceeds int32), for index arithmetic. */
 const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));

@@ -53,7 +53,11 @@ export function matches(k: number, w: ArrayLike<number>): boolean {
     case 3: // F9: four in a row
       return w[0] === w[1] && w[1] === w[2] && w[2] === w[3];
     case 4: // F10: two pairs
-      return (w[0] === w[1] && w[2] === w[3] && w[0] !== w[2]) || (w[0] === w[2] && w[1] === w[3] && w[0] !== w[1]) || (w[0] === w[3] && w[1] === w[2] && w[0] !== w[1]);
+      return (
+        (w[0] === w[1] && w[2] === w[3] && w[0] !== w[2]) ||
+        (w[0] === w[2] && w[1] === w[3] && w[0] !== w[1]) ||
+        (w[0] === w[3] && w[1] === w[2] && w[0] !== w[1])
+      );
     case 5: {
       // F11: full house, two distinct faces appearing 2 and 3 times
       const a = w[0];

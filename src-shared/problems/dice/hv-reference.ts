@@ -59,7 +59,10 @@ export function defaultNormalisationMethod(samples = DEFAULT_NADIR_SAMPLES, seed
  * far), so that a host can compute it without blocking its event loop (about 2.6 s at
  * N = 27720); returns the same normalisation.
  */
-export function* diceHvNormalisationSteps(config: DiceConfig, options: { samples?: number; seed?: number; slice?: number } = {}): Generator<number, HvNormalisation, void> {
+export function* diceHvNormalisationSteps(
+  config: DiceConfig,
+  options: { samples?: number; seed?: number; slice?: number } = {},
+): Generator<number, HvNormalisation, void> {
   const samples = options.samples ?? DEFAULT_NADIR_SAMPLES;
   const seed = options.seed ?? DEFAULT_NADIR_SEED;
   const slice = Math.max(1, options.slice ?? samples);

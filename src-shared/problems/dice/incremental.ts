@@ -22,7 +22,20 @@ import { toFaces, formatSequence } from './sequence.ts';
 
 // Module-local copies: some loaders (tsx) turn imported bindings into getter calls, which
 // costs more than the rest of a change on the hot path.
-const { ACC_MASK, CHI_FEATURES, F15_INNER, FIELD_BITS, FIELD_MASK, INNER_SHIFT, PATTERN_FEATURES, TABLE_FEATURES, TABLE_LENGTH, WINDOW_OFFSET, WINDOW_TABLE, chiSquareFromSquares } = F;
+const {
+  ACC_MASK,
+  CHI_FEATURES,
+  F15_INNER,
+  FIELD_BITS,
+  FIELD_MASK,
+  INNER_SHIFT,
+  PATTERN_FEATURES,
+  TABLE_FEATURES,
+  TABLE_LENGTH,
+  WINDOW_OFFSET,
+  WINDOW_TABLE,
+  chiSquareFromSquares,
+} = F;
 const POW6 = Float64Array.from(F.POW6);
 /** 6^0..6^11 as integers, for window-index arithmetic. */
 const POW6_INT = Int32Array.from(F.POW6.slice(0, 12));
@@ -121,7 +134,9 @@ export class DiceState {
     const dense: number[] = [];
     const scanned: number[] = [];
     const hashed: number[] = [];
-    config.constraints.forEach((d, l) => (countsDense(POW6[d], this.blockCount[l], POW6[d] <= 16 * this.blockCount[l]) ? dense : this.blockCount[l] <= SCAN_LIMIT ? scanned : hashed).push(l));
+    config.constraints.forEach((d, l) =>
+      (countsDense(POW6[d], this.blockCount[l], POW6[d] <= 16 * this.blockCount[l]) ? dense : this.blockCount[l] <= SCAN_LIMIT ? scanned : hashed).push(l),
+    );
     this.scanL = Int32Array.from(scanned);
     this.scanBase = new Int32Array(scanned.length);
     let codes = 0;
@@ -206,7 +221,8 @@ export class DiceState {
 
   private fillValues(out: DiceValues): void {
     const { prepared } = this;
-    for (let w = 0; w < CHI_FEATURES; w++) out.features[w] = chiSquareFromSquares(this.faceSquares[w], prepared.windows[2 * w + 1] - prepared.windows[2 * w], 6);
+    for (let w = 0; w < CHI_FEATURES; w++)
+      out.features[w] = chiSquareFromSquares(this.faceSquares[w], prepared.windows[2 * w + 1] - prepared.windows[2 * w], 6);
     for (let k = 0; k < PATTERN_FEATURES; k++) out.features[CHI_FEATURES + k] = this.patternCounts[k];
     prepared.finishObjectives(out);
     for (let l = 0; l < prepared.blockLengths.length; l++) {
@@ -367,20 +383,20 @@ export class DiceState {
     const last = faces[p + 6];
     const f15Before =
       ((((first6 ^ old) - 1) >>> 31) & inner6) +
-      (e0 & (((o0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e1 & (((o1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e2 & (((o2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e3 & (((o3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e4 & (((o4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      ((((old ^ last) - 1) >>> 31) & (((o5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31);
+      (e0 & ((((o0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e1 & ((((o1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e2 & ((((o2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e3 & ((((o3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e4 & ((((o4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      ((((old ^ last) - 1) >>> 31) & ((((o5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31));
     const f15After =
       ((((first6 ^ face) - 1) >>> 31) & inner6) +
-      (e0 & (((n0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e1 & (((n1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e2 & (((n2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e3 & (((n3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      (e4 & (((n4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31) +
-      ((((face ^ last) - 1) >>> 31) & (((n5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31);
+      (e0 & ((((n0 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e1 & ((((n1 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e2 & ((((n2 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e3 & ((((n3 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      (e4 & ((((n4 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31)) +
+      ((((face ^ last) - 1) >>> 31) & ((((n5 >>> INNER_SHIFT) ^ F15_INNER) - 1) >>> 31));
     const pc = this.patternCounts;
     for (let k = 0; k < TABLE_FEATURES; k++) {
       const shift = FIELD_BITS * k;
@@ -431,9 +447,12 @@ export class DiceState {
       // The block's code from the 6-face window(s) at its start; near the end, from the faces.
       let before: number;
       if (d <= TABLE_LENGTH) {
-        before = start + TABLE_LENGTH <= n ? (((wi[start] - WHOLE + 0.5) * INV_POW6[TABLE_LENGTH - d]) | 0) : blockCode(faces, start, d);
+        before = start + TABLE_LENGTH <= n ? ((wi[start] - WHOLE + 0.5) * INV_POW6[TABLE_LENGTH - d]) | 0 : blockCode(faces, start, d);
       } else {
-        before = start + 2 * TABLE_LENGTH <= n ? (wi[start] - WHOLE) * POW6_INT[d - TABLE_LENGTH] + (((wi[start + TABLE_LENGTH] - WHOLE + 0.5) * INV_POW6[2 * TABLE_LENGTH - d]) | 0) : blockCode(faces, start, d);
+        before =
+          start + 2 * TABLE_LENGTH <= n
+            ? (wi[start] - WHOLE) * POW6_INT[d - TABLE_LENGTH] + (((wi[start + TABLE_LENGTH] - WHOLE + 0.5) * INV_POW6[2 * TABLE_LENGTH - d]) | 0)
+            : blockCode(faces, start, d);
       }
       const after = before + step * POW6_INT[d - 1 - (p - start)];
       const base = this.denseBase[k];

@@ -51,7 +51,7 @@ export function matchesPattern(feature: number, faces: ArrayLike<number>, start:
   const last = faces[start + d - 1];
   switch (feature) {
     case 6: // an odd face beside an even one
-      return (first % 2) !== (last % 2);
+      return first % 2 !== last % 2;
     case 7: // two in a row
     case 8: // three in a row
     case 9: // four in a row

@@ -17,7 +17,17 @@
  * - objectives: the track's feature groups, unchanged; N as given.
  */
 import { Random } from '../../random.ts';
-import { DEFAULT_ALPHA, DEFAULT_BETA, DEFAULT_GAMMA, FEATURE_COUNT, MAX_BLOCK_LENGTH, TRACK_OBJECTIVES, validateConfig, type DiceConfig, type TrackName } from './config.ts';
+import {
+  DEFAULT_ALPHA,
+  DEFAULT_BETA,
+  DEFAULT_GAMMA,
+  FEATURE_COUNT,
+  MAX_BLOCK_LENGTH,
+  TRACK_OBJECTIVES,
+  validateConfig,
+  type DiceConfig,
+  type TrackName,
+} from './config.ts';
 
 export const RANDOM_CONFIG_RANGES = {
   /** Largest move of a band end, per feature (0-based), and its step. */

@@ -75,7 +75,8 @@ function parseAlistTable(text: string): Map<string, number> {
   }
   if (data.length > 1) throw new TreeSyntaxError('unexpected data after the association list', data[1].line, data[1].column);
   const alist = data[0];
-  if (alist.kind !== 'list') throw new TreeSyntaxError(`expected an association list ((position . value) ...) but found the atom ${alist.text}`, alist.line, alist.column);
+  if (alist.kind !== 'list')
+    throw new TreeSyntaxError(`expected an association list ((position . value) ...) but found the atom ${alist.text}`, alist.line, alist.column);
   const table = new Map<string, number>();
   for (const entry of alist.items) {
     if (entry.kind !== 'list') throw new TreeSyntaxError(`expected an entry (position . value) but found the atom ${entry.text}`, entry.line, entry.column);

@@ -283,7 +283,15 @@ function runDense<N>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, 
   };
 }
 
-function run<N, K>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, options: SearchOptions, store: MemoStore<K>, keyOf: (node: N) => K): SearchResult {
+function run<N, K>(
+  source: GameSource<N>,
+  root: N,
+  f: EvalFn,
+  rootSide: Side,
+  options: SearchOptions,
+  store: MemoStore<K>,
+  keyOf: (node: N) => K,
+): SearchResult {
   const rec = options.traceLimit && options.traceLimit > 0 ? new TraceRecorder(options.traceLimit) : null;
   const otherSide: Side = rootSide === 'A' ? 'B' : 'A';
   const rootS: 0 | 1 = rootSide === 'A' ? 0 : 1;
@@ -371,7 +379,7 @@ function run<N, K>(source: GameSource<N>, root: N, f: EvalFn, rootSide: Side, op
       enter(ks[i], top + 1, traceId[top], i);
       continue;
     }
-    const s = (((top & 1) === 1 ? 1 - rootS : rootS) as 0 | 1);
+    const s = ((top & 1) === 1 ? 1 - rootS : rootS) as 0 | 1;
     store.finish(s, keys[top], best[top], bestIdx[top]);
     if (rec) rec.finish(traceId[top], best[top], 'exact', bestTrace[top]);
     retValue = best[top];

@@ -41,7 +41,11 @@ export class SearchLimitError extends Error {
     readonly nodesVisited: number,
     readonly reason: 'maxNodes' | 'stopped',
   ) {
-    super(reason === 'maxNodes' ? `the search was stopped after visiting ${nodesVisited} nodes (the node limit)` : `the search was stopped after visiting ${nodesVisited} nodes`);
+    super(
+      reason === 'maxNodes'
+        ? `the search was stopped after visiting ${nodesVisited} nodes (the node limit)`
+        : `the search was stopped after visiting ${nodesVisited} nodes`,
+    );
     this.name = 'SearchLimitError';
   }
 }

@@ -55,7 +55,22 @@ export class TraceRecorder {
       return -1;
     }
     const id = this.nodes.length;
-    this.nodes.push({ id, parent, childIndex, position, side, depth, value: null, bound: null, children: [], childCount, best: -1, pruned: false, memoHit: false, onPV: false });
+    this.nodes.push({
+      id,
+      parent,
+      childIndex,
+      position,
+      side,
+      depth,
+      value: null,
+      bound: null,
+      children: [],
+      childCount,
+      best: -1,
+      pruned: false,
+      memoHit: false,
+      onPV: false,
+    });
     if (parent >= 0) this.nodes[parent].children.push(id);
     return id;
   }

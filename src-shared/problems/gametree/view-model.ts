@@ -205,7 +205,15 @@ export class GameTreeExplorer {
         traceId = traced.get(i)!;
         pruning = this.trace!.nodes[traceId].pruned ? 'cut' : 'searched';
       } else pruning = 'unknown';
-      return this.makeNode(node.key === '' ? String(i) : `${node.key}.${i}`, child, childSide, node.depth + 1, node.onPV && node.bestChild === i, pruning === 'cut' ? -1 : traceId, pruning);
+      return this.makeNode(
+        node.key === '' ? String(i) : `${node.key}.${i}`,
+        child,
+        childSide,
+        node.depth + 1,
+        node.onPV && node.bestChild === i,
+        pruning === 'cut' ? -1 : traceId,
+        pruning,
+      );
     });
     this.childCache.set(node.key, out);
     return out;
@@ -229,7 +237,8 @@ export class GameTreeExplorer {
    */
   principalKeys(maxDepth = Infinity): string[] {
     const keys: string[] = [];
-    for (let n: ExplorerNode | undefined = this.root; n && n.depth <= maxDepth; n = n.bestChild >= 0 ? this.children(n)[n.bestChild] : undefined) keys.push(n.key);
+    for (let n: ExplorerNode | undefined = this.root; n && n.depth <= maxDepth; n = n.bestChild >= 0 ? this.children(n)[n.bestChild] : undefined)
+      keys.push(n.key);
     return keys;
   }
 

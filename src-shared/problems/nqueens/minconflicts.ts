@@ -292,8 +292,14 @@ export class MinConflicts {
     const n1 = this.n - 1;
     const ci = queens[i];
     const cj = queens[j];
-    const d1 = i - ci + n1, a1 = i + ci, d2 = j - cj + n1, a2 = j + cj;
-    const d3 = i - cj + n1, a3 = i + cj, d4 = j - ci + n1, a4 = j + ci;
+    const d1 = i - ci + n1,
+      a1 = i + ci,
+      d2 = j - cj + n1,
+      a2 = j + cj;
+    const d3 = i - cj + n1,
+      a3 = i + cj,
+      d4 = j - ci + n1,
+      a4 = j + ci;
     let before = --diag[d1] + --anti[a1];
     before += --diag[d2] + --anti[a2];
     let after = diag[d3]++ + anti[a3]++;

@@ -508,7 +508,6 @@ export class NeuralNet {
     if (p === 2) return 'oscillation';
     return 'loop';
   }
-
 }
 
 /** Convenience: build a network and run it to completion. */

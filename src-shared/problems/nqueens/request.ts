@@ -61,10 +61,12 @@ function integerField(field: string, v: unknown, min: number, max: number): numb
  * throws NqueensRequestError naming the first bad field. Builds nothing (cheap at any N).
  */
 export function checkNqueensRequest(request: unknown): CheckedNqueensRequest {
-  if (typeof request !== 'object' || request === null || Array.isArray(request)) throw new NqueensRequestError('request', 'must be an object {method, n, params?, seed}');
+  if (typeof request !== 'object' || request === null || Array.isArray(request))
+    throw new NqueensRequestError('request', 'must be an object {method, n, params?, seed}');
   const r = request as Partial<Record<keyof NqueensRequestFields, unknown>>;
   const method = r.method as NqueensMethodName;
-  if (!NQUEENS_METHOD_NAMES.includes(method)) throw new NqueensRequestError('method', `expected "neural" or "minconflicts", got ${JSON.stringify(r.method) ?? String(r.method)}`);
+  if (!NQUEENS_METHOD_NAMES.includes(method))
+    throw new NqueensRequestError('method', `expected "neural" or "minconflicts", got ${JSON.stringify(r.method) ?? String(r.method)}`);
   const n = integerField('n', r.n, 1, NQUEENS_MAX_N[method]);
   const seed = integerField('seed', r.seed, NQUEENS_SEED_RANGE[0], NQUEENS_SEED_RANGE[1]);
   const maxQueens = r.maxQueens === undefined ? Math.min(n, DEFAULT_REPORT_QUEENS) : integerField('maxQueens', r.maxQueens, 0, n);

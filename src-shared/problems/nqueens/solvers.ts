@@ -50,7 +50,14 @@ export interface NqueensSolverInfo {
   create(n: number, params: Readonly<Record<string, ParamValue>>, seed: number): NqueensStepper;
 }
 
-const STEP_LIMIT: ParamSpec<number> = { name: 'maxSteps', type: 'integer', default: 0, defaultText: '0 = the method\'s default for N', min: 0, description: 'Step limit (0: neural max(5000, 5N) sweeps, min-conflicts max(100000, 50N) repairs)' };
+const STEP_LIMIT: ParamSpec<number> = {
+  name: 'maxSteps',
+  type: 'integer',
+  default: 0,
+  defaultText: "0 = the method's default for N",
+  min: 0,
+  description: 'Step limit (0: neural max(5000, 5N) sweeps, min-conflicts max(100000, 50N) repairs)',
+};
 
 export const nqueensNeural: NqueensSolverInfo = {
   name: 'nqueens-neural',
@@ -62,7 +69,14 @@ export const nqueensNeural: NqueensSolverInfo = {
     { name: 'B', type: 'number', default: 1, min: 0, exclusiveMin: true, description: 'Weight of the diagonal term' },
     { name: 'C', type: 'number', default: 1, min: 0, description: 'Weight of the hill-climbing term outside kicks' },
     { name: 'kick', type: 'number', default: 4, min: 0, description: 'C during a kick' },
-    { name: 'kickEvery', type: 'integer', default: 0, defaultText: '0 = whenever the outputs repeat', min: 0, description: 'Kick every k steps (0: kick when a state repeats)' },
+    {
+      name: 'kickEvery',
+      type: 'integer',
+      default: 0,
+      defaultText: '0 = whenever the outputs repeat',
+      min: 0,
+      description: 'Kick every k steps (0: kick when a state repeats)',
+    },
     { name: 'kickLength', type: 'integer', default: 3, min: 0, description: 'Steps per kick (0: never kick)' },
     { name: 'update', type: 'choice', default: 'seq', choices: ['seq', 'sync'], description: 'One neuron at a time, or all at once (the slides)' },
     { name: 'threshold', type: 'number', default: 0, description: 'A neuron is raised when U > threshold' },
@@ -120,7 +134,13 @@ export const nqueensMinConflicts: NqueensSolverInfo = {
   ],
   create(n, p, seed) {
     const base = defaultMinConflictsParams(n);
-    const params: MinConflictsParams = { ...base, samples: p.samples as number, greedyTries: p.greedyTries as number, noise: p.noise as number, maxSteps: (p.maxSteps as number) || base.maxSteps };
+    const params: MinConflictsParams = {
+      ...base,
+      samples: p.samples as number,
+      greedyTries: p.greedyTries as number,
+      noise: p.noise as number,
+      maxSteps: (p.maxSteps as number) || base.maxSteps,
+    };
     // The greedy start runs in slices of the driver's budget (ROWS_PER_STEP rows a step), so
     // that a run of 10^7 queens reports progress and can be cancelled during it.
     const mc = new MinConflicts(params, seed, { deferStart: true });

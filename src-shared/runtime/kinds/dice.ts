@@ -68,7 +68,9 @@ export interface DiceRunRequest extends RunRequestBase {
 export const TRACE_HYPERVOLUME_MAX_OBJECTIVES = 3;
 
 /** The SolverRun options of a dice request (the trace's front indicator), in one place. */
-export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormalisation' | 'traceHypervolume'>): Pick<SolverRunOptions, 'frontIndicator' | 'frontIndicatorSchedule'> {
+export function runOptionsFor(
+  request: Pick<DiceRunRequest, 'config' | 'hvNormalisation' | 'traceHypervolume'>,
+): Pick<SolverRunOptions, 'frontIndicator' | 'frontIndicatorSchedule'> {
   const options: Pick<SolverRunOptions, 'frontIndicator' | 'frontIndicatorSchedule'> = {};
   const m = request.config.objectives.length;
   if (request.traceHypervolume !== false && m >= 2) {
@@ -80,7 +82,11 @@ export function runOptionsFor(request: Pick<DiceRunRequest, 'config' | 'hvNormal
 }
 
 function createSolverRun(request: DiceRunRequest, solver: string | ReturnType<typeof givenProgramSolver>, clock: RunClock): SolverRun {
-  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, { ...runOptionsFor(request), clock, ...(request.blind ? { blind: true } : {}) });
+  return new SolverRun(createDiceProblem(request.config), solver, request.params, request.seed, request.termination, {
+    ...runOptionsFor(request),
+    clock,
+    ...(request.blind ? { blind: true } : {}),
+  });
 }
 
 export const diceRunKind = {
@@ -90,7 +96,10 @@ export const diceRunKind = {
   create(request: DiceRunRequest, clock: RunClock, environment: RunEnvironment = {}): KindRun<Snapshot, SolverResult> {
     let solver: Parameters<typeof createSolverRun>[1] = request.solver;
     if (request.program !== undefined) {
-      if (!environment.launchProgram) throw new Error(`solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`);
+      if (!environment.launchProgram)
+        throw new Error(
+          `solver ${request.solver} is a program (${request.program.command[0]}), and this process cannot start programs: run it through the solver host`,
+        );
       const program = request.blind ? { ...request.program, blind: true } : request.program;
       solver = givenProgramSolver(request.solver, program, environment.launchProgram, request.config, request.admitted);
     }

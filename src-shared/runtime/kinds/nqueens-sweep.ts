@@ -68,11 +68,14 @@ export interface NqueensSweepResult {
 /** Checks the request's shape; each cell's own checks happen when its nqueens run is built. */
 export function checkSweepRequest(request: NqueensSweepRequest): void {
   if (!Array.isArray(request.points) || request.points.length === 0) throw new Error('nqueens-sweep: points must be a non-empty array');
-  if (!Number.isSafeInteger(request.seeds) || request.seeds < 1) throw new Error(`nqueens-sweep: seeds must be a positive integer, got ${JSON.stringify(request.seeds)}`);
-  if (request.points.length * request.seeds > MAX_SWEEP_CELLS) throw new Error(`nqueens-sweep: at most ${MAX_SWEEP_CELLS} cells (points x seeds), got ${request.points.length * request.seeds}`);
+  if (!Number.isSafeInteger(request.seeds) || request.seeds < 1)
+    throw new Error(`nqueens-sweep: seeds must be a positive integer, got ${JSON.stringify(request.seeds)}`);
+  if (request.points.length * request.seeds > MAX_SWEEP_CELLS)
+    throw new Error(`nqueens-sweep: at most ${MAX_SWEEP_CELLS} cells (points x seeds), got ${request.points.length * request.seeds}`);
   request.points.forEach((p, i) => {
     if (typeof p !== 'object' || p === null) throw new Error(`nqueens-sweep: points[${i}] must be an object {setting, n, params}`);
-    if (!Number.isSafeInteger(p.setting) || p.setting < 0) throw new Error(`nqueens-sweep: points[${i}].setting must be a non-negative integer, got ${JSON.stringify(p.setting)}`);
+    if (!Number.isSafeInteger(p.setting) || p.setting < 0)
+      throw new Error(`nqueens-sweep: points[${i}].setting must be a non-negative integer, got ${JSON.stringify(p.setting)}`);
   });
 }
 
@@ -109,7 +112,15 @@ class NqueensSweepRun implements Steppable<NqueensSweepSnapshot, NqueensSweepRes
     const seconds = this.clock.seconds() - cell.startedAt;
     const result = cell.run.result({ seconds, stopReason: 'solver' });
     cell.check?.(result);
-    const outcome: NqueensSweepOutcome = { index: cell.index, setting: cell.point.setting, n: cell.point.n, seed: cell.seed, solved: result.solved, steps: result.steps, seconds };
+    const outcome: NqueensSweepOutcome = {
+      index: cell.index,
+      setting: cell.point.setting,
+      n: cell.point.n,
+      seed: cell.seed,
+      solved: result.solved,
+      steps: result.steps,
+      seconds,
+    };
     if (result.failure !== undefined) outcome.failure = result.failure;
     this.outcomes.push(outcome);
     if (result.solved) this.solved++;
@@ -137,7 +148,8 @@ class NqueensSweepRun implements Steppable<NqueensSweepSnapshot, NqueensSweepRes
 
   result(end: RunEnd): NqueensSweepResult {
     const done = this.outcomes.length;
-    const message = end.stopReason === 'cancelled' ? `cancelled after ${done} of ${this.cells} runs (${this.solved} solved)` : `${this.solved} of ${this.cells} runs solved`;
+    const message =
+      end.stopReason === 'cancelled' ? `cancelled after ${done} of ${this.cells} runs (${this.solved} solved)` : `${this.solved} of ${this.cells} runs solved`;
     return { kind: 'nqueens-sweep', outcomes: this.outcomes.slice(), cells: this.cells, stopReason: end.stopReason, seconds: end.seconds, message };
   }
 }

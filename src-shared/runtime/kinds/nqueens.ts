@@ -66,13 +66,16 @@ export interface NqueensResult {
 
 /** Checks the request's shape; the method's own checks (N, parameters) happen when it is built. */
 function checkRequest(request: NqueensRunRequest): void {
-  if (!NQUEENS_METHODS.includes(request.method)) throw new Error(`nqueens: unknown method ${JSON.stringify(request.method)} (known: ${NQUEENS_METHODS.join(', ')})`);
+  if (!NQUEENS_METHODS.includes(request.method))
+    throw new Error(`nqueens: unknown method ${JSON.stringify(request.method)} (known: ${NQUEENS_METHODS.join(', ')})`);
   if (!Number.isSafeInteger(request.n) || request.n < 1) throw new Error(`nqueens: n must be a positive integer, got ${JSON.stringify(request.n)}`);
   if (!Number.isSafeInteger(request.seed)) throw new Error(`nqueens: seed must be an integer, got ${JSON.stringify(request.seed)}`);
   if (typeof request.params !== 'object' || request.params === null || Array.isArray(request.params)) throw new Error('nqueens: params must be an object');
   const { steps, seconds } = request.limits ?? {};
-  if (steps !== undefined && !(Number.isSafeInteger(steps) && steps >= 1)) throw new Error(`nqueens: limits.steps must be a positive integer, got ${JSON.stringify(steps)}`);
-  if (seconds !== undefined && !(typeof seconds === 'number' && seconds > 0)) throw new Error(`nqueens: limits.seconds must be a positive number, got ${JSON.stringify(seconds)}`);
+  if (steps !== undefined && !(Number.isSafeInteger(steps) && steps >= 1))
+    throw new Error(`nqueens: limits.steps must be a positive integer, got ${JSON.stringify(steps)}`);
+  if (seconds !== undefined && !(typeof seconds === 'number' && seconds > 0))
+    throw new Error(`nqueens: limits.seconds must be a positive number, got ${JSON.stringify(seconds)}`);
 }
 
 /** A method's stepper as a Steppable: steps are its work; it sizes its own slices adaptively. */

@@ -94,7 +94,12 @@ class BarrierMo implements Solver {
     this.mix = num(params, 'mix');
     this.burst = num(params, 'burst');
     this.know = BarrierKnowledge.of(problem);
-    this.knee = new BarrierSearch(problem, this.random, barrierOptions(params, problem.n, Math.min(MEMORY_EACH, Math.floor(MEMORY_TOTAL / (count + 1)))), this.know);
+    this.knee = new BarrierSearch(
+      problem,
+      this.random,
+      barrierOptions(params, problem.n, Math.min(MEMORY_EACH, Math.floor(MEMORY_TOTAL / (count + 1)))),
+      this.know,
+    );
   }
 
   /** kneeShare given as 0 (automatic) as used at this M. */
@@ -188,7 +193,8 @@ class BarrierMo implements Solver {
 export const barrierMo: SolverInfo = {
   name: 'barrier-mo',
   title: 'Barrier local search for several objectives (strong)',
-  summary: "barrier-ls on the sum of the objectives (the knee), then weighted-sum subproblems from the knee's best; every feasible candidate evaluated can enter the front.",
+  summary:
+    "barrier-ls on the sum of the objectives (the knee), then weighted-sum subproblems from the knee's best; every feasible candidate evaluated can enter the front.",
   objectives: 'multi',
   baseline: false,
   requires: ['incremental'],
@@ -203,8 +209,22 @@ export const barrierMo: SolverInfo = {
       max: 1,
       description: 'Share of the evaluation budget spent on the sum of the objectives before the subproblems start.',
     },
-    { name: 'divisions', type: 'integer', default: 2, min: 1, max: 1000, description: 'Das-Dennis divisions H of the subproblem weights (M + 1 over 2 ... subproblems: 3, 6, 15, 28 for M = 2, 3, 5, 7 at H = 2).' },
-    { name: 'mix', type: 'number', default: 0.2, min: 0, max: 1, description: "Each subproblem's weights are mix + (1 - mix) * M * w_k: 1 gives every subproblem the plain sum, 0 the bare Das-Dennis weights." },
+    {
+      name: 'divisions',
+      type: 'integer',
+      default: 2,
+      min: 1,
+      max: 1000,
+      description: 'Das-Dennis divisions H of the subproblem weights (M + 1 over 2 ... subproblems: 3, 6, 15, 28 for M = 2, 3, 5, 7 at H = 2).',
+    },
+    {
+      name: 'mix',
+      type: 'number',
+      default: 0.2,
+      min: 0,
+      max: 1,
+      description: "Each subproblem's weights are mix + (1 - mix) * M * w_k: 1 gives every subproblem the plain sum, 0 the bare Das-Dennis weights.",
+    },
     { name: 'burst', type: 'integer', default: 200, min: 1, max: 1000000, description: 'Moves per subproblem turn in the spread phase.' },
   ],
   create: () => new BarrierMo(),

@@ -81,7 +81,8 @@ class Nsga3 extends GenerationalSolver {
     const m = this.problem.objectiveCount;
     const divisions = num(params, 'divisions') || defaultDivisions(m);
     this.divisions = divisions;
-    if (dasDennisCount(m, divisions) > 100000) throw new ParamError('nsga3', 'divisions', `gives ${dasDennisCount(m, divisions)} reference directions at M = ${m}; at most 100000`);
+    if (dasDennisCount(m, divisions) > 100000)
+      throw new ParamError('nsga3', 'divisions', `gives ${dasDennisCount(m, divisions)} reference directions at M = ${m}; at most 100000`);
     this.directions = dasDennis(m, divisions).map((w) => {
       const norm = Math.hypot(...w);
       return w.map((v) => v / norm);
@@ -218,4 +219,3 @@ export const nsga3: SolverInfo = {
   ],
   create: () => new Nsga3(),
 };
-

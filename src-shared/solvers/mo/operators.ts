@@ -39,7 +39,14 @@ export function uniformMutation(x: Uint8Array, rate: number, problem: Problem, r
  * until there are `count` children (the second child of the last pair is dropped when `count`
  * is odd). Random draws come in this order, so a seed gives the same offspring every time.
  */
-export function generationOffspring(count: number, select: () => Evaluated, crossoverRate: number, mutationRate: number, problem: Problem, random: Random): Uint8Array[] {
+export function generationOffspring(
+  count: number,
+  select: () => Evaluated,
+  crossoverRate: number,
+  mutationRate: number,
+  problem: Problem,
+  random: Random,
+): Uint8Array[] {
   const children: Uint8Array[] = [];
   while (children.length < count) {
     const x = select().x.slice();
@@ -147,7 +154,8 @@ export abstract class GenerationalSolver implements Solver {
 
   ask(limit: number): Ask {
     if (this.handedOut >= this.pending.length) {
-      this.pending = this.population.length === 0 ? Array.from({ length: this.populationSize() }, () => randomSequence(this.problem, this.random)) : this.offspring();
+      this.pending =
+        this.population.length === 0 ? Array.from({ length: this.populationSize() }, () => randomSequence(this.problem, this.random)) : this.offspring();
       this.handedOut = 0;
       this.received = [];
     }
@@ -174,7 +182,14 @@ export const populationParam = (defaultSize: number | ((p: Problem) => number), 
   max: 100000,
   description: 'Individuals per generation (parents and offspring each).',
 });
-export const crossoverParam: ParamSpec = { name: 'crossoverRate', type: 'number', default: 0.9, min: 0, max: 1, description: 'Probability that a pair of parents is recombined by two-point crossover.' };
+export const crossoverParam: ParamSpec = {
+  name: 'crossoverRate',
+  type: 'number',
+  default: 0.9,
+  min: 0,
+  max: 1,
+  description: 'Probability that a pair of parents is recombined by two-point crossover.',
+};
 export const mutationParam: ParamSpec = {
   name: 'mutationRate',
   type: 'number',

@@ -49,6 +49,10 @@ export function splitCommandLine(text: string): string[] {
 export function defaultProgramName(command: readonly string[]): string {
   const script = command.length > 1 && !command[1].startsWith('-') ? command[1] : command[0];
   const base = script.split(/[\\/]/).pop() ?? script;
-  const name = base.replace(/\.[A-Za-z0-9]+$/, '').replace(/[^A-Za-z0-9._+-]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 64);
+  const name = base
+    .replace(/\.[A-Za-z0-9]+$/, '')
+    .replace(/[^A-Za-z0-9._+-]/g, '-')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, 64);
   return name || 'program';
 }

@@ -67,7 +67,8 @@ function isRecord(v: unknown): v is Record<string, unknown> {
 export function checkProgramSpec(input: Record<string, unknown>, at: string): ProgramSpec {
   const field = (name: string) => (at ? `${at}.${name}` : name);
   const { command } = input;
-  if (!Array.isArray(command) || command.length === 0) throw new ProgramSpecError(field('command'), `must be a non-empty list of strings (the program and its arguments), got ${describeValue(command)}`);
+  if (!Array.isArray(command) || command.length === 0)
+    throw new ProgramSpecError(field('command'), `must be a non-empty list of strings (the program and its arguments), got ${describeValue(command)}`);
   command.forEach((a, i) => {
     if (typeof a !== 'string') throw new ProgramSpecError(`${field('command')}[${i}]`, `must be a string, got ${describeValue(a)}`);
     if (a.includes('\0')) throw new ProgramSpecError(`${field('command')}[${i}]`, 'must not contain a NUL character');
@@ -75,13 +76,16 @@ export function checkProgramSpec(input: Record<string, unknown>, at: string): Pr
   if (command[0] === '') throw new ProgramSpecError(`${field('command')}[0]`, 'must name the program to run');
   const spec: ProgramSpec = { command: [...(command as string[])] };
   if (input.cwd !== undefined) {
-    if (typeof input.cwd !== 'string' || input.cwd === '') throw new ProgramSpecError(field('cwd'), `must be a directory path, got ${describeValue(input.cwd)}`);
+    if (typeof input.cwd !== 'string' || input.cwd === '')
+      throw new ProgramSpecError(field('cwd'), `must be a directory path, got ${describeValue(input.cwd)}`);
     spec.cwd = input.cwd;
   }
   if (input.env !== undefined) {
-    if (!isRecord(input.env)) throw new ProgramSpecError(field('env'), `must be an object of strings like {"OMP_NUM_THREADS": "1"}, got ${describeValue(input.env)}`);
+    if (!isRecord(input.env))
+      throw new ProgramSpecError(field('env'), `must be an object of strings like {"OMP_NUM_THREADS": "1"}, got ${describeValue(input.env)}`);
     for (const [k, v] of Object.entries(input.env)) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) throw new ProgramSpecError(`${field('env')}.${k}`, 'is not a valid environment variable name (letters, digits, _; not starting with a digit)');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k))
+        throw new ProgramSpecError(`${field('env')}.${k}`, 'is not a valid environment variable name (letters, digits, _; not starting with a digit)');
       if (typeof v !== 'string') throw new ProgramSpecError(`${field('env')}.${k}`, `must be a string, got ${describeValue(v)}`);
     }
     spec.env = { ...(input.env as Record<string, string>) };
@@ -93,19 +97,25 @@ export function checkProgramSpec(input: Record<string, unknown>, at: string): Pr
   for (const name of ['grace', 'timeout'] as const) {
     const v = input[name];
     if (v === undefined) continue;
-    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 86_400) throw new ProgramSpecError(field(name), `must be a number of seconds, more than 0 and at most 86400, got ${describeValue(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0 || v > 86_400)
+      throw new ProgramSpecError(field(name), `must be a number of seconds, more than 0 and at most 86400, got ${describeValue(v)}`);
     spec[name] = v;
   }
   if (input.hashes !== undefined) {
     if (!isRecord(input.hashes)) throw new ProgramSpecError(field('hashes'), 'must be an object of sha256 hex digests by argument');
     for (const [k, v] of Object.entries(input.hashes)) {
-      if (typeof v !== 'string' || !/^[0-9a-f]{64}$/.test(v)) throw new ProgramSpecError(`${field('hashes')}.${k}`, `must be a sha256 hex digest (64 characters 0-9a-f), got ${describeValue(v)}`);
+      if (typeof v !== 'string' || !/^[0-9a-f]{64}$/.test(v))
+        throw new ProgramSpecError(`${field('hashes')}.${k}`, `must be a sha256 hex digest (64 characters 0-9a-f), got ${describeValue(v)}`);
       if (!spec.command.includes(k)) throw new ProgramSpecError(`${field('hashes')}.${k}`, 'is not an argument of the command');
     }
     if (Object.keys(input.hashes).length) spec.hashes = { ...(input.hashes as Record<string, string>) };
   }
   if (input.folder !== undefined) {
-    if (typeof input.folder !== 'string' || !/^[0-9a-f]{64}$/.test(input.folder)) throw new ProgramSpecError(field('folder'), `must be the sha256 hex digest of the program's folder (64 characters 0-9a-f), got ${describeValue(input.folder)}`);
+    if (typeof input.folder !== 'string' || !/^[0-9a-f]{64}$/.test(input.folder))
+      throw new ProgramSpecError(
+        field('folder'),
+        `must be the sha256 hex digest of the program's folder (64 characters 0-9a-f), got ${describeValue(input.folder)}`,
+      );
     spec.folder = input.folder;
   }
   return spec;
@@ -226,7 +236,8 @@ export function parseProgramMessage(line: string, lineNumber: number): ProgramMe
   } catch {
     throw new ProtocolError(`the program's line ${lineNumber} is not JSON: ${linePrefix(line)}`);
   }
-  if (!isRecord(value)) throw new ProtocolError(`the program's line ${lineNumber} is not a protocol message ({"evaluate": [...]} or {"log": "..."}): ${linePrefix(line)}`);
+  if (!isRecord(value))
+    throw new ProtocolError(`the program's line ${lineNumber} is not a protocol message ({"evaluate": [...]} or {"log": "..."}): ${linePrefix(line)}`);
   const keys = Object.keys(value);
   if (keys.length === 1 && keys[0] === 'evaluate') {
     const list = value.evaluate;

@@ -19,7 +19,18 @@ import type { ParamValues } from '../../core/params.ts';
 import type { Problem } from '../../core/problem.ts';
 import type { GivenSolver, RunnableSolver } from '../solver-run.ts';
 import type { ProgramAdmission, ProgramView } from './admission.ts';
-import { DEFAULT_GRACE_SECONDS, DEFAULT_TIMEOUT_SECONDS, formatAnswer, formatErrorResult, formatResult, helloMessage, parseProgramMessage, ProtocolError, STOP_OF, type ProgramSpec } from './protocol.ts';
+import {
+  DEFAULT_GRACE_SECONDS,
+  DEFAULT_TIMEOUT_SECONDS,
+  formatAnswer,
+  formatErrorResult,
+  formatResult,
+  helloMessage,
+  parseProgramMessage,
+  ProtocolError,
+  STOP_OF,
+  type ProgramSpec,
+} from './protocol.ts';
 
 /** How a program process ended. */
 export interface ProgramExit {
@@ -124,7 +135,13 @@ export class ProgramSolver implements RunnableSolver {
     // Started where the program gate resolved it; the result records the cwd the entry gives.
     const cwd = admission?.cwd ?? this.spec.cwd;
     this.io = this.launch(
-      { command, ...(admission ? { executable: admission.executable } : {}), ...(admission?.view ? { view: admission.view } : {}), ...(cwd !== undefined ? { cwd } : {}), ...(env !== undefined ? { env } : {}) },
+      {
+        command,
+        ...(admission ? { executable: admission.executable } : {}),
+        ...(admission?.view ? { view: admission.view } : {}),
+        ...(cwd !== undefined ? { cwd } : {}),
+        ...(env !== undefined ? { env } : {}),
+      },
       { maxLineBytes: maxLineBytes(problem.n) },
     );
     this.io.write(`${JSON.stringify(helloMessage(this.config, this.budget, seed, this.spec.blind === true))}\n`);
@@ -202,7 +219,10 @@ export class ProgramSolver implements RunnableSolver {
     }
     this.ended = exit;
     if (exit.code !== 0) throw new ProtocolError(`${describeProgramExit(exit)} after ${this.evaluationsText()}${this.stderrHint()}`);
-    if (this.used === 0) throw new ProtocolError(`the program exited (code 0) without evaluating anything${this.budget === null ? '' : ` of its ${this.budget} evaluations`}: a run that evaluated nothing has failed${this.stderrHint()}`);
+    if (this.used === 0)
+      throw new ProtocolError(
+        `the program exited (code 0) without evaluating anything${this.budget === null ? '' : ` of its ${this.budget} evaluations`}: a run that evaluated nothing has failed${this.stderrHint()}`,
+      );
     return { candidates: [] };
   }
 
@@ -309,7 +329,13 @@ export function programSolverInfo(name: string, create: () => ProgramSolver): So
 }
 
 /** The solver of a dice run whose solver is a program. */
-export function givenProgramSolver(name: string, spec: ProgramSpec, launch: ProgramLauncher, config: DiceConfig, admission?: ProgramAdmission): GivenSolver & { solver: ProgramSolver } {
+export function givenProgramSolver(
+  name: string,
+  spec: ProgramSpec,
+  launch: ProgramLauncher,
+  config: DiceConfig,
+  admission?: ProgramAdmission,
+): GivenSolver & { solver: ProgramSolver } {
   const solver = new ProgramSolver(spec, launch, config, admission);
   return { info: programSolverInfo(name, () => solver as never), solver };
 }

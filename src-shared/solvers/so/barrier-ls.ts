@@ -105,7 +105,13 @@ class BarrierLocalSearch implements Solver {
     this.bestX = search.faces.slice();
     const values = search.state.values;
     // bestX is replaced, never written, so the report may share it (the driver copies it).
-    const e: Evaluated = { x: this.bestX, F: Float64Array.from(values.objectives), G: Float64Array.from(values.constraints), violation: search.v, feasible: search.v <= 0 };
+    const e: Evaluated = {
+      x: this.bestX,
+      F: Float64Array.from(values.objectives),
+      G: Float64Array.from(values.constraints),
+      violation: search.v,
+      feasible: search.v <= 0,
+    };
     this.reported.push({ solution: e, at });
   }
 
@@ -152,21 +158,77 @@ export function barrierOptions(params: ParamValues, n: number, memoryLimit: numb
 
 /** The engine's parameters (shared with barrier-mo). */
 export const BARRIER_PARAMS: readonly ParamSpec[] = [
-  { name: 'pairShare', type: 'number', default: 0.3, min: 0, max: 1, description: 'Share of moves that change two neighbouring rolls at once (one evaluation).' },
-  { name: 'guidance', type: 'number', default: 0.8, min: 0, max: 1, description: 'Share of moves aimed at positions inside a window of a pattern feature above its band.' },
-  { name: 'faceAim', type: 'number', default: 0.9, min: 0, max: 1, description: 'Share of one-roll changes whose new face makes the neighbouring pairs what F6 and F7 want.' },
-  { name: 'alignedKeep', type: 'number', default: 0.6, min: 0, max: 1, description: 'While chi_2 is near its upper quantile, share of aimed faces that keep the class of the pair inside a d = 2 block and fix the pair between two blocks.' },
-  { name: 'barrier', type: 'number', default: 2, min: 0, description: 'Initial weight mu of the barrier sum_d log(1 + slack_d) subtracted from the acceptance score; 0 switches it off.' },
-  { name: 'barrierDecay', type: 'number', default: 50, min: 0, exclusiveMin: true, description: 'mu(t) = barrier / (1 + t / (barrierDecay * N)) after t evaluations.' },
-  { name: 'penalty', type: 'number', default: 30, min: 0, description: 'Initial weight of the adaptive penalty f + w * violation (strategic oscillation); 0 keeps strict feasibility first.' },
-  { name: 'memory', type: 'number', default: 0.9, min: 0, max: 1, description: 'Probability of skipping a move rejected since the last change near it (a skipped draw costs no evaluation).' },
+  {
+    name: 'pairShare',
+    type: 'number',
+    default: 0.3,
+    min: 0,
+    max: 1,
+    description: 'Share of moves that change two neighbouring rolls at once (one evaluation).',
+  },
+  {
+    name: 'guidance',
+    type: 'number',
+    default: 0.8,
+    min: 0,
+    max: 1,
+    description: 'Share of moves aimed at positions inside a window of a pattern feature above its band.',
+  },
+  {
+    name: 'faceAim',
+    type: 'number',
+    default: 0.9,
+    min: 0,
+    max: 1,
+    description: 'Share of one-roll changes whose new face makes the neighbouring pairs what F6 and F7 want.',
+  },
+  {
+    name: 'alignedKeep',
+    type: 'number',
+    default: 0.6,
+    min: 0,
+    max: 1,
+    description:
+      'While chi_2 is near its upper quantile, share of aimed faces that keep the class of the pair inside a d = 2 block and fix the pair between two blocks.',
+  },
+  {
+    name: 'barrier',
+    type: 'number',
+    default: 2,
+    min: 0,
+    description: 'Initial weight mu of the barrier sum_d log(1 + slack_d) subtracted from the acceptance score; 0 switches it off.',
+  },
+  {
+    name: 'barrierDecay',
+    type: 'number',
+    default: 50,
+    min: 0,
+    exclusiveMin: true,
+    description: 'mu(t) = barrier / (1 + t / (barrierDecay * N)) after t evaluations.',
+  },
+  {
+    name: 'penalty',
+    type: 'number',
+    default: 30,
+    min: 0,
+    description: 'Initial weight of the adaptive penalty f + w * violation (strategic oscillation); 0 keeps strict feasibility first.',
+  },
+  {
+    name: 'memory',
+    type: 'number',
+    default: 0.9,
+    min: 0,
+    max: 1,
+    description: 'Probability of skipping a move rejected since the last change near it (a skipped draw costs no evaluation).',
+  },
   { name: 'memoryAge', type: 'number', default: 20, min: 0, description: 'A rejection is forgotten after memoryAge x N evaluations.' },
 ];
 
 export const barrierLocalSearch: SolverInfo = {
   name: 'barrier-ls',
   title: 'Barrier local search (strong)',
-  summary: 'Aimed first-improvement search on the incremental evaluator with a log barrier on the constraint slack, two-roll moves and a memory of rejected moves.',
+  summary:
+    'Aimed first-improvement search on the incremental evaluator with a log barrier on the constraint slack, two-roll moves and a memory of rejected moves.',
   objectives: 'single',
   baseline: false,
   requires: ['incremental'],

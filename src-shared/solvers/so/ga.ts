@@ -132,7 +132,14 @@ export const geneticAlgorithm: SolverInfo = {
   params: [
     { name: 'populationSize', type: 'integer', default: 100, min: 2, max: 100000, description: 'Individuals per generation.' },
     { name: 'tournamentSize', type: 'integer', default: 3, min: 1, max: 1000, description: 'Individuals drawn per tournament (the fittest wins).' },
-    { name: 'crossoverRate', type: 'number', default: 0.9, min: 0, max: 1, description: 'Probability that a pair of parents is recombined by two-point crossover.' },
+    {
+      name: 'crossoverRate',
+      type: 'number',
+      default: 0.9,
+      min: 0,
+      max: 1,
+      description: 'Probability that a pair of parents is recombined by two-point crossover.',
+    },
     {
       name: 'mutationRate',
       type: 'number',

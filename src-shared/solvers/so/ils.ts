@@ -146,7 +146,14 @@ export const iteratedLocalSearch: SolverInfo = {
   params: [
     { ...neighbourhoodParam, default: 'change' },
     { ...swapShareParam, default: 0.1 },
-    { name: 'guidance', type: 'number', default: 0.8, min: 0, max: 1, description: 'Share of change moves aimed at positions inside a window of a pattern feature above its band.' },
+    {
+      name: 'guidance',
+      type: 'number',
+      default: 0.8,
+      min: 0,
+      max: 1,
+      description: 'Share of change moves aimed at positions inside a window of a pattern feature above its band.',
+    },
     {
       name: 'patience',
       type: 'integer',
@@ -155,7 +162,13 @@ export const iteratedLocalSearch: SolverInfo = {
       min: 1,
       description: 'Evaluations without a strictly improving move (on the acceptance score) before returning to the best and perturbing it.',
     },
-    { name: 'penalty', type: 'number', default: 30, min: 0, description: 'Initial weight of an adaptive penalty f + w * violation (strategic oscillation); 0 keeps strict feasibility first.' },
+    {
+      name: 'penalty',
+      type: 'number',
+      default: 30,
+      min: 0,
+      description: 'Initial weight of an adaptive penalty f + w * violation (strategic oscillation); 0 keeps strict feasibility first.',
+    },
     { name: 'strength', type: 'integer', default: 8, min: 0, max: MAX_N, description: 'Random changes applied by one perturbation (one evaluation each).' },
   ],
   create: () => new IteratedLocalSearch(),

@@ -37,6 +37,15 @@ export const randomSearch: SolverInfo = {
   summary: 'Uniformly random sequences; the floor every solver must beat.',
   objectives: 'any',
   baseline: true,
-  params: [{ name: 'batch', type: 'integer', default: 100, min: 1, max: 100000, description: 'Sequences generated per step (does not change the result, only the step size).' }],
+  params: [
+    {
+      name: 'batch',
+      type: 'integer',
+      default: 100,
+      min: 1,
+      max: 100000,
+      description: 'Sequences generated per step (does not change the result, only the step size).',
+    },
+  ],
   create: () => new RandomSearch(),
 };

@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { API_CALL_NAMES, API_EVENT_NAMES, ApiError, apiFromBridge, callChannel, eventChannel, toWireError, unwrapResult, type CallResult, type SaikoroBridge } from '../../../src-shared/api.ts';
+import {
+  API_CALL_NAMES,
+  API_EVENT_NAMES,
+  ApiError,
+  apiFromBridge,
+  callChannel,
+  eventChannel,
+  toWireError,
+  unwrapResult,
+  type CallResult,
+  type SaikoroBridge,
+} from '../../../src-shared/api.ts';
 import { createApi } from '../../../src-main/api/implementation.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
 import { ApiEventHub } from '../../../src-main/app/events.ts';
@@ -17,7 +28,23 @@ describe('API contract', () => {
   it('lists every call and event once, with distinct channels', () => {
     // The names issues 9 and 10 fix (scripts drive the app by them).
     const runs = ['cancelRun', 'getRun', 'listRuns', 'pauseRun', 'startRun'];
-    const projects = ['addExperiment', 'addNote', 'cancelExperiment', 'closeProject', 'compareExperiment', 'createProject', 'exportReport', 'getExperimentResults', 'getProject', 'listExperimentRuns', 'listProjectFiles', 'openProject', 'pickProjectFile', 'runExperiment', 'saveRun'];
+    const projects = [
+      'addExperiment',
+      'addNote',
+      'cancelExperiment',
+      'closeProject',
+      'compareExperiment',
+      'createProject',
+      'exportReport',
+      'getExperimentResults',
+      'getProject',
+      'listExperimentRuns',
+      'listProjectFiles',
+      'openProject',
+      'pickProjectFile',
+      'runExperiment',
+      'saveRun',
+    ];
     const core = ['evaluateDice', 'getAppInfo', 'listSolvers', 'randomSequence'];
     const competition = ['cancelCompetition', 'getCompetition', 'getCompetitionStandings', 'runCompetition'];
     expect([...API_CALL_NAMES].sort()).toEqual([...runs, ...projects, ...core, ...competition].sort());
@@ -31,7 +58,12 @@ describe('API contract', () => {
   });
 
   it('wire errors keep the class name and the fields', () => {
-    expect(toWireError(new ConfigError('alpha[3]', 'must not exceed beta[3]'))).toEqual({ name: 'ConfigError', message: 'alpha[3]: must not exceed beta[3]', field: 'alpha[3]', rule: 'must not exceed beta[3]' });
+    expect(toWireError(new ConfigError('alpha[3]', 'must not exceed beta[3]'))).toEqual({
+      name: 'ConfigError',
+      message: 'alpha[3]: must not exceed beta[3]',
+      field: 'alpha[3]',
+      rule: 'must not exceed beta[3]',
+    });
     expect(toWireError('plain')).toEqual({ name: 'Error', message: 'plain' });
     const err = new ApiError({ name: 'SequenceError', message: 'bad', position: 4 });
     expect(err).toBeInstanceOf(Error);
@@ -58,7 +90,18 @@ describe('dispatchCall', () => {
   });
 
   it('applies a track and N from the request', async () => {
-    const result = await dispatchCall(api, 'evaluateDice', [{ x: SAMPLE, config: { n: 50, objectives: [[1, 2, 3, 4, 5, 6, 7], [8, 9, 10, 11, 12, 13, 14, 15]] } }]);
+    const result = await dispatchCall(api, 'evaluateDice', [
+      {
+        x: SAMPLE,
+        config: {
+          n: 50,
+          objectives: [
+            [1, 2, 3, 4, 5, 6, 7],
+            [8, 9, 10, 11, 12, 13, 14, 15],
+          ],
+        },
+      },
+    ]);
     expect(result.ok).toBe(true);
     if (result.ok) {
       const o = (result.value as { objectives: number[] }).objectives;
@@ -88,10 +131,16 @@ describe('dispatchCall', () => {
   });
 
   it('refuses unknown calls, non-list arguments and a missing sequence', async () => {
-    expect(await dispatchCall(api, 'deleteEverything', [])).toEqual({ ok: false, error: { name: 'UnknownCall', message: 'no API call named "deleteEverything"' } });
+    expect(await dispatchCall(api, 'deleteEverything', [])).toEqual({
+      ok: false,
+      error: { name: 'UnknownCall', message: 'no API call named "deleteEverything"' },
+    });
     // Inherited names are not calls either.
     expect(await dispatchCall(api, 'toString', [])).toMatchObject({ ok: false, error: { name: 'UnknownCall' } });
-    expect(await dispatchCall(api, 'getAppInfo', { 0: 1 })).toEqual({ ok: false, error: { name: 'BadRequest', message: 'arguments of "getAppInfo" must be a list' } });
+    expect(await dispatchCall(api, 'getAppInfo', { 0: 1 })).toEqual({
+      ok: false,
+      error: { name: 'BadRequest', message: 'arguments of "getAppInfo" must be a list' },
+    });
     expect(await dispatchCall(api, 'evaluateDice', [{}])).toMatchObject({ ok: false, error: { name: 'TypeError' } });
     // A missing argument is refused before the API sees it (call-arguments.ts), as over IPC.
     expect(await dispatchCall(api, 'evaluateDice', [])).toMatchObject({ ok: false, error: { name: 'BadRequest', field: 'request' } });
@@ -126,7 +175,10 @@ describe('randomSequence', () => {
     expect(() => randomSequence(5, 0.5)).toThrow('seed must be an integer, got 0.5');
     // A negative seed would silently be another seed's sequence (-1 gave that of 2^32 - 1).
     expect(() => randomSequence(30, -1)).toThrow('seed must be at least 0, got -1');
-    expect(await dispatchCall(api, 'randomSequence', [30, -1])).toMatchObject({ ok: false, error: { name: 'RangeError', message: 'seed must be at least 0, got -1' } });
+    expect(await dispatchCall(api, 'randomSequence', [30, -1])).toMatchObject({
+      ok: false,
+      error: { name: 'RangeError', message: 'seed must be at least 0, got -1' },
+    });
     expect(randomSequence(30, 0)).toMatch(/^[1-6]{30}$/);
     expect(await dispatchCall(api, 'randomSequence', [-1, 1])).toMatchObject({ ok: false, error: { name: 'RangeError' } });
   });
@@ -170,7 +222,13 @@ describe('apiFromBridge (the desktop preload path)', () => {
 describe('limits of one call', () => {
   it('evaluateDice refuses more than 10^6 rolls in one call, naming the field', async () => {
     const long = await dispatchCall(api, 'evaluateDice', [{ x: '1'.repeat(1_000_001) }]);
-    expect(long).toEqual({ ok: false, error: { name: 'CallLimitError', message: 'evaluateDice: request.x has 1000001 rolls; one call evaluates at most 1000000 (use saikoro eval for longer sequences)' } });
+    expect(long).toEqual({
+      ok: false,
+      error: {
+        name: 'CallLimitError',
+        message: 'evaluateDice: request.x has 1000001 rolls; one call evaluates at most 1000000 (use saikoro eval for longer sequences)',
+      },
+    });
     const ok = await dispatchCall(api, 'evaluateDice', [{ x: '1'.repeat(1000), config: { n: 1000 } }]);
     expect(ok.ok).toBe(true);
   });

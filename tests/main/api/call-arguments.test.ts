@@ -60,7 +60,10 @@ describe('IPC call arguments', () => {
       ['getExperimentResults', ['small', ['a', 'b']]],
       ['exportReport', ['small', { format: 'pdf', metrics: ['hv'] }]],
       ['pickProjectFile', ['open']],
-      ['addExperiment', [{ name: 'x', instances: [{ name: 'a', track: 'so', n: 24 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }]],
+      [
+        'addExperiment',
+        [{ name: 'x', instances: [{ name: 'a', track: 'so', n: 24 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }],
+      ],
     ];
     for (const [name, args] of good) expect(problem(name, args), name).toBeNull();
   });
@@ -68,7 +71,11 @@ describe('IPC call arguments', () => {
   it('refuses too many or missing arguments', () => {
     expect(problem('getAppInfo', [1])).toEqual({ name: 'BadRequest', field: 'arguments', message: 'arguments: getAppInfo takes no arguments, got 1' });
     expect(problem('getRun', [])).toEqual({ name: 'BadRequest', field: 'runId', message: 'runId: getRun needs it (a string)' });
-    expect(problem('pauseRun', ['r', true, 'extra'])).toEqual({ name: 'BadRequest', field: 'arguments', message: 'arguments: pauseRun takes at most 2, got 3' });
+    expect(problem('pauseRun', ['r', true, 'extra'])).toEqual({
+      name: 'BadRequest',
+      field: 'arguments',
+      message: 'arguments: pauseRun takes at most 2, got 3',
+    });
   });
 
   it('refuses wrong types, naming the argument', () => {
@@ -86,8 +93,15 @@ describe('IPC call arguments', () => {
   it("reuses the API's own checks: evaluateDice's roll limit, the note limit, the project path's rules", () => {
     expect(problem('evaluateDice', [{ x: '1'.repeat(MAX_EVALUATE_DICE_LENGTH + 1) }])).toMatchObject({ name: 'CallLimitError' });
     expect(problem('evaluateDice', [{ x: 12 }])).toMatchObject({ name: 'TypeError', message: 'evaluateDice: request.x must be a string of faces 1-6' });
-    expect(problem('addNote', ['n'.repeat(MAX_NOTE_LENGTH + 1)])).toMatchObject({ field: 'text', message: `text: must be at most ${MAX_NOTE_LENGTH} characters, got ${MAX_NOTE_LENGTH + 1}` });
-    expect(problem('openProject', ['/x/notes.txt'])).toMatchObject({ name: 'PathError', field: 'path', message: 'path: must end in .saikoro, got "/x/notes.txt"' });
+    expect(problem('addNote', ['n'.repeat(MAX_NOTE_LENGTH + 1)])).toMatchObject({
+      field: 'text',
+      message: `text: must be at most ${MAX_NOTE_LENGTH} characters, got ${MAX_NOTE_LENGTH + 1}`,
+    });
+    expect(problem('openProject', ['/x/notes.txt'])).toMatchObject({
+      name: 'PathError',
+      field: 'path',
+      message: 'path: must end in .saikoro, got "/x/notes.txt"',
+    });
     expect(problem('createProject', [`/${'d/'.repeat(600)}x.saikoro`])).toMatchObject({ name: 'PathError', message: 'path: is longer than 1024 characters' });
     expect(problem('getRun', ['r'.repeat(300)])).toMatchObject({ field: 'runId', message: 'runId: must be at most 256 characters, got 300' });
   });
@@ -106,7 +120,11 @@ describe('IPC call arguments', () => {
       [new (class Point {})(), 'a Point'],
     ];
     for (const [value, what] of cases) {
-      expect(problem('startRun', [{ solver: 'ga', params: { p: value } }]), what).toEqual({ name: 'BadRequest', field: 'request.params.p', message: `request.params.p: must be plain data (what JSON carries), got ${what}` });
+      expect(problem('startRun', [{ solver: 'ga', params: { p: value } }]), what).toEqual({
+        name: 'BadRequest',
+        field: 'request.params.p',
+        message: `request.params.p: must be plain data (what JSON carries), got ${what}`,
+      });
     }
     expect(problem('addExperiment', [{ seeds: [1, Number.NaN] }])).toMatchObject({ field: 'spec.seeds[1]' });
   });
@@ -121,7 +139,11 @@ describe('IPC call arguments', () => {
     // Shared references: 40 levels of two edges each would be 2^40 visits; the size bound stops the walk early.
     let shared: unknown = { leaf: 'x'.repeat(100) };
     for (let i = 0; i < 40; i++) shared = { a: shared, b: shared };
-    expect(problem('addExperiment', [shared])).toMatchObject({ name: 'BadRequest', field: 'spec', message: `spec: larger than ${MAX_CALL_ARGUMENT_BYTES} bytes` });
+    expect(problem('addExperiment', [shared])).toMatchObject({
+      name: 'BadRequest',
+      field: 'spec',
+      message: `spec: larger than ${MAX_CALL_ARGUMENT_BYTES} bytes`,
+    });
     const big = Array.from({ length: 300_000 }, (_, i) => i * 1.5);
     expect(problem('addExperiment', [{ seeds: big }])).toMatchObject({ field: 'spec', message: `spec: larger than ${MAX_CALL_ARGUMENT_BYTES} bytes` });
     // A full-size evaluateDice sequence still fits.
@@ -145,11 +167,14 @@ describe('over HTTP, the same checks with the same answers', () => {
 
   const post = (name: string, args: unknown[]) =>
     new Promise<{ status: number; body: { value?: unknown; error?: { name: string; message: string; field?: string } } }>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port: app.port, path: `/api/${name}`, method: 'POST', headers: { 'Content-Type': 'application/json' } }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
-      });
+      const req = request(
+        { host: '127.0.0.1', port: app.port, path: `/api/${name}`, method: 'POST', headers: { 'Content-Type': 'application/json' } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(args));
     });

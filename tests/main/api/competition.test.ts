@@ -40,17 +40,43 @@ function structuredLeak(value: unknown): string | null {
     if (Array.isArray(v)) return v.map(visit).find((x) => x !== null) ?? null;
     if (typeof v !== 'object' || v === null) return null;
     const r = v as Record<string, unknown>;
-    for (const k of ['alpha', 'beta', 'gamma', 'bands', 'config', 'normalisation', 'errors']) if (k in r) return `a field ${k} beside ${Object.keys(r).join(',')}`;
-    return Object.values(r).map(visit).find((x) => x !== null) ?? null;
+    for (const k of ['alpha', 'beta', 'gamma', 'bands', 'config', 'normalisation', 'errors'])
+      if (k in r) return `a field ${k} beside ${Object.keys(r).join(',')}`;
+    return (
+      Object.values(r)
+        .map(visit)
+        .find((x) => x !== null) ?? null
+    );
   };
   return visit(value);
 }
 
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-app-competition-'));
-  const made = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '48', '--instances', '2', '--with-public', '--budget', '300', '--seeds', '2', '--secret', SECRET);
+  const made = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '48',
+    '--instances',
+    '2',
+    '--with-public',
+    '--budget',
+    '300',
+    '--seeds',
+    '2',
+    '--secret',
+    SECRET,
+  );
   expect(made.code, made.stderr).toBe(0);
-  for (const [name, solver] of [['defaults', 'default'], ['rnd', 'random']]) expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
+  for (const [name, solver] of [
+    ['defaults', 'default'],
+    ['rnd', 'random'],
+  ])
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
   fs.copyFileSync(path.join(cwd, 'c.saikoro'), path.join(cwd, 'fresh.saikoro'));
   const project = Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true });
   hidden = project.competition()!.problems.filter((p) => p.hidden);
@@ -71,7 +97,10 @@ describe('the competition through the API', () => {
       expect(await app.api.getCompetition()).toBeNull();
       for (const call of ['getCompetitionStandings', 'runCompetition'] as const) {
         const answer = await dispatchCall(app.api, call, []);
-        expect(answer).toMatchObject({ ok: false, error: { name: 'ProjectRequestError', message: 'project: plain.saikoro is not a competition file (make one with saikoro competition new)' } });
+        expect(answer).toMatchObject({
+          ok: false,
+          error: { name: 'ProjectRequestError', message: 'project: plain.saikoro is not a competition file (make one with saikoro competition new)' },
+        });
       }
       expect(await app.api.cancelCompetition()).toBe(false);
     } finally {
@@ -118,7 +147,10 @@ describe('the competition through the API', () => {
       expect(before.sessions).toEqual({});
 
       // An experiment session of a competition file is refused: it runs under the competition's policy.
-      expect(await dispatchCall(app.api, 'runExperiment', ['so'])).toMatchObject({ ok: false, error: { name: 'ProjectRequestError', message: expect.stringContaining('is a competition file: run it from the Competition view') } });
+      expect(await dispatchCall(app.api, 'runExperiment', ['so'])).toMatchObject({
+        ok: false,
+        error: { name: 'ProjectRequestError', message: expect.stringContaining('is a competition file: run it from the Competition view') },
+      });
 
       // Started, then cancelled at once: the second track's session never starts.
       let mark = sessions.length;
@@ -141,7 +173,9 @@ describe('the competition through the API', () => {
       mark = sessions.length;
       const resumed = await app.api.runCompetition({ jobs: 2 });
       // (A track with nothing left gets no session.)
-      expect(resumed.map((s) => s.todo)).toEqual((['so', 'mo2'] as const).map((t) => half.progress.filter((p) => p.track === t).reduce((n, p) => n + p.left, 0)).filter((n) => n > 0));
+      expect(resumed.map((s) => s.todo)).toEqual(
+        (['so', 'mo2'] as const).map((t) => half.progress.filter((p) => p.track === t).reduce((n, p) => n + p.left, 0)).filter((n) => n > 0),
+      );
       expect(resumed.reduce((s, x) => s + x.todo, 0)).toBe(half.totals.left);
       for (const s of resumed) expect((await ended(s.experiment, mark)).status).toBe('done');
       const after = (await app.api.getCompetition())!;
@@ -149,7 +183,13 @@ describe('the competition through the API', () => {
       expect(after.progress.every((p) => p.done === 6)).toBe(true);
       expect(after.sessions.mo2?.status).toBe('done');
       // Nothing left: nothing starts, and the answer says why.
-      expect(await dispatchCall(app.api, 'runCompetition', [])).toMatchObject({ ok: false, error: { name: 'ProjectRequestError', message: 'competition: c.saikoro: every run that runs here has run (a remote entrant\'s runs play against saikoro serve --competition)' } });
+      expect(await dispatchCall(app.api, 'runCompetition', [])).toMatchObject({
+        ok: false,
+        error: {
+          name: 'ProjectRequestError',
+          message: "competition: c.saikoro: every run that runs here has run (a remote entrant's runs play against saikoro serve --competition)",
+        },
+      });
 
       // The standings are the CLI's, number for number.
       const standings = await app.api.getCompetitionStandings();
@@ -180,7 +220,27 @@ describe('the competition through the API', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-app-competition-programs-'));
     const here = (...argv: string[]) => runCli(argv, { cwd: dir });
     try {
-      expect((await here('competition', 'new', 'p.saikoro', '--tracks', 'so', '--n', '48', '--instances', '1', '--budget', '300', '--seeds', '2', '--secret', SECRET)).code).toBe(0);
+      expect(
+        (
+          await here(
+            'competition',
+            'new',
+            'p.saikoro',
+            '--tracks',
+            'so',
+            '--n',
+            '48',
+            '--instances',
+            '1',
+            '--budget',
+            '300',
+            '--seeds',
+            '2',
+            '--secret',
+            SECRET,
+          )
+        ).code,
+      ).toBe(0);
       fs.mkdirSync(path.join(dir, 'node'));
       fs.copyFileSync(path.join(import.meta.dirname, '../../../examples/solvers/random_search.mjs'), path.join(dir, 'node/random_search.mjs'));
       const entered = await here('competition', 'enter', 'p.saikoro', '--name', 'node', '--dir', 'node', '--command', 'node random_search.mjs --batch 25');
@@ -248,7 +308,12 @@ describe('the competition through the API', () => {
       entry: {
         kind: 'program',
         command: ['python3', 'solver.py'],
-        folder: { sha256: 'a'.repeat(64), files: 1, bytes: 5, entries: [{ path: 'solver.py', kind: 'file', bytes: 5, sha256: sha('print'), executable: false }] },
+        folder: {
+          sha256: 'a'.repeat(64),
+          files: 1,
+          bytes: 5,
+          entries: [{ path: 'solver.py', kind: 'file', bytes: 5, sha256: sha('print'), executable: false }],
+        },
         interpreter: null,
       },
       createdAt: '2026-12-01T00:00:01.000Z',
@@ -273,7 +338,9 @@ describe('the competition through the API', () => {
     try {
       await app.api.openProject('fresh.saikoro');
       const overview = (await app.api.getCompetition()) as CompetitionOverview;
-      expect(overview.sandboxRefusal).toContain('1 program entrant(s) (py) cannot run here: bubblewrap is switched off (SAIKORO_BWRAP=none); a competition runs its entrants only in the sandbox (Debian: apt-get install bubblewrap)');
+      expect(overview.sandboxRefusal).toContain(
+        '1 program entrant(s) (py) cannot run here: bubblewrap is switched off (SAIKORO_BWRAP=none); a competition runs its entrants only in the sandbox (Debian: apt-get install bubblewrap)',
+      );
       const answer = await dispatchCall(app.api, 'runCompetition', []);
       expect(answer).toMatchObject({ ok: false, error: { name: 'ProjectRequestError', field: 'sandbox', message: `sandbox: ${overview.sandboxRefusal}` } });
       // Nothing started.

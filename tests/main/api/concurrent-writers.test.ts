@@ -59,11 +59,16 @@ it('an app session and a CLI run on the same file at once: every run of both sto
   await waitFor('the CLI to store a run', async () => (await cliDone()) >= 1, { withinMs: 60_000, intervalMs: 50 });
   await env.api.runExperiment('by-app', { jobs: 1 });
   // Notes from both sides while both write runs.
-  const notes = Promise.all([0, 1, 2, 3].map((i) => (i % 2 ? cli(['project', 'note', 'shared.saikoro', `from the CLI ${i}`]) : env.api.addNote(`from the app ${i}`))));
+  const notes = Promise.all(
+    [0, 1, 2, 3].map((i) => (i % 2 ? cli(['project', 'note', 'shared.saikoro', `from the CLI ${i}`]) : env.api.addNote(`from the app ${i}`))),
+  );
   const ran = await byCli;
   expect(ran.code, ran.stderr).toBe(0);
   await notes;
-  await waitFor('the app session to end', async () => (await env.api.getProject())!.experiments.find((e) => e.name === 'by-app')!.counts.done === 8, { withinMs: 120_000, intervalMs: 100 });
+  await waitFor('the app session to end', async () => (await env.api.getProject())!.experiments.find((e) => e.name === 'by-app')!.counts.done === 8, {
+    withinMs: 120_000,
+    intervalMs: 100,
+  });
 
   const summary = (await env.api.getProject())!;
   expect(summary.experiments.map((e) => [e.name, e.counts.done, e.counts.failed, e.counts.missing])).toEqual([
@@ -83,6 +88,11 @@ it('an app session and a CLI run on the same file at once: every run of both sto
   await env.api.closeProject();
   // Opening runs PRAGMA integrity_check and refuses a damaged file.
   const reopened = Project.open(path.join(workspace, 'shared.saikoro'));
-  expect(reopened.experiments().map((e) => e.name).sort()).toEqual(['by-app', 'by-cli']);
+  expect(
+    reopened
+      .experiments()
+      .map((e) => e.name)
+      .sort(),
+  ).toEqual(['by-app', 'by-cli']);
   reopened.close();
 }, 180_000);

@@ -8,7 +8,13 @@ import type { ProgramPolicy } from '../../../src-main/app/program-policy.ts';
 
 export function apiHarness(parallelism = 1, options: { workspace?: string; programs?: ProgramPolicy } = {}) {
   // The app wired as the desktop and the web server wire it.
-  const core = createAppCore({ appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'web' }, spawn: nodeSpawner(), parallelism, paths: options.workspace ? workspacePaths(options.workspace) : null, ...(options.programs ? { programs: options.programs } : {}) });
+  const core = createAppCore({
+    appInfo: { name: 'saikoro', version: '0', platform: 'test', runtime: 'web' },
+    spawn: nodeSpawner(),
+    parallelism,
+    paths: options.workspace ? workspacePaths(options.workspace) : null,
+    ...(options.programs ? { programs: options.programs } : {}),
+  });
   const { events, launcher, runs, api } = core;
   const projects = core.projects ?? undefined;
 
@@ -25,8 +31,9 @@ export function apiHarness(parallelism = 1, options: { workspace?: string; progr
         if (m.event === 'onRunSnapshot') {
           const e = payload as Snap;
           snapshots.push(e);
-          for (const w of waiters.splice(0)) if (w.accept(e)) w.resolve(e);
-          else waiters.push(w);
+          for (const w of waiters.splice(0))
+            if (w.accept(e)) w.resolve(e);
+            else waiters.push(w);
         }
         if (m.event === 'onRunFinished') {
           detach();

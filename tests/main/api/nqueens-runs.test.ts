@@ -39,7 +39,15 @@ describe('N-Queens runs through the API', () => {
     const run = await start({ method: 'minconflicts', n: 2000, seed: 5 });
     // Defaults filled in; the step limit is max(100000, 50 N) = 100000 (defaultMinConflictsParams).
     expect(run.started.title).toBe('N-Queens, N = 2,000, min-conflicts, seed 5');
-    expect(run.started).toMatchObject({ kind: 'nqueens', method: 'minconflicts', n: 2000, seed: 5, maxQueens: 2000, params: { samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 0 }, stepLimit: 100_000 });
+    expect(run.started).toMatchObject({
+      kind: 'nqueens',
+      method: 'minconflicts',
+      n: 2000,
+      seed: 5,
+      maxQueens: 2000,
+      params: { samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 0 },
+      stepLimit: 100_000,
+    });
     const end = await within(run.finished, 30_000, 'min-conflicts N = 2000');
     expect(end.status).toBe('done');
     expect(end.reason).toBeNull();
@@ -97,11 +105,23 @@ describe('N-Queens runs through the API', () => {
     // for ever (tests/main/host/nqueens.test.ts, "endless").
     const run = await start({ method: 'neural', n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 }, seed: 1 });
     const id = run.started.runId;
-    await within(run.snapshotWhere((e) => e.snapshot.steps > 0 && !e.snapshot.paused), 20_000, 'a first snapshot');
+    await within(
+      run.snapshotWhere((e) => e.snapshot.steps > 0 && !e.snapshot.paused),
+      20_000,
+      'a first snapshot',
+    );
     expect(await dispatchCall(api, 'pauseRun', [id, true])).toEqual({ ok: true, value: true });
-    const paused = await within(run.snapshotWhere((e) => e.snapshot.paused), 20_000, 'a paused snapshot');
+    const paused = await within(
+      run.snapshotWhere((e) => e.snapshot.paused),
+      20_000,
+      'a paused snapshot',
+    );
     expect(await dispatchCall(api, 'pauseRun', [id, false])).toEqual({ ok: true, value: true });
-    await within(run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.steps > paused.snapshot.steps), 20_000, 'steps after resuming');
+    await within(
+      run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.steps > paused.snapshot.steps),
+      20_000,
+      'steps after resuming',
+    );
     expect(await dispatchCall(api, 'cancelRun', [id])).toEqual({ ok: true, value: true });
     const end = await within(run.finished, 20_000, 'the cancelled run');
     expect(end.status).toBe('cancelled');
@@ -123,27 +143,68 @@ describe('N-Queens runs through the API', () => {
   });
 
   it('refuses bad requests, naming the field as saikoro nqueens does', async () => {
-    expect(await refusal({ method: 'genetic', n: 8, seed: 1 })).toEqual({ name: 'NqueensRequestError', field: 'method', rule: 'expected "neural" or "minconflicts", got "genetic"', message: 'method: expected "neural" or "minconflicts", got "genetic"' });
+    expect(await refusal({ method: 'genetic', n: 8, seed: 1 })).toEqual({
+      name: 'NqueensRequestError',
+      field: 'method',
+      rule: 'expected "neural" or "minconflicts", got "genetic"',
+      message: 'method: expected "neural" or "minconflicts", got "genetic"',
+    });
     expect(await refusal({ method: 'neural', n: 5000, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be at most 4000, got 5000' });
     expect(await refusal({ method: 'neural', n: 3, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be an integer >= 4, got 3' });
-    expect(await refusal({ method: 'minconflicts', n: 2, seed: 1 })).toMatchObject({ field: 'n', message: 'n: N = 2 has no solution (N must be 1 or at least 4)' });
+    expect(await refusal({ method: 'minconflicts', n: 2, seed: 1 })).toMatchObject({
+      field: 'n',
+      message: 'n: N = 2 has no solution (N must be 1 or at least 4)',
+    });
     expect(await refusal({ method: 'minconflicts', n: 8.5, seed: 1 })).toMatchObject({ field: 'n', message: 'n: expected an integer, got 8.5' });
     expect(await refusal({ method: 'minconflicts', n: '8', seed: 1 })).toMatchObject({ field: 'n', message: 'n: expected a number, got "8"' });
-    expect(await refusal({ method: 'minconflicts', n: 60_000_000, seed: 1 })).toMatchObject({ field: 'n', message: 'n: must be at most 50000000, got 60000000' });
-    expect(await refusal({ method: 'minconflicts', n: 8, seed: 2 ** 31 })).toMatchObject({ field: 'seed', message: 'seed: must be at most 2147483647, got 2147483648' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { A: -2 } })).toMatchObject({ field: 'params.A', message: 'params.A: must be > 0, got -2' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { update: 'async' } })).toMatchObject({ field: 'params.update', message: 'params.update: must be one of seq, sync, got "async"' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { samples: 4 } })).toMatchObject({ field: 'params.samples', message: 'params.samples: is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)' });
-    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { kickEvery: 5, kickLength: 5 } })).toMatchObject({ field: 'params.kickLength', message: 'params.kickLength: must be less than kickEvery (5), got 5' });
-    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({ field: 'params.noise', message: 'params.noise: must be >= 0 and <= 1, got 1.5' });
-    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({ field: 'maxQueens', message: 'maxQueens: must be at most 8, got 9' });
-    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, purpose: 'demo' })).toMatchObject({ field: 'purpose', message: 'purpose: expected "run" or "baseline", got "demo"' });
+    expect(await refusal({ method: 'minconflicts', n: 60_000_000, seed: 1 })).toMatchObject({
+      field: 'n',
+      message: 'n: must be at most 50000000, got 60000000',
+    });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 2 ** 31 })).toMatchObject({
+      field: 'seed',
+      message: 'seed: must be at most 2147483647, got 2147483648',
+    });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { A: -2 } })).toMatchObject({
+      field: 'params.A',
+      message: 'params.A: must be > 0, got -2',
+    });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { update: 'async' } })).toMatchObject({
+      field: 'params.update',
+      message: 'params.update: must be one of seq, sync, got "async"',
+    });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { samples: 4 } })).toMatchObject({
+      field: 'params.samples',
+      message: 'params.samples: is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)',
+    });
+    expect(await refusal({ method: 'neural', n: 8, seed: 1, params: { kickEvery: 5, kickLength: 5 } })).toMatchObject({
+      field: 'params.kickLength',
+      message: 'params.kickLength: must be less than kickEvery (5), got 5',
+    });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, params: { noise: 1.5 } })).toMatchObject({
+      field: 'params.noise',
+      message: 'params.noise: must be >= 0 and <= 1, got 1.5',
+    });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, maxQueens: 9 })).toMatchObject({
+      field: 'maxQueens',
+      message: 'maxQueens: must be at most 8, got 9',
+    });
+    expect(await refusal({ method: 'minconflicts', n: 8, seed: 1, purpose: 'demo' })).toMatchObject({
+      field: 'purpose',
+      message: 'purpose: expected "run" or "baseline", got "demo"',
+    });
     // Not an object: refused before the API sees it (call-arguments.ts), as over IPC.
     expect(await refusal(null)).toMatchObject({ name: 'BadRequest', field: 'request' });
-    expect(await dispatchCall(api, 'startRun', [{ kind: 'chess', n: 8 }])).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'kind', message: 'kind: must be "dice", "nqueens" or "nqueens-sweep", got "chess"' } });
+    expect(await dispatchCall(api, 'startRun', [{ kind: 'chess', n: 8 }])).toMatchObject({
+      ok: false,
+      error: { name: 'RunRequestError', field: 'kind', message: 'kind: must be "dice", "nqueens" or "nqueens-sweep", got "chess"' },
+    });
     expect(runs.activeCount).toBe(0);
     const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });
-    expect(await dispatchCall(noRuns, 'startRun', [{ kind: 'nqueens', method: 'neural', n: 8, seed: 1 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
+    expect(await dispatchCall(noRuns, 'startRun', [{ kind: 'nqueens', method: 'neural', n: 8, seed: 1 }])).toMatchObject({
+      ok: false,
+      error: { name: 'UnavailableError' },
+    });
   });
 
   it('the CLI words the same problems the same way (with --)', async () => {

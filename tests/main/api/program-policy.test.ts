@@ -8,7 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'node:http';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { allowPrograms, askOncePerProject, ProgramNotAllowedError, programQuestion, refusePrograms, type ResolvedProgram } from '../../../src-main/app/program-policy.ts';
+import {
+  allowPrograms,
+  askOncePerProject,
+  ProgramNotAllowedError,
+  programQuestion,
+  refusePrograms,
+  type ResolvedProgram,
+} from '../../../src-main/app/program-policy.ts';
 import { startAppServer } from '../../../src-main/server/app-server.ts';
 import type { StartDiceRun } from '../../../src-shared/api.ts';
 import { apiHarness, within } from './harness.ts';
@@ -22,11 +29,25 @@ afterAll(() => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-const programRun = (extra: Partial<StartDiceRun> = {}): StartDiceRun => ({ config: { n: 30 }, seed: 2, evaluations: 40, wholeBudget: true, solver: 'fake', program: { command: [process.execPath, FAKE, 'random', '10'], cwd: work }, ...extra });
+const programRun = (extra: Partial<StartDiceRun> = {}): StartDiceRun => ({
+  config: { n: 30 },
+  seed: 2,
+  evaluations: 40,
+  wholeBudget: true,
+  solver: 'fake',
+  program: { command: [process.execPath, FAKE, 'random', '10'], cwd: work },
+  ...extra,
+});
 // The program's folder is the project's, which holds only the project file: never shown, so empty
 // (its hash is the sha256 of an empty list).
 const EMPTY_FOLDER = { sha256: createHash('sha256').update('').digest('hex'), files: 0, bytes: 0 };
-const spec = { name: 'with-program', instances: [{ name: 'so-n20', track: 'so', n: 20 }], solvers: [{ name: 'random' }, { name: 'fake', command: [process.execPath, FAKE, 'random', '10'] }], seeds: [1], budget: { evaluations: 30, wholeBudget: true } };
+const spec = {
+  name: 'with-program',
+  instances: [{ name: 'so-n20', track: 'so', n: 20 }],
+  solvers: [{ name: 'random' }, { name: 'fake', command: [process.execPath, FAKE, 'random', '10'] }],
+  seeds: [1],
+  budget: { evaluations: 30, wholeBudget: true },
+};
 
 let harness: ReturnType<typeof apiHarness> | null = null;
 afterEach(() => {
@@ -35,7 +56,15 @@ afterEach(() => {
 });
 
 describe('the program policies', () => {
-  const resolved = (name: string, command: string[], extra: Partial<ResolvedProgram> = {}): ResolvedProgram => ({ name, command, executable: `/usr/bin/${command[0]}`, cwd: '/p', env: {}, files: { [command[0]]: 'a'.repeat(64) }, ...extra });
+  const resolved = (name: string, command: string[], extra: Partial<ResolvedProgram> = {}): ResolvedProgram => ({
+    name,
+    command,
+    executable: `/usr/bin/${command[0]}`,
+    cwd: '/p',
+    env: {},
+    files: { [command[0]]: 'a'.repeat(64) },
+    ...extra,
+  });
   const mine = resolved('my-ga', ['python3', 'my_ga.py', '--pop', '100']);
 
   it('refusePrograms names the program and the option; an empty list passes', async () => {
@@ -44,7 +73,9 @@ describe('the program policies', () => {
     const error = await refuse.allow({ programs: [mine], place: '/p', action: 'Starting this run' }).catch((e) => e);
     expect(error).toBeInstanceOf(ProgramNotAllowedError);
     expect(error.field).toBe('command');
-    expect(error.message).toBe('command: Starting this run: the solver my-ga (python3 my_ga.py --pop 100) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it');
+    expect(error.message).toBe(
+      'command: Starting this run: the solver my-ga (python3 my_ga.py --pop 100) is a program, and this server does not run programs; start `saikoro serve` with --allow-commands to allow it',
+    );
     await expect(allowPrograms().allow({ programs: [mine], place: '/p', action: 'x' })).resolves.toBeUndefined();
   });
 
@@ -55,7 +86,9 @@ describe('the program policies', () => {
       asked.push(q.programs);
       return answer;
     });
-    await expect(policy.allow({ programs: [mine], place: '/a.saikoro', action: 'Running experiment "e"' })).rejects.toThrow('command: Running experiment "e": you did not allow the program my-ga (python3 my_ga.py --pop 100) to run');
+    await expect(policy.allow({ programs: [mine], place: '/a.saikoro', action: 'Running experiment "e"' })).rejects.toThrow(
+      'command: Running experiment "e": you did not allow the program my-ga (python3 my_ga.py --pop 100) to run',
+    );
     answer = true;
     await policy.allow({ programs: [mine], place: '/a.saikoro', action: 'Running experiment "e"' });
     await policy.allow({ programs: [mine], place: '/a.saikoro', action: 'Running experiment "e"' });
@@ -93,7 +126,11 @@ describe('the program policies', () => {
 describe('the API applies its policy', () => {
   it('web mode by default: startRun with a program is refused before anything runs', async () => {
     harness = apiHarness(1, { programs: refusePrograms() });
-    await expect(harness.api.startRun(programRun())).rejects.toMatchObject({ name: 'ProgramNotAllowedError', field: 'command', message: expect.stringContaining('--allow-commands') });
+    await expect(harness.api.startRun(programRun())).rejects.toMatchObject({
+      name: 'ProgramNotAllowedError',
+      field: 'command',
+      message: expect.stringContaining('--allow-commands'),
+    });
     expect(await harness.api.listRuns()).toEqual([]);
     // Built-in solvers are not affected.
     const started = await harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 50, solver: 'random' });
@@ -102,10 +139,13 @@ describe('the API applies its policy', () => {
 
   it('without a policy the API refuses programs too', async () => {
     harness = apiHarness(1);
-    await expect(harness.api.startRun(programRun())).rejects.toMatchObject({ name: 'ProgramNotAllowedError', message: expect.stringContaining('this app instance does not run programs') });
+    await expect(harness.api.startRun(programRun())).rejects.toMatchObject({
+      name: 'ProgramNotAllowedError',
+      message: expect.stringContaining('this app instance does not run programs'),
+    });
   });
 
-  it('allowed: the program runs as the run\'s solver, counted and reported like any run', async () => {
+  it("allowed: the program runs as the run's solver, counted and reported like any run", async () => {
     harness = apiHarness(1, { programs: allowPrograms() });
     const started = await harness.api.startRun(programRun());
     expect(started).toMatchObject({ kind: 'dice', solver: 'fake', params: {}, program: { command: [process.execPath, FAKE, 'random', '10'], cwd: work } });
@@ -117,7 +157,10 @@ describe('the API applies its policy', () => {
 
   it('a bad program field is refused naming it', async () => {
     harness = apiHarness(1, { programs: allowPrograms() });
-    await expect(harness.api.startRun(programRun({ program: { command: [process.execPath], grace: -1 } }))).rejects.toMatchObject({ name: 'RunRequestError', message: 'program.grace: must be a number of seconds, more than 0 and at most 86400, got -1' });
+    await expect(harness.api.startRun(programRun({ program: { command: [process.execPath], grace: -1 } }))).rejects.toMatchObject({
+      name: 'RunRequestError',
+      message: 'program.grace: must be a number of seconds, more than 0 and at most 86400, got -1',
+    });
     await expect(harness.api.startRun(programRun({ params: { a: 1 } }))).rejects.toMatchObject({ name: 'RunRequestError', field: 'params' });
   });
 
@@ -134,7 +177,18 @@ describe('the API applies its policy', () => {
     const session = await harness.api.runExperiment('with-program');
     expect(session.todo).toBe(2);
     expect(asked.map((a) => a.action)).toEqual(['Adding experiment "with-program"', 'Adding experiment "with-program"']);
-    expect(asked[0].programs).toEqual([{ name: 'fake', command: spec.solvers[1].command, executable: process.execPath, ...(fs.realpathSync(process.execPath) !== process.execPath ? { target: fs.realpathSync(process.execPath) } : {}), cwd: workspace, env: {}, files: { [process.execPath]: expect.stringMatching(/^[0-9a-f]{64}$/), [FAKE]: expect.stringMatching(/^[0-9a-f]{64}$/) }, folder: EMPTY_FOLDER }]);
+    expect(asked[0].programs).toEqual([
+      {
+        name: 'fake',
+        command: spec.solvers[1].command,
+        executable: process.execPath,
+        ...(fs.realpathSync(process.execPath) !== process.execPath ? { target: fs.realpathSync(process.execPath) } : {}),
+        cwd: workspace,
+        env: {},
+        files: { [process.execPath]: expect.stringMatching(/^[0-9a-f]{64}$/), [FAKE]: expect.stringMatching(/^[0-9a-f]{64}$/) },
+        folder: EMPTY_FOLDER,
+      },
+    ]);
   });
 });
 
@@ -165,7 +219,10 @@ describe('saikoro serve (HTTP)', () => {
         } else {
           expect(answer.status).toBe(200);
           // (web mode shows the app's own folder as <saikoro>)
-          expect(JSON.parse(answer.body).value).toMatchObject({ solver: 'fake', program: { command: [process.execPath, expect.stringMatching(/fake-solver\.mjs$/), 'random', '10'] } });
+          expect(JSON.parse(answer.body).value).toMatchObject({
+            solver: 'fake',
+            program: { command: [process.execPath, expect.stringMatching(/fake-solver\.mjs$/), 'random', '10'] },
+          });
         }
       } finally {
         await app.close();

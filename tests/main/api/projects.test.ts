@@ -56,7 +56,10 @@ beforeAll(() => {
 
 const spec = {
   name: 'small',
-  instances: [{ name: 'so-n24', track: 'so', n: 24 }, { name: 'mo2-n24', track: 'mo2', n: 24 }],
+  instances: [
+    { name: 'so-n24', track: 'so', n: 24 },
+    { name: 'mo2-n24', track: 'mo2', n: 24 },
+  ],
   solvers: [{ name: 'random' }, { name: 'random', label: 'random-b5', params: { batch: 5 } }],
   seeds: [1, 2],
   budget: { evaluations: 300 },
@@ -65,13 +68,23 @@ const spec = {
 describe('the open project through the API', () => {
   it('paths stay inside the workspace: .., absolute paths outside it and symlinks out are refused', async () => {
     expect(await call('getProject')).toBeNull();
-    expect(await refusal('openProject', '../x.saikoro')).toMatchObject({ name: 'PathError', field: 'path', message: 'path: "../x.saikoro" is outside the workspace (paths are relative to it, and stay inside)' });
+    expect(await refusal('openProject', '../x.saikoro')).toMatchObject({
+      name: 'PathError',
+      field: 'path',
+      message: 'path: "../x.saikoro" is outside the workspace (paths are relative to it, and stay inside)',
+    });
     expect(await refusal('createProject', path.join(outside, 'x.saikoro'))).toMatchObject({ name: 'PathError', field: 'path' });
     fs.symlinkSync(outside, path.join(workspace, 'link'));
-    expect(await refusal('createProject', 'link/x.saikoro')).toMatchObject({ name: 'PathError', message: 'path: "link/x.saikoro" leads outside the workspace through a symbolic link' });
+    expect(await refusal('createProject', 'link/x.saikoro')).toMatchObject({
+      name: 'PathError',
+      message: 'path: "link/x.saikoro" leads outside the workspace through a symbolic link',
+    });
     fs.writeFileSync(path.join(outside, 'real.saikoro'), '');
     fs.symlinkSync(path.join(outside, 'real.saikoro'), path.join(workspace, 'sneaky.saikoro'));
-    expect(await refusal('openProject', 'sneaky.saikoro')).toMatchObject({ name: 'PathError', message: 'path: "sneaky.saikoro" leads outside the workspace through a symbolic link' });
+    expect(await refusal('openProject', 'sneaky.saikoro')).toMatchObject({
+      name: 'PathError',
+      message: 'path: "sneaky.saikoro" leads outside the workspace through a symbolic link',
+    });
     expect(await refusal('createProject', 'notes.txt')).toMatchObject({ name: 'PathError', message: 'path: must end in .saikoro, got "notes.txt"' });
     expect(fs.readdirSync(outside).sort()).toEqual(['real.saikoro']);
     // An absolute path inside the workspace is fine.
@@ -85,7 +98,11 @@ describe('the open project through the API', () => {
     fs.mkdirSync(path.join(workspace, 'study'));
     const made = await call<ProjectSummary>('createProject', 'study/p.saikoro');
     expect(made.path).toBe('study/p.saikoro');
-    expect(await refusal('addExperiment', { ...spec, seeds: [1, 1] })).toMatchObject({ name: 'SpecError', field: 'seeds[1]', message: 'seeds[1]: seed 1 is listed twice' });
+    expect(await refusal('addExperiment', { ...spec, seeds: [1, 1] })).toMatchObject({
+      name: 'SpecError',
+      field: 'seeds[1]',
+      message: 'seeds[1]: seed 1 is listed twice',
+    });
     expect(await refusal('addExperiment', { ...spec, solvers: [{ name: 'nsga2' }] })).toMatchObject({ name: 'SpecError', field: 'solvers[0].name' });
     const added = await call<{ name: string; counts: object; spec: { instances: { normalisation?: unknown }[] } }>('addExperiment', spec);
     expect(added).toMatchObject({ name: 'small', counts: { total: 8, done: 0, failed: 0, missing: 8, running: 0 } });
@@ -98,7 +115,13 @@ describe('the open project through the API', () => {
 
   it('runs the missing runs, each stored as it ends; a cancel leaves the rest missing and a second session does only those', async () => {
     // Runs of about half a second each, so the cancel finds the session going.
-    const slow = { name: 'slow', instances: [{ name: 'so-n200', track: 'so', n: 200 }], solvers: [{ name: 'random' }], seeds: [1, 2, 3, 4], budget: { evaluations: 30_000, wholeBudget: true } };
+    const slow = {
+      name: 'slow',
+      instances: [{ name: 'so-n200', track: 'so', n: 200 }],
+      solvers: [{ name: 'random' }],
+      seeds: [1, 2, 3, 4],
+      budget: { evaluations: 30_000, wholeBudget: true },
+    };
     await call('addExperiment', slow);
     const running = sessionWhere('slow', (s) => s.status === 'running' && s.running.length > 0);
     const ended = sessionWhere('slow', (s) => s.status === 'cancelled');
@@ -108,7 +131,11 @@ describe('the open project through the API', () => {
     // The session's runs are app runs: listRuns shows them with their experiment.
     const runs = await call<{ started: { experiment: { name: string } | null } }[]>('listRuns');
     expect(runs.some((r) => r.started.experiment?.name === 'slow')).toBe(true);
-    await within(sessionWhere('slow', (s) => s.finished >= 1), 60_000, 'a first stored run');
+    await within(
+      sessionWhere('slow', (s) => s.finished >= 1),
+      60_000,
+      'a first stored run',
+    );
     expect(await call('cancelExperiment', 'slow')).toBe(true);
     const stopped = await within(ended, 30_000, 'the cancelled session');
     expect(stopped.finished).toBeLessThan(4);
@@ -120,13 +147,21 @@ describe('the open project through the API', () => {
 
     const second = await call<ExperimentSession>('runExperiment', 'slow', { jobs: 2 });
     expect(second.todo).toBe(4 - stopped.finished);
-    const finished = await within(sessionWhere('slow', (s) => s.status === 'done'), 120_000, 'the second session');
+    const finished = await within(
+      sessionWhere('slow', (s) => s.status === 'done'),
+      120_000,
+      'the second session',
+    );
     expect([finished.finished, finished.failed, finished.progress]).toEqual([4 - stopped.finished, 0, 1]);
     expect((await call<ExperimentRunRow[]>('listExperimentRuns', 'slow')).map((r) => r.status)).toEqual(Array(4).fill('done'));
 
     // The small experiment, all at once; then every run's final indicators.
     await call('runExperiment', 'small', { jobs: 2 });
-    await within(sessionWhere('small', (s) => s.status === 'done'), 120_000, 'the small experiment');
+    await within(
+      sessionWhere('small', (s) => s.status === 'done'),
+      120_000,
+      'the small experiment',
+    );
     const all = await call<ExperimentRunRow[]>('listExperimentRuns', 'small');
     expect(all.map((r) => r.status)).toEqual(Array(8).fill('done'));
     // Best f of the single-objective runs, front size and HV of the others.
@@ -137,7 +172,10 @@ describe('the open project through the API', () => {
       expect(r.elapsedMs).toBeGreaterThanOrEqual(0);
     }
     const summary = await call<ProjectSummary>('getProject');
-    expect(summary.experiments.find((e) => e.name === 'small')).toMatchObject({ counts: { total: 8, done: 8, failed: 0, missing: 0, running: 0 }, session: { status: 'done' } });
+    expect(summary.experiments.find((e) => e.name === 'small')).toMatchObject({
+      counts: { total: 8, done: 8, failed: 0, missing: 0, running: 0 },
+      session: { status: 'done' },
+    });
     expect(changes.filter((c) => c.reason === 'runs-stored' && c.experiment === 'small').length).toBe(8);
   });
 
@@ -149,11 +187,18 @@ describe('the open project through the API', () => {
       expect(fromApi).toEqual(JSON.parse(cli.stdout));
     }
     expect(await refusal('compareExperiment', 'small', { metric: 'speed' })).toMatchObject({ name: 'ProjectRequestError', field: 'metric' });
-    expect(await refusal('compareExperiment', 'nope', { metric: 'hv' })).toMatchObject({ name: 'ProjectRequestError', field: 'experiment', message: 'experiment: no experiment named "nope" (has: small, slow)' });
+    expect(await refusal('compareExperiment', 'nope', { metric: 'hv' })).toMatchObject({
+      name: 'ProjectRequestError',
+      field: 'experiment',
+      message: 'experiment: no experiment named "nope" (has: small, slow)',
+    });
   });
 
   it('getExperimentResults gives the stored results; exportReport the files of `saikoro report`', async () => {
-    const results = await call<{ id: string; status: string; result: { front: unknown[]; trace: unknown[] } | null; instance: string }[]>('getExperimentResults', 'small');
+    const results = await call<{ id: string; status: string; result: { front: unknown[]; trace: unknown[] } | null; instance: string }[]>(
+      'getExperimentResults',
+      'small',
+    );
     expect(results).toHaveLength(8);
     expect(results.every((r) => r.status === 'done' && r.result !== null && r.result.trace.length > 0)).toBe(true);
     const rows = await call<ExperimentRunRow[]>('listExperimentRuns', 'small');
@@ -161,7 +206,10 @@ describe('the open project through the API', () => {
     expect(some.map((r) => r.id)).toEqual([rows[5].id]);
     expect(await refusal('getExperimentResults', 'small', 'x')).toMatchObject({ field: 'ids' });
 
-    const json = await call<{ files: { filename: string; mediaType: string; encoding: string; content: string }[] }>('exportReport', 'small', { format: 'json', metrics: ['hv'] });
+    const json = await call<{ files: { filename: string; mediaType: string; encoding: string; content: string }[] }>('exportReport', 'small', {
+      format: 'json',
+      metrics: ['hv'],
+    });
     const cli = await runCli(['report', 'study/p.saikoro', 'small', '--format', 'json', '--metric', 'hv'], { cwd: workspace });
     expect(cli.code, cli.stderr).toBe(0);
     const [file] = json.files;
@@ -179,7 +227,10 @@ describe('the open project through the API', () => {
     expect(await refusal('exportReport', 'small', { format: 'docx' })).toMatchObject({ name: 'ProjectRequestError', field: 'format' });
     expect(await refusal('exportReport', 'small', { format: 'html', metrics: ['speed'] })).toMatchObject({ field: 'metric' });
     // No printer in this harness: PDF says so (the server and the desktop app have one).
-    expect(await refusal('exportReport', 'small', { format: 'pdf' })).toMatchObject({ field: 'format', message: 'format: PDF is not available in this app instance (no printer for the report page)' });
+    expect(await refusal('exportReport', 'small', { format: 'pdf' })).toMatchObject({
+      field: 'format',
+      message: 'format: PDF is not available in this app instance (no printer for the report page)',
+    });
     expect(await refusal('pickProjectFile', 'open')).toMatchObject({ name: 'UnavailableError' });
   });
 
@@ -242,7 +293,11 @@ describe('the open project through the API', () => {
 
   it('without an open project the calls say so', async () => {
     expect(await call('closeProject')).toBe(true);
-    expect(await refusal('addExperiment', spec)).toMatchObject({ name: 'ProjectRequestError', field: 'project', message: 'project: no project is open (create or open one first)' });
+    expect(await refusal('addExperiment', spec)).toMatchObject({
+      name: 'ProjectRequestError',
+      field: 'project',
+      message: 'project: no project is open (create or open one first)',
+    });
     expect(await refusal('openProject', 'missing.saikoro')).toMatchObject({ name: 'ProjectError' });
     const reopened = await call<ProjectSummary>('openProject', 'study/p.saikoro');
     expect(reopened.experiments.map((e) => e.name)).toEqual(['small', 'slow', 'from-cli', 'kept-run']);

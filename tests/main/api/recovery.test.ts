@@ -66,7 +66,9 @@ describe('opening through the API reports what recovery kept aside', () => {
     const [aside] = p.beside().filter((n) => n.includes('.kept-'));
     expect(aside).toMatch(/^locked\.saikoro\.lock\.kept-/);
     expect(fs.readFileSync(path.join(workspace, 'study', aside, 'notes.txt'), 'utf8')).toBe('mine');
-    expect(summary.recovered).toEqual([`study/locked.saikoro.lock: a lock directory left by a process that has ended, with 1 file(s) in it; kept aside as ${aside}`]);
+    expect(summary.recovered).toEqual([
+      `study/locked.saikoro.lock: a lock directory left by a process that has ended, with 1 file(s) in it; kept aside as ${aside}`,
+    ]);
   });
 
   it('a project created or opened cleanly has no notices', async () => {

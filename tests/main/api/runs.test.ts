@@ -45,7 +45,18 @@ describe('dice runs through the API', () => {
   it('a single-objective run stops at its first feasible f = 0, as saikoro solve does; the reported best re-evaluates to the same values', async () => {
     // N = 50: barrier-ls reaches f = 0 in a few dozen evaluations (README), far below the budget.
     const run = await start({ config: { n: 50 }, seed: 7, evaluations: 100_000 });
-    expect(run.started).toMatchObject({ kind: 'dice', solver: 'barrier-ls', objectiveCount: 1, seed: 7, n: 50, track: 'so', evaluations: 100_000, target: 0, hvNormalisation: null, title: 'barrier-ls on SO, N = 50, seed 7' });
+    expect(run.started).toMatchObject({
+      kind: 'dice',
+      solver: 'barrier-ls',
+      objectiveCount: 1,
+      seed: 7,
+      n: 50,
+      track: 'so',
+      evaluations: 100_000,
+      target: 0,
+      hvNormalisation: null,
+      title: 'barrier-ls on SO, N = 50, seed 7',
+    });
     expect(run.started.params).toMatchObject({ pairShare: 0.3, patience: 2000 * 50 });
     expect(run.started.runId).toMatch(/^run-[a-z0-9]+-\d+$/);
     const end = await within(run.finished, 30_000, 'the SO run');
@@ -77,12 +88,20 @@ describe('dice runs through the API', () => {
     // Answered before the normalisation is computed (in a worker); the run has it once it goes.
     expect(run.started).toMatchObject({ solver: 'barrier-mo', objectiveCount: 2, track: 'mo2', target: null, hvNormalisation: null });
     const id = run.started.runId;
-    const going = await within(run.snapshotWhere((e) => e.snapshot.front.length > 0), 30_000, 'a front');
+    const going = await within(
+      run.snapshotWhere((e) => e.snapshot.front.length > 0),
+      30_000,
+      'a front',
+    );
     expect((await call<RunInfo>('getRun', id)).started).toEqual({ ...run.started, hvNormalisation: norm });
     expect(going.snapshot.indicator).toBeGreaterThan(0);
 
     expect(await call('pauseRun', id, true)).toBe(true);
-    const paused = await within(run.snapshotWhere((e) => e.snapshot.paused), 20_000, 'a paused snapshot');
+    const paused = await within(
+      run.snapshotWhere((e) => e.snapshot.paused),
+      20_000,
+      'a paused snapshot',
+    );
     const info = await within(
       (async () => {
         for (;;) {
@@ -99,10 +118,17 @@ describe('dice runs through the API', () => {
     // tests/shared/core/driver.test.ts, on a clock of its own).
     expect((info.snapshot as { evaluations: number }).evaluations).toBe(paused.snapshot.evaluations);
     // A transport's call is checked before the API sees it (call-arguments.ts), as over IPC.
-    expect(await dispatchCall(api, 'pauseRun', [id, 'yes'])).toMatchObject({ ok: false, error: { name: 'BadRequest', field: 'paused', message: 'paused: must be true or false, got "yes"' } });
+    expect(await dispatchCall(api, 'pauseRun', [id, 'yes'])).toMatchObject({
+      ok: false,
+      error: { name: 'BadRequest', field: 'paused', message: 'paused: must be true or false, got "yes"' },
+    });
 
     expect(await call('pauseRun', id, false)).toBe(true);
-    const resumed = await within(run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.evaluations > paused.snapshot.evaluations), 20_000, 'evaluations after resuming');
+    const resumed = await within(
+      run.snapshotWhere((e) => !e.snapshot.paused && e.snapshot.evaluations > paused.snapshot.evaluations),
+      20_000,
+      'evaluations after resuming',
+    );
 
     // What a page that reloads gets: the run still going, with what it runs and its history.
     const listed = await call<RunInfo[]>('listRuns');
@@ -114,7 +140,11 @@ describe('dice runs through the API', () => {
 
     // Paused again and cancelled while paused: the result holds exactly the paused count.
     expect(await call('pauseRun', id, true)).toBe(true);
-    const again = await within(run.snapshotWhere((e) => e.snapshot.paused && e.snapshot.evaluations >= resumed.snapshot.evaluations), 20_000, 'the second paused snapshot');
+    const again = await within(
+      run.snapshotWhere((e) => e.snapshot.paused && e.snapshot.evaluations >= resumed.snapshot.evaluations),
+      20_000,
+      'the second paused snapshot',
+    );
     expect(await call('cancelRun', id)).toBe(true);
     const end = await within(run.finished, 20_000, 'the cancelled run');
     expect(end.status).toBe('cancelled');
@@ -143,11 +173,23 @@ describe('dice runs through the API', () => {
       error: { name: 'RunRequestError', field: 'evaluations', message: 'evaluations: must be an integer from 1 to 1000000000, got 0' },
     });
     expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1.5, evaluations: 10 }])).toMatchObject({ ok: false, error: { field: 'seed' } });
-    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10, wholeBudget: 'yes' }])).toMatchObject({ ok: false, error: { field: 'wholeBudget' } });
-    expect(await dispatchCall(api, 'startRun', [{ config: { n: 0 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'ConfigError', field: 'n' } });
-    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, params: { bogus: 1 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'ParamError' } });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10, wholeBudget: 'yes' }])).toMatchObject({
+      ok: false,
+      error: { field: 'wholeBudget' },
+    });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 0 }, seed: 1, evaluations: 10 }])).toMatchObject({
+      ok: false,
+      error: { name: 'ConfigError', field: 'n' },
+    });
+    expect(await dispatchCall(api, 'startRun', [{ config: { n: 50 }, params: { bogus: 1 }, seed: 1, evaluations: 10 }])).toMatchObject({
+      ok: false,
+      error: { name: 'ParamError' },
+    });
     const noRuns = createApi({ name: 's', version: '0', platform: 'test', runtime: 'web' });
-    expect(await dispatchCall(noRuns, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10 }])).toMatchObject({ ok: false, error: { name: 'UnavailableError' } });
+    expect(await dispatchCall(noRuns, 'startRun', [{ config: { n: 50 }, seed: 1, evaluations: 10 }])).toMatchObject({
+      ok: false,
+      error: { name: 'UnavailableError' },
+    });
     expect(await dispatchCall(noRuns, 'listRuns', [])).toEqual({ ok: true, value: [] });
   });
 });

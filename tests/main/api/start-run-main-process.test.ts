@@ -34,7 +34,11 @@ describe('the normalisation of a multi-objective run', () => {
   it('is computed in a worker, with exactly the numbers of diceHvNormalisation, once per config', async () => {
     calls.count = 0;
     for (const config of [trackConfig('mo2', 840), trackConfig('mo3', 120), trackConfig('mo7', 30)]) {
-      const [a, b] = await within(Promise.all([hvNormalisationFor(harness.launcher, config), hvNormalisationFor(harness.launcher, config)]), 60_000, 'normalisation');
+      const [a, b] = await within(
+        Promise.all([hvNormalisationFor(harness.launcher, config), hvNormalisationFor(harness.launcher, config)]),
+        60_000,
+        'normalisation',
+      );
       expect(a).toEqual(await expected(config));
       expect(b).toBe(a);
       expect(await hvNormalisationFor(harness.launcher, config)).toBe(a);
@@ -122,7 +126,9 @@ describe('the normalisation of a multi-objective run', () => {
       const gone = new AbortController();
       gone.abort(new Error('the client has gone'));
       const config = { n: 20_000, objectives: trackConfig('mo3', 20_000).objectives };
-      await expect(withRequestSignal(gone.signal, () => harness.api.startRun({ config, solver: 'random', seed: 9, evaluations: 100 }))).rejects.toThrow('the client has gone');
+      await expect(withRequestSignal(gone.signal, () => harness.api.startRun({ config, solver: 'random', seed: 9, evaluations: 100 }))).rejects.toThrow(
+        'the client has gone',
+      );
       expect(await harness.api.listRuns()).toHaveLength(before);
       expect(held.signals).toEqual([]);
     } finally {
@@ -146,7 +152,13 @@ describe('an experiment added with a multi-objective instance above N = 2,520', 
     app.dispose();
     fs.rmSync(workspace, { recursive: true, force: true });
   });
-  const spec = (name: string, n: number) => ({ name, instances: [{ name: `mo2-n${n}`, track: 'mo2', n }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 20 } });
+  const spec = (name: string, n: number) => ({
+    name,
+    instances: [{ name: `mo2-n${n}`, track: 'mo2', n }],
+    solvers: [{ name: 'random' }],
+    seeds: [1],
+    budget: { evaluations: 20 },
+  });
 
   it('has its normalisation computed in a worker while other calls are answered; the report computes none either', async () => {
     await app.api.createProject('study.saikoro');
@@ -155,7 +167,11 @@ describe('an experiment added with a multi-objective instance above N = 2,520', 
     try {
       const order: string[] = [];
       const added = app.api.addExperiment(spec('big', 2600)).then((summary) => (order.push('added'), summary));
-      await within(waitUntil(() => held.signals.length === 1), 30_000, 'the normalisation asked for');
+      await within(
+        waitUntil(() => held.signals.length === 1),
+        30_000,
+        'the normalisation asked for',
+      );
       const project = await app.api.getProject();
       order.push('getProject');
       expect(project?.experiments.map((e) => e.name)).toEqual([]);
@@ -167,7 +183,14 @@ describe('an experiment added with a multi-objective instance above N = 2,520', 
       // The report reads the stored default instead of computing it again (the session's run
       // got the same normalisation from hvNormalisationFor's memory).
       await app.api.runExperiment('big');
-      await within(waitUntil(() => false, async () => (await app.api.getProject())?.experiments[0]?.counts.done === 1), 120_000, 'the run');
+      await within(
+        waitUntil(
+          () => false,
+          async () => (await app.api.getProject())?.experiments[0]?.counts.done === 1,
+        ),
+        120_000,
+        'the run',
+      );
       const report = await app.api.exportReport('big', { format: 'json' });
       expect(JSON.stringify(report)).toContain(String(nadir[0]));
       expect(calls.count).toBe(0);
@@ -185,11 +208,22 @@ describe('an experiment added with a multi-objective instance above N = 2,520', 
     const held = holdNormalisation(app);
     try {
       await app.api.runExperiment('given');
-      await within(waitUntil(() => held.signals.length === 1), 30_000, 'the normalisation asked for');
+      await within(
+        waitUntil(() => held.signals.length === 1),
+        30_000,
+        'the normalisation asked for',
+      );
       const listed = (await app.api.listRuns()).find((r) => r.started.kind === 'dice' && r.started.experiment?.name === 'given')!;
       expect([listed.status, listed.snapshot, listed.started.kind === 'dice' && listed.started.hvNormalisation]).toEqual(['queued', null, null]);
       held.release();
-      await within(waitUntil(() => false, async () => (await app.api.getProject())?.experiments.find((e) => e.name === 'given')?.counts.done === 1), 120_000, 'the run');
+      await within(
+        waitUntil(
+          () => false,
+          async () => (await app.api.getProject())?.experiments.find((e) => e.name === 'given')?.counts.done === 1,
+        ),
+        120_000,
+        'the run',
+      );
       const ran = (await app.api.getRun(listed.runId))!;
       expect(ran.status).toBe('done');
       expect(ran.started.kind === 'dice' && ran.started.hvNormalisation).toEqual(await expected(trackConfig('mo2', 2700)));

@@ -55,7 +55,8 @@ function programRuns(file: string): { id: string; status: string; finishedAt: st
   }
 }
 
-const CHANGED = /experiment "mine", solver fake \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\); its runs would not be the ones the experiment names\. Restore the file, or add the changed program as a new experiment/;
+const CHANGED =
+  /experiment "mine", solver fake \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\); its runs would not be the ones the experiment names\. Restore the file, or add the changed program as a new experiment/;
 
 function appWith(dir: string) {
   const harness = apiHarness(2, { workspace: dir, programs: allowPrograms() });
@@ -75,7 +76,7 @@ function appWith(dir: string) {
 }
 
 describe('a program whose script changed since the experiment was added', () => {
-  it('the app\'s Retry refuses it at once, naming the experiment and solver; the failed runs stay as they were', async () => {
+  it("the app's Retry refuses it at once, naming the experiment and solver; the failed runs stay as they were", async () => {
     const { dir, script, spec } = folder(['exit3', '1']);
     const { harness, ended } = appWith(dir);
     await harness.api.createProject('p.saikoro');

@@ -105,7 +105,9 @@ describe('planning a dice run', () => {
 describe('settings that cannot fit in the worker memory limit', () => {
   it('planDiceRun refuses them against the limit the worker will have, naming it', () => {
     const input = { config: trackConfig('so', 1_000_000), solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 };
-    expect(() => planDiceRun({ ...input, workerMemoryLimitMb: 4096 })).toThrow(new MemoryLimitError(memoryRefusal({ solver: 'ga', params: { ...planDiceRun(input).request.params }, n: 1_000_000, objectiveCount: 1 }, 4096)!));
+    expect(() => planDiceRun({ ...input, workerMemoryLimitMb: 4096 })).toThrow(
+      new MemoryLimitError(memoryRefusal({ solver: 'ga', params: { ...planDiceRun(input).request.params }, n: 1_000_000, objectiveCount: 1 }, 4096)!),
+    );
     expect(() => planDiceRun({ ...input, workerMemoryLimitMb: 4096 })).toThrow(/^ga at N = 1,000,000 needs about 190,\d{3} MB .*memory limit of 4,096 MB$/);
     // The run's own limit wins; no limit at all lets anything through.
     expect(() => planDiceRun({ ...input, memoryLimitMb: 64, params: {}, workerMemoryLimitMb: 100_000 })).toThrow(/memory limit of 64 MB$/);
@@ -114,7 +116,11 @@ describe('settings that cannot fit in the worker memory limit', () => {
 
   it("the app's startRun refuses them as a bad params field, against its host's limit", async () => {
     const start = { config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 };
-    await expect(planRun(start, { memoryLimitMb: 4096 })).rejects.toMatchObject({ name: 'RunRequestError', field: 'params', message: expect.stringMatching(/^params: ga at N = 1,000,000 needs about .* limit of 4,096 MB$/) });
+    await expect(planRun(start, { memoryLimitMb: 4096 })).rejects.toMatchObject({
+      name: 'RunRequestError',
+      field: 'params',
+      message: expect.stringMatching(/^params: ga at N = 1,000,000 needs about .* limit of 4,096 MB$/),
+    });
     await expect(planRun({ ...start, params: { populationSize: 100 } }, { memoryLimitMb: 4096 })).resolves.toMatchObject({ kind: 'dice' });
   });
 });

@@ -20,15 +20,19 @@ export function runStartsIn(file: string, text: string): string[] {
   if (file.startsWith('src-main/app/') || file.startsWith('src-main/host/')) {
     // Inside the app core only the launcher owns a host; inside the host only the worker executes.
     const problems: string[] = [];
-    if (file.startsWith('src-main/app/') && file !== 'src-main/app/launcher.ts' && /\bSolverHost\b/.test(text)) problems.push(`${file}: names SolverHost (only src-main/app/launcher.ts owns a host)`);
-    if (file.startsWith('src-main/host/') && file !== 'src-main/host/worker.ts' && /\bexecuteRun(Sync)?\b/.test(text)) problems.push(`${file}: executes a run request (only the worker does, inside the host)`);
+    if (file.startsWith('src-main/app/') && file !== 'src-main/app/launcher.ts' && /\bSolverHost\b/.test(text))
+      problems.push(`${file}: names SolverHost (only src-main/app/launcher.ts owns a host)`);
+    if (file.startsWith('src-main/host/') && file !== 'src-main/host/worker.ts' && /\bexecuteRun(Sync)?\b/.test(text))
+      problems.push(`${file}: executes a run request (only the worker does, inside the host)`);
     return problems;
   }
   const problems: string[] = [];
   if (/\bSolverHost\b/.test(text)) problems.push(`${file}: names SolverHost (start runs with src-main/app/launcher.ts)`);
   if (/\bexecuteRun(Sync)?\b/.test(text)) problems.push(`${file}: executes a run request itself (use the launcher's runInProcess)`);
-  if (/\bhost\/pool\.ts['"]/.test(text) && /import\s+(type\s+)?\{[^}]*\bHostRun\b/.test(text)) problems.push(`${file}: imports HostRun (a launched run is a LaunchedRun)`);
-  if (file.startsWith('src-renderer/') && /\bnew (Shared)?Worker\(/.test(text)) problems.push(`${file}: runs a Web Worker of its own (start a run of the app through the API)`);
+  if (/\bhost\/pool\.ts['"]/.test(text) && /import\s+(type\s+)?\{[^}]*\bHostRun\b/.test(text))
+    problems.push(`${file}: imports HostRun (a launched run is a LaunchedRun)`);
+  if (file.startsWith('src-renderer/') && /\bnew (Shared)?Worker\(/.test(text))
+    problems.push(`${file}: runs a Web Worker of its own (start a run of the app through the API)`);
   return problems;
 }
 
@@ -39,19 +43,23 @@ export function runStartsIn(file: string, text: string): string[] {
  */
 export function secondWaysIn(file: string, text: string, homes: { driver: string; kinds: string }): string[] {
   const problems: string[] = [];
-  if (/\brunSolver(Sync)?\b/.test(text)) problems.push(`${file}: names runSolver (deleted: plan the run in src-main/app/ and start it with the launcher; from src-shared, executeRun)`);
+  if (/\brunSolver(Sync)?\b/.test(text))
+    problems.push(`${file}: names runSolver (deleted: plan the run in src-main/app/ and start it with the launcher; from src-shared, executeRun)`);
   // bench external times the protocol against a SolverRun on a problem that times its own evaluations;
   // a competition server's remote run steps the dice kind's own run (diceRunKind.create, the same
   // run a program entrant gets, its pipe replaced by the network) because it reads that live run's
   // result between requests (an entrant's best so far) and replays a killed server's requests into it.
   const code = text.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
   const drives = /\b(drive|driveSync)\(|\bnew SolverRun\(/.test(code);
-  if (drives && file !== homes.driver && !file.startsWith(`${homes.kinds}/`) && file !== 'src-main/bench/external.ts' && file !== 'src-main/app/remote-run.ts') problems.push(`${file}: drives a run itself (go through executeRun, or the launcher)`);
+  if (drives && file !== homes.driver && !file.startsWith(`${homes.kinds}/`) && file !== 'src-main/bench/external.ts' && file !== 'src-main/app/remote-run.ts')
+    problems.push(`${file}: drives a run itself (go through executeRun, or the launcher)`);
   return problems;
 }
 
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|vue|mts)$/.test(e.name) ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(join(dir, e.name)) : /\.(ts|vue|mts)$/.test(e.name) ? [join(dir, e.name)] : [],
+  );
 }
 
 describe('one launcher for every run', () => {
@@ -67,7 +75,12 @@ describe('one launcher for every run', () => {
     const homes = { driver: defining(/export function driveSync\b/), kinds: dirname(defining(/export async function executeRun\b/)) };
     expect(files.flatMap((f) => secondWaysIn(posix(f), readFileSync(f, 'utf8'), homes))).toEqual([]);
     // Nor do the docs teach it.
-    const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const docs = [
+      'README.md',
+      ...readdirSync(join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`),
+    ];
     expect(docs.length).toBeGreaterThan(10);
     expect(docs.filter((f) => /\brunSolver(Sync)?\b/.test(readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
     expect(secondWaysIn('src-main/cli/commands/x.ts', 'const r = await runSolver(problem, name, {}, 1, t);', homes)).toHaveLength(1);
@@ -95,8 +108,10 @@ describe('one launcher for every run', () => {
     expect(runStartsIn('src-main/host/worker.ts', 'await executeRun(request)')).toEqual([]);
     expect(runStartsIn('src-main/host/pool.ts', 'executeRunSync(request)')).toHaveLength(1);
     expect(runStartsIn('src-renderer/views/nqueens/sweep.ts', "import { executeRunSync } from '../../../src-shared/runtime/kinds/index.ts';")).toHaveLength(1);
-    expect(runStartsIn('src-renderer/views/nqueens/useSweep.ts', "const w = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' });")).toHaveLength(1);
-    expect(runStartsIn('src-renderer/views/nqueens/useSweep.ts', "const s = await runs.start(request);")).toEqual([]);
+    expect(
+      runStartsIn('src-renderer/views/nqueens/useSweep.ts', "const w = new Worker(new URL('./sweep.worker.ts', import.meta.url), { type: 'module' });"),
+    ).toHaveLength(1);
+    expect(runStartsIn('src-renderer/views/nqueens/useSweep.ts', 'const s = await runs.start(request);')).toEqual([]);
   });
 
   it('a plan gives the same result in a worker and in this process', async () => {

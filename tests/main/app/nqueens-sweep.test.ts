@@ -27,7 +27,15 @@ function cellByCell(start: StartNqueensSweep): Omit<NqueensSweepOutcome, 'second
   return start.points.flatMap((p, i) =>
     Array.from({ length: start.seeds }, (_, k) => {
       const r = executeRunSync({ kind: 'nqueens', method: 'neural', n: p.n, params: p.params, seed: k + 1 });
-      return { index: i * start.seeds + k, setting: p.setting, n: p.n, seed: k + 1, solved: r.solved, steps: r.steps, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
+      return {
+        index: i * start.seeds + k,
+        setting: p.setting,
+        n: p.n,
+        seed: k + 1,
+        solved: r.solved,
+        steps: r.steps,
+        ...(r.failure !== undefined ? { failure: r.failure } : {}),
+      };
     }),
   );
 }
@@ -100,8 +108,13 @@ describe('the N-Queens sweep as a kind of run', () => {
     await expect(bad({ points: [start.points[0], { setting: 1, n: 8, params: { A: -1 } }] })).rejects.toThrow(/^points\[1\]\.params\.A: /);
     await expect(bad({ points: [{ setting: 0, n: 3, params: {} }] })).rejects.toThrow(/^points\[0\]\.n: /);
     await expect(bad({ points: [{ setting: -1, n: 8, params: {} }] })).rejects.toThrow('points[0].setting: must be a non-negative integer, got -1');
-    await expect(bad({ points: Array.from({ length: 1001 }, () => start.points[0]), seeds: 1000 })).rejects.toThrow(/^points: 1001 points x 1000 seeds is more than 1,000,000 runs/);
+    await expect(bad({ points: Array.from({ length: 1001 }, () => start.points[0]), seeds: 1000 })).rejects.toThrow(
+      /^points: 1001 points x 1000 seeds is more than 1,000,000 runs/,
+    );
     // A request that reaches a worker unchecked fails there with the reason.
-    expect(runInProcessSync({ request: { kind: 'nqueens-sweep', points: [], seeds: 1 } })).toMatchObject({ status: 'failed', reason: 'nqueens-sweep: points must be a non-empty array' });
+    expect(runInProcessSync({ request: { kind: 'nqueens-sweep', points: [], seeds: 1 } })).toMatchObject({
+      status: 'failed',
+      reason: 'nqueens-sweep: points must be a non-empty array',
+    });
   });
 });

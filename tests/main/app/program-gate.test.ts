@@ -53,7 +53,22 @@ const KINDS: unknown[] = [undefined, null, 'dice', 'nqueens', 'nqueens-sweep', '
 /** ... and for `program` (a valid one first; the others are refused as they are). */
 function programs(marker: string): unknown[] {
   const valid = markingProgram(marker);
-  return [valid, { ...valid, cwd: '.' }, { ...valid, blind: true }, { ...valid, extra: 1 }, { command: valid.command.join(' '), env: valid.env }, valid.command, null, 'x', 1, true, [], {}, { command: [] }, { command: [1] }];
+  return [
+    valid,
+    { ...valid, cwd: '.' },
+    { ...valid, blind: true },
+    { ...valid, extra: 1 },
+    { command: valid.command.join(' '), env: valid.env },
+    valid.command,
+    null,
+    'x',
+    1,
+    true,
+    [],
+    {},
+    { command: [] },
+    { command: [1] },
+  ];
 }
 
 interface Transport {
@@ -150,7 +165,14 @@ describe('the positive control: with permission, the same requests run the progr
       const transport = await make();
       for (const kind of [undefined, null, 'dice']) {
         const marker = path.join(markers, `marker-${Math.random().toString(36).slice(2)}`);
-        const req: Record<string, unknown> = { config: { n: 30 }, seed: 1, evaluations: 20, wholeBudget: true, solver: 'fake', program: markingProgram(marker) };
+        const req: Record<string, unknown> = {
+          config: { n: 30 },
+          seed: 1,
+          evaluations: 20,
+          wholeBudget: true,
+          solver: 'fake',
+          program: markingProgram(marker),
+        };
         if (kind !== undefined) req.kind = kind;
         const answer = await transport.call('startRun', [req]);
         expect(answer.ok, `kind ${JSON.stringify(kind)}: ${answer.ok ? '' : answer.error.message}`).toBe(true);
@@ -187,7 +209,9 @@ describe('the gate', () => {
     await harness.api.createProject('a.saikoro');
     switchTo = () => harness.api.openProject('b.saikoro');
     const marker = path.join(markers, 'marker-switch');
-    const error = await harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, wholeBudget: true, solver: 'fake', program: markingProgram(marker) }).catch((e) => e);
+    const error = await harness.api
+      .startRun({ config: { n: 30 }, seed: 1, evaluations: 20, wholeBudget: true, solver: 'fake', program: markingProgram(marker) })
+      .catch((e) => e);
     expect(asked).toEqual([path.join(workspace, 'a.saikoro')]);
     expect(error).toMatchObject({ name: 'ProgramNotAllowedError', field: 'project' });
     expect(error.message).toContain('was replaced by another while the program was being approved; nothing ran');
@@ -203,26 +227,44 @@ describe('the gate', () => {
       return bin;
     });
     const asked: ResolvedProgram[] = [];
-    const harness = apiHarness(1, { workspace: fs.mkdtempSync(path.join(root, 'path-case-')), programs: askOncePerProject(async (q) => (asked.push(...q.programs), false)) });
+    const harness = apiHarness(1, {
+      workspace: fs.mkdtempSync(path.join(root, 'path-case-')),
+      programs: askOncePerProject(async (q) => (asked.push(...q.programs), false)),
+    });
     cleanup.push(() => harness.dispose());
-    for (const dir of dirs) await expect(harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, solver: 'x', program: { command: ['solver-x'], cwd: work, env: { PATH: dir } } })).rejects.toMatchObject({ name: 'ProgramNotAllowedError' });
+    for (const dir of dirs)
+      await expect(
+        harness.api.startRun({ config: { n: 30 }, seed: 1, evaluations: 20, solver: 'x', program: { command: ['solver-x'], cwd: work, env: { PATH: dir } } }),
+      ).rejects.toMatchObject({ name: 'ProgramNotAllowedError' });
     expect(asked.map((p) => p.executable)).toEqual(dirs.map((d) => path.join(d, 'solver-x')));
     expect(asked[0].files['solver-x']).not.toBe(asked[1].files['solver-x']);
   });
 
-  it('resolves what runs: the executable on the spec\'s PATH, a cwd that is a folder, the files\' hashes', () => {
+  it("resolves what runs: the executable on the spec's PATH, a cwd that is a folder, the files' hashes", () => {
     const dir = fs.mkdtempSync(path.join(root, 'resolve-'));
     fs.writeFileSync(path.join(dir, 'ga.py'), 'print(1)\n');
     const r = resolveProgram('ga', { command: [process.execPath, 'ga.py', '--pop', '10'], cwd: '.' }, dir);
     expect(r).toMatchObject({ name: 'ga', executable: process.execPath, cwd: dir, env: {} });
     expect(Object.keys(r.files)).toEqual([process.execPath, 'ga.py']);
-    expect(() => resolveProgram('ga', { command: ['no-such-program-here'] }, dir)).toThrow(/program "no-such-program-here" was not found on the PATH Saikoro runs with/);
-    expect(() => resolveProgram('ga', { command: [process.execPath], cwd: 'ga.py' }, dir)).toThrow(`the solver ga's working directory ${path.join(dir, 'ga.py')} is not a folder`);
+    expect(() => resolveProgram('ga', { command: ['no-such-program-here'] }, dir)).toThrow(
+      /program "no-such-program-here" was not found on the PATH Saikoro runs with/,
+    );
+    expect(() => resolveProgram('ga', { command: [process.execPath], cwd: 'ga.py' }, dir)).toThrow(
+      `the solver ga's working directory ${path.join(dir, 'ga.py')} is not a folder`,
+    );
     expect(() => resolveProgram('ga', { command: ['./ga.py'] }, dir)).toThrow(/is not an executable file/);
   });
 
   it('the launcher and the in-process path refuse a program the gate did not admit', async () => {
-    const plan = planDiceRun({ config: trackConfig('so', 30), solver: 'fake', program: { command: [process.execPath, FAKE, 'random', '10'], cwd: root }, params: {}, seed: 1, evaluations: 20, wholeBudget: true });
+    const plan = planDiceRun({
+      config: trackConfig('so', 30),
+      solver: 'fake',
+      program: { command: [process.execPath, FAKE, 'random', '10'], cwd: root },
+      params: {},
+      seed: 1,
+      evaluations: 20,
+      wholeBudget: true,
+    });
     expect(() => assertAdmitted(plan.request)).toThrow(/did not pass the program gate/);
     const launcher = new Launcher({ spawn: nodeSpawner(), parallelism: 1 });
     cleanup.push(() => launcher.dispose());
@@ -240,8 +282,16 @@ describe('the gate', () => {
 
   it('a refusing policy refuses before anything is resolved or hashed, naming the option', async () => {
     const gate = new ProgramGate({ policy: refusePrograms() });
-    await expect(gate.allow([{ name: 'x', program: { command: ['no-such-program-here'] } }], { project: null, folder: root, action: 'Starting this run' })).rejects.toMatchObject({ name: 'ProgramNotAllowedError', message: expect.stringContaining('--allow-commands') });
+    await expect(
+      gate.allow([{ name: 'x', program: { command: ['no-such-program-here'] } }], { project: null, folder: root, action: 'Starting this run' }),
+    ).rejects.toMatchObject({ name: 'ProgramNotAllowedError', message: expect.stringContaining('--allow-commands') });
     // Allowed, the unresolvable program is named with why.
-    await expect(new ProgramGate({ policy: allowPrograms() }).allow([{ name: 'x', program: { command: ['no-such-program-here'] } }], { project: null, folder: root, action: 'x' })).rejects.toMatchObject({ name: 'ProgramResolveError', field: 'command' });
+    await expect(
+      new ProgramGate({ policy: allowPrograms() }).allow([{ name: 'x', program: { command: ['no-such-program-here'] } }], {
+        project: null,
+        folder: root,
+        action: 'x',
+      }),
+    ).rejects.toMatchObject({ name: 'ProgramResolveError', field: 'command' });
   });
 });

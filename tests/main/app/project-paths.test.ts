@@ -29,7 +29,10 @@ describe('desktop project paths', () => {
     const file = path.join(dir, 'study.saikoro');
     const refused = refusal(() => paths.resolve(file, 'open'));
     expect(refused).toBeInstanceOf(PathError);
-    expect(refused).toMatchObject({ field: 'path', message: `path: ${JSON.stringify(file)} was not chosen in a file dialog or dropped onto the window (use File > Open Project…)` });
+    expect(refused).toMatchObject({
+      field: 'path',
+      message: `path: ${JSON.stringify(file)} was not chosen in a file dialog or dropped onto the window (use File > Open Project…)`,
+    });
     expect(() => paths.resolve(file, 'create')).toThrow(PathError);
     // Another spelling of it is the same file, and is refused as well.
     expect(() => paths.resolve(path.join(dir, 'sub', '..', 'study.saikoro'), 'open')).toThrow(PathError);

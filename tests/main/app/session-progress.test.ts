@@ -21,7 +21,13 @@ import { validateSpec } from '../../../src-shared/experiments/spec.ts';
 import type { RunOutcome } from '../../../src-main/host/pool.ts';
 import { commandLineGate } from '../../../src-main/app/program-gate.ts';
 
-const SPEC = { name: 'two', instances: [{ name: 'so-n10', track: 'so', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 2 }, budget: { evaluations: 20 } };
+const SPEC = {
+  name: 'two',
+  instances: [{ name: 'so-n10', track: 'so', n: 10 }],
+  solvers: [{ name: 'random' }],
+  seeds: { count: 2 },
+  budget: { evaluations: 20 },
+};
 
 /** A launched run the test drives: its snapshots and its end are sent by hand. */
 class FakeRun {
@@ -35,7 +41,12 @@ class FakeRun {
     readonly plan: AnyRunPlan,
   ) {}
   handle(): LaunchedRun {
-    return { id: this.runId, onStatus: (l: (s: string) => void) => this.status.listen(l), onSnapshot: (l: (s: { progress: number }) => void) => this.snapshot.listen(l), outcome: this.outcome } as unknown as LaunchedRun;
+    return {
+      id: this.runId,
+      onStatus: (l: (s: string) => void) => this.status.listen(l),
+      onSnapshot: (l: (s: { progress: number }) => void) => this.snapshot.listen(l),
+      outcome: this.outcome,
+    } as unknown as LaunchedRun;
   }
 }
 

@@ -8,9 +8,23 @@ describe('saikoro bench external --quick', () => {
     const progress: string[] = [];
     const report = await externalBench.run({ quick: true, progress: (m) => progress.push(m) });
     const figures = report.json as Record<string, number>;
-    expect(Object.keys(figures)).toEqual(['n', 'batch', 'evaluations', 'inProcessPerSecond', 'externalPerSecond', 'inProcessWithoutEvaluationPerSecond', 'pipeWithoutEvaluationPerSecond', 'overheadMicroseconds', 'sandbox', 'startSandboxedMs', 'startPlainMs', 'starts']);
+    expect(Object.keys(figures)).toEqual([
+      'n',
+      'batch',
+      'evaluations',
+      'inProcessPerSecond',
+      'externalPerSecond',
+      'inProcessWithoutEvaluationPerSecond',
+      'pipeWithoutEvaluationPerSecond',
+      'overheadMicroseconds',
+      'sandbox',
+      'startSandboxedMs',
+      'startPlainMs',
+      'starts',
+    ]);
     expect(figures).toMatchObject({ n: 840, batch: 100, evaluations: 5000 });
-    for (const key of ['inProcessPerSecond', 'externalPerSecond', 'inProcessWithoutEvaluationPerSecond', 'pipeWithoutEvaluationPerSecond']) expect(figures[key]).toBeGreaterThan(0);
+    for (const key of ['inProcessPerSecond', 'externalPerSecond', 'inProcessWithoutEvaluationPerSecond', 'pipeWithoutEvaluationPerSecond'])
+      expect(figures[key]).toBeGreaterThan(0);
     expect(Number.isFinite(figures.overheadMicroseconds)).toBe(true);
     expect(report.tables[0].rows).toHaveLength(3);
     // The start: in the sandbox where this machine has one (bubblewrap), and without.

@@ -25,7 +25,13 @@ function slicedHypervolume(points: readonly (readonly number[])[], ref: readonly
   let volume = 0;
   for (let k = 0; k < sorted.length; k++) {
     const depth = (k + 1 < sorted.length ? sorted[k + 1][m - 1] : ref[m - 1]) - sorted[k][m - 1];
-    if (depth > 0) volume += depth * slicedHypervolume(sorted.slice(0, k + 1).map((p) => p.slice(0, m - 1)), ref.slice(0, m - 1));
+    if (depth > 0)
+      volume +=
+        depth *
+        slicedHypervolume(
+          sorted.slice(0, k + 1).map((p) => p.slice(0, m - 1)),
+          ref.slice(0, m - 1),
+        );
   }
   return volume;
 }
@@ -39,7 +45,16 @@ describe('the independent hypervolume used below', () => {
       expect(slicedHypervolume(vertices, new Array(m).fill(REF))).toBeCloseTo(REF ** m - 1, 12);
     }
     // pygmo's documented example: [[1,0,1],[1,1,0],[-1,2,2]] against (5,5,5) is 114.
-    expect(slicedHypervolume([[1, 0, 1], [1, 1, 0], [-1, 2, 2]], [5, 5, 5])).toBe(114);
+    expect(
+      slicedHypervolume(
+        [
+          [1, 0, 1],
+          [1, 1, 0],
+          [-1, 2, 2],
+        ],
+        [5, 5, 5],
+      ),
+    ).toBe(114);
   });
 });
 

@@ -20,12 +20,38 @@ describe('bench solvers', () => {
   });
 
   it('reads its settings from the environment, with small ones for --quick', () => {
-    expect(benchOptions({}, false)).toMatchObject({ seeds: 10, budgets: [20000, 1000000], seconds: [10], cap: 1000000, cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'], configs: 10, solvers: null });
+    expect(benchOptions({}, false)).toMatchObject({
+      seeds: 10,
+      budgets: [20000, 1000000],
+      seconds: [10],
+      cap: 1000000,
+      cases: ['so50', 'so840', 'so2520', 'mo2', 'mo3', 'so840time', 'mo2time'],
+      configs: 10,
+      solvers: null,
+    });
     expect(benchOptions({}, true)).toMatchObject({ seeds: 2, budgets: [2000], seconds: [1], cap: 5000, configs: 2 });
-    expect(benchOptions({ SAIKORO_BENCH_CASES: 'random-so840,random-mo3', SAIKORO_BENCH_CONFIGS: '4' }, false)).toMatchObject({ cases: ['random-so840', 'random-mo3'], configs: 4 });
+    expect(benchOptions({ SAIKORO_BENCH_CASES: 'random-so840,random-mo3', SAIKORO_BENCH_CONFIGS: '4' }, false)).toMatchObject({
+      cases: ['random-so840', 'random-mo3'],
+      configs: 4,
+    });
     expect(() => benchOptions({ SAIKORO_BENCH_CONFIGS: '-1' }, false)).toThrow('SAIKORO_BENCH_CONFIGS must be a positive integer');
-    const env = { SAIKORO_BENCH_SEEDS: '3', SAIKORO_BENCH_BUDGETS: '100, 200', SAIKORO_BENCH_CASES: 'mo2', SAIKORO_BENCH_SOLVERS: 'random', SAIKORO_BENCH_PARALLEL: '1' };
-    expect(benchOptions(env, false)).toEqual({ seeds: 3, budgets: [100, 200], seconds: [10], cap: 1000000, cases: ['mo2'], configs: 10, solvers: ['random'], parallelism: 1 });
+    const env = {
+      SAIKORO_BENCH_SEEDS: '3',
+      SAIKORO_BENCH_BUDGETS: '100, 200',
+      SAIKORO_BENCH_CASES: 'mo2',
+      SAIKORO_BENCH_SOLVERS: 'random',
+      SAIKORO_BENCH_PARALLEL: '1',
+    };
+    expect(benchOptions(env, false)).toEqual({
+      seeds: 3,
+      budgets: [100, 200],
+      seconds: [10],
+      cap: 1000000,
+      cases: ['mo2'],
+      configs: 10,
+      solvers: ['random'],
+      parallelism: 1,
+    });
     expect(() => benchOptions({ SAIKORO_BENCH_SEEDS: '0' }, false)).toThrow('SAIKORO_BENCH_SEEDS must be a positive integer, got "0"');
     expect(() => benchOptions({ SAIKORO_BENCH_CASES: 'so51' }, false)).toThrow('unknown case "so51"');
     expect(() => benchOptions({ SAIKORO_BENCH_SOLVERS: 'magic' }, false)).toThrow('unknown solver "magic"');
@@ -33,7 +59,16 @@ describe('bench solvers', () => {
   });
 
   it('runs each case through the worker pool and reports the same figures as the in-process driver', async () => {
-    const options = { seeds: 2, budgets: [300], seconds: [0.3], cap: 3000, cases: ['so50' as const, 'mo2' as const, 'so840time' as const], configs: 1, solvers: ['random', 'ga', 'nsga2'], parallelism: 2 };
+    const options = {
+      seeds: 2,
+      budgets: [300],
+      seconds: [0.3],
+      cap: 3000,
+      cases: ['so50' as const, 'mo2' as const, 'so840time' as const],
+      configs: 1,
+      solvers: ['random', 'ga', 'nsga2'],
+      parallelism: 2,
+    };
     const messages: string[] = [];
     const result = await runSolverBench(options, (m) => messages.push(m));
     expect(messages[0]).toBe('solvers: 12 runs on 2 worker(s)');
@@ -50,18 +85,43 @@ describe('bench solvers', () => {
           expect(run.seconds).toBeGreaterThanOrEqual(0.3);
           expect(run.evaluations).toBeGreaterThan(0);
         } else if (cell.case === 'so50') {
-          const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: run.seed, config: trackConfig('so', 50), termination: { maxEvaluations: 3000, target: 0 } });
+          const local = executeRunSync({
+            kind: 'dice',
+            solver: cell.solver,
+            params: {},
+            seed: run.seed,
+            config: trackConfig('so', 50),
+            termination: { maxEvaluations: 3000, target: 0 },
+          });
           const hit = local.best?.feasible && local.best.objectives[0] === 0 ? local.bestFoundAt! : Infinity;
           expect(run.value).toBe(hit);
           expect(run.evaluations).toBe(local.evaluations);
         } else {
-          const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: run.seed, config: trackConfig('mo2', 840), termination: { maxEvaluations: 300 }, traceHypervolume: false });
-          expect(run.value).toBe(normalisedHypervolume(local.front.map((s) => s.objectives), norm));
+          const local = executeRunSync({
+            kind: 'dice',
+            solver: cell.solver,
+            params: {},
+            seed: run.seed,
+            config: trackConfig('mo2', 840),
+            termination: { maxEvaluations: 300 },
+            traceHypervolume: false,
+          });
+          expect(run.value).toBe(
+            normalisedHypervolume(
+              local.front.map((s) => s.objectives),
+              norm,
+            ),
+          );
           expect(run.frontSize).toBe(local.front.length);
           expect(run.value).toBeLessThanOrEqual(1.1 * 1.1);
         }
       }
-      expect(cell.median).toBe(quantileWithInfinity(cell.runs.map((r) => r.value), 0.5));
+      expect(cell.median).toBe(
+        quantileWithInfinity(
+          cell.runs.map((r) => r.value),
+          0.5,
+        ),
+      );
     }
 
     const tables = renderSolverBench(result);
@@ -81,13 +141,29 @@ describe('bench solvers', () => {
 
   it('compares the default solver with the baseline on the default config and on random ones', async () => {
     const strong = DEFAULT_SOLVERS.so;
-    const options = { seeds: 2, budgets: [300], seconds: [1], cap: 3000, cases: ['random-so840' as const], configs: 2, solvers: ['ga', strong], parallelism: 2 };
+    const options = {
+      seeds: 2,
+      budgets: [300],
+      seconds: [1],
+      cap: 3000,
+      cases: ['random-so840' as const],
+      configs: 2,
+      solvers: ['ga', strong],
+      parallelism: 2,
+    };
     const result = await runSolverBench(options, () => {});
     expect(result.cells.map((c) => `${c.config} ${c.solver}`)).toEqual(['0 ga', `0 ${strong}`, '1 ga', `1 ${strong}`, '2 ga', `2 ${strong}`]);
     expect(benchConfig('random-so840', 0)).toEqual(trackConfig('so', 840));
     expect(benchConfig('random-so840', 2)).toEqual(randomDiceConfig(2, 'so', 840));
     for (const cell of result.cells) {
-      const local = executeRunSync({ kind: 'dice', solver: cell.solver, params: {}, seed: 1, config: benchConfig('random-so840', cell.config), termination: { maxEvaluations: 300, target: 0 } });
+      const local = executeRunSync({
+        kind: 'dice',
+        solver: cell.solver,
+        params: {},
+        seed: 1,
+        config: benchConfig('random-so840', cell.config),
+        termination: { maxEvaluations: 300, target: 0 },
+      });
       expect(cell.runs[0].value).toBe(local.best!.feasible ? local.best!.objectives[0] : Infinity);
     }
     const [table] = renderSolverBench(result);
@@ -99,7 +175,9 @@ describe('bench solvers', () => {
       expect(row[4]).toBe(leadRatio('best-f', at(strong), at('ga'))!.toFixed(3));
     });
     expect(table.rows[0][1]).toBe(Array.from({ length: 12 }, (_, i) => `${i + 1}:0.1-0.9`).join(' '));
-    expect(table.notes!.join('\n')).toMatch(/Default config: \d\.\d{3}\. Random configs: median \d\.\d{3}, from \d\.\d{3} to \d\.\d{3}; at least as far ahead as on the default config on \d of 2\./);
+    expect(table.notes!.join('\n')).toMatch(
+      /Default config: \d\.\d{3}\. Random configs: median \d\.\d{3}, from \d\.\d{3} to \d\.\d{3}; at least as far ahead as on the default config on \d of 2\./,
+    );
   });
 
   it('takes the lead as a ratio, lower f or higher HV being better, with infeasible and empty cases', () => {

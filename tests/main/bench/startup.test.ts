@@ -11,7 +11,15 @@ describe('saikoro bench startup', () => {
     expect(run.code, run.stderr).toBe(0);
     const report = JSON.parse(run.stdout) as StartupReport;
     expect(report.rounds).toBe(2);
-    expect(report.cases.map((c) => c.name)).toEqual(['node -e 0', 'saikoro --help', 'saikoro rngbias', 'saikoro eval (1 line)', 'saikoro project info (empty project)', 'saikoro solve (1,000 evals, N = 50)', 'Slurm array task, nothing to do']);
+    expect(report.cases.map((c) => c.name)).toEqual([
+      'node -e 0',
+      'saikoro --help',
+      'saikoro rngbias',
+      'saikoro eval (1 line)',
+      'saikoro project info (empty project)',
+      'saikoro solve (1,000 evals, N = 50)',
+      'Slurm array task, nothing to do',
+    ]);
     for (const c of report.cases) {
       expect(c.wallMs.min).toBeGreaterThan(0);
       expect(c.wallMs.min).toBeLessThanOrEqual(c.wallMs.median);

@@ -20,10 +20,15 @@ const SAMPLE = '31552264665432613134314646226624645162511461153216'; // the refe
 /** Runs the built CLI as a user would (bin/saikoro.mjs, which rebuilds out/cli if stale). */
 function runBuilt(args: string[], stdin: string, env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH, ...env }, cwd: dirname(ROOT), maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') reject(error);
-      else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [BIN, ...args],
+      { env: { PATH: process.env.PATH, ...env }, cwd: dirname(ROOT), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number') reject(error);
+        else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
     child.stdin!.end(stdin);
   });
 }
@@ -35,7 +40,10 @@ describe('the built CLI gives the sources’ output', () => {
     expect(built.stderr).toBe('');
     expect(built.code).toBe(0);
     expect(built.stdout).toBe(source.stdout);
-    const lines = built.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    const lines = built.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines.length).toBe(goldenCases.length);
     goldenCases.forEach((c, i) => {
       expect(lines[i].id).toBe(c.id);
@@ -61,7 +69,10 @@ describe('the built CLI gives the sources’ output', () => {
         RNGBIAS_BIAS_BETA: JSON.stringify(k.beta),
         RNGBIAS_BIAS_GAMMA: JSON.stringify(k.gamma),
       };
-      const [b, s] = await Promise.all([runBuilt(['rngbias'], JSON.stringify(c.x), env), runCli(['rngbias'], { stdin: JSON.stringify(c.x), env, cwd: dirname(ROOT) })]);
+      const [b, s] = await Promise.all([
+        runBuilt(['rngbias'], JSON.stringify(c.x), env),
+        runCli(['rngbias'], { stdin: JSON.stringify(c.x), env, cwd: dirname(ROOT) }),
+      ]);
       expect([b.code, b.stdout, b.stderr], c.id).toEqual([s.code, s.stdout, s.stderr]);
       const out = JSON.parse(b.stdout);
       [out.objective].flat().forEach((v: number, m: number) => expect(closeValue(v, c.objectives[m]), c.id).toBe(true));
@@ -69,7 +80,10 @@ describe('the built CLI gives the sources’ output', () => {
   }, 300_000);
 
   it('bad input: the same message and exit status', async () => {
-    const [b, s] = await Promise.all([runBuilt(['rngbias'], '"3155226466543261313431464622662464516251146115321X"'), runCli(['rngbias'], { stdin: '"3155226466543261313431464622662464516251146115321X"', cwd: dirname(ROOT) })]);
+    const [b, s] = await Promise.all([
+      runBuilt(['rngbias'], '"3155226466543261313431464622662464516251146115321X"'),
+      runCli(['rngbias'], { stdin: '"3155226466543261313431464622662464516251146115321X"', cwd: dirname(ROOT) }),
+    ]);
     expect(b.code).toBe(1);
     expect([b.code, b.stdout, b.stderr]).toEqual([s.code, s.stdout, s.stderr]);
     const [bh, sh] = await Promise.all([runBuilt(['--help'], ''), runCli(['--help'])]);
@@ -114,10 +128,13 @@ describe('what a light command loads', () => {
     expect(loaded.filter((m) => /^(rngbias|eval|report|serve|solve|experiment)-/.test(m))).toEqual([]);
   });
 
-  it('a command\'s help loads no npm package and a few kB (it never loads the command: tests/main/cli/help.test.ts)', () => {
+  it("a command's help loads no npm package and a few kB (it never loads the command: tests/main/cli/help.test.ts)", () => {
     for (const { name } of commands) {
       const loaded = [...staticClosure(chunkOf(`${name}.help`))];
-      expect(loaded.filter((m) => !m.startsWith('node:') && !m.endsWith('.js')), name).toEqual([]);
+      expect(
+        loaded.filter((m) => !m.startsWith('node:') && !m.endsWith('.js')),
+        name,
+      ).toEqual([]);
       const bytes = loaded.filter((m) => m.endsWith('.js')).reduce((sum, m) => sum + statSync(join(OUT, m)).size, 0);
       expect(bytes, name).toBeLessThan(64 * 1024);
     }
@@ -126,14 +143,17 @@ describe('what a light command loads', () => {
   it('rngbias and eval load none of the heavy packages (YAML only for a config file, through import())', () => {
     for (const command of ['rngbias', 'eval']) {
       const loaded = [...staticClosure(chunkOf(command))];
-      expect(loaded.filter((m) => HEAVY.includes(m)), command).toEqual([]);
+      expect(
+        loaded.filter((m) => HEAVY.includes(m)),
+        command,
+      ).toEqual([]);
     }
     // Its YAML comes through import(): the chunk it loads that way does import yaml.
     const lazy = [...readFileSync(join(OUT, chunkOf('rngbias')), 'utf8').matchAll(/import\("\.\/([^"]+)"\)/g)].map((m) => m[1]);
     expect(lazy.some((chunk) => staticClosure(chunk).has('yaml'))).toBe(true);
   });
 
-  it('rngbias finds the evaluator\'s window table in the bundle, as the sources build it (no table built at start)', () => {
+  it("rngbias finds the evaluator's window table in the bundle, as the sources build it (no table built at start)", () => {
     const tableText = /"(\[[\d,]*\])"/;
     const holders = [...staticClosure(chunkOf('rngbias'))].filter((m) => m.endsWith('.js') && tableText.test(readFileSync(join(OUT, m), 'utf8')));
     expect(holders).toHaveLength(1);

@@ -96,7 +96,9 @@ describe('saikoro compare', () => {
     const c = JSON.parse((await runCli(['compare', 'few.saikoro', 'few', '--metric', 'hv', '--json'], { cwd })).stdout);
     // The exact test's smallest p with 3 and 3 runs is 2 / C(6, 3) = 0.1: the one pair's p is at least that.
     expect(c.instances[0].pairs[0].p).toBeGreaterThanOrEqual(0.1);
-    expect(few.stdout).toContain('note: With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so no pair can be significant; 4 runs per solver can be.\n');
+    expect(few.stdout).toContain(
+      'note: With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so no pair can be significant; 4 runs per solver can be.\n',
+    );
   });
 
   it('epsilon, spacing and feasibility: the stored fronts through the library indicators', async () => {
@@ -108,7 +110,12 @@ describe('saikoro compare', () => {
     expect([eps.higherIsBetter, spc.higherIsBetter]).toEqual([false, false]);
     const inst = eps.instances[0];
     const mine = runs.filter((x) => x.instance === 'mo2-n12');
-    const front = (x: (typeof mine)[number]) => normalise(x.result!.front.map((s) => s.objectives), inst.normalisation.ideal, inst.normalisation.nadir);
+    const front = (x: (typeof mine)[number]) =>
+      normalise(
+        x.result!.front.map((s) => s.objectives),
+        inst.normalisation.ideal,
+        inst.normalisation.nadir,
+      );
     const union = mine.flatMap(front);
     const reference = nonDominatedIndices(union).map((i) => union[i]);
     for (const [k, solver] of ['random', 'nsga2'].entries()) {
@@ -180,13 +187,17 @@ describe('saikoro compare', () => {
   it('names bad input (exit 1) and usage errors (exit 2)', async () => {
     const soSpacing = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'spacing'], { cwd });
     expect(soSpacing.code).toBe(1);
-    expect(soSpacing.stderr).toContain('metric spacing applies to no instance of experiment cmp: so-n12 (track so) is single-objective; spacing needs at least 2 objectives (use best or feasibility)');
+    expect(soSpacing.stderr).toContain(
+      'metric spacing applies to no instance of experiment cmp: so-n12 (track so) is single-objective; spacing needs at least 2 objectives (use best or feasibility)',
+    );
     const soEpsilon = await runCli(['compare', 'p.saikoro', 'cmp', '--metric', 'epsilon'], { cwd });
     expect(soEpsilon.code).toBe(1);
     expect(soEpsilon.stderr).toContain('so-n20 (track so) is single-objective; epsilon needs at least 2 objectives');
     const wrongKind = await runCli(['compare', 'p.saikoro', 'mo', '--metric', 'best'], { cwd });
     expect(wrongKind.code).toBe(1);
-    expect(wrongKind.stderr).toContain('metric best applies to no instance of experiment mo: mo2-n12 (track mo2) has 2 objectives; "best" is for single-objective instances');
+    expect(wrongKind.stderr).toContain(
+      'metric best applies to no instance of experiment mo: mo2-n12 (track mo2) has 2 objectives; "best" is for single-objective instances',
+    );
     const unknown = await runCli(['compare', 'p.saikoro', 'nope', '--metric', 'hv'], { cwd });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('no experiment named "nope" (has: cmp, mo)');

@@ -94,9 +94,28 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
     fs.copyFileSync(HOSTILE, path.join(cwd, 'hostile/hostile-solver.mjs'));
     const targets = { HOSTILE_PROJECT: path.join(cwd, 'whole.saikoro'), HOSTILE_PORT: String(port), HOSTILE_OUTSIDE: outside, HOSTILE_TOKEN: token };
     fs.writeFileSync(path.join(cwd, 'hostile/targets.json'), JSON.stringify(targets));
-    fs.writeFileSync(path.join(cwd, 'hostile/run.mjs'), "import fs from 'node:fs';\nObject.assign(process.env, JSON.parse(fs.readFileSync('targets.json', 'utf8')));\nawait import('./hostile-solver.mjs');\n");
+    fs.writeFileSync(
+      path.join(cwd, 'hostile/run.mjs'),
+      "import fs from 'node:fs';\nObject.assign(process.env, JSON.parse(fs.readFileSync('targets.json', 'utf8')));\nawait import('./hostile-solver.mjs');\n",
+    );
 
-    const made = await cli('competition', 'new', 'whole.saikoro', '--tracks', TRACKS.join(','), '--n', '840', '--instances', '5', '--budget', String(BUDGET), '--seeds', '1', '--secret', 'done-means-secret');
+    const made = await cli(
+      'competition',
+      'new',
+      'whole.saikoro',
+      '--tracks',
+      TRACKS.join(','),
+      '--n',
+      '840',
+      '--instances',
+      '5',
+      '--budget',
+      String(BUDGET),
+      '--seeds',
+      '1',
+      '--secret',
+      'done-means-secret',
+    );
     expect(made.code, made.stderr).toBe(0);
     for (const args of [
       ['--name', 'defaults', '--solver', 'default'],
@@ -117,7 +136,12 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
 
     const project = Project.open(path.join(cwd, 'whole.saikoro'), { readOnly: true });
     const runs = project.runs();
-    const grid = new Map(project.experiments().flatMap((e) => expandGrid(e.spec)).map((g) => [g.id, g]));
+    const grid = new Map(
+      project
+        .experiments()
+        .flatMap((e) => expandGrid(e.spec))
+        .map((g) => [g.id, g]),
+    );
     project.close();
     expect(runs).toHaveLength(RUNS);
     for (const run of runs) {
@@ -138,7 +162,10 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
       const tried = attempts(run.result!.log ?? '');
       expect(tried['read-project'], run.instance).toEqual([false, `${path.join(cwd, 'whole.saikoro')}: ENOENT`]);
       expect(tried.network).toEqual([false, 'ECONNREFUSED']);
-      for (const [name, file] of [['write-outside', outside], ['write-project', path.join(cwd, 'hostile-was-here.txt')]]) {
+      for (const [name, file] of [
+        ['write-outside', outside],
+        ['write-project', path.join(cwd, 'hostile-was-here.txt')],
+      ]) {
         expect(tried[name][0], name).toBe(false);
         expect(tried[name][1]).toMatch(/: E(NOENT|ROFS|ACCES)$/);
         expect(tried[name][1].startsWith(`${file}: `)).toBe(true);
@@ -154,7 +181,12 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
     // The standings: the four entrants ranked over the 25 problems, the hostile one scored on what it evaluated.
     whole = await standings('whole.saikoro');
     expect(whole).toMatchObject({ complete: true, runs: { total: RUNS, done: RUNS, failed: 0, missing: 0 }, contradictions: [] });
-    const lines = whole.standings as { entrant: string; rank: number; score: number; problems: Record<string, { best: { evaluations: number | null } | null }> }[];
+    const lines = whole.standings as {
+      entrant: string;
+      rank: number;
+      score: number;
+      problems: Record<string, { best: { evaluations: number | null } | null }>;
+    }[];
     expect(lines.map((l) => l.entrant).sort()).toEqual([...ENTRANTS].sort());
     for (const line of lines) {
       expect(Object.keys(line.problems)).toHaveLength(25);
@@ -167,16 +199,21 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
     expect(lines.reduce((s, l) => s + l.score, 0)).toBeCloseTo((ENTRANTS.length * (ENTRANTS.length + 1)) / 2, 9);
   }, 1_800_000);
 
-  it('killed with SIGKILL mid-run and run again: resumes, and the standings are the whole run\'s', async () => {
+  it("killed with SIGKILL mid-run and run again: resumes, and the standings are the whole run's", async () => {
     expect(whole.standings).toBeDefined();
-    const child = spawn(process.execPath, [path.join(REPO, 'bin/saikoro.mjs'), 'competition', 'run', 'killed.saikoro', '--jobs', '2'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/saikoro.mjs'), 'competition', 'run', 'killed.saikoro', '--jobs', '2'], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let finished = 0;
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stderr! }).on('line', (line) => {
         // Killed in the second track (so has 20 runs), with runs in flight.
         if (/^\[\w+ \d+\/20\] (done|FAILED)/.test(line) && ++finished === 27) child.kill('SIGKILL');
       });
-      child.on('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`competition run ended by itself (${code}) after ${finished} runs`))));
+      child.on('exit', (code, signal) =>
+        signal === 'SIGKILL' ? resolve() : reject(new Error(`competition run ended by itself (${code}) after ${finished} runs`)),
+      );
     });
     await noChildrenLeft();
     let project = Project.open(path.join(cwd, 'killed.saikoro'), { readOnly: true });
@@ -201,12 +238,16 @@ bwrap.describe('issue 26 done: a competition of the five tracks, four entrants, 
     expect(await standings('killed.saikoro')).toEqual(whole);
   }, 1_800_000);
 
-  it('runs as two shards through the Slurm script (as its array tasks run outside Slurm), merged: the standings are the whole run\'s', async () => {
+  it("runs as two shards through the Slurm script (as its array tasks run outside Slurm), merged: the standings are the whole run's", async () => {
     expect(whole.standings).toBeDefined();
     const script = path.join(REPO, 'docs/examples/slurm-experiment.sh');
     const task = (k: number) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('bash', [script, 'sharded.saikoro', '2', 'results'], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, SAIKORO_HOME: REPO, SLURM_ARRAY_TASK_ID: String(k), SLURM_CPUS_PER_TASK: '2' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('bash', [script, 'sharded.saikoro', '2', 'results'], {
+          cwd,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, SAIKORO_HOME: REPO, SLURM_ARRAY_TASK_ID: String(k), SLURM_CPUS_PER_TASK: '2' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));

@@ -29,7 +29,24 @@ const open = () => Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true })
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
 async function competition(extra: string[] = []) {
-  const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '30', '--instances', '2', '--budget', '60', '--seeds', '2', '--secret', 'program-secret', ...extra);
+  const r = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so',
+    '--n',
+    '30',
+    '--instances',
+    '2',
+    '--budget',
+    '60',
+    '--seeds',
+    '2',
+    '--secret',
+    'program-secret',
+    ...extra,
+  );
   expect(r.code, r.stderr).toBe(0);
 }
 
@@ -52,7 +69,9 @@ describe('competition enter --dir --command', () => {
     fs.copyFileSync(path.join(cwd, 'c.saikoro'), path.join(dir, 'copy.saikoro'));
     const r = await cli('competition', 'enter', 'c.saikoro', '--name', 'fake', '--dir', 'entry', '--command', 'node solver.mjs random 10');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^entered fake: program node solver\.mjs random 10, blind, in a copy of entry \(3 file\(s\), \d+ bytes, sha256 [0-9a-f]{16}\.\.\.\); node is \/\S+ \(v\d+\.\d+\.\d+\)\n$/);
+    expect(r.stdout).toMatch(
+      /^entered fake: program node solver\.mjs random 10, blind, in a copy of entry \(3 file\(s\), \d+ bytes, sha256 [0-9a-f]{16}\.\.\.\); node is \/\S+ \(v\d+\.\d+\.\d+\)\n$/,
+    );
     const project = open();
     const [entrant] = project.entrants();
     const files = project.entrantFiles('fake');
@@ -62,15 +81,29 @@ describe('competition enter --dir --command', () => {
     if (entrant.entry.kind !== 'program') return;
     const manifest = hashFolder(dir, { exclude: (f) => f.endsWith('.saikoro') });
     expect(entrant.entry.folder.sha256).toBe(manifest.sha256);
-    expect(entrant.entry.folder.entries.map((e) => [e.path, e.kind])).toEqual([['data-link', 'link'], ['lib', 'dir'], ['lib/data.txt', 'file'], ['lib/empty', 'dir'], ['run.sh', 'file'], ['solver.mjs', 'file']]);
+    expect(entrant.entry.folder.entries.map((e) => [e.path, e.kind])).toEqual([
+      ['data-link', 'link'],
+      ['lib', 'dir'],
+      ['lib/data.txt', 'file'],
+      ['lib/empty', 'dir'],
+      ['run.sh', 'file'],
+      ['solver.mjs', 'file'],
+    ]);
     expect(files.map((f) => [f.path, f.mode, f.sha256])).toEqual([
       ['lib/data.txt', 0o644, sha('data\n')],
       ['run.sh', 0o755, sha(fs.readFileSync(path.join(dir, 'run.sh')))],
       ['solver.mjs', 0o644, sha(fs.readFileSync(FAKE))],
     ]);
     expect(Buffer.from(files[2].content).equals(fs.readFileSync(FAKE))).toBe(true);
-    expect(entrant.entry.interpreter).toMatchObject({ command: 'node', path: expect.stringMatching(/node$/), sha256: sha(fs.readFileSync(fs.realpathSync(entrant.entry.interpreter!.path))), version: process.version });
-    expect(spec.solvers).toEqual([{ name: 'fake', command: ['node', 'solver.mjs', 'random', '10'], hashes: { 'solver.mjs': sha(fs.readFileSync(FAKE)) }, folder: manifest.sha256 }]);
+    expect(entrant.entry.interpreter).toMatchObject({
+      command: 'node',
+      path: expect.stringMatching(/node$/),
+      sha256: sha(fs.readFileSync(fs.realpathSync(entrant.entry.interpreter!.path))),
+      version: process.version,
+    });
+    expect(spec.solvers).toEqual([
+      { name: 'fake', command: ['node', 'solver.mjs', 'random', '10'], hashes: { 'solver.mjs': sha(fs.readFileSync(FAKE)) }, folder: manifest.sha256 },
+    ]);
     expect(expandGrid(spec).every((run) => run.program?.folder === manifest.sha256 && run.program.blind === true)).toBe(true);
   });
 
@@ -106,7 +139,7 @@ describe('competition enter --dir --command', () => {
 });
 
 bwrap.describe('competition run with program entrants', () => {
-  it('runs the archived copy blind (the folder changed since does not matter), and every run is the exact evaluator\'s', async () => {
+  it("runs the archived copy blind (the folder changed since does not matter), and every run is the exact evaluator's", async () => {
     await competition();
     const dir = folder();
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'fake', '--dir', 'entry', '--command', './run.sh random 10')).code).toBe(0);
@@ -165,7 +198,12 @@ bwrap.describe('competition run with program entrants', () => {
     const retried = await cli('competition', 'run', 'c.saikoro', '--retry-failed');
     expect(retried.stdout).toBe('so: 8 runs: 4 finished before, 0 done now, 4 failed, 0 not run\n');
     project = open();
-    expect(project.runs().filter((r) => r.status === 'failed').every((r) => r.finishedAt > failed[0].finishedAt)).toBe(true);
+    expect(
+      project
+        .runs()
+        .filter((r) => r.status === 'failed')
+        .every((r) => r.finishedAt > failed[0].finishedAt),
+    ).toBe(true);
     project.close();
   });
 
@@ -175,7 +213,11 @@ bwrap.describe('competition run with program entrants', () => {
     // A wrapper interpreter on the PATH: the same file whichever version it prints.
     const bin = path.join(cwd, 'bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'wrapped-node'), `#!/bin/sh\nif [ "$1" = --version ]; then cat ${JSON.stringify(path.join(bin, 'version.txt'))}; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'wrapped-node'),
+      `#!/bin/sh\nif [ "$1" = --version ]; then cat ${JSON.stringify(path.join(bin, 'version.txt'))}; exit 0; fi\nexec ${JSON.stringify(process.execPath)} "$@"\n`,
+      { mode: 0o755 },
+    );
     fs.writeFileSync(path.join(bin, 'version.txt'), 'wrapped 1.0\n');
     const saved = process.env.PATH;
     process.env.PATH = `${bin}${path.delimiter}${saved}`;
@@ -186,7 +228,9 @@ bwrap.describe('competition run with program entrants', () => {
       fs.writeFileSync(path.join(bin, 'version.txt'), 'wrapped 2.0\n');
       const r = await cli('competition', 'run', 'c.saikoro');
       expect(r.code).toBe(1);
-      expect(r.stderr).toContain(`entrant fake entered with wrapped-node = ${path.join(bin, 'wrapped-node')} printing "wrapped 1.0" for --version, but here it prints "wrapped 2.0"`);
+      expect(r.stderr).toContain(
+        `entrant fake entered with wrapped-node = ${path.join(bin, 'wrapped-node')} printing "wrapped 1.0" for --version, but here it prints "wrapped 2.0"`,
+      );
       let project = open();
       expect(project.runs()).toEqual([]);
       project.close();

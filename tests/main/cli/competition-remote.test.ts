@@ -24,7 +24,23 @@ const open = () => Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true })
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 async function make() {
-  const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '40', '--instances', '1', '--budget', '60', '--seeds', '2', '--secret', SECRET);
+  const r = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '40',
+    '--instances',
+    '1',
+    '--budget',
+    '60',
+    '--seeds',
+    '2',
+    '--secret',
+    SECRET,
+  );
   expect(r.code, r.stderr).toBe(0);
 }
 
@@ -33,7 +49,9 @@ describe('saikoro competition enter --remote', () => {
     await make();
     const entered = await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote');
     expect(entered.code, entered.stderr).toBe(0);
-    expect(entered.stdout).toBe('entered alice: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token c.saikoro --entrant alice)\n');
+    expect(entered.stdout).toBe(
+      'entered alice: remote (it plays over the network against saikoro serve --competition; give it a token: saikoro competition token c.saikoro --entrant alice)\n',
+    );
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
     let project = open();
     expect(project.entrants().map((e) => [e.name, e.entry])).toEqual([
@@ -42,10 +60,19 @@ describe('saikoro competition enter --remote', () => {
     ]);
     const specs = project.experiments().map((e) => e.spec);
     expect(specs.map((s) => s.solvers)).toEqual([
-      [{ name: 'alice', remote: true }, { name: 'random', label: 'rnd' }],
-      [{ name: 'alice', remote: true }, { name: 'random', label: 'rnd' }],
+      [
+        { name: 'alice', remote: true },
+        { name: 'random', label: 'rnd' },
+      ],
+      [
+        { name: 'alice', remote: true },
+        { name: 'random', label: 'rnd' },
+      ],
     ]);
-    const remoteIds = specs.flatMap((s) => expandGrid(s)).filter((r) => r.remote).map((r) => r.id);
+    const remoteIds = specs
+      .flatMap((s) => expandGrid(s))
+      .filter((r) => r.remote)
+      .map((r) => r.id);
     expect(remoteIds).toHaveLength(4);
     project.close();
     const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '1', '--json');
@@ -64,11 +91,17 @@ describe('saikoro competition enter --remote', () => {
     project.close();
   });
 
-  it('refuses --remote with --solver, a built-in solver\'s name, a name taken, and entering after the reveal', async () => {
+  it("refuses --remote with --solver, a built-in solver's name, a name taken, and entering after the reveal", async () => {
     await make();
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a', '--remote', '--solver', 'random')).stderr).toContain('--solver and --remote contradict each other (an entrant is a built-in solver, a program, or remote)');
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a')).stderr).toContain('give --solver BUILTIN (or default), --dir DIR --command "CMD ARGS", or --remote');
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'random', '--remote')).stderr).toContain('"random" is a built-in solver\'s name; give the remote entrant another name');
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a', '--remote', '--solver', 'random')).stderr).toContain(
+      '--solver and --remote contradict each other (an entrant is a built-in solver, a program, or remote)',
+    );
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a')).stderr).toContain(
+      'give --solver BUILTIN (or default), --dir DIR --command "CMD ARGS", or --remote',
+    );
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'random', '--remote')).stderr).toContain(
+      '"random" is a built-in solver\'s name; give the remote entrant another name',
+    );
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote')).code).toBe(0);
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote')).stderr).toContain('an entrant named "alice" has entered already');
     expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).code).toBe(0);
@@ -112,7 +145,9 @@ describe('saikoro competition token', () => {
     const local = await cli('competition', 'token', 'c.saikoro', '--entrant', 'rnd');
     expect([local.code, local.stdout]).toEqual([1, '']);
     expect(local.stderr).toContain('entrant rnd is not remote (it entered as built-in solver random): its runs run here, so it needs no token');
-    expect((await cli('competition', 'token', 'c.saikoro', '--entrant', 'zed')).stderr).toContain('c.saikoro: has no entrant named "zed" (enter it with saikoro competition enter FILE --name zed --remote)');
+    expect((await cli('competition', 'token', 'c.saikoro', '--entrant', 'zed')).stderr).toContain(
+      'c.saikoro: has no entrant named "zed" (enter it with saikoro competition enter FILE --name zed --remote)',
+    );
     expect((await cli('competition', 'token', 'c.saikoro', '--entrant', 'rnd', '--name', 'x')).stderr).toContain('--name does not go with token');
   });
 });

@@ -14,8 +14,32 @@ const cli = (...argv: string[]) => runCli(argv, { cwd });
 
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-standings-'));
-  expect((await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '100', '--instances', '3', '--budget', '1500', '--seeds', '2', '--secret', 'standings-secret')).code).toBe(0);
-  for (const [name, solver] of [['defaults', 'default'], ['rnd', 'random']]) expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
+  expect(
+    (
+      await cli(
+        'competition',
+        'new',
+        'c.saikoro',
+        '--tracks',
+        'so,mo2',
+        '--n',
+        '100',
+        '--instances',
+        '3',
+        '--budget',
+        '1500',
+        '--seeds',
+        '2',
+        '--secret',
+        'standings-secret',
+      )
+    ).code,
+  ).toBe(0);
+  for (const [name, solver] of [
+    ['defaults', 'default'],
+    ['rnd', 'random'],
+  ])
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
   // Before any run: standings say they are incomplete.
   const early = await cli('competition', 'standings', 'c.saikoro', '--json');
   expect(early.code).toBe(0);
@@ -40,7 +64,10 @@ describe('saikoro competition standings', () => {
     for (const s of report.standings) expect(Object.keys(s)).toEqual(expect.arrayContaining(['entrant', 'rank', 'score', 'problems']));
     const ids = ['so-n100-i1', 'so-n100-i2', 'so-n100-i3', 'mo2-n100-i1', 'mo2-n100-i2', 'mo2-n100-i3'];
     // The default solvers beat a random search on every problem here (each of their runs better than each random run).
-    expect(report.standings.map((s: { entrant: string; rank: number; score: number }) => [s.entrant, s.rank, s.score])).toEqual([['defaults', 1, 1], ['rnd', 2, 2]]);
+    expect(report.standings.map((s: { entrant: string; rank: number; score: number }) => [s.entrant, s.rank, s.score])).toEqual([
+      ['defaults', 1, 1],
+      ['rnd', 2, 2],
+    ]);
     expect(Object.keys(report.standings[0].problems).sort()).toEqual([...ids].sort());
     // Two treatments ranked alike on n blocks: chi2_F = n, p = P(chi2_1 > 6) = 0.014305878 (a chi-square table).
     expect(report.friedman.problems).toBe(6);
@@ -58,7 +85,11 @@ describe('saikoro competition standings', () => {
       for (const id of ids.slice(0, 3)) {
         const best = report.standings.find((s: { entrant: string }) => s.entrant === entrant).problems[id].best;
         const runs = grid.filter((g) => g.instance === id && g.label === entrant).map((g) => ({ g, rec: records.find((x) => x.id === g.id)! }));
-        const exact = runs.map(({ g, rec }) => ({ f: evaluateDice(rec.result!.best!.x, g.config).objectives[0], at: rec.result!.bestFoundAt, feasible: rec.result!.best!.feasible }));
+        const exact = runs.map(({ g, rec }) => ({
+          f: evaluateDice(rec.result!.best!.x, g.config).objectives[0],
+          at: rec.result!.bestFoundAt,
+          feasible: rec.result!.best!.feasible,
+        }));
         const fs_ = exact.filter((x) => x.feasible).map((x) => x.f);
         expect(best.f).toBe(Math.min(...fs_));
         expect(exact.some((x) => x.f === best.f && x.at === best.at)).toBe(true);
@@ -78,7 +109,9 @@ describe('saikoro competition standings', () => {
     const html = fs.readFileSync(path.join(cwd, 's.html'), 'utf8');
     expect(html).toContain('<title>c.saikoro: competition standings</title>');
     expect((html.match(/data-chart="ecdf"/g) ?? []).length).toBe(3); // so, mo2 and the suite
-    expect(fs.readFileSync(path.join(cwd, 's.csv'), 'utf8').split('\r\n')[0]).toBe('rank,entrant,score,track_so,track_mo2,so-n100-i1,so-n100-i2,so-n100-i3,mo2-n100-i1,mo2-n100-i2,mo2-n100-i3');
+    expect(fs.readFileSync(path.join(cwd, 's.csv'), 'utf8').split('\r\n')[0]).toBe(
+      'rank,entrant,score,track_so,track_mo2,so-n100-i1,so-n100-i2,so-n100-i3,mo2-n100-i1,mo2-n100-i2,mo2-n100-i3',
+    );
     expect(fs.readFileSync(path.join(cwd, 's.csv'), 'utf8').split('\r\n')[1]).toBe('1,defaults,1,1,1,1,1,1,1,1,1');
     expect(fs.readFileSync(path.join(cwd, 's.tex'), 'utf8')).toMatch(/\\begin\{tabular\}[\s\S]*1 & defaults & 1\.000 & 1\.000 & 1\.000 \\\\/);
     expect(JSON.parse(fs.readFileSync(path.join(cwd, 's.json'), 'utf8')).format).toBe('saikoro-competition');
@@ -109,7 +142,9 @@ describe('saikoro competition standings', () => {
   });
 
   it('refuses bad outputs, a file that is not a competition and one nobody entered', async () => {
-    expect((await cli('competition', 'standings', 'c.saikoro', '--out', 's.docx')).stderr).toContain('--out s.docx: the ending must be one of .html, .htm, .csv, .tex, .json');
+    expect((await cli('competition', 'standings', 'c.saikoro', '--out', 's.docx')).stderr).toContain(
+      '--out s.docx: the ending must be one of .html, .htm, .csv, .tex, .json',
+    );
     expect((await cli('competition', 'standings', 'c.saikoro', '--ecdf', 'e.txt')).stderr).toContain('--ecdf e.txt: the ending must be one of .csv');
     fs.writeFileSync(path.join(cwd, 'notes.csv'), 'my notes');
     const kept = await cli('competition', 'standings', 'c.saikoro', '--out', 'notes.csv');
@@ -123,7 +158,23 @@ describe('saikoro competition standings', () => {
     expect((await cli('competition', 'standings', 'c.saikoro', '--jobs', '2')).stderr).toContain('--jobs does not go with standings');
     await cli('project', 'new', 'plain.saikoro');
     expect((await cli('competition', 'standings', 'plain.saikoro')).stderr).toContain('plain.saikoro: is not a competition file');
-    await cli('competition', 'new', 'empty.saikoro', '--tracks', 'so', '--n', '20', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', 'standings-secret');
+    await cli(
+      'competition',
+      'new',
+      'empty.saikoro',
+      '--tracks',
+      'so',
+      '--n',
+      '20',
+      '--instances',
+      '1',
+      '--budget',
+      '10',
+      '--seeds',
+      '1',
+      '--secret',
+      'standings-secret',
+    );
     expect((await cli('competition', 'standings', 'empty.saikoro')).stderr).toContain('empty.saikoro: nobody has entered yet: no standings');
   });
 });

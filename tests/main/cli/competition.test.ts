@@ -24,7 +24,24 @@ const cliIn = (stdin: string, ...argv: string[]) => runCli(argv, { cwd, stdin })
 const open = (name = 'c.saikoro') => Project.open(path.join(cwd, name), { readOnly: true });
 
 async function make(extra: string[] = []) {
-  const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '60,80', '--instances', '2', '--budget', '300', '--seeds', '2', '--secret', SECRET, ...extra);
+  const r = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '60,80',
+    '--instances',
+    '2',
+    '--budget',
+    '300',
+    '--seeds',
+    '2',
+    '--secret',
+    SECRET,
+    ...extra,
+  );
   expect(r.code, r.stderr).toBe(0);
   return r;
 }
@@ -37,7 +54,16 @@ describe('saikoro competition new', () => {
     const competition = project.competition()!;
     project.close();
     expect(competition.definition).toEqual({ tracks: ['so', 'mo2'], ns: [60, 80], instances: 2, withPublic: false, evaluations: 300, seeds: 2 });
-    expect(competition.problems.map((p) => p.id)).toEqual(['so-n60-i1', 'so-n60-i2', 'so-n80-i1', 'so-n80-i2', 'mo2-n60-i1', 'mo2-n60-i2', 'mo2-n80-i1', 'mo2-n80-i2']);
+    expect(competition.problems.map((p) => p.id)).toEqual([
+      'so-n60-i1',
+      'so-n60-i2',
+      'so-n80-i1',
+      'so-n80-i2',
+      'mo2-n60-i1',
+      'mo2-n60-i2',
+      'mo2-n80-i1',
+      'mo2-n80-i2',
+    ]);
     // The bands are the secret's draws; the multi-objective problems carry their normalisation.
     const mo = competition.problems[5];
     const config = problemConfig(SECRET, 'mo2', 60, 2);
@@ -51,7 +77,28 @@ describe('saikoro competition new', () => {
   });
 
   it('--with-public adds instance 0, the public configuration, not hidden', async () => {
-    expect((await cli('competition', 'new', 'p.saikoro', '--tracks', 'mo3', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET, '--with-public')).code).toBe(0);
+    expect(
+      (
+        await cli(
+          'competition',
+          'new',
+          'p.saikoro',
+          '--tracks',
+          'mo3',
+          '--n',
+          '50',
+          '--instances',
+          '1',
+          '--budget',
+          '10',
+          '--seeds',
+          '1',
+          '--secret',
+          SECRET,
+          '--with-public',
+        )
+      ).code,
+    ).toBe(0);
     const project = open('p.saikoro');
     const [zero, one] = project.competition()!.problems;
     project.close();
@@ -62,7 +109,24 @@ describe('saikoro competition new', () => {
   });
 
   it('reads the secret from stdin with --secret -', async () => {
-    const r = await cliIn(`${SECRET}\nignored`, 'competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', '-');
+    const r = await cliIn(
+      `${SECRET}\nignored`,
+      'competition',
+      'new',
+      'c.saikoro',
+      '--tracks',
+      'so',
+      '--n',
+      '50',
+      '--instances',
+      '1',
+      '--budget',
+      '10',
+      '--seeds',
+      '1',
+      '--secret',
+      '-',
+    );
     expect(r.code, r.stderr).toBe(0);
     const project = open();
     expect(project.competition()!.problems[0].bands.alpha).toEqual(problemConfig(SECRET, 'so', 50, 1).alpha);
@@ -72,22 +136,42 @@ describe('saikoro competition new', () => {
 
   it.each([
     [['--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, 'missing --tracks'],
-    [['--tracks', 'so,mo4', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--tracks: unknown track "mo4" (known: so, mo2, mo3, mo5, mo7)'],
-    [['--tracks', 'so,,mo2', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--tracks: expected a comma-separated list, got "so,,mo2"'],
+    [
+      ['--tracks', 'so,mo4', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET],
+      2,
+      '--tracks: unknown track "mo4" (known: so, mo2, mo3, mo5, mo7)',
+    ],
+    [
+      ['--tracks', 'so,,mo2', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET],
+      2,
+      '--tracks: expected a comma-separated list, got "so,,mo2"',
+    ],
     [['--tracks', 'so,so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'tracks: a track is named twice (so,so)'],
     [['--tracks', 'so', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, 'missing --n'],
     [['--tracks', 'so', '--n', '-5', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--n: must be positive, got -5'],
     [['--tracks', 'so', '--n', '50,50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'n: an N is given twice (50,50)'],
     [['--tracks', 'so', '--n', '50', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, 'missing --instances'],
-    [['--tracks', 'so', '--n', '50', '--instances', '101', '--budget', '10', '--seeds', '1', '--secret', SECRET], 2, '--instances: must be at most 100, got 101'],
-    [['--tracks', 'so', '--n', '50', '--instances', '0', '--budget', '10', '--seeds', '1', '--secret', SECRET], 1, 'instances: must be at least 1 (or give --with-public'],
+    [
+      ['--tracks', 'so', '--n', '50', '--instances', '101', '--budget', '10', '--seeds', '1', '--secret', SECRET],
+      2,
+      '--instances: must be at most 100, got 101',
+    ],
+    [
+      ['--tracks', 'so', '--n', '50', '--instances', '0', '--budget', '10', '--seeds', '1', '--secret', SECRET],
+      1,
+      'instances: must be at least 1 (or give --with-public',
+    ],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--seeds', '1', '--secret', SECRET], 2, 'missing --budget'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '0', '--seeds', '1', '--secret', SECRET], 2, '--budget: must be positive, got 0'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--secret', SECRET], 2, 'missing --seeds'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1.5', '--secret', SECRET], 2, '--seeds: expected an integer, got "1.5"'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1'], 2, 'missing --secret TEXT'],
     [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', 'short'], 1, 'secret: must have at least 8 characters'],
-    [['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET, '--name', 'x'], 2, 'competition new: --name does not go with new'],
+    [
+      ['--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET, '--name', 'x'],
+      2,
+      'competition new: --name does not go with new',
+    ],
   ])('refuses %j (exit %i) naming the problem, and makes no file', async (args, code, message) => {
     const r = await cli('competition', 'new', 'c.saikoro', ...args);
     expect(r.code).toBe(code);
@@ -97,7 +181,23 @@ describe('saikoro competition new', () => {
 
   it('never overwrites an existing file', async () => {
     fs.writeFileSync(path.join(cwd, 'c.saikoro'), 'mine');
-    const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '50', '--instances', '1', '--budget', '10', '--seeds', '1', '--secret', SECRET);
+    const r = await cli(
+      'competition',
+      'new',
+      'c.saikoro',
+      '--tracks',
+      'so',
+      '--n',
+      '50',
+      '--instances',
+      '1',
+      '--budget',
+      '10',
+      '--seeds',
+      '1',
+      '--secret',
+      SECRET,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('c.saikoro: already exists; not overwriting it');
     expect(fs.readFileSync(path.join(cwd, 'c.saikoro'), 'utf8')).toBe('mine');
@@ -107,18 +207,32 @@ describe('saikoro competition new', () => {
 describe('saikoro competition enter (built-in solvers)', () => {
   it('enters the defaults and a built-in solver blind, one experiment per track of the problems x entrants x seeds', async () => {
     await make();
-    expect(await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default')).toMatchObject({ code: 0, stdout: 'entered defaults: built-in solver default, blind\n' });
+    expect(await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default')).toMatchObject({
+      code: 0,
+      stdout: 'entered defaults: built-in solver default, blind\n',
+    });
     expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
     const project = open();
     const experiments = new Map(project.experiments().map((e) => [e.name, e.spec]));
-    expect(project.entrants().map((e) => [e.name, e.entry])).toEqual([['defaults', { kind: 'builtin', solver: 'default' }], ['rnd', { kind: 'builtin', solver: 'random' }]]);
+    expect(project.entrants().map((e) => [e.name, e.entry])).toEqual([
+      ['defaults', { kind: 'builtin', solver: 'default' }],
+      ['rnd', { kind: 'builtin', solver: 'random' }],
+    ]);
     project.close();
     expect([...experiments.keys()].sort()).toEqual(['mo2', 'so']);
     const so = experiments.get('so')!;
     expect(so.blind).toBe(true);
-    expect(so.solvers).toEqual([{ name: 'barrier-ls', label: 'defaults' }, { name: 'random', label: 'rnd' }]);
+    expect(so.solvers).toEqual([
+      { name: 'barrier-ls', label: 'defaults' },
+      { name: 'random', label: 'rnd' },
+    ]);
     expect(experiments.get('mo2')!.solvers[0]).toEqual({ name: 'barrier-mo', label: 'defaults' });
-    expect(so.instances.map((i) => [i.name, i.hidden])).toEqual([['so-n60-i1', true], ['so-n60-i2', true], ['so-n80-i1', true], ['so-n80-i2', true]]);
+    expect(so.instances.map((i) => [i.name, i.hidden])).toEqual([
+      ['so-n60-i1', true],
+      ['so-n60-i2', true],
+      ['so-n80-i1', true],
+      ['so-n80-i2', true],
+    ]);
     expect(so.seeds).toEqual({ count: 2, start: 1 });
     expect(so.budget).toEqual({ evaluations: 300 });
     const runs = expandGrid(so);
@@ -127,7 +241,7 @@ describe('saikoro competition enter (built-in solvers)', () => {
     expect(runs[0].config).toEqual(problemConfig(SECRET, 'so', 60, 1));
   });
 
-  it('keeps the earlier entrants\' run ids when another enters', async () => {
+  it("keeps the earlier entrants' run ids when another enters", async () => {
     await make();
     await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
     let project = open();
@@ -135,13 +249,19 @@ describe('saikoro competition enter (built-in solvers)', () => {
     project.close();
     await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random');
     project = open();
-    const after = expandGrid(project.experiment('so')!.spec).filter((r) => r.label === 'defaults').map((r) => r.id);
+    const after = expandGrid(project.experiment('so')!.spec)
+      .filter((r) => r.label === 'defaults')
+      .map((r) => r.id);
     project.close();
     expect(after).toEqual(before);
   });
 
   it.each([
-    [['--name', 'ga', '--solver', 'ga'], 1, 'solver ga is single-objective; track mo2 has 2 objectives; enter a solver that handles every track of the competition, or default'],
+    [
+      ['--name', 'ga', '--solver', 'ga'],
+      1,
+      'solver ga is single-objective; track mo2 has 2 objectives; enter a solver that handles every track of the competition, or default',
+    ],
     [['--name', 'x', '--solver', 'simplex'], 1, 'unknown solver "simplex" (known: random,'],
     [['--name', 'bad name', '--solver', 'random'], 1, "an entrant's name must be 1-64 characters"],
     [['--solver', 'random'], 2, 'missing --name NAME'],
@@ -161,14 +281,20 @@ describe('saikoro competition enter (built-in solvers)', () => {
   it('refuses a name taken, an entrant that would make the same runs as another, a file that is not a competition, and any entrant after the reveal', async () => {
     await make();
     await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'random')).stderr).toContain('an entrant named "defaults" has entered already; choose another name');
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'again', '--solver', 'default')).stderr).toContain('entrant again would make the very runs of entrant defaults');
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'random')).stderr).toContain(
+      'an entrant named "defaults" has entered already; choose another name',
+    );
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'again', '--solver', 'default')).stderr).toContain(
+      'entrant again would make the very runs of entrant defaults',
+    );
     await cli('project', 'new', 'plain.saikoro');
     const plain = await cli('competition', 'enter', 'plain.saikoro', '--name', 'x', '--solver', 'random');
     expect(plain).toMatchObject({ code: 1 });
     expect(plain.stderr).toContain('plain.saikoro: is not a competition file (make one with saikoro competition new)');
     expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).code).toBe(0);
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'late', '--solver', 'random')).stderr).toContain("the competition's secret has been revealed; no entrant can enter any more");
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'late', '--solver', 'random')).stderr).toContain(
+      "the competition's secret has been revealed; no entrant can enter any more",
+    );
     const project = open();
     expect(project.entrants().map((e) => e.name)).toEqual(['defaults']);
     project.close();
@@ -185,7 +311,16 @@ describe('saikoro competition problems and reveal', () => {
     expect(plain.stdout).not.toMatch(/alpha|beta|gamma/);
     const shown = JSON.parse((await cli('competition', 'problems', 'c.saikoro', '--json', '--reveal', '--secret', SECRET)).stdout);
     const config = problemConfig(SECRET, 'so', 60, 1);
-    expect(shown.problems[0]).toEqual({ id: 'so-n60-i1', track: 'so', n: 60, instance: 1, hidden: true, alpha: config.alpha, beta: config.beta, gamma: config.gamma });
+    expect(shown.problems[0]).toEqual({
+      id: 'so-n60-i1',
+      track: 'so',
+      n: 60,
+      instance: 1,
+      hidden: true,
+      alpha: config.alpha,
+      beta: config.beta,
+      gamma: config.gamma,
+    });
     // --reveal lists; it does not reveal.
     expect((await cli('competition', 'problems', 'c.saikoro', '--json')).stdout).toBe(plain.stdout);
     const wrong = await cli('competition', 'problems', 'c.saikoro', '--reveal', '--secret', 'not-the-secret');
@@ -195,10 +330,12 @@ describe('saikoro competition problems and reveal', () => {
     expect((await cli('competition', 'problems', 'c.saikoro', '--secret', SECRET)).stderr).toContain('--secret goes with --reveal');
     // Revealed: shown without the secret.
     expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).stdout).toBe(
-      "revealed c.saikoro: the secret matches the commitment and draws each of its 8 hidden instance(s) again; their bands are shown from now on\n",
+      'revealed c.saikoro: the secret matches the commitment and draws each of its 8 hidden instance(s) again; their bands are shown from now on\n',
     );
     expect(JSON.parse((await cli('competition', 'problems', 'c.saikoro', '--json')).stdout)).toEqual(shown);
-    expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).stdout).toMatch(/^c\.saikoro was revealed already \(.*\); the secret matches\n$/);
+    expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).stdout).toMatch(
+      /^c\.saikoro was revealed already \(.*\); the secret matches\n$/,
+    );
   });
 
   it('refuses a wrong secret, and a secret whose draws are not the stored instances (a changed file)', async () => {
@@ -235,7 +372,23 @@ describe('saikoro competition problems and reveal', () => {
 
 describe('saikoro competition run (built-in entrants)', () => {
   it('runs every run once, resumes (nothing left to do), and shards merge to the same runs', async () => {
-    const r = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '40', '--instances', '2', '--budget', '150', '--seeds', '2', '--secret', SECRET);
+    const r = await cli(
+      'competition',
+      'new',
+      'c.saikoro',
+      '--tracks',
+      'so,mo2',
+      '--n',
+      '40',
+      '--instances',
+      '2',
+      '--budget',
+      '150',
+      '--seeds',
+      '2',
+      '--secret',
+      SECRET,
+    );
     expect(r.code, r.stderr).toBe(0);
     await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
     await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random');
@@ -246,7 +399,9 @@ describe('saikoro competition run (built-in entrants)', () => {
       { track: 'so', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0, refused: null },
       { track: 'mo2', total: 8, skipped: 0, done: 8, failed: 0, remaining: 0, remote: 0, refused: null },
     ]);
-    expect((await cli('competition', 'run', 'c.saikoro')).stdout).toBe('so: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\nmo2: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\n');
+    expect((await cli('competition', 'run', 'c.saikoro')).stdout).toBe(
+      'so: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\nmo2: 8 runs: 8 finished before, 0 done now, 0 failed, 0 not run\n',
+    );
     // The same competition in two shards, merged.
     for (const k of [1, 2]) expect((await cli('competition', 'run', 's.saikoro', '--shard', `${k}/2`, '--jobs', '1')).code).toBe(0);
     expect(fs.existsSync(path.join(cwd, 's.shard-1-of-2.saikoro'))).toBe(true);
@@ -255,7 +410,8 @@ describe('saikoro competition run (built-in entrants)', () => {
     expect(merged.stdout).toContain('so: all 8 runs done');
     const whole = open('c.saikoro');
     const sharded = open('s.saikoro');
-    const strip = (p: Project) => p.runs().map((run) => ({ id: run.id, instance: run.instance, label: run.label, blind: run.blind, best: run.result!.best, evaluations: run.evaluations }));
+    const strip = (p: Project) =>
+      p.runs().map((run) => ({ id: run.id, instance: run.instance, label: run.label, blind: run.blind, best: run.result!.best, evaluations: run.evaluations }));
     expect(strip(sharded)).toEqual(strip(whole));
     expect(whole.runs().every((run) => run.blind === true)).toBe(true);
     whole.close();
@@ -281,7 +437,10 @@ describe('a competition file and the experiment command', () => {
   it('refuses experiment add and experiment run on a competition file, naming the competition command', async () => {
     await make();
     await cli('competition', 'enter', 'c.saikoro', '--name', 'defaults', '--solver', 'default');
-    fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ name: 'extra', instances: [{ name: 'a', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }));
+    fs.writeFileSync(
+      path.join(cwd, 'spec.json'),
+      JSON.stringify({ name: 'extra', instances: [{ name: 'a', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }),
+    );
     const add = await cli('experiment', 'add', 'c.saikoro', '--spec', 'spec.json');
     expect(add.code).toBe(1);
     expect(add.stderr).toContain('c.saikoro: is a competition file; its experiments are its tracks; enter entrants with saikoro competition enter');
@@ -290,7 +449,12 @@ describe('a competition file and the experiment command', () => {
     expect(run.stderr).toContain('c.saikoro: is a competition file; run it with saikoro competition run');
     const project = open();
     expect(project.runs()).toEqual([]);
-    expect(project.experiments().map((e) => e.name).sort()).toEqual(['mo2', 'so']);
+    expect(
+      project
+        .experiments()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(['mo2', 'so']);
     project.close();
   });
 });

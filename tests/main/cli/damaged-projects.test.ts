@@ -65,13 +65,33 @@ const commands = (name: string): string[][] => [
 
 describe('damaged project files are refused, unmodified', () => {
   it.each([
-    ["a spec that is not JSON (UPDATE experiments SET spec_json='{not json')", "UPDATE experiments SET spec_json = '{not json'", /corrupt Saikoro project \(experiment "(small|mo)": spec_json: not valid JSON/],
-    ['a spec that is JSON but no longer a spec', `UPDATE experiments SET spec_json = '{"name": "mo"}' WHERE name = 'mo'`, /corrupt Saikoro project \(experiment "mo": spec_json\.instances: must be a non-empty list\)/],
+    [
+      "a spec that is not JSON (UPDATE experiments SET spec_json='{not json')",
+      "UPDATE experiments SET spec_json = '{not json'",
+      /corrupt Saikoro project \(experiment "(small|mo)": spec_json: not valid JSON/,
+    ],
+    [
+      'a spec that is JSON but no longer a spec',
+      `UPDATE experiments SET spec_json = '{"name": "mo"}' WHERE name = 'mo'`,
+      /corrupt Saikoro project \(experiment "mo": spec_json\.instances: must be a non-empty list\)/,
+    ],
     ['DROP TABLE lab_runs', 'DROP TABLE lab_runs', /corrupt Saikoro project \(table lab_runs is missing\)/],
     ['DROP TABLE meta', 'DROP TABLE meta', /corrupt Saikoro project \(table meta is missing\)/],
-    ['a result that is {}', "UPDATE results SET result_json = '{}' WHERE run_id = (SELECT min(run_id) FROM results)", /corrupt Saikoro project \(run [0-9a-f]{32}: result_json\.solver: must be text/],
-    ['a result with objectives missing from a front', `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json('[1]')) WHERE run_id IN (SELECT id FROM runs WHERE solver = 'nsga2')`, /result_json\.front\[0\]\.objectives: has 1 objectives, expected 2 \(the run's config\)/],
-    ['a run with a status SQLite never allowed', "PRAGMA ignore_check_constraints = ON; UPDATE runs SET status = 'dxne' WHERE id = (SELECT min(id) FROM runs)", /corrupt Saikoro project \(run [0-9a-f]{32}: status: must be "done" or "failed", got "dxne"\)/],
+    [
+      'a result that is {}',
+      "UPDATE results SET result_json = '{}' WHERE run_id = (SELECT min(run_id) FROM results)",
+      /corrupt Saikoro project \(run [0-9a-f]{32}: result_json\.solver: must be text/,
+    ],
+    [
+      'a result with objectives missing from a front',
+      `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json('[1]')) WHERE run_id IN (SELECT id FROM runs WHERE solver = 'nsga2')`,
+      /result_json\.front\[0\]\.objectives: has 1 objectives, expected 2 \(the run's config\)/,
+    ],
+    [
+      'a run with a status SQLite never allowed',
+      "PRAGMA ignore_check_constraints = ON; UPDATE runs SET status = 'dxne' WHERE id = (SELECT min(id) FROM runs)",
+      /corrupt Saikoro project \(run [0-9a-f]{32}: status: must be "done" or "failed", got "dxne"\)/,
+    ],
   ])('%s', async (_, statements, message) => {
     const { cwd, file } = copy();
     sql(file, statements);
@@ -101,7 +121,14 @@ describe('damaged project files are refused, unmodified', () => {
        INSERT INTO twin (rowid, id) SELECT rowid, CASE WHEN id = (SELECT max(id) FROM runs) THEN 'not-a-run' ELSE id END FROM runs;`,
     );
     const db = new Database(file);
-    const roots = Object.fromEntries((db.all("SELECT name, rootpage FROM sqlite_master WHERE name IN ('sqlite_autoindex_runs_1', 'sqlite_autoindex_twin_1')") as { name: string; rootpage: number }[]).map((r) => [r.name, r.rootpage]));
+    const roots = Object.fromEntries(
+      (
+        db.all("SELECT name, rootpage FROM sqlite_master WHERE name IN ('sqlite_autoindex_runs_1', 'sqlite_autoindex_twin_1')") as {
+          name: string;
+          rootpage: number;
+        }[]
+      ).map((r) => [r.name, r.rootpage]),
+    );
     db.exec(`PRAGMA writable_schema = ON;
       UPDATE sqlite_master SET rootpage = ${roots.sqlite_autoindex_twin_1} WHERE name = 'sqlite_autoindex_runs_1';
       UPDATE sqlite_master SET rootpage = ${roots.sqlite_autoindex_runs_1} WHERE name = 'sqlite_autoindex_twin_1';
@@ -112,7 +139,8 @@ describe('damaged project files are refused, unmodified', () => {
     expect(JSON.stringify(check.all('PRAGMA integrity_check'))).toMatch(/missing from index sqlite_autoindex_runs_1/);
     check.close();
     const before = snapshot(file);
-    for (const argv of commands('f.saikoro')) refused(await runCli(argv, { cwd }), 'f.saikoro', /f\.saikoro: corrupt Saikoro project \(integrity check: .*missing from index sqlite_autoindex_runs_1/);
+    for (const argv of commands('f.saikoro'))
+      refused(await runCli(argv, { cwd }), 'f.saikoro', /f\.saikoro: corrupt Saikoro project \(integrity check: .*missing from index sqlite_autoindex_runs_1/);
     expect(snapshot(file)).toEqual(before);
   });
 
@@ -130,7 +158,11 @@ describe('damaged project files are refused, unmodified', () => {
     const before = snapshot(file);
     for (const argv of commands('f.saikoro')) {
       const r = await runCli(argv, { cwd });
-      refused(r, 'f.saikoro', new RegExp(`f\\.saikoro: corrupt Saikoro project \\(table \\w+ has column \\w+, which project schema ${SCHEMA_VERSION - 1} does not have\\)`));
+      refused(
+        r,
+        'f.saikoro',
+        new RegExp(`f\\.saikoro: corrupt Saikoro project \\(table \\w+ has column \\w+, which project schema ${SCHEMA_VERSION - 1} does not have\\)`),
+      );
       expect(r.stderr).not.toContain('project info');
     }
     expect(snapshot(file)).toEqual(before);
@@ -143,7 +175,11 @@ describe('damaged project files are refused, unmodified', () => {
     const project = path.join(cwd, 'p.saikoro');
     const [beforeShard, beforeProject] = [snapshot(file), snapshot(project)];
     const r = await runCli(['merge', 'p.saikoro', 'shard.saikoro'], { cwd });
-    refused(r, 'shard.saikoro', /^saikoro merge: shard\.saikoro: corrupt Saikoro project \(\d+ bytes is not a whole number of \d+-byte pages: the file was cut short or added to\)\n$/);
+    refused(
+      r,
+      'shard.saikoro',
+      /^saikoro merge: shard\.saikoro: corrupt Saikoro project \(\d+ bytes is not a whole number of \d+-byte pages: the file was cut short or added to\)\n$/,
+    );
     expect(snapshot(file)).toEqual(beforeShard);
     expect(snapshot(project)).toEqual(beforeProject);
   });
@@ -176,8 +212,19 @@ describe('merge checks every run it imports', () => {
     // --json says the same.
     const again = await runCli(['merge', 'p.saikoro', 'shard.saikoro', '--json'], { cwd });
     const json = JSON.parse(again.stdout);
-    expect(json.files[0]).toMatchObject({ file: 'shard.saikoro', runsAdded: 0, runsSkipped: 5, refused: [{ id, instance: 'mo2-n12', label: 'nsga2', reason: 'result_json.solver: must be text, got undefined' }] });
-    expect(json.experiments.find((e: { name: string }) => e.name === 'mo')).toMatchObject({ total: 4, done: 3, failed: 0, missing: 1, notDone: [{ id, instance: 'mo2-n12', label: 'nsga2', status: 'missing' }] });
+    expect(json.files[0]).toMatchObject({
+      file: 'shard.saikoro',
+      runsAdded: 0,
+      runsSkipped: 5,
+      refused: [{ id, instance: 'mo2-n12', label: 'nsga2', reason: 'result_json.solver: must be text, got undefined' }],
+    });
+    expect(json.experiments.find((e: { name: string }) => e.name === 'mo')).toMatchObject({
+      total: 4,
+      done: 3,
+      failed: 0,
+      missing: 1,
+      notDone: [{ id, instance: 'mo2-n12', label: 'nsga2', status: 'missing' }],
+    });
   });
 
   it('refuses a run whose stored content no longer hashes to its id, and one that is in no experiment', async () => {
@@ -190,7 +237,9 @@ describe('merge checks every run it imports', () => {
     );
     const r = await runCli(['merge', 'p.saikoro', 'shard.saikoro'], { cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/refused run [0-9a-f]{32} \(\S+ random seed \d\): its config, solver, parameters, seed and budget hash to [0-9a-f]{32}, not to its id \(they were changed\)/);
+    expect(r.stderr).toMatch(
+      /refused run [0-9a-f]{32} \(\S+ random seed \d\): its config, solver, parameters, seed and budget hash to [0-9a-f]{32}, not to its id \(they were changed\)/,
+    );
     expect(r.stderr).toMatch(/refused run ffffffffffffffffffffffffffffffff \(\S+ \S+ seed \d\): its config, solver, parameters, seed and budget hash to/);
     expect(r.stdout).toContain('2 refused (see stderr)');
   });
@@ -199,7 +248,9 @@ describe('merge checks every run it imports', () => {
     const { cwd } = await shardWith("DELETE FROM runs WHERE instance = 'so-n12'");
     const r = await runCli(['merge', 'p.saikoro', 'shard.saikoro'], { cwd });
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/small: 2\/4 runs done; still to run: 2 missing \(saikoro experiment run p\.saikoro small\):\n {2}missing so-n12 random seed 1 \([0-9a-f]{32}\)\n {2}missing so-n12 random seed 2 \([0-9a-f]{32}\)\n/);
+    expect(r.stdout).toMatch(
+      /small: 2\/4 runs done; still to run: 2 missing \(saikoro experiment run p\.saikoro small\):\n {2}missing so-n12 random seed 1 \([0-9a-f]{32}\)\n {2}missing so-n12 random seed 2 \([0-9a-f]{32}\)\n/,
+    );
     expect(r.stdout).toContain('mo: all 4 runs done');
   });
 });

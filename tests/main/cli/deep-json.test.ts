@@ -49,7 +49,7 @@ describe('saikoro rngbias with JSON 6,000 deep', () => {
 });
 
 describe('saikoro experiment add with a spec 6,000 deep', () => {
-  it("refuses config.objectives with the file named, and stores nothing", async () => {
+  it('refuses config.objectives with the file named, and stores nothing', async () => {
     await runCli(['project', 'new', 'p.saikoro'], { cwd });
     const spec = `{"name": "deep", "instances": [{"name": "a", "track": "so", "n": 20, "config": {"objectives": ${D}}}], "solvers": [{"name": "random"}], "seeds": [1], "budget": {"evaluations": 10}}`;
     fs.writeFileSync(path.join(cwd, 'spec.json'), spec);

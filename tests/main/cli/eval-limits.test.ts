@@ -20,10 +20,18 @@ describe('saikoro eval: hostile lines', () => {
   });
 
   it('answers a line with an id 6,000 deep with an error line and goes on with the rest', async () => {
-    const lines = [`{"id": 1, "x": "${X}"}`, `{"id": ${deep(6000)}, "x": "${X}"}`, `{"id": 3, "x": "${X}", "config": {"objectives": ${deep(6000)}}}`, `{"id": 4, "x": "${X}"}`];
+    const lines = [
+      `{"id": 1, "x": "${X}"}`,
+      `{"id": ${deep(6000)}, "x": "${X}"}`,
+      `{"id": 3, "x": "${X}", "config": {"objectives": ${deep(6000)}}}`,
+      `{"id": 4, "x": "${X}"}`,
+    ];
     const run = await runCli(['eval'], { stdin: lines.join('\n') + '\n' });
     expect(run.code).toBe(1);
-    const out = run.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = run.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out).toHaveLength(4);
     expect(out[0].id).toBe(1);
     expect(out[1]).toEqual({ id: null, error: 'line nested deeper than 64 levels' });
@@ -47,7 +55,9 @@ describe('saikoro eval: memory stays bounded with many distinct configs', () => 
   });
 
   it('does not keep a chi-square quantile for every config it ever saw', async () => {
-    const lines = Array.from({ length: 800 }, (_, i) => JSON.stringify({ id: i, x: X, config: { lowerBounds: Array(12).fill(0.05 + i * 1e-5), upperBounds: Array(12).fill(0.95 - i * 1e-5) } }));
+    const lines = Array.from({ length: 800 }, (_, i) =>
+      JSON.stringify({ id: i, x: X, config: { lowerBounds: Array(12).fill(0.05 + i * 1e-5), upperBounds: Array(12).fill(0.95 - i * 1e-5) } }),
+    );
     const run = await runCli(['eval'], { stdin: lines.join('\n') + '\n' });
     expect(run.code).toBe(0);
     expect(run.stdout.trim().split('\n')).toHaveLength(800);

@@ -6,7 +6,11 @@ import { closeConstraint, closeValue, goldenCases } from '../../shared/problems/
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 
-const lines = (text: string) => text.trim().split('\n').map((l) => JSON.parse(l));
+const lines = (text: string) =>
+  text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('saikoro eval', () => {
   it('evaluates golden cases given with their configs, in order, with their ids', async () => {

@@ -31,7 +31,19 @@ describe('experiment add', () => {
     const file = path.join(dir, 'study.saikoro');
     expect((await runCli(['project', 'new', file])).code).toBe(0);
     const spec = path.join(dir, 'spec.json');
-    fs.writeFileSync(spec, JSON.stringify({ name: 'mixed', instances: [{ name: 'big', track: 'mo2', n: 2600 }, { name: 'small', track: 'mo2', n: 60 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }));
+    fs.writeFileSync(
+      spec,
+      JSON.stringify({
+        name: 'mixed',
+        instances: [
+          { name: 'big', track: 'mo2', n: 2600 },
+          { name: 'small', track: 'mo2', n: 60 },
+        ],
+        solvers: [{ name: 'random' }],
+        seeds: [1],
+        budget: { evaluations: 10 },
+      }),
+    );
     calls.count = 0;
     const added = await runCli(['experiment', 'add', file, '--spec', spec]);
     expect([added.code, added.stderr]).toEqual([0, '']);

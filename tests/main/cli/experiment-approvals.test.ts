@@ -63,23 +63,30 @@ async function authored(author: NodeJS.ProcessEnv, marker: string): Promise<{ di
 function storedRuns(file: string): string[] {
   const project = Project.open(file, { readOnly: true });
   try {
-    return project.runs().map((r) => `${r.solver} ${r.seed} ${r.status}`).sort();
+    return project
+      .runs()
+      .map((r) => `${r.solver} ${r.seed} ${r.status}`)
+      .sort();
   } finally {
     project.close();
   }
 }
 
-describe('a project\'s programs run once approved on this machine', () => {
+describe("a project's programs run once approved on this machine", () => {
   it('add approves the programs of the spec you give it, naming them; run and verify then run them without asking', async () => {
     const me = person('me');
     const { dir, wrapper } = await authored(me, marker);
     const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: me });
     expect(added.code, added.stderr).toBe(0);
-    expect(added.stdout).toBe(`added experiment mine: 4 runs (1 instance(s) x 2 solver(s) x 2 seed(s))\n  program fake-search (solvers[1]): ${wrapper} solvers/fake.mjs random 10 (runs ${wrapper})\n  approved for p.saikoro on this machine (experiment run and verify run it without asking)\n`);
+    expect(added.stdout).toBe(
+      `added experiment mine: 4 runs (1 instance(s) x 2 solver(s) x 2 seed(s))\n  program fake-search (solvers[1]): ${wrapper} solvers/fake.mjs random 10 (runs ${wrapper})\n  approved for p.saikoro on this machine (experiment run and verify run it without asking)\n`,
+    );
     const ran = await runCli(['experiment', 'run', 'p.saikoro'], { cwd: dir, env: me });
     expect(ran.code, ran.stderr).toBe(0);
     // Named before it runs: what really runs, where, and that it is approved.
-    expect(ran.stderr).toContain(`experiment run runs this program of p.saikoro:\n  fake-search: ${wrapper} solvers/fake.mjs random 10\n    runs ${wrapper} (sha256 `);
+    expect(ran.stderr).toContain(
+      `experiment run runs this program of p.saikoro:\n  fake-search: ${wrapper} solvers/fake.mjs random 10\n    runs ${wrapper} (sha256 `,
+    );
     expect(ran.stderr).toMatch(new RegExp(`\\n    in ${dir}( \\([^)]*\\))?\\n    with FAKE_SOLVER_PID=${marker}\\n    solvers/fake\\.mjs: sha256 `));
     expect(ran.stderr).toContain('  (approved for this project on this machine)\n');
     // Named once for the command, not once per run.
@@ -144,7 +151,9 @@ describe('a project\'s programs run once approved on this machine', () => {
     expect(verified.stdout).toBe('4 runs re-run: all reproduce exactly\n');
     // ... in their own configuration folder, outside the project.
     const kept = JSON.parse(fs.readFileSync(path.join(me.XDG_CONFIG_HOME!, 'saikoro', 'approved-programs.json'), 'utf8'));
-    expect(Object.values(kept.approved)).toEqual([{ project: path.join(dir, 'p.saikoro'), solver: 'fake-search', command: expect.stringContaining('solvers/fake.mjs random 10'), at: expect.any(String) }]);
+    expect(Object.values(kept.approved)).toEqual([
+      { project: path.join(dir, 'p.saikoro'), solver: 'fake-search', command: expect.stringContaining('solvers/fake.mjs random 10'), at: expect.any(String) },
+    ]);
   });
 
   it('an approval covers what really runs: another interpreter, or the project copied elsewhere, is asked about again', async () => {
@@ -176,15 +185,26 @@ describe('the stored commands are shown', () => {
     const { dir, wrapper } = await authored(author, marker);
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd: dir, env: author })).code).toBe(0);
     const hash = expect.stringMatching(/^[0-9a-f]{64}$/);
-    const program = { solver: 'fake-search', command: [wrapper, 'solvers/fake.mjs', 'random', '10'], cwd: null, env: { FAKE_SOLVER_PID: marker }, blind: false, hashes: { 'solvers/fake.mjs': hash } };
+    const program = {
+      solver: 'fake-search',
+      command: [wrapper, 'solvers/fake.mjs', 'random', '10'],
+      cwd: null,
+      env: { FAKE_SOLVER_PID: marker },
+      blind: false,
+      hashes: { 'solvers/fake.mjs': hash },
+    };
 
     const info = await runCli(['project', 'info', 'p.saikoro', '--json'], { cwd: dir, env: author });
     expect(JSON.parse(info.stdout).experiments[0].programs).toEqual([program]);
     const infoText = await runCli(['project', 'info', 'p.saikoro'], { cwd: dir, env: author });
-    expect(infoText.stdout).toContain(`  mine: 0/4 done, 0 failed, 4 missing\n    program fake-search: ${wrapper} solvers/fake.mjs random 10 (with FAKE_SOLVER_PID=${marker})\n`);
+    expect(infoText.stdout).toContain(
+      `  mine: 0/4 done, 0 failed, 4 missing\n    program fake-search: ${wrapper} solvers/fake.mjs random 10 (with FAKE_SOLVER_PID=${marker})\n`,
+    );
     const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd: dir, env: author });
     expect(JSON.parse(status.stdout)[0].programs).toEqual([program]);
-    expect((await runCli(['experiment', 'status', 'p.saikoro'], { cwd: dir, env: author })).stdout).toContain(`\n  program fake-search: ${wrapper} solvers/fake.mjs random 10 (with FAKE_SOLVER_PID=${marker})\n`);
+    expect((await runCli(['experiment', 'status', 'p.saikoro'], { cwd: dir, env: author })).stdout).toContain(
+      `\n  program fake-search: ${wrapper} solvers/fake.mjs random 10 (with FAKE_SOLVER_PID=${marker})\n`,
+    );
 
     // merge of a file holding an experiment the project does not have: named on stderr.
     const me = person('me');

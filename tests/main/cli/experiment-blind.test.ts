@@ -64,6 +64,8 @@ describe('a blind experiment in a project', () => {
     expect((await cli('project', 'new', 'q.saikoro')).code).toBe(0);
     const refused = await cli('merge', 'q.saikoro', 'p.shard-1-of-2.saikoro');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/refused run [0-9a-f]{32} \(so-n16 (random|hill-climbing) seed \d\): its config, solver, parameters, seed and budget hash to [0-9a-f]{32}, not to its id/);
+    expect(refused.stderr).toMatch(
+      /refused run [0-9a-f]{32} \(so-n16 (random|hill-climbing) seed \d\): its config, solver, parameters, seed and budget hash to [0-9a-f]{32}, not to its id/,
+    );
   });
 });

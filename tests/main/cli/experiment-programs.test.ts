@@ -96,7 +96,11 @@ describe('experiments with a solver program', () => {
     expect((await runCli(['report', 'p.saikoro', 'mine', '--format', 'json', '--out', 'r.json'], { cwd, env })).code).toBe(0);
     const report = JSON.parse(fs.readFileSync(path.join(cwd, 'r.json'), 'utf8'));
     const solvers = report.setup?.solvers ?? report.data?.setup?.solvers;
-    expect(solvers[1]).toMatchObject({ label: 'fake-search', params: [], program: { command: spec.solvers[1].command, cwd: null, blind: false, hashes: { 'solvers/fake.mjs': sha256(FAKE) } } });
+    expect(solvers[1]).toMatchObject({
+      label: 'fake-search',
+      params: [],
+      program: { command: spec.solvers[1].command, cwd: null, blind: false, hashes: { 'solvers/fake.mjs': sha256(FAKE) } },
+    });
     expect(solvers[0].program).toBeUndefined();
     expect((await runCli(['report', 'p.saikoro', 'mine', '--out', 'r.html'], { cwd, env })).code).toBe(0);
     const html = fs.readFileSync(path.join(cwd, 'r.html'), 'utf8');
@@ -111,17 +115,34 @@ describe('experiments with a solver program', () => {
     expect(ran.stderr).toContain(`FAILED mo2-n30 chatty seed 1 in`);
     expect(ran.stderr).toContain(`: the program's line 2 is not JSON: "generation 1: best 12.5"`);
     const project = open();
-    expect(project.runs().map((r) => `${r.solver}:${r.status}`).sort()).toEqual(['chatty:failed', 'chatty:failed', 'random:done', 'random:done']);
+    expect(
+      project
+        .runs()
+        .map((r) => `${r.solver}:${r.status}`)
+        .sort(),
+    ).toEqual(['chatty:failed', 'chatty:failed', 'random:done', 'random:done']);
     project.close();
   });
 
   it('add refuses a program whose script or executable is not there, naming the path it looked for, and stores nothing', async () => {
     expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
     for (const [command, message] of [
-      [[process.execPath, 'solvers/missing.mjs', 'random'], `spec.json: the solver fake-search (solvers[1])'s script "solvers/missing.mjs" is not a file (looked for ${path.join(cwd, 'solvers', 'missing.mjs')})`],
-      [['python3', 'examples/solvers/deap_ga.py'], `spec.json: the solver fake-search (solvers[1])'s script "examples/solvers/deap_ga.py" is not a file (looked for ${path.join(cwd, 'examples', 'solvers', 'deap_ga.py')})`],
-      [['no-such-interpreter-xyz', 'solvers/fake.mjs'], `spec.json: the solver fake-search (solvers[1])'s program "no-such-interpreter-xyz" was not found on the PATH Saikoro runs with`],
-      [['./solvers/nothing-here'], `spec.json: the solver fake-search (solvers[1])'s program "./solvers/nothing-here" is not an executable file (looked for ${path.join(cwd, 'solvers', 'nothing-here')})`],
+      [
+        [process.execPath, 'solvers/missing.mjs', 'random'],
+        `spec.json: the solver fake-search (solvers[1])'s script "solvers/missing.mjs" is not a file (looked for ${path.join(cwd, 'solvers', 'missing.mjs')})`,
+      ],
+      [
+        ['python3', 'examples/solvers/deap_ga.py'],
+        `spec.json: the solver fake-search (solvers[1])'s script "examples/solvers/deap_ga.py" is not a file (looked for ${path.join(cwd, 'examples', 'solvers', 'deap_ga.py')})`,
+      ],
+      [
+        ['no-such-interpreter-xyz', 'solvers/fake.mjs'],
+        `spec.json: the solver fake-search (solvers[1])'s program "no-such-interpreter-xyz" was not found on the PATH Saikoro runs with`,
+      ],
+      [
+        ['./solvers/nothing-here'],
+        `spec.json: the solver fake-search (solvers[1])'s program "./solvers/nothing-here" is not an executable file (looked for ${path.join(cwd, 'solvers', 'nothing-here')})`,
+      ],
     ] as const) {
       fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ ...spec, solvers: [spec.solvers[0], { name: 'fake-search', command }] }));
       const added = await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd, env: { PATH: process.env.PATH } });
@@ -132,7 +153,13 @@ describe('experiments with a solver program', () => {
     expect(project.experiments()).toEqual([]);
     project.close();
     // Arguments that are not scripts need not be files: an option's value, a module's name.
-    fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify({ ...spec, solvers: [spec.solvers[0], { name: 'fake-search', command: [process.execPath, 'solvers/fake.mjs', 'random', '10', 'not-a-file'] }] }));
+    fs.writeFileSync(
+      path.join(cwd, 'spec.json'),
+      JSON.stringify({
+        ...spec,
+        solvers: [spec.solvers[0], { name: 'fake-search', command: [process.execPath, 'solvers/fake.mjs', 'random', '10', 'not-a-file'] }],
+      }),
+    );
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd })).code).toBe(0);
   });
 
@@ -141,13 +168,15 @@ describe('experiments with a solver program', () => {
     fs.appendFileSync(path.join(cwd, 'solvers', 'fake.mjs'), '\n// changed\n');
     const ran = await runCli(['experiment', 'run', 'p.saikoro'], { cwd, env });
     expect(ran.code).toBe(1);
-    expect(ran.stderr).toMatch(/experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\)/);
+    expect(ran.stderr).toMatch(
+      /experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added \(sha256 [0-9a-f]{12}\.\.\. then, [0-9a-f]{12}\.\.\. now\)/,
+    );
     const project = open();
     expect(project.runs()).toHaveLength(0);
     project.close();
   });
 
-  it('verify reproduces after the project folder is moved: a program\'s cwd is stored as its entry gives it', async () => {
+  it("verify reproduces after the project folder is moved: a program's cwd is stored as its entry gives it", async () => {
     const inSolvers = { ...spec, solvers: [{ name: 'fake-search', command: [process.execPath, 'fake.mjs', 'random', '10'], cwd: 'solvers' }] };
     await setUp(inSolvers);
     expect((await runCli(['experiment', 'run', 'p.saikoro'], { cwd, env })).code).toBe(0);
@@ -170,20 +199,26 @@ describe('experiments with a solver program', () => {
     expect((await runCli(['experiment', 'verify', 'p.saikoro', '--all', '--yes'], { cwd, env })).stdout).toBe('2 runs re-run: all reproduce exactly\n');
   });
 
-  it('merge refuses a run whose result claims another program than the run\'s', async () => {
+  it("merge refuses a run whose result claims another program than the run's", async () => {
     await setUp();
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '1/1', '--out', 's.saikoro'], { cwd, env })).code).toBe(0);
     const shard = path.join(cwd, 's.saikoro');
     const forgeries: [string, RegExp][] = [
-      [`json_set(result_json, '$.program.command', json('["/bin/sh", "-c", "id"]'))`, /its result's program\.command is \["\/bin\/sh","-c","id"\], the run's is \[/],
-      [`json_set(result_json, '$.program.hashes', json('{"solvers/fake.mjs": "${'0'.repeat(64)}"}'))`, /its result's program\.hashes is \{"solvers\/fake\.mjs":"0{64}"\}, the run's is \{"solvers\/fake\.mjs":"[0-9a-f]{64}"\}/],
+      [
+        `json_set(result_json, '$.program.command', json('["/bin/sh", "-c", "id"]'))`,
+        /its result's program\.command is \["\/bin\/sh","-c","id"\], the run's is \[/,
+      ],
+      [
+        `json_set(result_json, '$.program.hashes', json('{"solvers/fake.mjs": "${'0'.repeat(64)}"}'))`,
+        /its result's program\.hashes is \{"solvers\/fake\.mjs":"0{64}"\}, the run's is \{"solvers\/fake\.mjs":"[0-9a-f]{64}"\}/,
+      ],
       [`json_set(result_json, '$.program.blind', json('true'))`, /its result's program\.blind is true, the run's is false/],
       [`json_set(result_json, '$.program.cwd', 'elsewhere')`, /its result's program\.cwd is "elsewhere", the run's is null/],
       [`json_remove(result_json, '$.program')`, /its result does not say which program ran \(result\.program is missing\)/],
     ];
     for (const [forged, reason] of forgeries) {
       fs.copyFileSync(shard, path.join(cwd, 'f.saikoro'));
-      const id = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NOT NULL")[0].id;
+      const id = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), 'SELECT min(id) AS id FROM runs WHERE program_json IS NOT NULL')[0].id;
       sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = ${forged} WHERE run_id = '${id}'`);
       const target = `t${forgeries.findIndex((f) => f[0] === forged)}.saikoro`;
       expect((await runCli(['project', 'new', target], { cwd, env })).code).toBe(0);
@@ -198,8 +233,11 @@ describe('experiments with a solver program', () => {
     }
     // A built-in solver's run whose result claims a program.
     fs.copyFileSync(shard, path.join(cwd, 'f.saikoro'));
-    const builtIn = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), "SELECT min(id) AS id FROM runs WHERE program_json IS NULL")[0].id;
-    sql(path.join(cwd, 'f.saikoro'), `UPDATE results SET result_json = json_set(result_json, '$.program', json('{"command": ["id"], "cwd": null, "blind": false, "hashes": null, "exit": null}')) WHERE run_id = '${builtIn}'`);
+    const builtIn = sqlRows<{ id: string }>(path.join(cwd, 'f.saikoro'), 'SELECT min(id) AS id FROM runs WHERE program_json IS NULL')[0].id;
+    sql(
+      path.join(cwd, 'f.saikoro'),
+      `UPDATE results SET result_json = json_set(result_json, '$.program', json('{"command": ["id"], "cwd": null, "blind": false, "hashes": null, "exit": null}')) WHERE run_id = '${builtIn}'`,
+    );
     expect((await runCli(['project', 'new', 'b.saikoro'], { cwd, env })).code).toBe(0);
     const merged = await runCli(['merge', 'b.saikoro', 'f.saikoro'], { cwd, env });
     expect(merged.stderr).toContain(`refused run ${builtIn} (mo2-n30 random seed `);
@@ -217,7 +255,9 @@ describe('experiments with a solver program', () => {
     const mismatches = lines.filter((l) => l.startsWith('MISMATCH'));
     expect(mismatches).toHaveLength(2);
     for (const l of mismatches)
-      expect(l).toMatch(/^MISMATCH mo2-n30 fake-search seed \d \([0-9a-f]{12}\): not re-run: experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added/);
+      expect(l).toMatch(
+        /^MISMATCH mo2-n30 fake-search seed \d \([0-9a-f]{12}\): not re-run: experiment "mine", solver fake-search \(solvers\[1\]\): solvers\/fake\.mjs has changed since the experiment was added/,
+      );
     expect(verified.stdout).toBe('2 of 4 runs did not reproduce\n');
   });
 
@@ -251,7 +291,12 @@ describe('experiments with a solver program', () => {
         "await import('./fake.mjs');",
       ].join('\n'),
     );
-    await setUp({ ...spec, instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'damage', command: [process.execPath, 'damage.mjs'], cwd: 'solvers' }], seeds: { count: 1 } });
+    await setUp({
+      ...spec,
+      instances: [{ name: 'so-n30', track: 'so', n: 30 }],
+      solvers: [{ name: 'damage', command: [process.execPath, 'damage.mjs'], cwd: 'solvers' }],
+      seeds: { count: 1 },
+    });
     // The sandbox is looked for in the process's environment (the CLI runs in this process here).
     const bwrap = process.env.SAIKORO_BWRAP;
     process.env.SAIKORO_BWRAP = 'none';
@@ -263,7 +308,9 @@ describe('experiments with a solver program', () => {
       else process.env.SAIKORO_BWRAP = bwrap;
     }
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/^saikoro experiment: p\.saikoro: corrupt Saikoro project \(integrity check: [^]*\); found after the runs of a solver program, which can write to the project where it runs without the sandbox \(its runs were stored as they ended, but the file is damaged\)\n$/m);
+    expect(r.stderr).toMatch(
+      /^saikoro experiment: p\.saikoro: corrupt Saikoro project \(integrity check: [^]*\); found after the runs of a solver program, which can write to the project where it runs without the sandbox \(its runs were stored as they ended, but the file is damaged\)\n$/m,
+    );
     // The next open refuses the file as the run said.
     const info = await runCli(['project', 'info', 'p.saikoro'], { cwd, env });
     expect(info.code).toBe(1);
@@ -281,7 +328,12 @@ describe('experiments with a solver program', () => {
         "await import('./fake.mjs');",
       ].join('\n'),
     );
-    await setUp({ ...spec, instances: [{ name: 'so-n30', track: 'so', n: 30 }], solvers: [{ name: 'flaky', command: [process.execPath, 'flaky.mjs'], cwd: 'solvers' }], seeds: { count: 1 } });
+    await setUp({
+      ...spec,
+      instances: [{ name: 'so-n30', track: 'so', n: 30 }],
+      solvers: [{ name: 'flaky', command: [process.execPath, 'flaky.mjs'], cwd: 'solvers' }],
+      seeds: { count: 1 },
+    });
     const bwrap = process.env.SAIKORO_BWRAP;
     process.env.SAIKORO_BWRAP = 'none';
     try {

@@ -56,7 +56,11 @@ describe('saikoro experiment add', () => {
     ['bad.json', '{"name": ', 'bad.json: not valid JSON'],
     ['field.json', { ...spec, budget: { evaluations: -1 } }, 'field.json: budget.evaluations: must be at least 1, got -1'],
     ['solver.json', { ...spec, solvers: [{ name: 'simplex' }] }, 'solver.json: solvers[0].name: unknown solver "simplex" (known: random,'],
-    ['param.json', { ...spec, solvers: [{ name: 'random', params: { batch: 'many' } }] }, 'param.json: solvers[0].params.batch: solver random: parameter batch must be an integer'],
+    [
+      'param.json',
+      { ...spec, solvers: [{ name: 'random', params: { batch: 'many' } }] },
+      'param.json: solvers[0].params.batch: solver random: parameter batch must be an integer',
+    ],
     ['kind.json', { ...spec, solvers: [{ name: 'nsga2' }] }, 'kind.json: solvers[0].name: solver nsga2 is multi-objective; instance so-n12 has one objective'],
     // Only the solver's setup at this M can tell: refused at add, not by every run.
     [
@@ -112,7 +116,9 @@ describe('saikoro experiment run / status / verify', () => {
   it('stores everything needed to reproduce a run, and verify re-runs it exactly', async () => {
     await setUp();
     await runCli(['experiment', 'run', 'p.saikoro', '--inline'], { cwd });
-    const run = open('p.saikoro').runs().find((r) => r.solver === 'hill-climbing')!;
+    const run = open('p.saikoro')
+      .runs()
+      .find((r) => r.solver === 'hill-climbing')!;
     expect(run).toMatchObject({ status: 'done', budget: { evaluations: 150 }, evaluations: 150, appVersion: expect.stringMatching(/^saikoro \d/) });
     expect(run.config.n).toBeGreaterThan(0);
     expect(Object.keys(run.params).length).toBeGreaterThan(0);
@@ -135,16 +141,23 @@ describe('saikoro experiment run / status / verify', () => {
     // A result stored before exact traces (one point per improving step, no traceExact) still
     // verifies on everything else, and says its trace was not compared; a tampered trace of a
     // current result does not.
-    const old = open('p.saikoro').runs().find((r) => r.solver !== 'hill-climbing' && r.status === 'done')!;
+    const old = open('p.saikoro')
+      .runs()
+      .find((r) => r.solver !== 'hill-climbing' && r.status === 'done')!;
     const db2 = new Database(path.join(cwd, 'p.saikoro'));
     const oldResult = { ...old.result!, trace: [old.result!.trace.at(-1)!] } as Record<string, unknown>;
     delete oldResult.traceExact;
     db2.run('UPDATE results SET result_json = ? WHERE run_id = ?', [JSON.stringify(oldResult), old.id]);
-    db2.run('UPDATE results SET result_json = ? WHERE run_id = ?', [JSON.stringify({ ...stored, best: { ...stored.best, objectives: [stored.best.objectives[0] - 1] }, trace: stored.trace.slice(1) }), run.id]);
+    db2.run('UPDATE results SET result_json = ? WHERE run_id = ?', [
+      JSON.stringify({ ...stored, best: { ...stored.best, objectives: [stored.best.objectives[0] - 1] }, trace: stored.trace.slice(1) }),
+      run.id,
+    ]);
     db2.close();
     const mixed = await runCli(['experiment', 'verify', 'p.saikoro', '--all'], { cwd });
     expect(mixed.stdout).toBe('1 of 8 runs did not reproduce\n');
-    expect(mixed.stderr).toMatch(new RegExp(`^ok +\\S+ \\S+ seed \\d \\(${old.id.slice(0, 12)}\\) \\(stored before exact traces: its trace was not compared\\)$`, 'm'));
+    expect(mixed.stderr).toMatch(
+      new RegExp(`^ok +\\S+ \\S+ seed \\d \\(${old.id.slice(0, 12)}\\) \\(stored before exact traces: its trace was not compared\\)$`, 'm'),
+    );
     expect(mixed.stderr).toMatch(/MISMATCH so-n\d+ hill-climbing seed \d .*result\.trace\[0\]/);
   });
 
@@ -169,7 +182,9 @@ describe('saikoro experiment run / status / verify', () => {
         '',
       ].join('\n'),
     );
-    expect((await runCli(['merge', 'p.saikoro', 'p.shard-2-of-3.saikoro'], { cwd })).stdout).toBe('p.shard-2-of-3.saikoro: 0 run(s) added, 3 already present, 0 experiment(s) added\nsmall: all 8 runs done\n');
+    expect((await runCli(['merge', 'p.saikoro', 'p.shard-2-of-3.saikoro'], { cwd })).stdout).toBe(
+      'p.shard-2-of-3.saikoro: 0 run(s) added, 3 already present, 0 experiment(s) added\nsmall: all 8 runs done\n',
+    );
     // A full run in a second project gives the same ids and results.
     await runCli(['project', 'new', 'full.saikoro'], { cwd });
     await runCli(['experiment', 'add', 'full.saikoro', '--spec', 'spec.json'], { cwd });
@@ -188,7 +203,11 @@ describe('saikoro experiment run / status / verify', () => {
     const script = path.resolve('docs/examples/slurm-experiment.sh');
     const bash = (args: string[], env: NodeJS.ProcessEnv, scriptPath = script) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('bash', [scriptPath, ...args], { cwd, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn('bash', [scriptPath, ...args], {
+          cwd,
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         let stdout = '';
         let stderr = '';
         child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -196,14 +215,21 @@ describe('saikoro experiment run / status / verify', () => {
         child.on('close', (code) => resolve({ code, stdout, stderr }));
       });
     // The shard count is the argument; SLURM_ARRAY_TASK_COUNT (the size of this submission) is not it.
-    for (const k of [1, 2]) expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: '1' })).toMatchObject({ code: 0 });
+    for (const k of [1, 2])
+      expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: String(k), SLURM_ARRAY_TASK_COUNT: '1' })).toMatchObject({ code: 0 });
     expect(open('out/p.shard-1-of-2.saikoro').runs()).toHaveLength(4);
     expect(open('out/p.shard-2-of-2.saikoro').runs()).toHaveLength(4);
     const merged = await runCli(['merge', 'p.saikoro', 'out/p.shard-1-of-2.saikoro', 'out/p.shard-2-of-2.saikoro'], { cwd });
     expect(merged.code).toBe(0);
     expect((await runCli(['experiment', 'status', 'p.saikoro'], { cwd })).stdout).toContain('8 done');
-    expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: '3' })).toMatchObject({ code: 2, stderr: expect.stringContaining('array task id 3 is not a shard of 1..2') });
-    expect(await bash(['p.saikoro'], { SLURM_ARRAY_TASK_ID: '1' })).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: slurm-experiment.sh PROJECT.saikoro N [RESULTS_DIR]') });
+    expect(await bash(['p.saikoro', '2', 'out'], { SLURM_ARRAY_TASK_ID: '3' })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('array task id 3 is not a shard of 1..2'),
+    });
+    expect(await bash(['p.saikoro'], { SLURM_ARRAY_TASK_ID: '1' })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('usage: slurm-experiment.sh PROJECT.saikoro N [RESULTS_DIR]'),
+    });
 
     // Slurm runs a copy of the script from its spool directory: Saikoro is then found from
     // SAIKORO_HOME or the submit directory, never from the copy's path.
@@ -213,16 +239,31 @@ describe('saikoro experiment run / status / verify', () => {
     const task = { SLURM_JOB_ID: '7', SLURM_ARRAY_TASK_ID: '1', SLURM_ARRAY_TASK_COUNT: '1', SLURM_SUBMIT_DIR: cwd };
     // (A PATH without any installed saikoro, whatever the machine has.)
     const bare = `${path.dirname(process.execPath)}:/usr/bin:/bin`;
-    expect(await bash(['p.saikoro', '3', 'out'], { ...task, PATH: bare }, copy)).toMatchObject({ code: 2, stderr: expect.stringMatching(new RegExp(`cannot find Saikoro: no saikoro on the PATH \\(.*\\) and no bin/saikoro.mjs in the submit directory ${cwd}: install it`)) });
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, PATH: bare }, copy)).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(
+        new RegExp(`cannot find Saikoro: no saikoro on the PATH \\(.*\\) and no bin/saikoro.mjs in the submit directory ${cwd}: install it`),
+      ),
+    });
     // (p.saikoro has every run by now, so shard 1 of 3 has nothing left to do.)
     const done = 'small: 3 runs in shard 1/3: 3 already done, 0 done now, 0 failed, 0 not run';
-    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SAIKORO_HOME: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
-    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SLURM_SUBMIT_DIR: process.cwd() }, copy)).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SAIKORO_HOME: process.cwd() }, copy)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(done),
+    });
+    expect(await bash(['p.saikoro', '3', 'out'], { ...task, SLURM_SUBMIT_DIR: process.cwd() }, copy)).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(done),
+    });
     // An installed saikoro on the PATH (here a stand-in that runs this checkout's) is used when
     // SAIKORO_HOME is not set, from any submit directory.
     const bin = path.join(cwd, 'installed-bin');
     fs.mkdirSync(bin);
-    fs.writeFileSync(path.join(bin, 'saikoro'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve('bin/saikoro.mjs'))} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(
+      path.join(bin, 'saikoro'),
+      `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(path.resolve('bin/saikoro.mjs'))} "$@"\n`,
+      { mode: 0o755 },
+    );
     const installed = await bash(['p.saikoro', '3', 'out'], { ...task, PATH: `${bin}:${process.env.PATH}` }, copy);
     expect(installed).toMatchObject({ code: 0, stdout: expect.stringContaining(done) });
     expect(installed.stdout).toContain(`(Saikoro: installed ${path.join(bin, 'saikoro')}, host `);
@@ -242,7 +283,10 @@ describe('saikoro experiment run / status / verify', () => {
     writeJson('spec.json', { ...spec, seeds: { count: 4 }, budget: { evaluations: 400 } });
     await runCli(['project', 'new', 'p.saikoro'], { cwd });
     await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd });
-    const child = spawn(process.execPath, [path.resolve('bin/saikoro.mjs'), 'experiment', 'run', 'p.saikoro', '--inline'], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [path.resolve('bin/saikoro.mjs'), 'experiment', 'run', 'p.saikoro', '--inline'], {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let reported = 0;
     await new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stderr! }).on('line', (line) => {
@@ -264,7 +308,10 @@ describe('saikoro experiment run / status / verify', () => {
     expect(unknown.stderr).toContain('no experiment named "nope" (has: small)');
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--shard', '4/3'], { cwd })).stderr).toContain('--shard: K/N needs 1 <= K <= N');
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '0'], { cwd })).code).toBe(2);
-    expect(await runCli(['experiment', 'run', 'p.saikoro', '--memory-limit', '10'], { cwd })).toMatchObject({ code: 2, stderr: expect.stringContaining('--memory-limit: must be at least 64, got 10') });
+    expect(await runCli(['experiment', 'run', 'p.saikoro', '--memory-limit', '10'], { cwd })).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('--memory-limit: must be at least 64, got 10'),
+    });
     expect((await runCli(['experiment', 'run', 'p.saikoro', '--out', 'x.saikoro'], { cwd })).stderr).toContain('--out goes with --shard');
     const empty = await runCli(['experiment', 'verify', 'p.saikoro'], { cwd });
     expect(empty.code).toBe(1);

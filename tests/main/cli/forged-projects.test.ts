@@ -12,7 +12,13 @@ import { runCli, type CliRun } from './io.ts';
 import { projectCopies, sql, type ProjectCopies } from '../../helpers/project-copies.ts';
 
 const so = { name: 'so', instances: [{ name: 'so-n12', track: 'so', n: 12 }], solvers: [{ name: 'random' }], seeds: { count: 2 }, budget: { evaluations: 60 } };
-const mo = { name: 'mo', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 10 } }], seeds: { count: 2 }, budget: { evaluations: 60 } };
+const mo = {
+  name: 'mo',
+  instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }],
+  solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 10 } }],
+  seeds: { count: 2 },
+  budget: { evaluations: 60 },
+};
 
 let fx: ProjectCopies;
 beforeAll(async () => {
@@ -83,7 +89,7 @@ describe('a damaged value is a clear message naming the run', () => {
     }
   });
 
-  it('a result\'s seed of -1 and a time of -5 s', async () => {
+  it("a result's seed of -1 and a time of -5 s", async () => {
     for (const [key, reason] of [
       ['seed', /result_json\.seed: must be an integer from 0 to 2\^53 - 1, got -1/],
       ['seconds', /result_json\.seconds: must be at least 0, got -5/],
@@ -121,10 +127,18 @@ describe('a damaged value is a clear message naming the run', () => {
     const a = runOf(file, "solver = 'random' AND instance = 'so-n12'");
     const b = runOf(file, "solver = 'nsga2'");
     sql(file, `UPDATE results SET result_json = json_set(result_json, '$.evaluations', -1) WHERE run_id = '${a}'`);
-    refusedNaming(await runCli(['compare', 'f.saikoro', 'so', '--metric', 'best'], { cwd }), a, /result_json\.evaluations: must be a count \(an integer of at least 0\), got -1/);
+    refusedNaming(
+      await runCli(['compare', 'f.saikoro', 'so', '--metric', 'best'], { cwd }),
+      a,
+      /result_json\.evaluations: must be a count \(an integer of at least 0\), got -1/,
+    );
     sql(file, `UPDATE results SET result_json = json_set(result_json, '$.evaluations', 60) WHERE run_id = '${a}'`);
     sql(file, `UPDATE results SET result_json = json_set(result_json, '$.firstFeasibleAt', 61) WHERE run_id = '${b}'`);
-    refusedNaming(await runCli(['compare', 'f.saikoro', 'mo', '--metric', 'hv'], { cwd }), b, /result_json\.firstFeasibleAt: is 61, after the run's last evaluation \(60\)/);
+    refusedNaming(
+      await runCli(['compare', 'f.saikoro', 'mo', '--metric', 'hv'], { cwd }),
+      b,
+      /result_json\.firstFeasibleAt: is 61, after the run's last evaluation \(60\)/,
+    );
   });
 });
 
@@ -155,76 +169,69 @@ describe('merge re-evaluates what it imports', () => {
   }
 
   it('a best objective of 0 for a sequence whose real f is not 0', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "instance = 'so-n12'");
-        const best = JSON.parse(query<{ b: string }>(file, `SELECT json_extract(result_json, '$.best') AS b FROM results WHERE run_id = '${id}'`)[0].b) as { x: string };
-        // The oracle: the evaluator's own f of the stored sequence, which the forgery contradicts.
-        expect(evaluateDice(best.x, trackConfig('so', 12)).objectives[0]).toBeGreaterThan(0);
-        return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.best.objectives', json('[0]')) WHERE run_id = '${id}'` };
-      },
-      /result\.best\.objectives\[0\]: stored 0, the sequence evaluates to \d+/,
-    );
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "instance = 'so-n12'");
+      const best = JSON.parse(query<{ b: string }>(file, `SELECT json_extract(result_json, '$.best') AS b FROM results WHERE run_id = '${id}'`)[0].b) as {
+        x: string;
+      };
+      // The oracle: the evaluator's own f of the stored sequence, which the forgery contradicts.
+      expect(evaluateDice(best.x, trackConfig('so', 12)).objectives[0]).toBeGreaterThan(0);
+      return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.best.objectives', json('[0]')) WHERE run_id = '${id}'` };
+    }, /result\.best\.objectives\[0\]: stored 0, the sequence evaluates to \d+/);
   });
 
-  it("a best sequence replaced by 666...6", async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "instance = 'so-n12'");
-        return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.best.x', '666666666666') WHERE run_id = '${id}'` };
-      },
-      /result\.best\.objectives\[0\]: stored \d+, the sequence evaluates to 485/,
-    );
+  it('a best sequence replaced by 666...6', async () => {
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "instance = 'so-n12'");
+      return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.best.x', '666666666666') WHERE run_id = '${id}'` };
+    }, /result\.best\.objectives\[0\]: stored \d+, the sequence evaluates to 485/);
   });
 
   it('a front point of [-5, -7] (it would lift the normalised HV above its maximum)', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "solver = 'nsga2'");
-        return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json('[-5,-7]')) WHERE run_id = '${id}'` };
-      },
-      /result_json\.front\[0\]\.objectives\[0\]: must be at least 0, got -5/,
-    );
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "solver = 'nsga2'");
+      return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json('[-5,-7]')) WHERE run_id = '${id}'` };
+    }, /result_json\.front\[0\]\.objectives\[0\]: must be at least 0, got -5/);
   });
 
   it('a front point whose objectives are another real point of the same front', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = query<{ run_id: string }>(file, "SELECT run_id FROM results WHERE json_array_length(result_json, '$.front') >= 2 AND run_id IN (SELECT id FROM runs WHERE instance = 'mo2-n12') ORDER BY run_id LIMIT 1")[0].run_id;
-        return { id, sql: `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json_extract(result_json, '$.front[1].objectives')) WHERE run_id = '${id}'` };
-      },
-      /result\.front\[0\]\.objectives\[\d\]: stored \d+, the sequence evaluates to \d+/,
-    );
+    await refusedAndAbsent((file) => {
+      const id = query<{ run_id: string }>(
+        file,
+        "SELECT run_id FROM results WHERE json_array_length(result_json, '$.front') >= 2 AND run_id IN (SELECT id FROM runs WHERE instance = 'mo2-n12') ORDER BY run_id LIMIT 1",
+      )[0].run_id;
+      return {
+        id,
+        sql: `UPDATE results SET result_json = json_set(result_json, '$.front[0].objectives', json_extract(result_json, '$.front[1].objectives')) WHERE run_id = '${id}'`,
+      };
+    }, /result\.front\[0\]\.objectives\[\d\]: stored \d+, the sequence evaluates to \d+/);
   });
 
   it('evaluations: -1 (in the row and in the result)', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
-        return { id, sql: `UPDATE runs SET evaluations = -1 WHERE id = '${id}'; UPDATE results SET result_json = json_set(result_json, '$.evaluations', -1) WHERE run_id = '${id}'` };
-      },
-      /(result_json\.)?evaluations: must be a count \(an integer of at least 0\), got -1/,
-    );
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
+      return {
+        id,
+        sql: `UPDATE runs SET evaluations = -1 WHERE id = '${id}'; UPDATE results SET result_json = json_set(result_json, '$.evaluations', -1) WHERE run_id = '${id}'`,
+      };
+    }, /(result_json\.)?evaluations: must be a count \(an integer of at least 0\), got -1/);
   });
 
   it('more evaluations than the budget allows', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
-        return { id, sql: `UPDATE runs SET evaluations = 61 WHERE id = '${id}'; UPDATE results SET result_json = json_set(result_json, '$.evaluations', 61) WHERE run_id = '${id}'` };
-      },
-      /result\.evaluations: 61 is more than the budget of 60/,
-    );
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
+      return {
+        id,
+        sql: `UPDATE runs SET evaluations = 61 WHERE id = '${id}'; UPDATE results SET result_json = json_set(result_json, '$.evaluations', 61) WHERE run_id = '${id}'`,
+      };
+    }, /result\.evaluations: 61 is more than the budget of 60/);
   });
 
-  it('a row whose evaluation count is not its result\'s', async () => {
-    await refusedAndAbsent(
-      (file) => {
-        const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
-        return { id, sql: `UPDATE runs SET evaluations = 59 WHERE id = '${id}'` };
-      },
-      /evaluations: the row says 59, its result 60/,
-    );
+  it("a row whose evaluation count is not its result's", async () => {
+    await refusedAndAbsent((file) => {
+      const id = runOf(file, "solver = 'random' AND instance = 'so-n12'");
+      return { id, sql: `UPDATE runs SET evaluations = 59 WHERE id = '${id}'` };
+    }, /evaluations: the row says 59, its result 60/);
   });
 
   it('an honest file merges with exit 0 (every run re-evaluated and accepted)', async () => {

@@ -49,7 +49,11 @@ describe('command help, from the registry', () => {
     it(`${entry.name}: --help and \`help ${entry.name}\` print the registry's usage, which names every option`, async () => {
       const help: CommandHelp = await entry.help();
       const expected = help.usage.trimEnd() + '\n';
-      for (const argv of [[entry.name, '--help'], [entry.name, '-h'], ['help', entry.name]]) {
+      for (const argv of [
+        [entry.name, '--help'],
+        [entry.name, '-h'],
+        ['help', entry.name],
+      ]) {
         const run = await runCli(argv);
         expect([run.code, run.stdout, run.stderr], argv.join(' ')).toEqual([0, expected, '']);
       }
@@ -116,7 +120,9 @@ describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
       const text = readFileSync(file, 'utf8');
       const body = topic.section === undefined ? text.trimEnd() : markdownSection(text, topic.section);
       expect(body, topic.name).not.toBeNull();
-      expect(run.stdout, topic.name).toBe(`${[`saikoro help ${topic.name}: ${topic.section ? `"${topic.section}" in ` : ''}${file}`, ...(topic.about ?? []).map((a) => `${a}: ${join(ROOT, a)}`)].join('\n')}\n\n${body}\n`);
+      expect(run.stdout, topic.name).toBe(
+        `${[`saikoro help ${topic.name}: ${topic.section ? `"${topic.section}" in ` : ''}${file}`, ...(topic.about ?? []).map((a) => `${a}: ${join(ROOT, a)}`)].join('\n')}\n\n${body}\n`,
+      );
       for (const about of topic.about ?? []) expect(existsSync(join(ROOT, about)), about).toBe(true);
     }
     const spec = (await runCli(['help', 'spec'])).stdout;
@@ -142,16 +148,24 @@ describe('help topics: saikoro help TOPIC prints a page of the manual', () => {
     const names = commands.map((c) => c.name);
     for (const topic of HELP_TOPICS) expect(names, topic.name).not.toContain(topic.name);
     for (const entry of commands) {
-      for (const [, wanted] of (await entry.help()).usage.matchAll(/saikoro help ([a-z-]+)/g)) expect([...names, ...HELP_TOPICS.map((t) => t.name)], `${entry.name}: saikoro help ${wanted}`).toContain(wanted);
+      for (const [, wanted] of (await entry.help()).usage.matchAll(/saikoro help ([a-z-]+)/g))
+        expect([...names, ...HELP_TOPICS.map((t) => t.name)], `${entry.name}: saikoro help ${wanted}`).toContain(wanted);
       // A page a usage names by its path is one the package ships (docs/ and examples/ are in package.json's "files").
-      for (const [file] of (await entry.help()).usage.matchAll(/\b(?:docs|examples|clients)\/[\w./-]*\w/g)) expect(existsSync(join(ROOT, file)), `${entry.name}: ${file}`).toBe(true);
+      for (const [file] of (await entry.help()).usage.matchAll(/\b(?:docs|examples|clients)\/[\w./-]*\w/g))
+        expect(existsSync(join(ROOT, file)), `${entry.name}: ${file}`).toBe(true);
     }
     const top = (await runCli(['--help'])).stdout;
     for (const topic of HELP_TOPICS) expect(top).toMatch(new RegExp(`^  ${escape(topic.name)} +${escape(topic.summary)}$`, 'm'));
     const wrong = await runCli(['help', 'spec', 'extra']);
-    expect([wrong.code, wrong.stderr]).toEqual([2, 'saikoro help: one command or topic at a time (and --path), got "spec extra"\nTry \'saikoro --help\' for the commands and topics.\n']);
+    expect([wrong.code, wrong.stderr]).toEqual([
+      2,
+      'saikoro help: one command or topic at a time (and --path), got "spec extra"\nTry \'saikoro --help\' for the commands and topics.\n',
+    ]);
     const unknown = await runCli(['help', 'specs']);
-    expect([unknown.code, unknown.stderr]).toEqual([2, 'saikoro help: no command or help topic "specs"\nTry \'saikoro --help\' for the commands and topics.\n']);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      'saikoro help: no command or help topic "specs"\nTry \'saikoro --help\' for the commands and topics.\n',
+    ]);
   });
 });
 

@@ -31,11 +31,20 @@ describe('saikoro init', () => {
     expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'solver.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py')));
     // With its comments: what the protocol gives it, what stops it, and why the seed matters.
     const solver = fs.readFileSync(path.join(cwd, 'study', 'solver', 'solver.py'), 'utf8');
-    for (const said of ['``connect()`` reads the problem', '``problem.evaluate(batch)`` sends sequences', '``evaluate`` raises ``Stopped``', 'random.Random(problem.seed)', 'Ideas to try:', 'saikoro help protocol'])
+    for (const said of [
+      '``connect()`` reads the problem',
+      '``problem.evaluate(batch)`` sends sequences',
+      '``evaluate`` raises ``Stopped``',
+      'random.Random(problem.seed)',
+      'Ideas to try:',
+      'saikoro help protocol',
+    ])
       expect(solver, said).toContain(said);
     expect(/^#!.*\n"""([\s\S]*?)"""/.exec(solver)?.[1].split('\n').length, "the opening docstring's lines").toBeGreaterThanOrEqual(30);
     for (const comment of ['# Start from random sequences.', '# The budget is spent']) expect(solver, comment).toContain(comment);
-    expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'saikoro_client.py'))).toEqual(fs.readFileSync(path.join(ROOT, 'clients', 'python', 'saikoro_client.py')));
+    expect(fs.readFileSync(path.join(cwd, 'study', 'solver', 'saikoro_client.py'))).toEqual(
+      fs.readFileSync(path.join(ROOT, 'clients', 'python', 'saikoro_client.py')),
+    );
     const spec = JSON.parse(fs.readFileSync(path.join(cwd, 'study', 'study.json'), 'utf8'));
     expect(spec.solvers.map((s: { name: string }) => s.name)).toEqual(['random', 'nsga2', 'barrier-mo', 'local-search']);
     expect(spec.instances).toEqual([
@@ -48,7 +57,11 @@ describe('saikoro init', () => {
       expect(stored.name).toBe('first');
       // Stored as experiment add stores it: the program with the sha256 of solver.py.
       expect(stored.spec.solvers[3]).toMatchObject({ name: 'local-search', command: ['python3', 'solver.py'], cwd: 'solver' });
-      expect(stored.spec.solvers[3].hashes).toEqual({ 'solver.py': createHash('sha256').update(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py'))).digest('hex') });
+      expect(stored.spec.solvers[3].hashes).toEqual({
+        'solver.py': createHash('sha256')
+          .update(fs.readFileSync(path.join(ROOT, 'examples', 'solvers', 'local_search.py')))
+          .digest('hex'),
+      });
       expect(stored.spec.instances.map((i) => i.name)).toEqual(['mo2-n200', 'mo3-n200']);
       expect(project.runs()).toEqual([]);
     } finally {
@@ -58,14 +71,21 @@ describe('saikoro init', () => {
     expect(r.stdout).toContain('made a first study in study/:');
     // The commands it prints are the README's, in the same words.
     const readme = fs.readFileSync(path.join(cwd, 'study', 'README.md'), 'utf8');
-    for (const command of ['saikoro experiment run study.saikoro', 'saikoro compare study.saikoro first --metric hv', 'saikoro serve', 'saikoro report study.saikoro first --out first.html']) {
+    for (const command of [
+      'saikoro experiment run study.saikoro',
+      'saikoro compare study.saikoro first --metric hv',
+      'saikoro serve',
+      'saikoro report study.saikoro first --out first.html',
+    ]) {
       expect(r.stdout, command).toContain(`  ${command} `);
       expect(readme, command).toContain(`${command} `);
     }
     // The spec it stored is the spec in study.json: adding the file again changes nothing.
     const again = await runCli(['experiment', 'add', 'study.saikoro', '--spec', 'study.json'], { cwd: path.join(cwd, 'study') });
     // (and names its program, approved again: the spec is the one given)
-    expect(again.stdout).toMatch(/^experiment first is already in study\.saikoro with this spec \(80 runs\)\n  program local-search \(solvers\[3\]\): python3 solver\.py \(runs \S+\)\n/);
+    expect(again.stdout).toMatch(
+      /^experiment first is already in study\.saikoro with this spec \(80 runs\)\n  program local-search \(solvers\[3\]\): python3 solver\.py \(runs \S+\)\n/,
+    );
   });
 
   it("the study's solvers differ: run and compared, every pair on both instances is apart (no ties at p = 1)", async () => {
@@ -77,7 +97,9 @@ describe('saikoro init', () => {
     expect(run.stdout, run.stderr).toContain('first: 60 runs: 0 already done, 60 done now, 0 failed, 0 not run');
     const compared = await runCli(['compare', 'study.saikoro', 'first', '--metric', 'hv', '--json'], { cwd: dir });
     expect(compared.code, compared.stderr).toBe(0);
-    const comparison = JSON.parse(compared.stdout) as { instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[] };
+    const comparison = JSON.parse(compared.stdout) as {
+      instances: { instance: string; solvers: { label: string; summary: { median: number } | null }[]; pairs: { a: string; b: string; pHolm: number }[] }[];
+    };
     expect(comparison.instances.map((i) => i.instance)).toEqual(['mo2-n200', 'mo3-n200']);
     for (const inst of comparison.instances) {
       expect(inst.pairs.map((p) => `${p.a}/${p.b}`)).toEqual(['random/nsga2', 'random/barrier-mo', 'nsga2/barrier-mo']);
@@ -91,10 +113,16 @@ describe('saikoro init', () => {
 
   it('never overwrites: a folder holding any of its files is refused and nothing is written', async () => {
     expect((await init('study')).code).toBe(0);
-    const before = Object.fromEntries(listing('study').filter((f) => f !== 'solver').map((f) => [f, fs.readFileSync(path.join(cwd, 'study', f))]));
+    const before = Object.fromEntries(
+      listing('study')
+        .filter((f) => f !== 'solver')
+        .map((f) => [f, fs.readFileSync(path.join(cwd, 'study', f))]),
+    );
     const r = await init('study');
     expect([r.code, r.stdout]).toEqual([1, '']);
-    expect(r.stderr).toBe('saikoro init: study: already holds study.saikoro, study.json, solver, README.md; saikoro init never overwrites anything (choose a new folder)\n');
+    expect(r.stderr).toBe(
+      'saikoro init: study: already holds study.saikoro, study.json, solver, README.md; saikoro init never overwrites anything (choose a new folder)\n',
+    );
     for (const [f, bytes] of Object.entries(before)) if (f !== 'solver') expect(fs.readFileSync(path.join(cwd, 'study', f)), f).toEqual(bytes);
     expect(listing('study/solver')).toEqual(['saikoro_client.py', 'solver.py']);
 
@@ -125,7 +153,11 @@ describe('saikoro init', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('(no python3 on the PATH: the study has the built-in solvers only)');
     expect(listing('study')).toEqual(['README.md', 'study.json', 'study.saikoro']);
-    expect(JSON.parse(fs.readFileSync(path.join(cwd, 'study', 'study.json'), 'utf8')).solvers.map((s: { name: string }) => s.name)).toEqual(['random', 'nsga2', 'barrier-mo']);
+    expect(JSON.parse(fs.readFileSync(path.join(cwd, 'study', 'study.json'), 'utf8')).solvers.map((s: { name: string }) => s.name)).toEqual([
+      'random',
+      'nsga2',
+      'barrier-mo',
+    ]);
     expect(fs.readFileSync(path.join(cwd, 'study', 'README.md'), 'utf8')).toContain('No `python3` was found on the PATH');
   });
 

@@ -13,7 +13,17 @@ export interface CliRun {
  * `stderrIsTTY` makes commands draw their progress line; `stdinIsTTY` (with it) lets them ask a
  * question, answered from `stdin`; `stderrSoFar` (filled while the command runs) lets a test wait for it.
  */
-export async function runCli(argv: string[], options: { stdin?: string | Readable; env?: NodeJS.ProcessEnv; cwd?: string; stderrIsTTY?: boolean; stdinIsTTY?: boolean; stderrSoFar?: { text: string } } = {}): Promise<CliRun> {
+export async function runCli(
+  argv: string[],
+  options: {
+    stdin?: string | Readable;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    stderrIsTTY?: boolean;
+    stdinIsTTY?: boolean;
+    stderrSoFar?: { text: string };
+  } = {},
+): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   const out: Buffer[] = [];

@@ -23,14 +23,51 @@ describe('solve', () => {
   it('refuses a population that cannot fit in the default limit, before any worker starts', async () => {
     const r = await runCli(['solve', '--track', 'so', '--n', '10000000', '--solver', 'ga', '--param', 'populationSize=100000', '--evals', '10', '--seed', '1']);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^saikoro solve: ga at N = 10,000,000 needs about 1,908,133 MB \\(populationSize 100000: 200000 sequences \\(parents and offspring\\)\\), more than the worker's memory limit of ${fmt(defaultMemoryLimitMb(1))} \\(--memory-limit MB sets it\\)\\n$`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^saikoro solve: ga at N = 10,000,000 needs about 1,908,133 MB \\(populationSize 100000: 200000 sequences \\(parents and offspring\\)\\), more than the worker's memory limit of ${fmt(defaultMemoryLimitMb(1))} \\(--memory-limit MB sets it\\)\\n$`,
+      ),
+    );
   });
 
   it('refuses against a given --memory-limit, and runs what fits', async () => {
-    const r = await runCli(['solve', '--track', 'so', '--n', '200000', '--solver', 'ga', '--param', 'populationSize=1000', '--evals', '10', '--seed', '1', '--memory-limit', '256']);
+    const r = await runCli([
+      'solve',
+      '--track',
+      'so',
+      '--n',
+      '200000',
+      '--solver',
+      'ga',
+      '--param',
+      'populationSize=1000',
+      '--evals',
+      '10',
+      '--seed',
+      '1',
+      '--memory-limit',
+      '256',
+    ]);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("more than the worker's memory limit of 256 MB");
-    const ok = await runCli(['solve', '--track', 'so', '--n', '200', '--solver', 'ga', '--param', 'populationSize=10', '--evals', '20', '--seed', '1', '--memory-limit', '256', '--json']);
+    const ok = await runCli([
+      'solve',
+      '--track',
+      'so',
+      '--n',
+      '200',
+      '--solver',
+      'ga',
+      '--param',
+      'populationSize=10',
+      '--evals',
+      '20',
+      '--seed',
+      '1',
+      '--memory-limit',
+      '256',
+      '--json',
+    ]);
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout).evaluations).toBe(20);
   });
@@ -44,12 +81,22 @@ describe('solve', () => {
 describe('experiment run', () => {
   it('refuses a spec whose population cannot fit in a worker, naming the run, and runs nothing', async () => {
     expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
-    const spec = { name: 'big', instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }], solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }], seeds: [1], budget: { evaluations: 10 } };
+    const spec = {
+      name: 'big',
+      instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }],
+      solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }],
+      seeds: [1],
+      budget: { evaluations: 10 },
+    };
     fs.writeFileSync(path.join(cwd, 'big.json'), JSON.stringify(spec));
     expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'big.json'], { cwd })).code).toBe(0);
     const r = await runCli(['experiment', 'run', 'p.saikoro', '--jobs', '2'], { cwd });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^saikoro experiment: experiment big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\\d{3} MB .* memory limit of ${fmt(defaultMemoryLimitMb(2))} \\(the default share`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^saikoro experiment: experiment big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\\d{3} MB .* memory limit of ${fmt(defaultMemoryLimitMb(2))} \\(the default share`,
+      ),
+    );
     const status = await runCli(['experiment', 'status', 'p.saikoro', '--json'], { cwd });
     expect(JSON.parse(status.stdout)[0]).toMatchObject({ done: 0, failed: 0 });
   });
@@ -57,7 +104,13 @@ describe('experiment run', () => {
   it('gives each worker the default share without --memory-limit, and its program the same limit of its own', async () => {
     // A worker reached 2.6 GB with --jobs 8 when experiment run gave none (issue 28). The
     // program reports its own data limit (/proc/self/limits), the run's memory limit.
-    const spec = { name: 'limits', instances: [{ name: 'so-n20', track: 'so', n: 20 }], solvers: [{ name: 'fake', command: [process.execPath, 'fake.mjs', 'limits'] }], seeds: [1], budget: { evaluations: 20, wholeBudget: true } };
+    const spec = {
+      name: 'limits',
+      instances: [{ name: 'so-n20', track: 'so', n: 20 }],
+      solvers: [{ name: 'fake', command: [process.execPath, 'fake.mjs', 'limits'] }],
+      seeds: [1],
+      budget: { evaluations: 20, wholeBudget: true },
+    };
     for (const [args, mb] of [
       [['--jobs', '2'], defaultMemoryLimitMb(2)],
       [['--jobs', '2', '--memory-limit', '300'], 300],

@@ -56,7 +56,10 @@ describe('saikoro nqueens --project', () => {
 
   it('stores an unsolved run and a min-conflicts run as separate lab runs; exit codes unchanged', async () => {
     await runCli(['project', 'new', 'p.saikoro'], { cwd });
-    const unsolved = await runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '50', '--inline', '--project', 'p.saikoro'], { cwd });
+    const unsolved = await runCli(
+      ['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '50', '--inline', '--project', 'p.saikoro'],
+      { cwd },
+    );
     expect(unsolved.code).toBe(1);
     expect(unsolved.stdout).toMatch(/^Not solved: N = 10 with neural/);
     expect(unsolved.stderr).toMatch(/^nqueens: stored in p\.saikoro/m);

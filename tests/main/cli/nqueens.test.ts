@@ -31,7 +31,26 @@ describe('saikoro nqueens', () => {
   });
 
   it('passes the network parameters through', async () => {
-    const r = await runCli(['nqueens', '--n', '15', '--preset', 'slides', '--A', '0.6', '--B', '0.7', '--kick', '5', '--kick-every', '40', '--kick-length', '2', '--json', '--max-steps', '30']);
+    const r = await runCli([
+      'nqueens',
+      '--n',
+      '15',
+      '--preset',
+      'slides',
+      '--A',
+      '0.6',
+      '--B',
+      '0.7',
+      '--kick',
+      '5',
+      '--kick-every',
+      '40',
+      '--kick-length',
+      '2',
+      '--json',
+      '--max-steps',
+      '30',
+    ]);
     const o = JSON.parse(r.stdout);
     expect(o.params).toMatchObject({ A: 0.6, B: 0.7, C: 1, kick: { value: 5, every: 40, length: 2 }, update: 'sync', clamp: 0, maxSteps: 30 });
   });
@@ -40,7 +59,9 @@ describe('saikoro nqueens', () => {
     // Synchronous updates with bounded U and no kicks lock into a loop at N = 10 (seed 1).
     const r = await runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '50']);
     expect(r.code).toBe(1);
-    expect(r.stdout).toMatch(/^Not solved: N = 10 with neural \(seed 1\) stopped at the step limit after 50 steps, [\d.]+ s; failure mode: (loop|oscillation|stall)\./);
+    expect(r.stdout).toMatch(
+      /^Not solved: N = 10 with neural \(seed 1\) stopped at the step limit after 50 steps, [\d.]+ s; failure mode: (loop|oscillation|stall)\./,
+    );
     const j = await runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '50', '--json']);
     expect(j.code).toBe(1);
     expect(JSON.parse(j.stdout)).toMatchObject({ solved: false, steps: 50, queens: null });
@@ -86,10 +107,18 @@ describe('bench nqueens --quick', () => {
     // Each slides row accounts for all 3 seeds: solved plus failures by mode.
     for (const r of slides.rows) {
       const solved = Number(String(r[1]).split('/')[0]);
-      const failed = String(r[6]) === '-' ? 0 : String(r[6]).split(', ').reduce((s, part) => s + Number(part.split(' ')[0]), 0);
+      const failed =
+        String(r[6]) === '-'
+          ? 0
+          : String(r[6])
+              .split(', ')
+              .reduce((s, part) => s + Number(part.split(' ')[0]), 0);
       expect(solved + failed).toBe(3);
       expect(String(r[6])).toMatch(/^(-|(\d+ (loop|oscillation|stall|wander)(, )?)+)$/);
     }
-    expect(mc.rows.map((r) => [r[0], r[1]])).toEqual([[10_000, '2/2'], [100_000, '2/2']]);
+    expect(mc.rows.map((r) => [r[0], r[1]])).toEqual([
+      [10_000, '2/2'],
+      [100_000, '2/2'],
+    ]);
   }, 60_000);
 });

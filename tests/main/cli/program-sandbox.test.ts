@@ -17,7 +17,13 @@ const bwrap = requireTool('bubblewrap', '/usr/bin/bwrap', 'apt-get install bubbl
 async function experimentRun(env: string | undefined) {
   const cwd = fs.mkdtempSync(path.join(root, 'p-'));
   fs.copyFileSync(FAKE, path.join(cwd, 'fake.mjs'));
-  const spec = { name: 'e', instances: [{ name: 'so-n20', track: 'so', n: 20 }], solvers: [{ name: 'fake', command: [process.execPath, 'fake.mjs', 'random', '10'] }], seeds: [1], budget: { evaluations: 20, wholeBudget: true } };
+  const spec = {
+    name: 'e',
+    instances: [{ name: 'so-n20', track: 'so', n: 20 }],
+    solvers: [{ name: 'fake', command: [process.execPath, 'fake.mjs', 'random', '10'] }],
+    seeds: [1],
+    budget: { evaluations: 20, wholeBudget: true },
+  };
   fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify(spec));
   expect((await runCli(['project', 'new', 'p.saikoro'], { cwd })).code).toBe(0);
   expect((await runCli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'], { cwd })).code).toBe(0);
@@ -36,7 +42,9 @@ describe('experiment run and the sandbox', () => {
   it('without bubblewrap: a warning first, and the runs done', async () => {
     const r = await experimentRun('none');
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr.split('\n')[0]).toBe(`warning: solver programs run without a sandbox here: bubblewrap is switched off (${BWRAP_VARIABLE}=none); a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")`);
+    expect(r.stderr.split('\n')[0]).toBe(
+      `warning: solver programs run without a sandbox here: bubblewrap is switched off (${BWRAP_VARIABLE}=none); a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")`,
+    );
     expect(r.stdout).toBe('e: 1 runs: 0 already done, 1 done now, 0 failed, 0 not run\n');
   });
 

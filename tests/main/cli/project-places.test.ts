@@ -96,14 +96,16 @@ describe('a project on a read-only file system', () => {
       }) as never);
     }
     vi.spyOn(fs, 'openSync').mockImplementation(((p: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
-      const writing = typeof flags === 'number' ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT)) !== 0 : typeof flags === 'string' && /[wa+]/.test(flags);
+      const writing =
+        typeof flags === 'number'
+          ? (flags & (fs.constants.O_WRONLY | fs.constants.O_RDWR | fs.constants.O_CREAT)) !== 0
+          : typeof flags === 'string' && /[wa+]/.test(flags);
       if (inside(p) && writing) throw erofs(p);
-      return real.openSync(p, flags ?? "r", mode);
+      return real.openSync(p, flags ?? 'r', mode);
     }) as never);
     await readOnlyPlaceWorks(dir);
   });
 });
-
 
 describe('a project another process keeps locking', () => {
   it('opens for every command while the lock is taken at every other attempt', async () => {
@@ -161,7 +163,10 @@ describe('a full disk', () => {
     fs.copyFileSync(original, path.join(dir, 'p.saikoro'));
     // Fill the rest of the file system.
     fill(dir);
-    await fullDiskRefusesWrites(dir, /^saikoro (project|experiment): p\.saikoro: could not write: the disk is full \(\d+ bytes free\); nothing already stored was lost\n$/);
+    await fullDiskRefusesWrites(
+      dir,
+      /^saikoro (project|experiment): p\.saikoro: could not write: the disk is full \(\d+ bytes free\); nothing already stored was lost\n$/,
+    );
     // With room again, the same write works and nothing was lost.
     fs.rmSync(path.join(dir, 'filler'));
     expect((await runCli(['project', 'note', 'p.saikoro', 'room again'], { cwd: dir })).code).toBe(0);
@@ -178,9 +183,13 @@ describe('a full disk', () => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     };
     // Writes through file descriptors (the SQLite binding's) fail; the file system reports no room.
-    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, ...rest: unknown[]) => (fd > 2 ? full() : Reflect.apply(writeSync, fs, [fd, ...rest]))) as never);
+    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, ...rest: unknown[]) =>
+      fd > 2 ? full() : Reflect.apply(writeSync, fs, [fd, ...rest])) as never);
     vi.spyOn(fs, 'statfsSync').mockImplementation((() => ({ type: 0, bsize: 4096, blocks: 256, bfree: 0, bavail: 0, files: 0, ffree: 0 })) as never);
-    await fullDiskRefusesWrites(dir, /^saikoro (project|experiment): p\.saikoro: could not write: the disk is full \(0 bytes free\); nothing already stored was lost\n$/);
+    await fullDiskRefusesWrites(
+      dir,
+      /^saikoro (project|experiment): p\.saikoro: could not write: the disk is full \(0 bytes free\); nothing already stored was lost\n$/,
+    );
     vi.restoreAllMocks();
     expect((await runCli(['project', 'note', 'p.saikoro', 'room again'], { cwd: dir })).code).toBe(0);
   });
@@ -202,7 +211,9 @@ describe('odd names and odd files', () => {
     const name = `${'n'.repeat(292)}.saikoro`;
     const created = await runCli(['project', 'new', name], { cwd: dir });
     expect(created.code).toBe(1);
-    expect(created.stderr).toMatch(/^saikoro project: n{40}\.\.\.n{12}\.saikoro: file name too long \(300 bytes; at most \d+, so that the files SQLite keeps beside it fit\)\n$/);
+    expect(created.stderr).toMatch(
+      /^saikoro project: n{40}\.\.\.n{12}\.saikoro: file name too long \(300 bytes; at most \d+, so that the files SQLite keeps beside it fit\)\n$/,
+    );
     const info = await runCli(['project', 'info', name], { cwd: dir });
     expect(info).toMatchObject({ code: 1, stderr: `saikoro project: ${name}: file name too long\n` });
     expect(fs.readdirSync(dir)).toEqual([]);
@@ -223,7 +234,11 @@ describe('odd names and odd files', () => {
     const dir = folder();
     execFileSync('mkfifo', [path.join(dir, 'pipe.saikoro')]);
     // In a child process: if the open blocked, it would block this test's event loop too.
-    const r = spawnSync(process.execPath, [path.resolve('bin/saikoro.mjs'), 'project', 'info', 'pipe.saikoro'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+    const r = spawnSync(process.execPath, [path.resolve('bin/saikoro.mjs'), 'project', 'info', 'pipe.saikoro'], {
+      cwd: dir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(r.signal).toBeNull();
     expect(r.status).toBe(1);
     expect(r.stderr).toBe('saikoro project: pipe.saikoro: a FIFO, not a project file\n');

@@ -22,7 +22,14 @@ describe('saikoro project', () => {
     expect(info.stdout).toContain('0 experiment(s), 0 run(s) done, 0 failed, 0 note(s)');
     expect(info.stdout).toContain('0 lab run(s) done, 0 failed');
     const json = JSON.parse((await runCli(['project', 'info', 'p.saikoro', '--json'], { cwd })).stdout);
-    expect(json).toMatchObject({ path: 'p.saikoro', schemaVersion: SCHEMA_VERSION, experiments: [], runs: { done: 0, failed: 0 }, notes: [], labRuns: { done: 0, failed: 0 } });
+    expect(json).toMatchObject({
+      path: 'p.saikoro',
+      schemaVersion: SCHEMA_VERSION,
+      experiments: [],
+      runs: { done: 0, failed: 0 },
+      notes: [],
+      labRuns: { done: 0, failed: 0 },
+    });
   });
 
   it('keeps notes', async () => {

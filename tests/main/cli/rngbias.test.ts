@@ -24,7 +24,24 @@ describe('saikoro rngbias (drop-in for rngbias.py)', () => {
     expect(sample.length).toBeGreaterThan(10);
     for (const c of sample) {
       const k = c.config;
-      const args = ['-x', String(c.x.length), '-o', JSON.stringify(k.objectives), '-s', JSON.stringify(k.constraints), '-l', JSON.stringify(k.lowerBounds), '-u', JSON.stringify(k.upperBounds), '-a', JSON.stringify(k.alpha), '-b', JSON.stringify(k.beta), '-g', JSON.stringify(k.gamma)];
+      const args = [
+        '-x',
+        String(c.x.length),
+        '-o',
+        JSON.stringify(k.objectives),
+        '-s',
+        JSON.stringify(k.constraints),
+        '-l',
+        JSON.stringify(k.lowerBounds),
+        '-u',
+        JSON.stringify(k.upperBounds),
+        '-a',
+        JSON.stringify(k.alpha),
+        '-b',
+        JSON.stringify(k.beta),
+        '-g',
+        JSON.stringify(k.gamma),
+      ];
       const run = await rngbias(args, JSON.stringify(c.x));
       expect(run.code, `${c.id}: ${run.stdout}`).toBe(0);
       const out = JSON.parse(run.stdout);
@@ -38,7 +55,27 @@ describe('saikoro rngbias (drop-in for rngbias.py)', () => {
   });
 
   it('accepts the long option names', async () => {
-    const run = await rngbias(['--variables', '50', '--objectives', '[[1,2,3,4,5],[6,7,8,9,10],[11,12,13,14,15]]', '--constraints', '[1]', '--lower-bounds', '[0.1]', '--upper-bounds', '[0.9]', '--bias_alpha', JSON.stringify(new Array(15).fill(0)), '--bias_beta', JSON.stringify(new Array(15).fill(1000)), '--bias_gamma', JSON.stringify(new Array(15).fill(1))], JSON.stringify(SAMPLE));
+    const run = await rngbias(
+      [
+        '--variables',
+        '50',
+        '--objectives',
+        '[[1,2,3,4,5],[6,7,8,9,10],[11,12,13,14,15]]',
+        '--constraints',
+        '[1]',
+        '--lower-bounds',
+        '[0.1]',
+        '--upper-bounds',
+        '[0.9]',
+        '--bias_alpha',
+        JSON.stringify(new Array(15).fill(0)),
+        '--bias_beta',
+        JSON.stringify(new Array(15).fill(1000)),
+        '--bias_gamma',
+        JSON.stringify(new Array(15).fill(1)),
+      ],
+      JSON.stringify(SAMPLE),
+    );
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toEqual({ objective: [0, 0, 0], constraint: 0, error: null });
   });
@@ -64,7 +101,11 @@ describe('saikoro rngbias (drop-in for rngbias.py)', () => {
     expect(JSON.parse((await rngbias(['--config', 'mine.yml'], '"123456"', {}, cwd)).stdout).error).toBeNull();
     const missing = await rngbias(['-c', 'nope.yml'], '"123456"', {}, cwd);
     expect(missing.code).toBe(1);
-    expect(JSON.parse(missing.stdout)).toEqual({ objective: null, constraint: null, error: `cannot read config file ${join(cwd, 'nope.yml')}: ENOENT: no such file or directory, open '${join(cwd, 'nope.yml')}'` });
+    expect(JSON.parse(missing.stdout)).toEqual({
+      objective: null,
+      constraint: null,
+      error: `cannot read config file ${join(cwd, 'nope.yml')}: ENOENT: no such file or directory, open '${join(cwd, 'nope.yml')}'`,
+    });
   });
 
   // Each bad input with the exact message the command prints for it.
@@ -83,7 +124,13 @@ describe('saikoro rngbias (drop-in for rngbias.py)', () => {
     ['empty input', [], '', 'empty input: expected a JSON string of digits 1-6 on stdin'],
     ['blank input', [], '  \n', 'empty input: expected a JSON string of digits 1-6 on stdin'],
     ['malformed option JSON', ['-o', '[[1,2'], quoted, 'option: --objectives is not valid JSON: "[[1,2"'],
-    ['malformed JSON in RNGBIAS_OBJECTIVES', [], quoted, 'environment RNGBIAS_OBJECTIVES: --objectives is not valid JSON: "[[1],"', { RNGBIAS_OBJECTIVES: '[[1],' }],
+    [
+      'malformed JSON in RNGBIAS_OBJECTIVES',
+      [],
+      quoted,
+      'environment RNGBIAS_OBJECTIVES: --objectives is not valid JSON: "[[1],"',
+      { RNGBIAS_OBJECTIVES: '[[1],' },
+    ],
     ['a list of the wrong length', ['-a', '[1,2,3]'], quoted, '--bias_alpha: alpha: must have 15 entries, got 3'],
     ['bounds not matching the constraints', ['-s', '[1,2]', '-l', '[0.1]'], quoted, '--lower-bounds: lowerBounds: must have 2 entries, got 1'],
     ['a feature index 16', ['-o', '[[16]]'], quoted, '--objectives: objectives[0][0]: must be a feature index from 1 to 15, got 16'],

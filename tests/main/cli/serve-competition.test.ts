@@ -15,7 +15,27 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 beforeAll(async () => {
   const cli = (...argv: string[]) => runCli(argv, { cwd: dir });
-  expect((await cli('competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '30', '--instances', '1', '--budget', '50', '--seeds', '1', '--secret', 'serve-secret-1')).code).toBe(0);
+  expect(
+    (
+      await cli(
+        'competition',
+        'new',
+        'c.saikoro',
+        '--tracks',
+        'so',
+        '--n',
+        '30',
+        '--instances',
+        '1',
+        '--budget',
+        '50',
+        '--seeds',
+        '1',
+        '--secret',
+        'serve-secret-1',
+      )
+    ).code,
+  ).toBe(0);
   expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'alice', '--remote')).code).toBe(0);
   expect((await cli('project', 'new', 'plain.saikoro')).code).toBe(0);
 });
@@ -26,7 +46,14 @@ async function start(args: string[], whileServing: () => Promise<void> = async (
   let text = '';
   stderr.on('data', (c: Buffer) => (text += c.toString('utf8')));
   const command = createServeCommand({ stopped: whileServing });
-  const code = await command.run(['--port', '0', '--no-build', '--renderer-dir', dir, '--workspace', dir, ...args], { stdin: Readable.from([]), stdout: new PassThrough(), stderr, env: {}, cwd: dir, stderrIsTTY: false });
+  const code = await command.run(['--port', '0', '--no-build', '--renderer-dir', dir, '--workspace', dir, ...args], {
+    stdin: Readable.from([]),
+    stdout: new PassThrough(),
+    stderr,
+    env: {},
+    cwd: dir,
+    stderrIsTTY: false,
+  });
   return { code, stderr: text };
 }
 
@@ -46,7 +73,9 @@ describe('saikoro serve --competition', () => {
       second = await refused(['--competition', 'c.saikoro']);
     });
     expect(r.code).toBe(0);
-    expect(r.stderr).toMatch(/competition c\.saikoro: 1 remote entrant\(s\); WebSocket or POST at http:\/\/127\.0\.0\.1:\d+\/api\/competition\/<problem>, leaderboard at http:\/\/127\.0\.0\.1:\d+\/competition \(with this token\)\n/);
+    expect(r.stderr).toMatch(
+      /competition c\.saikoro: 1 remote entrant\(s\); WebSocket or POST at http:\/\/127\.0\.0\.1:\d+\/api\/competition\/<problem>, leaderboard at http:\/\/127\.0\.0\.1:\d+\/competition \(with this token\)\n/,
+    );
     expect(second).toMatch(/^c\.saikoro: another competition server serves this file \(process \d+ on .*\); stop it first$/);
     // Stopped, it leaves nothing beside the file: a new server starts.
     expect((await start(['--competition', 'c.saikoro', '--public-leaderboard'])).stderr).toContain('/competition (public)');

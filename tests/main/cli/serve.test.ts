@@ -24,7 +24,14 @@ async function start(args: string[]): Promise<{ code: number; stderr: string; se
       served = server.url;
     },
   });
-  const code = await command.run(['--port', '0', '--no-build', '--renderer-dir', dir, '--workspace', dir, ...args], { stdin: Readable.from([]), stdout: new PassThrough(), stderr, env: {}, cwd: dir, stderrIsTTY: false });
+  const code = await command.run(['--port', '0', '--no-build', '--renderer-dir', dir, '--workspace', dir, ...args], {
+    stdin: Readable.from([]),
+    stdout: new PassThrough(),
+    stderr,
+    env: {},
+    cwd: dir,
+    stderrIsTTY: false,
+  });
   return { code, stderr: text, served };
 }
 
@@ -33,7 +40,9 @@ describe('saikoro serve at start', () => {
     const r = await start(['--allow-commands']);
     expect(r.code).toBe(0);
     expect(r.served).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=/);
-    expect(r.stderr).toContain(`warning: --allow-commands lets anyone who has the token run any program on this machine, with your permissions (solver programs of startRun, addExperiment and runExperiment); serve it only to people you trust.\n`);
+    expect(r.stderr).toContain(
+      `warning: --allow-commands lets anyone who has the token run any program on this machine, with your permissions (solver programs of startRun, addExperiment and runExperiment); serve it only to people you trust.\n`,
+    );
     // The warning comes before the address, where a person looks first.
     expect(r.stderr.indexOf('warning: --allow-commands')).toBeLessThan(r.stderr.indexOf('Saikoro is serving'));
   });

@@ -24,26 +24,75 @@ describe('saikoro solve --command', () => {
   it('runs the program as the solver: the printed best is the full evaluation, the budget exact, the program recorded in --out', async () => {
     const out = join(dir, 'result.json');
     const record = join(records, 'record.jsonl');
-    const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '95', '--seed', '4', '--whole-budget', '--json', '--out', out, '--name', 'my-search', '--env', `FAKE_SOLVER_RECORD=${record}`, '--command', command('random', '10')], { cwd: dir });
+    const run = await runCli(
+      [
+        'solve',
+        '--track',
+        'so',
+        '--n',
+        '50',
+        '--evals',
+        '95',
+        '--seed',
+        '4',
+        '--whole-budget',
+        '--json',
+        '--out',
+        out,
+        '--name',
+        'my-search',
+        '--env',
+        `FAKE_SOLVER_RECORD=${record}`,
+        '--command',
+        command('random', '10'),
+      ],
+      { cwd: dir },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
     expect(r).toMatchObject({ solver: 'my-search', track: 'so', n: 50, seed: 4, evaluations: 95, front: [] });
     const full = evaluateDice(r.best.x, trackConfig('so', 50));
     expect(r.best).toEqual({ x: r.best.x, objectives: full.objectives, constraints: full.constraints, feasible: full.feasible });
-    const seen = readFileSync(record, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const seen = readFileSync(record, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(seen[0]).toMatchObject({ protocol: 1, seed: 4, budget: { evaluations: 95 }, problem: { n: 50, track: 'so' } });
     const answers = seen.filter((m) => m.results);
     expect(answers.reduce((s, a) => s + a.results.length, 0)).toBe(95);
     expect(answers[answers.length - 1]).toMatchObject({ remaining: 0, stop: 'budget' });
     const file = JSON.parse(readFileSync(out, 'utf8'));
-    expect(file.program).toMatchObject({ command: [process.execPath, FAKE, 'random', '10'], cwd: dir, blind: false, exit: { code: 0, signal: null, how: 'exited' } });
+    expect(file.program).toMatchObject({
+      command: [process.execPath, FAKE, 'random', '10'],
+      cwd: dir,
+      blind: false,
+      exit: { code: 0, signal: null, how: 'exited' },
+    });
     expect(file.params).toEqual({});
   });
 
   it('--blind leaves config and track out of the first line', async () => {
     const record = join(records, 'blind.jsonl');
-    const run = await runCli(['solve', '--track', 'mo2', '--n', '30', '--evals', '20', '--seed', '1', '--blind', '--env', `FAKE_SOLVER_RECORD=${record}`, '--command', command('random', '10')], { cwd: dir });
+    const run = await runCli(
+      [
+        'solve',
+        '--track',
+        'mo2',
+        '--n',
+        '30',
+        '--evals',
+        '20',
+        '--seed',
+        '1',
+        '--blind',
+        '--env',
+        `FAKE_SOLVER_RECORD=${record}`,
+        '--command',
+        command('random', '10'),
+      ],
+      { cwd: dir },
+    );
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('(program: ');
     expect(run.stdout).toContain(', blind)');
@@ -55,9 +104,14 @@ describe('saikoro solve --command', () => {
     const saved = process.env[BWRAP_VARIABLE];
     process.env[BWRAP_VARIABLE] = 'none';
     try {
-      const run = await runCli(['solve', '--track', 'so', '--n', '30', '--evals', '20', '--seed', '1', '--whole-budget', '--json', '--command', command('random', '10')], { cwd: dir });
+      const run = await runCli(
+        ['solve', '--track', 'so', '--n', '30', '--evals', '20', '--seed', '1', '--whole-budget', '--json', '--command', command('random', '10')],
+        { cwd: dir },
+      );
       expect(run.code, run.stderr).toBe(0);
-      expect(run.stderr).toBe(`warning: solver programs run without a sandbox here: bubblewrap is switched off (${BWRAP_VARIABLE}=none); a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")\n`);
+      expect(run.stderr).toBe(
+        `warning: solver programs run without a sandbox here: bubblewrap is switched off (${BWRAP_VARIABLE}=none); a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")\n`,
+      );
       expect(JSON.parse(run.stdout).evaluations).toBe(20);
     } finally {
       if (saved === undefined) delete process.env[BWRAP_VARIABLE];
@@ -68,7 +122,9 @@ describe('saikoro solve --command', () => {
   it('--cwd at a file is refused before anything starts, naming it (not "spawn ENOTDIR")', async () => {
     const file = join(dir, 'not-a-folder.txt');
     writeFileSync(file, 'x');
-    const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--cwd', file, '--command', command('random', '10')], { cwd: dir });
+    const run = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--cwd', file, '--command', command('random', '10')], {
+      cwd: dir,
+    });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`saikoro solve: --cwd: the solver fake-solver's working directory ${file} is not a folder\n`);
   });
@@ -98,8 +154,8 @@ describe('saikoro solve --command', () => {
 describe('splitCommandLine', () => {
   it.each([
     ['python3 my_ga.py --pop 100', ['python3', 'my_ga.py', '--pop', '100']],
-    ["  a  'b c'  \"d \\\" e\" f\\ g ", ['a', 'b c', 'd " e', 'f g']],
-    ["python3 -c 'print(\"$HOME\")'", ['python3', '-c', 'print("$HOME")']],
+    ['  a  \'b c\'  "d \\" e" f\\ g ', ['a', 'b c', 'd " e', 'f g']],
+    ['python3 -c \'print("$HOME")\'', ['python3', '-c', 'print("$HOME")']],
     ['a "" b', ['a', '', 'b']],
   ])('%j -> %j', (text, argv) => {
     expect(splitCommandLine(text)).toEqual(argv);

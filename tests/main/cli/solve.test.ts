@@ -31,7 +31,9 @@ const sortVectors = (points: number[][]) => [...points].sort((a, b) => a.reduce(
 describe('saikoro solve', () => {
   it('prints the single-objective result in the documented JSON shape, equal to the in-process run and to saikoro eval', async () => {
     const out = join(dir, 'so.json');
-    const run = await runCli(['solve', '--track', 'so', '--n', '60', '--solver', 'random', '--evals', '1500', '--seed', '11', '--json', '--out', out], { cwd: dir });
+    const run = await runCli(['solve', '--track', 'so', '--n', '60', '--solver', 'random', '--evals', '1500', '--seed', '11', '--json', '--out', out], {
+      cwd: dir,
+    });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const r = JSON.parse(run.stdout);
@@ -41,7 +43,14 @@ describe('saikoro solve', () => {
     expect(r.best.x).toMatch(/^[1-6]{60}$/);
 
     // The same run in-process, as a worker runs it, under the one stopping policy (a single objective stops at f = 0).
-    const local = executeRunSync({ kind: 'dice', solver: 'random', params: {}, seed: 11, config: trackConfig('so', 60), termination: { maxEvaluations: 1500, target: 0 } });
+    const local = executeRunSync({
+      kind: 'dice',
+      solver: 'random',
+      params: {},
+      seed: 11,
+      config: trackConfig('so', 60),
+      termination: { maxEvaluations: 1500, target: 0 },
+    });
     expect(r.evaluations).toBe(local.evaluations);
     expect(r.success).toBe(local.success);
     expect(r.message).toBe(local.message);
@@ -67,13 +76,17 @@ describe('saikoro solve', () => {
 
   it('stops a single-objective run at its first feasible f = 0, as the app and experiments do, unless --whole-budget', async () => {
     // N = 50: ils reaches f = 0 within a few dozen evaluations (README).
-    const stopping = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '100000', '--seed', '1', '--json', '--out', join(dir, 'target.json')], { cwd: dir });
+    const stopping = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '100000', '--seed', '1', '--json', '--out', join(dir, 'target.json')], {
+      cwd: dir,
+    });
     expect(stopping.code).toBe(0);
     const early = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8'));
     expect([early.stopReason, early.best.objectives[0], early.best.feasible]).toEqual(['target', 0, true]);
     expect(early.evaluations).toBeLessThan(100_000);
     expect(early.termination).toEqual({ maxEvaluations: 100_000, target: 0 });
-    const whole = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '3000', '--seed', '1', '--whole-budget', '--out', join(dir, 'whole.json')], { cwd: dir });
+    const whole = await runCli(['solve', '--track', 'so', '--n', '50', '--evals', '3000', '--seed', '1', '--whole-budget', '--out', join(dir, 'whole.json')], {
+      cwd: dir,
+    });
     expect(whole.code).toBe(0);
     const all = JSON.parse(readFileSync(join(dir, 'whole.json'), 'utf8'));
     expect([all.stopReason, all.evaluations]).toEqual(['evaluations', 3000]);
@@ -118,12 +131,20 @@ describe('saikoro solve', () => {
     expect(saved.front.length).toBeGreaterThan(0);
     const last = saved.trace[saved.trace.length - 1];
     expect(last.indicator).toBeGreaterThan(0);
-    expect(last.indicator).toBeCloseTo(normalisedHypervolume(saved.front.map((s: { objectives: number[] }) => s.objectives), saved.hvNormalisation), 12);
+    expect(last.indicator).toBeCloseTo(
+      normalisedHypervolume(
+        saved.front.map((s: { objectives: number[] }) => s.objectives),
+        saved.hvNormalisation,
+      ),
+      12,
+    );
     // The exact record: the front rebuilt from the log at the end is the written front.
     expect(saved.traceExact).toBe(true);
     expect(sortVectors(frontLogFrontAt(saved.frontLog, 3000))).toEqual(sortVectors(saved.front.map((s: { objectives: number[] }) => s.objectives)));
     // Documented on the --out line of the help.
-    expect((await runCli(['solve', '--help'])).stdout).toMatch(/--out FILE[^]*"hvNormalisation" \{"indicator","ideal","nadir","reference","method"\}[^]*SO: "hvNormalisation" is null/);
+    expect((await runCli(['solve', '--help'])).stdout).toMatch(
+      /--out FILE[^]*"hvNormalisation" \{"indicator","ideal","nadir","reference","method"\}[^]*SO: "hvNormalisation" is null/,
+    );
   });
 
   it('--out of an M = 5 run has the hypervolume at doublings of the evaluations and at the end', async () => {
@@ -137,7 +158,13 @@ describe('saikoro solve', () => {
     expect(recorded.map((t: { evaluations: number }) => t.evaluations)).toEqual([1060, 2120, 4240, 5000]);
     const last = saved.trace[saved.trace.length - 1];
     expect(last.evaluations).toBe(5000);
-    expect(last.indicator).toBeCloseTo(normalisedHypervolume(saved.front.map((s: { objectives: number[] }) => s.objectives), saved.hvNormalisation), 12);
+    expect(last.indicator).toBeCloseTo(
+      normalisedHypervolume(
+        saved.front.map((s: { objectives: number[] }) => s.objectives),
+        saved.hvNormalisation,
+      ),
+      12,
+    );
   });
 
   it('prints a feasible front for several objectives, each member evaluated in full, and is reproducible', async () => {
@@ -166,7 +193,10 @@ describe('saikoro solve', () => {
   });
 
   it('takes n and the objectives from a YAML config file and prints a readable report', async () => {
-    const name = file('custom.yaml', 'n: 40\nobjectives: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]\ngamma: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n');
+    const name = file(
+      'custom.yaml',
+      'n: 40\nobjectives: [[1, 2, 3, 4, 5], [6, 7, 8, 9, 10, 11, 12, 13, 14, 15]]\ngamma: [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n',
+    );
     const run = await runCli(['solve', '--config', name, '--solver', 'random', '--evals', '300', '--seed', '2'], { cwd: dir });
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/^solver {7}random \(Random search\) {2}batch=100\n/);
@@ -197,12 +227,21 @@ describe('saikoro solve', () => {
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '9007199254740993'], '--seed: must be at most 9007199254740991, got 9007199254740993'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '9007199254740992'], '--seed: must be at most 9007199254740991, got 9007199254740992'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'magic'], '--solver: unknown solver "magic" (known: '],
-    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'batch=0'], '--param: parameter batch must be >= 1 and <= 100000, got 0'],
-    [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'size=3'], '--param: parameter size is unknown (parameters of random: batch)'],
+    [
+      ['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'batch=0'],
+      '--param: parameter batch must be >= 1 and <= 100000, got 0',
+    ],
+    [
+      ['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'random', '--param', 'size=3'],
+      '--param: parameter size is unknown (parameters of random: batch)',
+    ],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--param', 'batch'], 'must be written name=value'],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--frobnicate'], "Unknown option '--frobnicate'"],
     // Limits that only the solver's setup knows are usage errors too, before any worker starts.
-    [['--track', 'mo3', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'nsga3', '--param', 'populationSize=3'], '--param: parameter populationSize must be 0 (automatic) or at least 4, got 3'],
+    [
+      ['--track', 'mo3', '--n', '50', '--evals', '10', '--seed', '1', '--solver', 'nsga3', '--param', 'populationSize=3'],
+      '--param: parameter populationSize must be 0 (automatic) or at least 4, got 3',
+    ],
     [['--track', 'so', '--n', '50', '--evals', '10', '--seed', '1', '--memory-limit', 'lots'], '--memory-limit: expected a number, got "lots"'],
   ])('rejects bad options with exit 2: %j', async (args, message) => {
     const run = await runCli(['solve', ...args]);
@@ -279,7 +318,9 @@ describe('saikoro solve in a terminal', () => {
     it('stops on Ctrl-C (SIGINT to the process group), prints what it found so far and exits with 130', async () => {
       const bin = fileURLToPath(new URL('../../../bin/saikoro.mjs', import.meta.url));
       const command = [process.execPath, bin, 'solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '100000000', '--seed', '4', '--json'];
-      const child = spawn(pty.path, ['--quiet', '--flush', '--return', '--command', `exec ${command.map(shellQuote).join(' ')}`, '/dev/null'], { stdio: ['pipe', 'pipe', 'pipe'] });
+      const child = spawn(pty.path, ['--quiet', '--flush', '--return', '--command', `exec ${command.map(shellQuote).join(' ')}`, '/dev/null'], {
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
       let screen = '';
       let scriptErrors = '';
       child.stdout.on('data', (c: Buffer) => (screen += c));
@@ -288,10 +329,14 @@ describe('saikoro solve in a terminal', () => {
       const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))).finally(() => (ended = true));
       try {
         // The bar: "[#---...]   0%  1,200 evals  0.3 s  best f ...".
-        await waitFor('the progress bar to count evaluations', () => {
-          if (ended) throw new Error(`the CLI ended before any progress: ${screen}${scriptErrors}`);
-          return /\] +\d+% +[1-9][\d,]* evals /.test(screen);
-        }, { withinMs: 30_000 });
+        await waitFor(
+          'the progress bar to count evaluations',
+          () => {
+            if (ended) throw new Error(`the CLI ended before any progress: ${screen}${scriptErrors}`);
+            return /\] +\d+% +[1-9][\d,]* evals /.test(screen);
+          },
+          { withinMs: 30_000 },
+        );
         child.stdin.write('\x03'); // Ctrl-C
         expect(await exited).toBe(130);
       } finally {
@@ -301,7 +346,12 @@ describe('saikoro solve in a terminal', () => {
       // The terminal shows the bar, cleared at the end, then the JSON result (the terminal turns \n into \r\n).
       const lastBar = screen.lastIndexOf('\r\x1b[K');
       expect(lastBar).toBeGreaterThan(0);
-      const r = JSON.parse(screen.slice(lastBar + '\r\x1b[K'.length).replace(/^\^C/, '').trim());
+      const r = JSON.parse(
+        screen
+          .slice(lastBar + '\r\x1b[K'.length)
+          .replace(/^\^C/, '')
+          .trim(),
+      );
       expect(r.message).toMatch(/ \(cancelled\)/);
       expect(r.evaluations).toBeGreaterThan(0);
       expect(r.evaluations).toBeLessThan(100000000);
@@ -324,11 +374,12 @@ function workerPid(pid: number): number | null {
   }
 }
 
-
 describe('saikoro solve worker lifetime', () => {
   it('a worker never outlives its host: when the CLI is killed with SIGKILL its worker exits too', async () => {
     const bin = fileURLToPath(new URL('../../../bin/saikoro.mjs', import.meta.url));
-    const child = spawn(process.execPath, [bin, 'solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '100000000', '--seed', '4'], { stdio: 'ignore' });
+    const child = spawn(process.execPath, [bin, 'solve', '--track', 'so', '--n', '840', '--solver', 'random', '--evals', '100000000', '--seed', '4'], {
+      stdio: 'ignore',
+    });
     const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     const worker = await waitFor('the CLI to start its worker process', () => workerPid(child.pid!), { withinMs: 30_000, intervalMs: 100 });
     child.kill('SIGKILL');

@@ -29,7 +29,9 @@ function repeated(chunk: Buffer, count: number, tail = ''): Readable {
 describe('readAll', () => {
   it('reads what is within the limit, refuses more with the limit named', async () => {
     expect(await readAll(Readable.from([Buffer.from('12'), Buffer.from('34é')]), { limitBytes: 6 })).toBe('1234é');
-    await expect(readAll(Readable.from([Buffer.from('1234'), Buffer.from('567')]), { limitBytes: 6 })).rejects.toThrow(new InputError('stdin holds more than 6 bytes, the limit'));
+    await expect(readAll(Readable.from([Buffer.from('1234'), Buffer.from('567')]), { limitBytes: 6 })).rejects.toThrow(
+      new InputError('stdin holds more than 6 bytes, the limit'),
+    );
   });
 
   it('stops reading at the limit', async () => {
@@ -71,7 +73,10 @@ describe('the commands at their real limit', () => {
   it('eval: a line longer than the limit is an error line naming it, and the next line is evaluated', async () => {
     const r = await runCli(['eval'], { stdin: repeated(Buffer.alloc(MB, 0x31), STDIN_LIMIT_BYTES / MB + 1, '\n{"id": 2, "x": "3155"}\n') });
     expect(r.code).toBe(1);
-    const out = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const out = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(out[0]).toEqual({ id: null, error: 'line longer than 256 MB, the limit of one line' });
     expect(out[1]).toMatchObject({ id: 2, objectives: [expect.any(Number)] });
     expect(out).toHaveLength(2);

@@ -36,7 +36,14 @@ const cli = (args: string[]) => runCli(args, { cwd });
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-escapes-'));
   expect((await cli(['project', 'new', 'p.saikoro'])).code).toBe(0);
-  const spec = { name: 'study', description: `about ${CLEAR}`, instances: [{ name: 'so-n8', track: 'so', n: 8 }], solvers: [{ name: 'random' }], seeds: [1, 2], budget: { evaluations: 20 } };
+  const spec = {
+    name: 'study',
+    description: `about ${CLEAR}`,
+    instances: [{ name: 'so-n8', track: 'so', n: 8 }],
+    solvers: [{ name: 'random' }],
+    seeds: [1, 2],
+    budget: { evaluations: 20 },
+  };
   fs.writeFileSync(path.join(cwd, 'spec.json'), JSON.stringify(spec));
   expect((await cli(['experiment', 'add', 'p.saikoro', '--spec', 'spec.json'])).code).toBe(0);
   expect((await cli(['experiment', 'run', 'p.saikoro', '--inline'])).code).toBe(0);

@@ -159,7 +159,14 @@ export class SlurmCluster {
     fs.writeFileSync(d('plugstack.conf'), '');
     const socket = d('run', 'munge.sock');
 
-    this.daemon('munged', ['--foreground', `--socket=${socket}`, `--key-file=${d('munge', 'munge.key')}`, `--pid-file=${d('run', 'munged.pid')}`, `--log-file=${d('log', 'munged.log')}`, `--seed-file=${d('munge', 'munged.seed')}`]);
+    this.daemon('munged', [
+      '--foreground',
+      `--socket=${socket}`,
+      `--key-file=${d('munge', 'munge.key')}`,
+      `--pid-file=${d('run', 'munged.pid')}`,
+      `--log-file=${d('log', 'munged.log')}`,
+      `--seed-file=${d('munge', 'munged.seed')}`,
+    ]);
     await waitFor('munged to create its socket', 10_000, async () => (this.checkDaemons(), fs.existsSync(socket) ? true : undefined), 50);
 
     // The node line as slurmd sees the machine (CPUs, sockets, cores, RealMemory).
@@ -213,7 +220,11 @@ export class SlurmCluster {
     );
 
     this.daemon('slurmctld', ['-D', '-c', '-f', this.conf]);
-    await waitFor('slurmctld to answer scontrol ping', 20_000, async () => (this.checkDaemons(), (await this.run('scontrol', ['ping'], { timeoutMs: 5_000 })).stdout.includes('is UP') ? true : undefined));
+    await waitFor(
+      'slurmctld to answer scontrol ping',
+      20_000,
+      async () => (this.checkDaemons(), (await this.run('scontrol', ['ping'], { timeoutMs: 5_000 })).stdout.includes('is UP') ? true : undefined),
+    );
     this.daemon('slurmd', ['-D', '-N', this.node, '-f', this.conf]);
     await waitFor(`node ${this.node} to be idle`, 30_000, async () => {
       this.checkDaemons();

@@ -76,7 +76,10 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     // The documented submission (docs: `sbatch --array=1-32%8 docs/examples/slurm-experiment.sh
     // study.saikoro 32`) with N = 4, held so that tasks 2 and 4 can be cancelled before they
     // start, deterministically; then the rest is released.
-    const submit = (array: string, ...extra: string[]) => cluster!.check('sbatch', ['--parsable', ...extra, `--array=${array}`, 'docs/examples/slurm-experiment.sh', 'study.saikoro', String(SHARDS)], { cwd: work });
+    const submit = (array: string, ...extra: string[]) =>
+      cluster!.check('sbatch', ['--parsable', ...extra, `--array=${array}`, 'docs/examples/slurm-experiment.sh', 'study.saikoro', String(SHARDS)], {
+        cwd: work,
+      });
     const job = (await submit('1-4', '--hold')).trim().split(';')[0];
     await cluster!.check('scancel', [`${job}_2`, `${job}_4`]);
     await cluster!.check('scontrol', ['release', job]);
@@ -98,7 +101,9 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     const again = (await submit('2,4')).trim().split(';')[0];
     await cluster!.waitForJob(again, 60_000);
     expect(await cluster!.taskStates(again), logs()).toEqual({ '2': { state: 'COMPLETED', exitCode: '0:0' }, '4': { state: 'COMPLETED', exitCode: '0:0' } });
-    expect(fs.readFileSync(path.join(work, `saikoro-${again}_4.log`), 'utf8')).toContain('tiny: 2 runs in shard 4/4: 0 already done, 2 done now, 0 failed, 0 not run');
+    expect(fs.readFileSync(path.join(work, `saikoro-${again}_4.log`), 'utf8')).toContain(
+      'tiny: 2 runs in shard 4/4: 0 already done, 2 done now, 0 failed, 0 not run',
+    );
     expect(fs.readdirSync(path.join(work, 'results')).sort()).toEqual([1, 2, 3, 4].map((k) => `study.shard-${k}-of-4.saikoro`));
 
     // The same merge again: it adds the new shards' runs (the others are already there).
@@ -109,13 +114,19 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     // times aside).
     const comparable = (r: RunRecord) => {
       const { startedAt, finishedAt, elapsedMs, result, ...rest } = r;
-      void startedAt, void finishedAt, void elapsedMs;
+      (void startedAt, void finishedAt, void elapsedMs);
       return { ...rest, result: result && reproducible(result) };
     };
     const read = (file: string) => {
       const project = Project.open(file, { readOnly: true });
       try {
-        return { experiments: project.experiments().map((e) => e.spec), runs: project.runs().map(comparable).sort((a, b) => a.id.localeCompare(b.id)) };
+        return {
+          experiments: project.experiments().map((e) => e.spec),
+          runs: project
+            .runs()
+            .map(comparable)
+            .sort((a, b) => a.id.localeCompare(b.id)),
+        };
       } finally {
         project.close();
       }
@@ -143,7 +154,9 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
       fs.writeFileSync(path.join(dir, 'spec.json'), JSON.stringify(spec));
       await saikoro(['project', 'new', 'study.saikoro']);
       await saikoro(['experiment', 'add', 'study.saikoro', '--spec', 'spec.json']);
-      const job = (await cluster.check('sbatch', ['--parsable', '--array=1-2', 'slurm-experiment.sh', 'study.saikoro', '2'], { cwd: dir, env })).trim().split(';')[0];
+      const job = (await cluster.check('sbatch', ['--parsable', '--array=1-2', 'slurm-experiment.sh', 'study.saikoro', '2'], { cwd: dir, env }))
+        .trim()
+        .split(';')[0];
       await cluster.waitForJob(job, 60_000);
       const log = (k: number) => fs.readFileSync(path.join(dir, `saikoro-${job}_${k}.log`), 'utf8');
       expect(await cluster.taskStates(job), log(1)).toEqual({ '1': { state: 'COMPLETED', exitCode: '0:0' }, '2': { state: 'COMPLETED', exitCode: '0:0' } });
@@ -151,14 +164,16 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
         expect(log(k)).toContain(`(Saikoro: installed ${path.join(pkg.prefix, 'bin', 'saikoro')}, host `);
         expect(log(k)).toContain(`tiny: 4 runs in shard ${k}/2: 0 already done, 4 done now, 0 failed, 0 not run`);
       }
-      expect(await saikoro(['merge', 'study.saikoro', 'results/study.shard-1-of-2.saikoro', 'results/study.shard-2-of-2.saikoro'])).toContain('tiny: all 8 runs done');
+      expect(await saikoro(['merge', 'study.saikoro', 'results/study.shard-1-of-2.saikoro', 'results/study.shard-2-of-2.saikoro'])).toContain(
+        'tiny: all 8 runs done',
+      );
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
       fs.rmSync(path.dirname(pkg.prefix), { recursive: true, force: true });
     }
   }, 600_000);
 
-  it('runs a competition as the documented array (its program entrant in the sandbox on the node); the merge has the local run\'s standings', async () => {
+  it("runs a competition as the documented array (its program entrant in the sandbox on the node); the merge has the local run's standings", async () => {
     cluster ??= await SlurmCluster.start();
     // A checkout-like submit directory, as in the first test, with a competition file in it:
     // two tracks, two secret instances, the defaults and a Node program entrant.
@@ -170,22 +185,46 @@ slurm.describe('docs/examples/slurm-experiment.sh on a private single-node Slurm
     fs.symlinkSync(path.join(REPO, 'docs', 'examples'), path.join(dir, 'docs', 'examples'));
     fs.mkdirSync(path.join(dir, 'node-entrant'));
     fs.copyFileSync(path.join(REPO, 'examples', 'solvers', 'random_search.mjs'), path.join(dir, 'node-entrant', 'random_search.mjs'));
-    await node(['competition', 'new', 'comp.saikoro', '--tracks', 'so,mo2', '--n', '60', '--instances', '2', '--budget', '200', '--seeds', '2', '--secret', 'slurm-competition'], dir);
+    await node(
+      [
+        'competition',
+        'new',
+        'comp.saikoro',
+        '--tracks',
+        'so,mo2',
+        '--n',
+        '60',
+        '--instances',
+        '2',
+        '--budget',
+        '200',
+        '--seeds',
+        '2',
+        '--secret',
+        'slurm-competition',
+      ],
+      dir,
+    );
     await node(['competition', 'enter', 'comp.saikoro', '--name', 'defaults', '--solver', 'default'], dir);
     await node(['competition', 'enter', 'comp.saikoro', '--name', 'node', '--dir', 'node-entrant', '--command', 'node random_search.mjs --batch 20'], dir);
     fs.copyFileSync(path.join(dir, 'comp.saikoro'), path.join(dir, 'local.saikoro'));
     await node(['competition', 'run', 'local.saikoro', '--jobs', '2'], dir);
 
-    const job = (await cluster!.check('sbatch', ['--parsable', '--array=1-2', 'docs/examples/slurm-experiment.sh', 'comp.saikoro', '2'], { cwd: dir })).trim().split(';')[0];
+    const job = (await cluster!.check('sbatch', ['--parsable', '--array=1-2', 'docs/examples/slurm-experiment.sh', 'comp.saikoro', '2'], { cwd: dir }))
+      .trim()
+      .split(';')[0];
     await cluster!.waitForJob(job, 120_000);
     const log = (k: number) => fs.readFileSync(path.join(dir, `saikoro-${job}_${k}.log`), 'utf8');
-    expect(await cluster!.taskStates(job), `${log(1)}\n${log(2)}`).toEqual({ '1': { state: 'COMPLETED', exitCode: '0:0' }, '2': { state: 'COMPLETED', exitCode: '0:0' } });
+    expect(await cluster!.taskStates(job), `${log(1)}\n${log(2)}`).toEqual({
+      '1': { state: 'COMPLETED', exitCode: '0:0' },
+      '2': { state: 'COMPLETED', exitCode: '0:0' },
+    });
     // The script saw a competition: competition run's lines ("finished before").
     for (const k of [1, 2]) expect(log(k)).toContain(`so: 4 runs in shard ${k}/2: 0 finished before, 4 done now, 0 failed, 0 not run`);
     expect(await bash('node bin/saikoro.mjs merge comp.saikoro results/comp.shard-*-of-2.saikoro', dir)).toContain('mo2: all 8 runs done');
     const standings = async (file: string) => {
       const { generatedAt, file: _file, ...rest } = JSON.parse(await node(['competition', 'standings', file, '--json'], dir));
-      void generatedAt, void _file;
+      (void generatedAt, void _file);
       return rest;
     };
     const merged = await standings('comp.saikoro');

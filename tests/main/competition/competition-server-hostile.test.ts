@@ -56,7 +56,23 @@ beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-hostile-'));
   fs.mkdirSync(path.join(cwd, 'renderer'));
   fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
-  const made = await cli('competition', 'new', 'h.saikoro', '--tracks', 'so', '--n', String(N), '--instances', '1', '--budget', String(BUDGET), '--seeds', '2', '--secret', 'hostile-test-secret');
+  const made = await cli(
+    'competition',
+    'new',
+    'h.saikoro',
+    '--tracks',
+    'so',
+    '--n',
+    String(N),
+    '--instances',
+    '1',
+    '--budget',
+    String(BUDGET),
+    '--seeds',
+    '2',
+    '--secret',
+    'hostile-test-secret',
+  );
   expect(made.code, made.stderr).toBe(0);
   for (const name of ['hostile', 'victim', 'pyflood']) {
     expect((await cli('competition', 'enter', 'h.saikoro', '--name', name, '--remote')).code).toBe(0);
@@ -87,7 +103,11 @@ describe('a hostile entrant', () => {
       expect(refused.status).toBe(401);
       expect(JSON.parse(refused.body).error).toMatch(/this token is not valid here/);
       expect((await fetch(`${app.origin}api/competition`, { headers: auth(token) })).status).toBe(401);
-      const post = await fetch(`${app.origin}api/competition/so-n60-i1`, { method: 'POST', headers: { ...auth(token), 'Content-Type': 'application/json' }, body: JSON.stringify(batch(1)) });
+      const post = await fetch(`${app.origin}api/competition/so-n60-i1`, {
+        method: 'POST',
+        headers: { ...auth(token), 'Content-Type': 'application/json' },
+        body: JSON.stringify(batch(1)),
+      });
       expect(post.status).toBe(401);
     }
     // A token in the query works as in the header; no token at all is refused.
@@ -152,7 +172,9 @@ describe('a hostile entrant', () => {
     const { socket, hello } = await open(tokens.hostile);
     expect(hello.remaining).toBe(BUDGET - 100);
     socket.send(batch(LIMITS.maxBatch + 1));
-    expect((await socket.next())!.error).toBe(`this request holds ${LIMITS.maxBatch + 1} sequences; at most ${LIMITS.maxBatch} per request on this server (send several requests); nothing was evaluated`);
+    expect((await socket.next())!.error).toBe(
+      `this request holds ${LIMITS.maxBatch + 1} sequences; at most ${LIMITS.maxBatch} per request on this server (send several requests); nothing was evaluated`,
+    );
     socket.send('{"evaluate": ["1234');
     expect((await socket.next())!.error).toMatch(/^this message is not JSON: .*; nothing was evaluated$/);
     socket.send('{"optimise": []}');
@@ -160,12 +182,18 @@ describe('a hostile entrant', () => {
     socket.send({ evaluate: 'all of them' });
     expect((await socket.next())!.error).toBe('this message: "evaluate" must be a list of strings, got "all of them"; nothing was evaluated');
     socket.send({ evaluate: [1, null] });
-    expect(await socket.next()).toEqual({ results: [{ error: 'the sequence must be a string of digits 1-6, got number' }, { error: 'the sequence must be a string of digits 1-6, got null' }], remaining: BUDGET - 100 });
+    expect(await socket.next()).toEqual({
+      results: [{ error: 'the sequence must be a string of digits 1-6, got number' }, { error: 'the sequence must be a string of digits 1-6, got null' }],
+      remaining: BUDGET - 100,
+    });
     socket.ws.send(Buffer.from(JSON.stringify(batch(1))), { binary: true });
     expect((await socket.next())!.error).toBe('send each request as a text message of JSON; nothing was evaluated');
     socket.send({ evaluate: ['7'.repeat(N), seq(0).slice(1)] });
     const invalid = await socket.next();
-    expect(invalid).toEqual({ results: [{ error: 'character "7" at position 1 is not a die face 1-6' }, { error: `the sequence has ${N - 1} characters, expected N = ${N}` }], remaining: BUDGET - 100 });
+    expect(invalid).toEqual({
+      results: [{ error: 'character "7" at position 1 is not a die face 1-6' }, { error: `the sequence has ${N - 1} characters, expected N = ${N}` }],
+      remaining: BUDGET - 100,
+    });
     await rested();
     socket.send({ evaluate: [seq(1), 'x', seq(2)] });
     const mixed = await socket.next();
@@ -186,7 +214,9 @@ describe('a hostile entrant', () => {
     for (let k = 0; k < flood; k++) {
       const answer = (await socket.next())!;
       if (answer.error) {
-        expect(answer.error).toMatch(/^too many requests: at most 20 per second \(bursts of 10\) for this token; try again in [0-9.]+ s; nothing was evaluated$/);
+        expect(answer.error).toMatch(
+          /^too many requests: at most 20 per second \(bursts of 10\) for this token; try again in [0-9.]+ s; nothing was evaluated$/,
+        );
         expect(answer.retry).toBeGreaterThan(0);
         refused++;
       } else {
@@ -207,10 +237,18 @@ describe('a hostile entrant', () => {
     socket.send({ evaluate: Array.from({ length: 600 }, () => seq(0)) });
     await waitFor('the socket to close', () => socket.closed !== null);
     expect(socket.closed!.code).toBe(1009);
-    const big = await fetch(`${app.origin}api/competition/so-n60-i1`, { method: 'POST', headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' }, body: JSON.stringify({ evaluate: Array.from({ length: 600 }, () => seq(0)) }) });
+    const big = await fetch(`${app.origin}api/competition/so-n60-i1`, {
+      method: 'POST',
+      headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' },
+      body: JSON.stringify({ evaluate: Array.from({ length: 600 }, () => seq(0)) }),
+    });
     expect(big.status).toBe(413);
     expect((await big.json()).error).toMatch(/at most 32768 bytes per message on this server; nothing was evaluated/);
-    const text = await fetch(`${app.origin}api/competition/so-n60-i1`, { method: 'POST', headers: { ...auth(tokens.hostile), 'Content-Type': 'text/plain' }, body: JSON.stringify(batch(1)) });
+    const text = await fetch(`${app.origin}api/competition/so-n60-i1`, {
+      method: 'POST',
+      headers: { ...auth(tokens.hostile), 'Content-Type': 'text/plain' },
+      body: JSON.stringify(batch(1)),
+    });
     expect(text.status).toBe(415);
     expect((await own(tokens.hostile)).problems[0].runs[0].remaining).toBe(hello.remaining);
     await rested();
@@ -221,7 +259,9 @@ describe('a hostile entrant', () => {
     // A raw client: the WebSocket handshake, then half of a frame's header, then silence.
     const raw = net.connect(app.port, '127.0.0.1');
     await new Promise((resolve) => raw.once('connect', resolve));
-    raw.write(`GET /api/competition/so-n60-i1 HTTP/1.1\r\nHost: 127.0.0.1:${app.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${tokens.hostile}\r\n\r\n`);
+    raw.write(
+      `GET /api/competition/so-n60-i1 HTTP/1.1\r\nHost: 127.0.0.1:${app.port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${tokens.hostile}\r\n\r\n`,
+    );
     let rawClosed = false;
     let head = '';
     raw.on('data', (d: Buffer) => (head += d.toString('latin1')));
@@ -289,13 +329,24 @@ describe('a hostile entrant', () => {
     expect([last.stop, last.remaining]).toEqual(['budget', 0]);
     await waitFor('the socket to close', () => socket.closed !== null);
     expect(socket.closed!.code).toBe(1000);
-    const over = await fetch(`${app.origin}api/competition/so-n60-i1?seed=1`, { method: 'POST', headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' }, body: JSON.stringify(batch(1)) });
-    expect([over.status, (await over.json()).error]).toEqual([409, `hostile's run of so-n60-i1 with seed 1 is over: its budget of ${BUDGET} evaluations is used`]);
+    const over = await fetch(`${app.origin}api/competition/so-n60-i1?seed=1`, {
+      method: 'POST',
+      headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' },
+      body: JSON.stringify(batch(1)),
+    });
+    expect([over.status, (await over.json()).error]).toEqual([
+      409,
+      `hostile's run of so-n60-i1 with seed 1 is over: its budget of ${BUDGET} evaluations is used`,
+    ]);
     await rested();
     // Seed 2 over POSTs, one batch at a time.
     const hello2 = await (await fetch(`${app.origin}api/competition/so-n60-i1`, { headers: auth(tokens.hostile) })).json();
     expect([hello2.seed, hello2.remaining]).toEqual([2, BUDGET]);
-    const post = await fetch(`${app.origin}api/competition/so-n60-i1?seed=2`, { method: 'POST', headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' }, body: JSON.stringify(batch(50)) });
+    const post = await fetch(`${app.origin}api/competition/so-n60-i1?seed=2`, {
+      method: 'POST',
+      headers: { ...auth(tokens.hostile), 'Content-Type': 'application/json' },
+      body: JSON.stringify(batch(50)),
+    });
     expect(post.status).toBe(200);
     const answer: Answer = await post.json();
     count(2, answer);
@@ -309,7 +360,10 @@ describe('a hostile entrant', () => {
     expect(runs[0].state).toBe('done');
     const victim = (await own(tokens.victim)).problems[0].runs;
     // (pyflood plays after this: its own test counts it.)
-    expect(victim.map((r: { evaluations: number; state: string }) => [r.evaluations, r.state])).toEqual([[0, 'new'], [0, 'new']]);
+    expect(victim.map((r: { evaluations: number; state: string }) => [r.evaluations, r.state])).toEqual([
+      [0, 'new'],
+      [0, 'new'],
+    ]);
     // What the file holds says the same once folded.
     app.competition!.fold();
     const counts = app.competition!.project.remoteRunCounts();
@@ -351,7 +405,10 @@ describe('a hostile entrant', () => {
     const { socket } = await open(tokens.victim);
     const revoked = await cli('competition', 'token', 'h.saikoro', '--entrant', 'victim', '--revoke');
     expect(revoked.code, revoked.stderr).toBe(0);
-    await waitFor('the revocation to reach the server', async () => (await fetch(`${app.origin}api/competition`, { headers: auth(tokens.victim) })).status === 401);
+    await waitFor(
+      'the revocation to reach the server',
+      async () => (await fetch(`${app.origin}api/competition`, { headers: auth(tokens.victim) })).status === 401,
+    );
     const s = new Socket(wsUrl(app.origin, 'so-n60-i1'), auth(tokens.victim));
     expect(await s.opened).toBe(false);
     expect((await s.refused).status).toBe(401);

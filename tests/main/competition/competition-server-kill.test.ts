@@ -24,10 +24,14 @@ const BUDGET = 2000;
 
 /** saikoro serve --competition in its own process; resolves once it prints its address. */
 function serve(): Promise<{ child: ChildProcess; origin: string; organiser: string; stderr: () => string }> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/saikoro.mjs'), 'serve', '--competition', 'k.saikoro', '--port', '0', '--no-build', '--renderer-dir', 'renderer', '--workspace', '.'], {
-    cwd,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, 'bin/saikoro.mjs'), 'serve', '--competition', 'k.saikoro', '--port', '0', '--no-build', '--renderer-dir', 'renderer', '--workspace', '.'],
+    {
+      cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (d: Buffer) => {
@@ -48,7 +52,9 @@ function kill(child: ChildProcess): Promise<void> {
 
 async function entrantRuns(origin: string): Promise<{ problem: string; seed: number; evaluations: number; state: string }[]> {
   const view = await (await fetch(`${origin}api/competition`, { headers: { Authorization: `Bearer ${token}` } })).json();
-  return view.problems.flatMap((p: { id: string; runs: { seed: number; evaluations: number; state: string }[] }) => p.runs.map((r) => ({ problem: p.id, seed: r.seed, evaluations: r.evaluations, state: r.state })));
+  return view.problems.flatMap((p: { id: string; runs: { seed: number; evaluations: number; state: string }[] }) =>
+    p.runs.map((r) => ({ problem: p.id, seed: r.seed, evaluations: r.evaluations, state: r.state })),
+  );
 }
 
 /** The served standings without the moment they were made (everything else must stay the same). */
@@ -62,7 +68,23 @@ beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-kill-'));
   fs.mkdirSync(path.join(cwd, 'renderer'));
   fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
-  const made = await cli('competition', 'new', 'k.saikoro', '--tracks', 'so,mo2', '--n', '60', '--instances', '1', '--budget', String(BUDGET), '--seeds', '1', '--secret', 'kill-test-secret');
+  const made = await cli(
+    'competition',
+    'new',
+    'k.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '60',
+    '--instances',
+    '1',
+    '--budget',
+    String(BUDGET),
+    '--seeds',
+    '1',
+    '--secret',
+    'kill-test-secret',
+  );
   expect(made.code, made.stderr).toBe(0);
   expect((await cli('competition', 'enter', 'k.saikoro', '--name', 'node', '--remote')).code).toBe(0);
   token = (await cli('competition', 'token', 'k.saikoro', '--entrant', 'node')).stdout.trim();
@@ -105,7 +127,7 @@ describe('a competition server killed with -9 and started again', () => {
     let answered = 0;
     const roll = (() => {
       // The Node entrant's stream (playRandomSearch resumes it from the hello below).
-      let state = (hello.seed % 2 ** 32) >>> 0;
+      let state = hello.seed % 2 ** 32 >>> 0;
       return () => {
         state = (state + 0x9e3779b9) >>> 0;
         let z = state;
@@ -154,7 +176,9 @@ describe('a competition server killed with -9 and started again', () => {
         const stored = project.run(run.id)!;
         expect(stored.status).toBe('done');
         expect(counts.get(run.id)!.evaluations).toBe(BUDGET);
-        expect(comparable(stored.result)).toEqual(comparable(await localRun(competition, run.instance, 'node', NODE_LOCAL.command, run.seed, NODE_LOCAL.files)));
+        expect(comparable(stored.result)).toEqual(
+          comparable(await localRun(competition, run.instance, 'node', NODE_LOCAL.command, run.seed, NODE_LOCAL.files)),
+        );
       }
     } finally {
       project.close();

@@ -17,7 +17,20 @@ import { competitionGrid } from '../../../src-main/app/competition-service.ts';
 import { competitionOf } from '../../../src-main/app/competition.ts';
 import { buildCompetitionReport } from '../../../src-main/report/competition.ts';
 import { runCli } from '../cli/io.ts';
-import { CLIENT, comparable, LOCAL_SEARCH, localRun, NODE_LOCAL, playRandomSearch, PY_LOCAL, RANDOM_SEARCH, ROOT, Socket, wsUrl, type Hello } from './remote-helpers.ts';
+import {
+  CLIENT,
+  comparable,
+  LOCAL_SEARCH,
+  localRun,
+  NODE_LOCAL,
+  playRandomSearch,
+  PY_LOCAL,
+  RANDOM_SEARCH,
+  ROOT,
+  Socket,
+  wsUrl,
+  type Hello,
+} from './remote-helpers.ts';
 
 const SECRET = 'service-test-secret-29';
 const ORGANISER = 'organiser-token-of-the-test-server';
@@ -64,7 +77,15 @@ beforeAll(async () => {
     tokens[name] = (await cli('competition', 'token', 'c.saikoro', '--entrant', name)).stdout.trim();
   }
   expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
-  app = await startAppServer({ port: 0, rendererDir: path.join(cwd, 'renderer'), build: 'never', workspace: cwd, token: ORGANISER, parallelism: 1, competition: { file: path.join(cwd, 'c.saikoro') } });
+  app = await startAppServer({
+    port: 0,
+    rendererDir: path.join(cwd, 'renderer'),
+    build: 'never',
+    workspace: cwd,
+    token: ORGANISER,
+    parallelism: 1,
+    competition: { file: path.join(cwd, 'c.saikoro') },
+  });
   // The built-in entrant runs while the server serves the file (as docs/competition.md allows): the standings below read its runs.
   const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '1');
   expect(ran.code, ran.stderr).toBe(0);
@@ -123,22 +144,39 @@ describe('remote entrants over real WebSockets', () => {
     ];
     const wrong = await python([...probe, 'a', '--remote', app.origin, '-x', '--token=skt_wrong', 'b']);
     expect(wrong.stderr).toBe('');
-    const [argv, refused] = wrong.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const [argv, refused] = wrong.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(argv).toEqual(['-c', 'a', '-x', 'b']);
-    expect(refused).toEqual(['RemoteError', 401, "the server refused (401): this token is not valid here (revoked, replaced by a newer one, or not this competition's); ask the organiser for a token"]);
+    expect(refused).toEqual([
+      'RemoteError',
+      401,
+      "the server refused (401): this token is not valid here (revoked, replaced by a newer one, or not this competition's); ask the organiser for a token",
+    ]);
     const used = await python([...probe], { SAIKORO_REMOTE: `${app.origin}api/competition/so-n60-i1`, SAIKORO_TOKEN: tokens.py });
-    expect(JSON.parse(used.stdout.trim().split('\n')[1])).toEqual(['NothingLeft', 409, 'the server refused (409): py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations']);
+    expect(JSON.parse(used.stdout.trim().split('\n')[1])).toEqual([
+      'NothingLeft',
+      409,
+      'the server refused (409): py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations',
+    ]);
     const missing = await python([...probe, '--remote', app.origin]);
     expect([missing.code, missing.stderr.trim()]).toEqual([1, 'saikoro_client: --remote needs --token T (or SAIKORO_TOKEN): the token the organiser gave you']);
   });
 
-  it('the Node entrant plays random_search.mjs\'s requests over ws and each run equals the local run of random_search.mjs', async () => {
+  it("the Node entrant plays random_search.mjs's requests over ws and each run equals the local run of random_search.mjs", async () => {
     for (const problem of ['so-n60-i1', 'mo2-n60-i1'])
       for (const seed of [1, 2]) {
         const played = await playRandomSearch(app.origin, tokens.node, problem);
         expect([played.hello.seed, played.hello.remaining, played.answered, played.stop]).toEqual([seed, 300, 300, 'budget']);
         // The hello is the blind first line of a pipe run, with what is left of the budget.
-        expect(played.hello).toEqual({ protocol: 1, problem: { n: 60, lower: 1, upper: 6, objectives: problem.startsWith('so') ? 1 : 2, constraints: 12 }, budget: { evaluations: 300 }, seed, remaining: 300 });
+        expect(played.hello).toEqual({
+          protocol: 1,
+          problem: { n: 60, lower: 1, upper: 6, objectives: problem.startsWith('so') ? 1 : 2, constraints: 12 },
+          budget: { evaluations: 300 },
+          seed,
+          remaining: 300,
+        });
       }
     const competition = app.competition!.competition;
     for (const r of storedRemoteResults('node')) {
@@ -147,12 +185,29 @@ describe('remote entrants over real WebSockets', () => {
     }
   }, 240_000);
 
-  it('an entrant reads its own history (evaluations used and left, the best so far) and nobody else\'s', async () => {
+  it("an entrant reads its own history (evaluations used and left, the best so far) and nobody else's", async () => {
     const own = await (await get('api/competition', tokens.node)).json();
     expect(own.entrant).toBe('node');
-    expect(own.problems.map((p: { id: string; runs: { seed: number; state: string; evaluations: number; remaining: number }[] }) => [p.id, p.runs.map((r) => [r.seed, r.state, r.evaluations, r.remaining])])).toEqual([
-      ['so-n60-i1', [[1, 'done', 300, 0], [2, 'done', 300, 0]]],
-      ['mo2-n60-i1', [[1, 'done', 300, 0], [2, 'done', 300, 0]]],
+    expect(
+      own.problems.map((p: { id: string; runs: { seed: number; state: string; evaluations: number; remaining: number }[] }) => [
+        p.id,
+        p.runs.map((r) => [r.seed, r.state, r.evaluations, r.remaining]),
+      ]),
+    ).toEqual([
+      [
+        'so-n60-i1',
+        [
+          [1, 'done', 300, 0],
+          [2, 'done', 300, 0],
+        ],
+      ],
+      [
+        'mo2-n60-i1',
+        [
+          [1, 'done', 300, 0],
+          [2, 'done', 300, 0],
+        ],
+      ],
     ]);
     // The best so far of a finished run is its score in the standings (the entrant's best run of the problem is one of its two).
     const line = app.competition!.standings().report.standings.find((s) => s.entrant === 'node')!;
@@ -194,7 +249,7 @@ describe('remote entrants over real WebSockets', () => {
     ]);
   }, 240_000);
 
-  it('the leaderboard is the organiser\'s by default: an entrant sees only its own runs there, nobody else anything', async () => {
+  it("the leaderboard is the organiser's by default: an entrant sees only its own runs there, nobody else anything", async () => {
     expect((await get('api/competition/standings')).status).toBe(401);
     expect((await get('api/competition/standings', tokens.py)).status).toBe(403);
     const page = await get(`competition?token=${tokens.py}`);
@@ -207,7 +262,13 @@ describe('remote entrants over real WebSockets', () => {
     expect(organiserPage).toContain('Runtime ECDF: so');
     expect(organiserPage).not.toContain('Your runs');
     // No answer names the organiser's folder.
-    for (const text of [html, organiserPage, await (await get('api/competition/standings', ORGANISER)).text(), await (await get('api/competition', ORGANISER)).text()]) expect(text).not.toContain(cwd);
+    for (const text of [
+      html,
+      organiserPage,
+      await (await get('api/competition/standings', ORGANISER)).text(),
+      await (await get('api/competition', ORGANISER)).text(),
+    ])
+      expect(text).not.toContain(cwd);
   });
 
   it('a hello is the same over a POST: GET the problem, then POST one batch at a time', async () => {
@@ -217,7 +278,10 @@ describe('remote entrants over real WebSockets', () => {
     expect((await over.json()).error).toBe('py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations');
     const socket = new Socket(wsUrl(app.origin, 'so-n60-i1'), { Authorization: `Bearer ${tokens.py}` });
     expect(await socket.opened).toBe(false);
-    expect(await socket.refused).toEqual({ status: 409, body: JSON.stringify({ error: 'py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations' }) });
+    expect(await socket.refused).toEqual({
+      status: 409,
+      body: JSON.stringify({ error: 'py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations' }),
+    });
     const hello: Hello = await (await get('api/competition/so-n60-i1?entrant=py', ORGANISER)).json().catch(() => null);
     expect(hello).toEqual({ error: 'py has used its whole budget on so-n60-i1: 2 run(s) of 300 evaluations' });
   });

@@ -37,7 +37,27 @@ function open(file: string): CompetitionService {
 
 async function make(): Promise<string> {
   const cli = (...argv: string[]) => runCli(argv, { cwd });
-  expect((await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', String(N), '--instances', '1', '--budget', '400', '--seeds', '1', '--secret', 'service-secret-1')).code).toBe(0);
+  expect(
+    (
+      await cli(
+        'competition',
+        'new',
+        'c.saikoro',
+        '--tracks',
+        'so,mo2',
+        '--n',
+        String(N),
+        '--instances',
+        '1',
+        '--budget',
+        '400',
+        '--seeds',
+        '1',
+        '--secret',
+        'service-secret-1',
+      )
+    ).code,
+  ).toBe(0);
   expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'a', '--remote')).code).toBe(0);
   return path.join(cwd, 'c.saikoro');
 }
@@ -83,7 +103,10 @@ describe('a server that dies', () => {
     expect([so2.run.hello().remaining, mo2.run.hello().remaining]).toEqual([190, 220]);
     expect(withoutTime(b.standings())).toEqual(before);
     // Both go on alike: the same request has the same answer on the dead server's twin and the resumed one.
-    for (const [x, y, r] of [[so, so2, request(5000, 200)], [mo, mo2, request(6000, 250)]] as const) {
+    for (const [x, y, r] of [
+      [so, so2, request(5000, 200)],
+      [mo, mo2, request(6000, 250)],
+    ] as const) {
       const [ax, ay] = [await a.evaluate(x, r), await b.evaluate(y, r)];
       expect(ay).toBe(ax);
       expect(JSON.parse(ax!).stop).toBe('budget');
@@ -92,7 +115,10 @@ describe('a server that dies', () => {
     await a.close();
     await b.close();
     const [pa, pb] = [Project.open(file, { readOnly: true }), Project.open(file2, { readOnly: true })];
-    const strip = (p: Project) => p.runs().map((r) => ({ id: r.id, remote: r.remote, evaluations: r.evaluations, best: r.result!.best, front: r.result!.front, frontLog: r.result!.frontLog }));
+    const strip = (p: Project) =>
+      p
+        .runs()
+        .map((r) => ({ id: r.id, remote: r.remote, evaluations: r.evaluations, best: r.result!.best, front: r.result!.front, frontLog: r.result!.frontLog }));
     expect(strip(pb)).toEqual(strip(pa));
     expect(strip(pa)).toHaveLength(2);
     expect([...pa.remoteRunCounts().values()].map((c) => c.evaluations)).toEqual([400, 400]);
@@ -122,7 +148,9 @@ describe('the reveal', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`c.saikoro: another competition server serves this file (process ${process.pid} on ${os.hostname()}`);
     expect(refused.stderr).toContain('a competition is revealed once its server has stopped');
-    expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', 'wrong-secret-1')).stderr).toContain("the secret does not match the competition's commitment");
+    expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', 'wrong-secret-1')).stderr).toContain(
+      "the secret does not match the competition's commitment",
+    );
     await service.close();
     const revealed = await cli('competition', 'reveal', 'c.saikoro', '--secret', 'service-secret-1');
     expect(revealed.code, revealed.stderr).toBe(0);
@@ -141,7 +169,8 @@ describe('the reveal', () => {
 describe('a run asked for its result while it goes on', () => {
   it('gives the result as it stands, and its later result is what it would have been', () => {
     const config = trackConfig('mo2', 30);
-    const make = () => new SolverRun(createDiceProblem(config), 'random', {}, 5, { maxEvaluations: 600 }, { maxStepEvaluations: 50, frontIndicator: (f) => f.length });
+    const make = () =>
+      new SolverRun(createDiceProblem(config), 'random', {}, 5, { maxEvaluations: 600 }, { maxStepEvaluations: 50, frontIndicator: (f) => f.length });
     const plain = make();
     const asked = make();
     const end = { seconds: 1, stopReason: 'evaluations' as const };

@@ -28,7 +28,8 @@ function signatures(p: StoredProblem): string[] {
   // The HTML setup table's way: F1 [a, b] γ g.
   out.push(`F1 [${p.bands.alpha[0]}, ${p.bands.beta[0]}] γ ${p.bands.gamma[0]}; F2 [${p.bands.alpha[1]}, ${p.bands.beta[1]}]`);
   // The normalisation as compare, the reports and JSON write it (the whole nadir: its numbers alone may be any run's values).
-  if (p.normalisation) out.push(JSON.stringify(p.normalisation.nadir), formatHvNormalisation(p.normalisation), `nadir (${p.normalisation.nadir.map(formatValue).join(', ')})`);
+  if (p.normalisation)
+    out.push(JSON.stringify(p.normalisation.nadir), formatHvNormalisation(p.normalisation), `nadir (${p.normalisation.nadir.map(formatValue).join(', ')})`);
   return [...new Set(out)].filter((s) => s.length >= 4);
 }
 
@@ -53,7 +54,16 @@ function structuredLeak(value: unknown): string | null {
     const record = v as Record<string, unknown>;
     const name = [record.name, record.instance, record.id].find((x) => typeof x === 'string' && names.has(x)) as string | undefined;
     const here = name ?? owner;
-    if (here && ((record.alpha ?? null) !== null || (record.gamma ?? null) !== null || (record.errors ?? null) !== null || (record.normalisation ?? null) !== null || record.bands || (record.config as { alpha?: unknown } | undefined)?.alpha)) return `${here}: ${Object.keys(record).join(',')}`;
+    if (
+      here &&
+      ((record.alpha ?? null) !== null ||
+        (record.gamma ?? null) !== null ||
+        (record.errors ?? null) !== null ||
+        (record.normalisation ?? null) !== null ||
+        record.bands ||
+        (record.config as { alpha?: unknown } | undefined)?.alpha)
+    )
+      return `${here}: ${Object.keys(record).join(',')}`;
     for (const [k, x] of Object.entries(record)) {
       const found = visit(x, k === 'experiments' ? null : here);
       if (found) return found;
@@ -65,9 +75,30 @@ function structuredLeak(value: unknown): string | null {
 
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-hidden-'));
-  const made = await cli('competition', 'new', 'c.saikoro', '--tracks', 'so,mo2', '--n', '48', '--instances', '2', '--with-public', '--budget', '200', '--seeds', '2', '--secret', SECRET);
+  const made = await cli(
+    'competition',
+    'new',
+    'c.saikoro',
+    '--tracks',
+    'so,mo2',
+    '--n',
+    '48',
+    '--instances',
+    '2',
+    '--with-public',
+    '--budget',
+    '200',
+    '--seeds',
+    '2',
+    '--secret',
+    SECRET,
+  );
   expect(made.code, made.stderr).toBe(0);
-  for (const [name, solver] of [['defaults', 'default'], ['rnd', 'random']]) expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
+  for (const [name, solver] of [
+    ['defaults', 'default'],
+    ['rnd', 'random'],
+  ])
+    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--solver', solver)).code).toBe(0);
   const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2');
   expect(ran.code, ran.stderr).toBe(0);
   const project = Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true });
@@ -115,7 +146,9 @@ describe('before the reveal, no place shows a hidden instance', () => {
         if (ext === 'json') {
           expect(structuredLeak(JSON.parse(text))).toBeNull();
           // A hidden report is still a report: it validates against docs/report.schema.json.
-          const validate = new Ajv({ allErrors: true, strict: true }).compile(JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../docs/report.schema.json'), 'utf8')));
+          const validate = new Ajv({ allErrors: true, strict: true }).compile(
+            JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../../../docs/report.schema.json'), 'utf8')),
+          );
           expect(validate(JSON.parse(text)), JSON.stringify(validate.errors)).toBe(true);
         }
         fs.rmSync(path.join(cwd, f));
@@ -134,7 +167,12 @@ describe('before the reveal, no place shows a hidden instance', () => {
   });
 
   it('project info, experiment status (text and --json)', async () => {
-    for (const args of [['project', 'info', 'c.saikoro'], ['project', 'info', 'c.saikoro', '--json'], ['experiment', 'status', 'c.saikoro'], ['experiment', 'status', 'c.saikoro', '--json']]) {
+    for (const args of [
+      ['project', 'info', 'c.saikoro'],
+      ['project', 'info', 'c.saikoro', '--json'],
+      ['experiment', 'status', 'c.saikoro'],
+      ['experiment', 'status', 'c.saikoro', '--json'],
+    ]) {
       const r = await cli(...args);
       expect(r.code, r.stderr).toBe(0);
       expect(leak(r.stdout), args.join(' ')).toBeNull();
@@ -148,7 +186,12 @@ describe('before the reveal, no place shows a hidden instance', () => {
       const opened = await api.openProject('c.saikoro');
       expect(leak(JSON.stringify(opened))).toBeNull();
       expect(structuredLeak(opened)).toBeNull();
-      expect(opened.experiments.find((e) => e.name === 'so')!.spec.instances.find((i) => i.name === 'so-n48-i1')).toEqual({ name: 'so-n48-i1', track: 'so', n: 48, hidden: true });
+      expect(opened.experiments.find((e) => e.name === 'so')!.spec.instances.find((i) => i.name === 'so-n48-i1')).toEqual({
+        name: 'so-n48-i1',
+        track: 'so',
+        n: 48,
+        hidden: true,
+      });
       expect(leak(JSON.stringify(await api.getProject()))).toBeNull();
       for (const track of ['so', 'mo2']) {
         expect(leak(JSON.stringify(await api.listExperimentRuns(track)))).toBeNull();
@@ -178,7 +221,12 @@ describe('after the reveal', () => {
     expect((await cli('competition', 'reveal', 'c.saikoro', '--secret', SECRET)).code).toBe(0);
     const report = await cli('report', 'c.saikoro', 'mo2', '--out', 'after.html');
     expect(report.code).toBe(0);
-    expect(leak(fs.readFileSync(path.join(cwd, 'after.html'), 'utf8'), hidden.filter((p) => p.track === 'mo2'))).not.toBeNull();
+    expect(
+      leak(
+        fs.readFileSync(path.join(cwd, 'after.html'), 'utf8'),
+        hidden.filter((p) => p.track === 'mo2'),
+      ),
+    ).not.toBeNull();
     const compare = await cli('compare', 'c.saikoro', 'mo2', '--metric', 'hv', '--json');
     expect(structuredLeak(JSON.parse(compare.stdout))).not.toBeNull();
     const app = apiHarness(1, { workspace: cwd });

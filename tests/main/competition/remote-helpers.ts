@@ -24,7 +24,14 @@ export const RANDOM_SEARCH = path.join(ROOT, 'examples', 'solvers', 'random_sear
  * program gate, as experiment run and competition run go, in a folder of its own holding
  * `files` (a program's folder is copied into its sandbox).
  */
-export async function localRun(competition: Competition, problem: string, name: string, command: string[], seed: number, files: string[]): Promise<SolverResult> {
+export async function localRun(
+  competition: Competition,
+  problem: string,
+  name: string,
+  command: string[],
+  seed: number,
+  files: string[],
+): Promise<SolverResult> {
   const p = competition.problems.find((q) => q.id === problem)!;
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-local-run-'));
   try {
@@ -65,7 +72,7 @@ export function comparable(result: SolverResult | null): unknown {
 
 /** examples/solvers/random_search.mjs's generator (splitmix32 seeded with the run's seed). */
 export function generator(seed: number): () => number {
-  let state = (seed % 2 ** 32) >>> 0;
+  let state = seed % 2 ** 32 >>> 0;
   return () => {
     state = (state + 0x9e3779b9) >>> 0;
     let z = state;
@@ -159,7 +166,12 @@ export function wsUrl(origin: string, problem: string, query = ''): string {
  * budget is used, and the same random stream goes on from there (whole batches: the server
  * counted each answered batch once). Returns how many evaluations it was answered on this socket.
  */
-export async function playRandomSearch(origin: string, token: string, problem: string, options: { batch?: number; stopAfter?: number } = {}): Promise<{ hello: Hello; answered: number; stop: string | null; closed: boolean }> {
+export async function playRandomSearch(
+  origin: string,
+  token: string,
+  problem: string,
+  options: { batch?: number; stopAfter?: number } = {},
+): Promise<{ hello: Hello; answered: number; stop: string | null; closed: boolean }> {
   const batch = options.batch ?? 100;
   const socket = new Socket(wsUrl(origin, problem), { Authorization: `Bearer ${token}` });
   if (!(await socket.opened)) {

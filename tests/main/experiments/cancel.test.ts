@@ -16,7 +16,13 @@ import { Project } from '../../../src-main/project/store.ts';
 import { apiHarness, within } from '../api/harness.ts';
 
 // Runs of a few seconds each, so the cancel finds the first one going.
-const SPEC = { name: 'slow', instances: [{ name: 'so-n200', track: 'so', n: 200 }], solvers: [{ name: 'random' }], seeds: [1, 2], budget: { evaluations: 200_000, wholeBudget: true } };
+const SPEC = {
+  name: 'slow',
+  instances: [{ name: 'so-n200', track: 'so', n: 200 }],
+  solvers: [{ name: 'random' }],
+  seeds: [1, 2],
+  budget: { evaluations: 200_000, wholeBudget: true },
+};
 
 const workspace = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-cancel-'));
 afterAll(() => fs.rmSync(workspace, { recursive: true, force: true }));

@@ -45,7 +45,17 @@ function fakeExecutor(log: { inFlight: number; maxInFlight: number; now?: number
       const now = new Date();
       if (run.seed === 3) return { status: 'failed', result: null, error: 'boom', startedAt: new Date(now.getTime() - 2000), finishedAt: now };
       // The fields the store checks (project/records.ts); nothing found, so no solutions.
-      const result = { solver: run.solver, seed: run.seed, seconds: 2, evaluations: 10, best: null, bestFoundAt: null, firstFeasibleAt: null, front: [], trace: [] } as unknown as SolverResult;
+      const result = {
+        solver: run.solver,
+        seed: run.seed,
+        seconds: 2,
+        evaluations: 10,
+        best: null,
+        bestFoundAt: null,
+        firstFeasibleAt: null,
+        front: [],
+        trace: [],
+      } as unknown as SolverResult;
       return { status: 'done', result, error: null, startedAt: now, finishedAt: now };
     },
     dispose() {},
@@ -105,14 +115,23 @@ describe('a run the program gate refuses', () => {
       async execute(run, onProgress) {
         executed++;
         const now = new Date();
-        if (run.seed === 2) return { status: 'refused', result: null, error: 'solver random: ga.py has changed since the experiment was added', startedAt: now, finishedAt: now };
+        if (run.seed === 2)
+          return { status: 'refused', result: null, error: 'solver random: ga.py has changed since the experiment was added', startedAt: now, finishedAt: now };
         return done.execute(run, onProgress);
       },
       dispose() {},
     };
     const events: ProgressEvent[] = [];
     const summary = await runExperiment(runs, { executor: refusing, jobs: 1, target: project, onProgress: (e) => events.push(e) });
-    expect(summary).toEqual({ total: 6, skipped: 0, done: 1, failed: 0, remaining: 5, remote: 0, refused: 'solver random: ga.py has changed since the experiment was added' });
+    expect(summary).toEqual({
+      total: 6,
+      skipped: 0,
+      done: 1,
+      failed: 0,
+      remaining: 5,
+      remote: 0,
+      refused: 'solver random: ga.py has changed since the experiment was added',
+    });
     // Seed 1 ran, seed 2 was refused, nothing after it started.
     expect(executed).toBe(2);
     expect(events.map((e) => e.run.seed)).toEqual([1]);
@@ -127,7 +146,9 @@ describe('runExperiment on a project it cannot write', () => {
     const file = path.join(dir, 'p.saikoro');
     const readOnly = Project.open(file, { readOnly: true });
     try {
-      await expect(runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 2, target: readOnly })).rejects.toThrow(`${file}: cannot store runs there: opened read-only; nothing was run`);
+      await expect(runExperiment(plannedRuns(spec), { executor: fakeExecutor(log), jobs: 2, target: readOnly })).rejects.toThrow(
+        `${file}: cannot store runs there: opened read-only; nothing was run`,
+      );
       expect(log.maxInFlight).toBe(0);
     } finally {
       readOnly.close();
@@ -151,7 +172,12 @@ describe('runExperiment on a project it cannot write', () => {
 async function simulate(
   runs: RunSpec[],
   options: { jobs: number; lengthMs: (run: RunSpec) => number; pause?: { seed: number; atMs: number; forMs: number }; solverSeconds?: boolean },
-): Promise<{ ticks: { at: number; etaMs: number | null; paused: number }[]; starts: Map<RunSpec, number>; endedAt: number; summary: Awaited<ReturnType<typeof runExperiment>> }> {
+): Promise<{
+  ticks: { at: number; etaMs: number | null; paused: number }[];
+  starts: Map<RunSpec, number>;
+  endedAt: number;
+  summary: Awaited<ReturnType<typeof runExperiment>>;
+}> {
   let clock = 0;
   const STEP = 250;
   const starts = new Map<RunSpec, number>();
@@ -167,7 +193,17 @@ async function simulate(
           pausedMs: 0,
           report: (p) => onProgress?.(p),
           end: () => {
-            const result = { solver: run.solver, seed: run.seed, seconds: (clock - started) / 1000, evaluations: 10, best: null, bestFoundAt: null, firstFeasibleAt: null, front: [], trace: [] } as unknown as SolverResult;
+            const result = {
+              solver: run.solver,
+              seed: run.seed,
+              seconds: (clock - started) / 1000,
+              evaluations: 10,
+              best: null,
+              bestFoundAt: null,
+              firstFeasibleAt: null,
+              front: [],
+              trace: [],
+            } as unknown as SolverResult;
             resolve({ status: 'done', result, error: null, startedAt: new Date(started), finishedAt: new Date(clock) });
           },
         });
@@ -178,7 +214,13 @@ async function simulate(
   // The solver's own time (paused time left out), as the executor reports it; or none, as a program may not.
   const seconds = (ms: number) => (options.solverSeconds === false ? {} : { seconds: ms / 1000 });
   let over = false;
-  const session = runExperiment(runs, { executor, jobs: options.jobs, target: project, now: () => clock, onTick: (t) => ticks.push({ at: clock, etaMs: t.etaMs, paused: t.paused }) }).then((summary) => {
+  const session = runExperiment(runs, {
+    executor,
+    jobs: options.jobs,
+    target: project,
+    now: () => clock,
+    onTick: (t) => ticks.push({ at: clock, etaMs: t.etaMs, paused: t.paused }),
+  }).then((summary) => {
     over = true;
     return summary;
   });
@@ -237,7 +279,10 @@ describe('the time left of a session', () => {
   it('scales a cell that has not started by its size (evaluations × N) before any run of it has moved', async () => {
     const twoSizes = validateSpec({
       name: 'small-then-large',
-      instances: [{ name: 'so-n10', n: 10 }, { name: 'so-n60', n: 60 }],
+      instances: [
+        { name: 'so-n10', n: 10 },
+        { name: 'so-n60', n: 60 },
+      ],
       solvers: [{ name: 'random' }],
       seeds: { count: 4 },
       budget: { evaluations: 10 },
@@ -251,7 +296,13 @@ describe('the time left of a session', () => {
   });
 
   it('is known in a one-run session once the run has moved, and counts it down', async () => {
-    const one = validateSpec({ name: 'one', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
+    const one = validateSpec({
+      name: 'one',
+      instances: [{ name: 'so-n10', n: 10 }],
+      solvers: [{ name: 'random' }],
+      seeds: { count: 1 },
+      budget: { evaluations: 10 },
+    });
     const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 4, lengthMs: () => 8000 });
     const moving = ticks.filter((t) => t.at >= 250 && t.at < endedAt);
     expect(moving.length).toBeGreaterThan(20);
@@ -259,7 +310,13 @@ describe('the time left of a session', () => {
   });
 
   it('stands still while the one run in flight is paused, and does not count the pause', async () => {
-    const one = validateSpec({ name: 'paused', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
+    const one = validateSpec({
+      name: 'paused',
+      instances: [{ name: 'so-n10', n: 10 }],
+      solvers: [{ name: 'random' }],
+      seeds: { count: 1 },
+      budget: { evaluations: 10 },
+    });
     const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 1, lengthMs: () => 4000, pause: { seed: 1, atMs: 1000, forMs: 5000 } });
     expect(endedAt).toBe(9000);
     const during = ticks.filter((t) => t.paused === 1);
@@ -270,8 +327,19 @@ describe('the time left of a session', () => {
   });
 
   it('stands still through a pause of a run that reports no solver time: the time it held its job leaves the pause out', async () => {
-    const one = validateSpec({ name: 'paused-no-seconds', instances: [{ name: 'so-n10', n: 10 }], solvers: [{ name: 'random' }], seeds: { count: 1 }, budget: { evaluations: 10 } });
-    const { ticks, endedAt } = await simulate(plannedRuns(one), { jobs: 1, lengthMs: () => 4000, pause: { seed: 1, atMs: 1000, forMs: 5000 }, solverSeconds: false });
+    const one = validateSpec({
+      name: 'paused-no-seconds',
+      instances: [{ name: 'so-n10', n: 10 }],
+      solvers: [{ name: 'random' }],
+      seeds: { count: 1 },
+      budget: { evaluations: 10 },
+    });
+    const { ticks, endedAt } = await simulate(plannedRuns(one), {
+      jobs: 1,
+      lengthMs: () => 4000,
+      pause: { seed: 1, atMs: 1000, forMs: 5000 },
+      solverSeconds: false,
+    });
     expect(endedAt).toBe(9000);
     const during = ticks.filter((t) => t.paused === 1);
     expect(during.length).toBeGreaterThan(10);
@@ -287,7 +355,10 @@ describe('the time left of a session', () => {
 describe('experimentStatus', () => {
   const two = validateSpec({
     name: 'two',
-    instances: [{ name: 'so-n10', n: 10 }, { name: 'so-n12', n: 12 }],
+    instances: [
+      { name: 'so-n10', n: 10 },
+      { name: 'so-n12', n: 12 },
+    ],
     solvers: [{ name: 'random' }],
     seeds: { count: 3 },
     budget: { evaluations: 10 },
@@ -317,7 +388,11 @@ describe('experimentStatus', () => {
         { instance: 'so-n12', label: 'random', total: 3, done: 2, failed: 1 },
       ],
     });
-    expect(notDone).toEqual([['so-n10', 2, 'failed'], ['so-n10', 3, 'missing'], ['so-n12', 3, 'failed']]);
+    expect(notDone).toEqual([
+      ['so-n10', 2, 'failed'],
+      ['so-n10', 3, 'missing'],
+      ['so-n12', 3, 'failed'],
+    ]);
   });
 
   it('is what saikoro merge reports of an experiment (experimentProgress)', async () => {
@@ -327,6 +402,10 @@ describe('experimentStatus', () => {
     const status = experimentStatus(spec, project.runStatuses());
     expect(progress).toMatchObject({ name: 'grid', total: status.total, done: status.done, failed: status.failed, missing: status.missing });
     expect([status.done, status.failed, status.missing]).toEqual([3, 1, 2]);
-    expect(progress.notDone.map((r) => [r.seed, r.status])).toEqual([[3, 'failed'], [5, 'missing'], [6, 'missing']]);
+    expect(progress.notDone.map((r) => [r.seed, r.status])).toEqual([
+      [3, 'failed'],
+      [5, 'missing'],
+      [6, 'missing'],
+    ]);
   });
 });

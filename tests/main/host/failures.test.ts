@@ -75,7 +75,8 @@ describe('worker failures', () => {
       parallelism: 2,
     });
     const runs = [host.start(request), host.start(request), host.start(request)];
-    for (const run of runs) expect(await run.outcome).toEqual({ status: 'failed', result: null, reason: 'could not start a worker: utilityProcess.fork before app ready' });
+    for (const run of runs)
+      expect(await run.outcome).toEqual({ status: 'failed', result: null, reason: 'could not start a worker: utilityProcess.fork before app ready' });
     expect(host.workerCount).toBe(0);
   });
 
@@ -94,7 +95,13 @@ describe('worker failures', () => {
 
   it('a worker stopped with SIGSTOP fails its run after the grace period and is killed; the other runs go on', async () => {
     host = new SolverHost({ spawn: nodeSpawner(), parallelism: 2, stoppedGraceMs: 1000, watchIntervalMs: 100 });
-    const endless = { kind: 'nqueens' as const, method: 'neural' as const, n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 }, seed: 1 };
+    const endless = {
+      kind: 'nqueens' as const,
+      method: 'neural' as const,
+      n: 10,
+      params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 },
+      seed: 1,
+    };
     const stopped = host.start(endless);
     const other = host.start(request);
     await waitFor('the run to start in its worker', () => stopped.pid !== undefined && stopped.status === 'running');
@@ -113,7 +120,13 @@ describe('worker failures', () => {
   });
 
   it('where the system cannot say a worker is stopped, silence past the heartbeat timeout counts as hung', async () => {
-    host = new SolverHost({ spawn: scriptSpawner(SILENT), parallelism: 1, heartbeatTimeoutMs: 500, watchIntervalMs: 100, processState: () => ({ rssBytes: null, stopped: null }) });
+    host = new SolverHost({
+      spawn: scriptSpawner(SILENT),
+      parallelism: 1,
+      heartbeatTimeoutMs: 500,
+      watchIntervalMs: 100,
+      processState: () => ({ rssBytes: null, stopped: null }),
+    });
     expect(await host.start(request).outcome).toEqual({ status: 'failed', result: null, reason: 'the worker gave no sign of life for 500 ms; it was killed' });
   });
 
@@ -121,7 +134,13 @@ describe('worker failures', () => {
     // The real state says running: a long silent step is work, not a hang.
     // The real process state, and when the watchdog looked at it.
     const looks: number[] = [];
-    host = new SolverHost({ spawn: scriptSpawner(SILENT), parallelism: 1, heartbeatTimeoutMs: 200, watchIntervalMs: 50, processState: (pid) => (looks.push(Date.now()), readProcessState(pid)) });
+    host = new SolverHost({
+      spawn: scriptSpawner(SILENT),
+      parallelism: 1,
+      heartbeatTimeoutMs: 200,
+      watchIntervalMs: 50,
+      processState: (pid) => (looks.push(Date.now()), readProcessState(pid)),
+    });
     const run = host.start(request);
     await waitFor('the run to start', () => run.status === 'running');
     const since = Date.now();

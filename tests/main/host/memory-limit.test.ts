@@ -38,7 +38,15 @@ function recordingSpawner() {
   return { spawn, spawned, sent };
 }
 
-const request = (extra: Partial<DiceRunRequest> = {}): DiceRunRequest => ({ kind: 'dice', solver: 'ga', params: {}, seed: 1, config: trackConfig('so', 1_000_000), termination: { maxEvaluations: 10 }, ...extra });
+const request = (extra: Partial<DiceRunRequest> = {}): DiceRunRequest => ({
+  kind: 'dice',
+  solver: 'ga',
+  params: {},
+  seed: 1,
+  config: trackConfig('so', 1_000_000),
+  termination: { maxEvaluations: 10 },
+  ...extra,
+});
 
 let host: SolverHost | null = null;
 afterEach(() => {
@@ -85,7 +93,9 @@ describe('the host and its workers', () => {
     expect(await run.outcome).toEqual({
       status: 'failed',
       result: null,
-      reason: expect.stringMatching(/^ga at N = 1,000,000 needs about 190,\d{3} MB \(populationSize 100000: 200000 sequences \(parents and offspring\)\), more than the worker's memory limit of 4,096 MB$/),
+      reason: expect.stringMatching(
+        /^ga at N = 1,000,000 needs about 190,\d{3} MB \(populationSize 100000: 200000 sequences \(parents and offspring\)\), more than the worker's memory limit of 4,096 MB$/,
+      ),
     });
     // The run's own limit counts; the solver's default population (100) fits in 4 GB.
     const own = host.start(request({ params: {}, memoryLimitMb: 100 }));
@@ -114,8 +124,17 @@ describe('the API', () => {
     const { spawn, spawned } = recordingSpawner();
     const { api } = appCore(spawn);
     expect((await api.getAppInfo()).workerMemoryLimitMb).toBe(defaultMemoryLimitMb(2));
-    const refused = await dispatchCall(api, 'startRun', [{ config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 }]);
-    expect(refused).toMatchObject({ ok: false, error: { name: 'RunRequestError', field: 'params', message: expect.stringContaining(`memory limit of ${defaultMemoryLimitMb(2).toLocaleString('en-US')} MB`) } });
+    const refused = await dispatchCall(api, 'startRun', [
+      { config: { n: 1_000_000 }, solver: 'ga', params: { populationSize: 100000 }, seed: 1, evaluations: 10 },
+    ]);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        name: 'RunRequestError',
+        field: 'params',
+        message: expect.stringContaining(`memory limit of ${defaultMemoryLimitMb(2).toLocaleString('en-US')} MB`),
+      },
+    });
     expect(spawned).toEqual([]);
   });
 });
@@ -127,10 +146,22 @@ describe("the app's experiment sessions", () => {
     const { spawn, spawned } = recordingSpawner();
     const { api } = appCore(spawn, { memoryLimitMb: 4096, workspace });
     expect(await dispatchCall(api, 'createProject', ['p.saikoro'])).toMatchObject({ ok: true });
-    const spec = { name: 'big', instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }], solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }], seeds: [1, 2], budget: { evaluations: 10 } };
+    const spec = {
+      name: 'big',
+      instances: [{ name: 'so-big', track: 'so', n: 1_000_000 }],
+      solvers: [{ name: 'ga', label: 'ga-huge', params: { populationSize: 100000 } }],
+      seeds: [1, 2],
+      budget: { evaluations: 10 },
+    };
     expect(await dispatchCall(api, 'addExperiment', [spec])).toMatchObject({ ok: true });
     const refused = await dispatchCall(api, 'runExperiment', ['big']);
-    expect(refused).toMatchObject({ ok: false, error: { field: 'experiment', message: expect.stringMatching(/^experiment: big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\d{3} MB .*memory limit of 4,096 MB$/) } });
+    expect(refused).toMatchObject({
+      ok: false,
+      error: {
+        field: 'experiment',
+        message: expect.stringMatching(/^experiment: big: ga-huge on so-big: ga at N = 1,000,000 needs about 190,\d{3} MB .*memory limit of 4,096 MB$/),
+      },
+    });
     expect(spawned).toEqual([]);
     const listed = await dispatchCall(api, 'listExperimentRuns', ['big']);
     if (listed.ok) expect(JSON.stringify(listed.value)).not.toContain('failed');

@@ -31,7 +31,15 @@ function newHost(parallelism = 2): SolverHost {
  * the run goes on until cancelled.
  */
 function endless(seed = 1, extra: Partial<NqueensRunRequest> = {}): NqueensRunRequest {
-  return { kind: 'nqueens', method: 'neural', n: 10, params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 }, seed, snapshotIntervalMs: 50, ...extra };
+  return {
+    kind: 'nqueens',
+    method: 'neural',
+    n: 10,
+    params: { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 1_000_000_000 },
+    seed,
+    snapshotIntervalMs: 50,
+    ...extra,
+  };
 }
 
 const withoutTime = (r: NqueensResult) => ({ ...r, seconds: 0 });
@@ -74,7 +82,13 @@ describe('N-Queens runs on the solver host', () => {
     run.onSnapshot((s) => seen.push(s));
     const outcome = await run.outcome;
     expect(outcome.status).toBe('done');
-    expect(outcome.result).toMatchObject({ solved: false, steps: 30_000, stopReason: 'evaluations', queens: null, message: 'stopped by the step budget after 30000 steps' });
+    expect(outcome.result).toMatchObject({
+      solved: false,
+      steps: 30_000,
+      stopReason: 'evaluations',
+      queens: null,
+      message: 'stopped by the step budget after 30000 steps',
+    });
     expect(seen.length).toBeGreaterThanOrEqual(1);
     const last = seen[seen.length - 1];
     expect(last.steps).toBe(30_000);
@@ -151,8 +165,14 @@ describe('N-Queens runs on the solver host', () => {
     const h = newHost(1);
     const cases: [NqueensRunRequest, string][] = [
       [{ kind: 'nqueens', method: 'neural', n: 3, params: {}, seed: 1 }, 'n: must be an integer >= 4, got 3'],
-      [{ kind: 'nqueens', method: 'neural', n: 8, params: { samples: 4 }, seed: 1 }, 'solver nqueens-neural: parameter samples is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)'],
-      [{ kind: 'nqueens', method: 'minconflicts', n: 8, params: { noise: 2 }, seed: 1 }, 'solver nqueens-minconflicts: parameter noise must be >= 0 and <= 1, got 2'],
+      [
+        { kind: 'nqueens', method: 'neural', n: 8, params: { samples: 4 }, seed: 1 },
+        'solver nqueens-neural: parameter samples is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)',
+      ],
+      [
+        { kind: 'nqueens', method: 'minconflicts', n: 8, params: { noise: 2 }, seed: 1 },
+        'solver nqueens-minconflicts: parameter noise must be >= 0 and <= 1, got 2',
+      ],
       [{ kind: 'nqueens', method: 'annealing' as 'neural', n: 8, params: {}, seed: 1 }, 'nqueens: unknown method "annealing" (known: neural, minconflicts)'],
       [{ kind: 'nqueens', method: 'neural', n: 8, params: {}, seed: 1, limits: { steps: 0 } }, 'nqueens: limits.steps must be a positive integer, got 0'],
     ];
@@ -199,13 +219,32 @@ describe('saikoro nqueens through the host', () => {
       // The method itself, run straight with the printed params (no driver): the same board.
       const o = JSON.parse(worker.stdout);
       const direct = o.method === 'neural' ? new NeuralNet(o.params, seedOf(argv)).run() : new MinConflicts(o.params, seedOf(argv)).run();
-      expect([o.solved, o.steps, o.queens], argv.join(' ')).toEqual([direct.solved, direct.steps, direct.solved && direct.queens ? Array.from(direct.queens) : null]);
+      expect([o.solved, o.steps, o.queens], argv.join(' ')).toEqual([
+        direct.solved,
+        direct.steps,
+        direct.solved && direct.queens ? Array.from(direct.queens) : null,
+      ]);
     }
   }, 60_000);
 
   it('maps the CLI parameters to the framework names', () => {
-    expect(frameworkParams('neural', { ...defaultNeuralParams(8), kick: { value: 5, every: 0, length: 3 } })).toMatchObject({ kick: 5, kickEvery: 0, kickLength: 0 });
-    expect(frameworkParams('neural', defaultNeuralParams(8))).toEqual({ A: 1, B: 1, C: 1, kick: 4, kickEvery: 0, kickLength: 3, update: 'seq', threshold: 0, clamp: 3, maxSteps: 5000 });
+    expect(frameworkParams('neural', { ...defaultNeuralParams(8), kick: { value: 5, every: 0, length: 3 } })).toMatchObject({
+      kick: 5,
+      kickEvery: 0,
+      kickLength: 0,
+    });
+    expect(frameworkParams('neural', defaultNeuralParams(8))).toEqual({
+      A: 1,
+      B: 1,
+      C: 1,
+      kick: 4,
+      kickEvery: 0,
+      kickLength: 3,
+      update: 'seq',
+      threshold: 0,
+      clamp: 3,
+      maxSteps: 5000,
+    });
     expect(frameworkParams('minconflicts', defaultMinConflictsParams(100))).toEqual({ samples: 32, greedyTries: 64, noise: 0.02, maxSteps: 100_000 });
   });
 
@@ -214,9 +253,15 @@ describe('saikoro nqueens through the host', () => {
       const before = new Set(process.listeners('SIGINT'));
       // A terminal on stderr, so the command draws its progress line: the run is going once it counts steps.
       const stderrSoFar = { text: '' };
-      const running = runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '1000000000', ...(inline ? ['--inline'] : [])], { stderrIsTTY: true, stderrSoFar });
+      const running = runCli(['nqueens', '--n', '10', '--update', 'sync', '--kick-every', '0', '--max-steps', '1000000000', ...(inline ? ['--inline'] : [])], {
+        stderrIsTTY: true,
+        stderrSoFar,
+      });
       // The command's own SIGINT listener, called directly: no real signal reaches the test runner.
-      const handler = await waitFor('the command to listen for SIGINT', () => process.listeners('SIGINT').find((l) => !before.has(l)) as (() => void) | undefined);
+      const handler = await waitFor(
+        'the command to listen for SIGINT',
+        () => process.listeners('SIGINT').find((l) => !before.has(l)) as (() => void) | undefined,
+      );
       await waitFor('the progress line to count steps', () => /[1-9][\d,]* steps/.test(stderrSoFar.text));
       handler();
       const r = await running;

@@ -205,14 +205,24 @@ describe('solver host with worker processes', () => {
       if (s.objectives !== 'single') cases.push({ track: 'mo2', solver: s.name });
     }
     const budget = 1500;
-    const requests = cases.map(({ track, solver }): DiceRunRequest => ({ kind: 'dice', solver, params: {}, seed: 20201, config: trackConfig(track, 60), termination: { maxEvaluations: budget } }));
+    const requests = cases.map(
+      ({ track, solver }): DiceRunRequest => ({
+        kind: 'dice',
+        solver,
+        params: {},
+        seed: 20201,
+        config: trackConfig(track, 60),
+        termination: { maxEvaluations: budget },
+      }),
+    );
     const outcomes = await h.runAll(requests);
     outcomes.forEach((o, i) => {
       expect(o.status, `${cases[i].solver} on ${cases[i].track}: ${o.reason}`).toBe('done');
       const r = requests[i];
       const local = executeRunSync(r);
       const [inWorker, inProcess] = [withoutTimes(o.result!), withoutTimes(local)];
-      for (const key of Object.keys(inProcess) as (keyof typeof inProcess)[]) expect(inWorker[key], `${r.solver} on ${cases[i].track}: ${key}`).toEqual(inProcess[key]);
+      for (const key of Object.keys(inProcess) as (keyof typeof inProcess)[])
+        expect(inWorker[key], `${r.solver} on ${cases[i].track}: ${key}`).toEqual(inProcess[key]);
       expect(inWorker).toEqual(inProcess);
       // M = 2: the trace records the hypervolume of the feasible front, which never decreases.
       if (cases[i].track === 'mo2' && o.result!.front.length) {
@@ -220,7 +230,13 @@ describe('solver host with worker processes', () => {
         expect(hv.length).toBeGreaterThan(0);
         hv.slice(1).forEach((v, k) => expect(v).toBeGreaterThanOrEqual(hv[k]));
         const norm = diceHvNormalisation(r.config);
-        expect(hv[hv.length - 1]).toBeCloseTo(normalisedHypervolume(o.result!.front.map((s) => s.objectives), norm), 12);
+        expect(hv[hv.length - 1]).toBeCloseTo(
+          normalisedHypervolume(
+            o.result!.front.map((s) => s.objectives),
+            norm,
+          ),
+          12,
+        );
       }
       // The reported values are the full evaluation of x, as `saikoro eval` gives them.
       for (const s of [o.result!.best, ...o.result!.front]) {

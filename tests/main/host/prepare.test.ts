@@ -13,7 +13,14 @@ import type { DiceRunRequest } from '../../../src-shared/runtime/kinds/index.ts'
 function recordingSpawner() {
   const sent: HostMessage[] = [];
   const spawn: WorkerSpawner = () =>
-    ({ pid: 4242, send: (m: HostMessage) => void sent.push(m), onMessage: () => ({ dispose() {} }), onExit: () => ({ dispose() {} }), kill() {}, dispose() {} }) as WorkerChannel;
+    ({
+      pid: 4242,
+      send: (m: HostMessage) => void sent.push(m),
+      onMessage: () => ({ dispose() {} }),
+      onExit: () => ({ dispose() {} }),
+      kill() {},
+      dispose() {},
+    }) as WorkerChannel;
   return { spawn, starts: () => sent.filter((m) => m.type === 'start') };
 }
 
@@ -23,7 +30,8 @@ const norm = { ideal: [0, 0], nadir: [5, 6], reference: [1.1, 1.1], method: 'tes
 /** A preparation the test resolves or rejects, with the signal it was given. */
 function heldPreparation() {
   const held: { signal?: AbortSignal; resolve?: (r: DiceRunRequest) => void; reject?: (e: Error) => void } = {};
-  const prepare = (given: DiceRunRequest, signal: AbortSignal) => new Promise<DiceRunRequest>((resolve, reject) => Object.assign(held, { signal, resolve: (r: DiceRunRequest) => resolve({ ...given, ...r }), reject }));
+  const prepare = (given: DiceRunRequest, signal: AbortSignal) =>
+    new Promise<DiceRunRequest>((resolve, reject) => Object.assign(held, { signal, resolve: (r: DiceRunRequest) => resolve({ ...given, ...r }), reject }));
   return { held, prepare };
 }
 

@@ -31,7 +31,9 @@ const newToken = () => Math.random().toString(36).slice(2);
 
 /** Fails the test if a process with the argument is still there once the run has ended (and kills it). */
 async function noProcessLeft(argument: string): Promise<void> {
-  await waitFor(`every process of the program (${argument}) to end`, () => processesWithArgument(argument).length === 0, { withinMs: 5000 }).catch(() => leftovers.push(...processesWithArgument(argument)));
+  await waitFor(`every process of the program (${argument}) to end`, () => processesWithArgument(argument).length === 0, { withinMs: 5000 }).catch(() =>
+    leftovers.push(...processesWithArgument(argument)),
+  );
   expect(processesWithArgument(argument)).toEqual([]);
 }
 
@@ -43,7 +45,16 @@ afterEach(() => {
 });
 
 function programRequest(evaluations: number, env: Record<string, string> = {}, mode: string[] = ['random', '10'], token = 'none'): DiceRunRequest {
-  return { kind: 'dice', solver: 'fake', params: {}, seed: 3, config: trackConfig('so', 40), termination: { maxEvaluations: evaluations }, snapshotIntervalMs: 50, program: { command: [process.execPath, FAKE, ...mode, `--token=${token}`], cwd: work, env, grace: 1 } };
+  return {
+    kind: 'dice',
+    solver: 'fake',
+    params: {},
+    seed: 3,
+    config: trackConfig('so', 40),
+    termination: { maxEvaluations: evaluations },
+    snapshotIntervalMs: 50,
+    program: { command: [process.execPath, FAKE, ...mode, `--token=${token}`], cwd: work, env, grace: 1 },
+  };
 }
 
 const bwrap = requireTool('bubblewrap', '/usr/bin/bwrap', 'apt-get install bubblewrap');
@@ -77,7 +88,13 @@ for (const [where, env] of modes) {
       host = new SolverHost({ spawn: nodeSpawner({ env }), parallelism: 1 });
       const record = path.join(dir, `paused-${newToken()}.jsonl`);
       const run = host.start(programRequest(100_000_000, { FAKE_SOLVER_RECORD: record }));
-      const answers = () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').split('\n').filter((l) => l.includes('"results"')).length : 0);
+      const answers = () =>
+        fs.existsSync(record)
+          ? fs
+              .readFileSync(record, 'utf8')
+              .split('\n')
+              .filter((l) => l.includes('"results"')).length
+          : 0;
       await waitFor('answers', () => answers() >= 3);
       run.pause();
       const paused = await snapshotWhere(run, (s) => s.paused);

@@ -36,7 +36,15 @@ const bwrap = requireTool('bubblewrap', '/usr/bin/bwrap', 'apt-get install bubbl
 
 function fake(mode: string, args: (string | number)[] = [], extra: Partial<ProgramSpec> = {}): ProgramSpec & { token: string } {
   const token = `fake-${randomBytes(6).toString('hex')}`;
-  return { command: [process.execPath, FAKE, mode, ...args.map(String)], cwd: work, env: { FAKE_SOLVER_TOKEN: token, ...(extra.env ?? {}) }, grace: 0.3, timeout: 10, ...extra, token };
+  return {
+    command: [process.execPath, FAKE, mode, ...args.map(String)],
+    cwd: work,
+    env: { FAKE_SOLVER_TOKEN: token, ...(extra.env ?? {}) },
+    grace: 0.3,
+    timeout: 10,
+    ...extra,
+    token,
+  };
 }
 
 function run(spec: ProgramSpec, evaluations: number, options: LaunchOptions, config: DiceConfig = trackConfig('so', 30)): Promise<SolverResult> {
@@ -63,7 +71,9 @@ for (const [where, options] of modes) {
   block(`a solver program's end, ${where}`, () => {
     it('an exit with code 3 while a child holds stdout is that exit, not a hang; the child ends with the run', async () => {
       const spec = fake('exit3child', [], { timeout: 30 });
-      await expect(run(spec, 100, options)).rejects.toThrow(/^the program exited with code 3 after 2 of 100 evaluations; its stderr ends: the fake solver gave up, its child still holding stdout$/);
+      await expect(run(spec, 100, options)).rejects.toThrow(
+        /^the program exited with code 3 after 2 of 100 evaluations; its stderr ends: the fake solver gave up, its child still holding stdout$/,
+      );
       await noProcessLeft(spec.token);
     });
 
@@ -77,11 +87,15 @@ for (const [where, options] of modes) {
     });
 
     it("a Node program's uncaught error is the hint, not Node's version line", async () => {
-      await expect(run(fake('throw'), 100, options)).rejects.toThrow(/^the program exited with code 1 after 2 of 100 evaluations; its stderr ends: Error: the fake solver threw$/);
+      await expect(run(fake('throw'), 100, options)).rejects.toThrow(
+        /^the program exited with code 1 after 2 of 100 evaluations; its stderr ends: Error: the fake solver threw$/,
+      );
     });
 
     it('a program that exits 0 before evaluating anything fails its run, saying so', async () => {
-      await expect(run(fake('exit0now'), 100, options)).rejects.toThrow(/^the program exited \(code 0\) without evaluating anything of its 100 evaluations: a run that evaluated nothing has failed$/);
+      await expect(run(fake('exit0now'), 100, options)).rejects.toThrow(
+        /^the program exited \(code 0\) without evaluating anything of its 100 evaluations: a run that evaluated nothing has failed$/,
+      );
     });
 
     it('children in its process group and in a session of their own end with the run', async () => {
@@ -97,7 +111,9 @@ for (const [where, options] of modes) {
         () => null,
         (e: Error) => e,
       );
-      const m = /^the program did not read its answers for 1 s \(([\d,]+) bytes of answers unread; its timeout; a hang\); it was stopped$/.exec(error?.message ?? '');
+      const m = /^the program did not read its answers for 1 s \(([\d,]+) bytes of answers unread; its timeout; a hang\); it was stopped$/.exec(
+        error?.message ?? '',
+      );
       expect(m, error?.message).not.toBeNull();
       // At most the high-water mark and the answer that passed it (1000 results of about 200 bytes).
       const unread = Number(m![1].replace(/,/g, ''));
@@ -165,9 +181,27 @@ describe('requests and lines', () => {
 
 describe("the hint from a program's stderr", () => {
   it("is Node's error line, not its version trailer; a Python traceback's last line; else the last line", () => {
-    const node = ['file:///w/solver.mjs:3', "throw new Error('boom');", '^', '', 'Error: boom', '    at file:///w/solver.mjs:3:7', '    at ModuleJob.run (node:internal/modules/esm/module_job:234:25)', '', 'Node.js v20.20.2'];
+    const node = [
+      'file:///w/solver.mjs:3',
+      "throw new Error('boom');",
+      '^',
+      '',
+      'Error: boom',
+      '    at file:///w/solver.mjs:3:7',
+      '    at ModuleJob.run (node:internal/modules/esm/module_job:234:25)',
+      '',
+      'Node.js v20.20.2',
+    ];
     expect(telling(node)).toBe('Error: boom');
-    const withFields = ["Error: Cannot find module '/w/x.mjs'", '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15) {', "  code: 'MODULE_NOT_FOUND',", '  requireStack: []', '}', '', 'Node.js v20.20.2'];
+    const withFields = [
+      "Error: Cannot find module '/w/x.mjs'",
+      '    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15) {',
+      "  code: 'MODULE_NOT_FOUND',",
+      '  requireStack: []',
+      '}',
+      '',
+      'Node.js v20.20.2',
+    ];
     expect(telling(withFields)).toBe("Error: Cannot find module '/w/x.mjs'");
     expect(telling(['Traceback (most recent call last):', '  File "ga.py", line 3, in <module>', 'ValueError: bad'])).toBe('ValueError: bad');
     expect(telling(['generation 3', 'giving up', ''])).toBe('giving up');

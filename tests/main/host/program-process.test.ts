@@ -36,14 +36,27 @@ afterAll(() => {
 let files = 0;
 
 /** A program entry for the fake solver in `mode`, recording what it receives to a fresh file. */
-function fake(mode: string, args: (string | number)[] = [], extra: Partial<ProgramSpec> & { sequences?: string[][] } = {}): { spec: ProgramSpec; record: string } {
+function fake(
+  mode: string,
+  args: (string | number)[] = [],
+  extra: Partial<ProgramSpec> & { sequences?: string[][] } = {},
+): { spec: ProgramSpec; record: string } {
   const record = join(dir, `record-${files++}.jsonl`);
   const { sequences, ...rest } = extra;
   const env: Record<string, string> = { FAKE_SOLVER_RECORD: record, ...(sequences ? { FAKE_SOLVER_SEQUENCES: JSON.stringify(sequences) } : {}) };
   return { spec: { command: [process.execPath, FAKE, mode, ...args.map(String)], cwd: work, env, grace: 0.3, timeout: 5, ...rest }, record };
 }
 
-type Received = { protocol?: number; problem?: Record<string, unknown>; results?: Record<string, unknown>[]; remaining?: number; stop?: string; signal?: string; seed?: number; budget?: unknown };
+type Received = {
+  protocol?: number;
+  problem?: Record<string, unknown>;
+  results?: Record<string, unknown>[];
+  remaining?: number;
+  stop?: string;
+  signal?: string;
+  seed?: number;
+  budget?: unknown;
+};
 
 function received(record: string): Received[] {
   let text = '';
@@ -59,20 +72,50 @@ function received(record: string): Received[] {
 }
 const answers = (record: string) => received(record).filter((m) => m.results !== undefined);
 
-function request(spec: ProgramSpec, evaluations: number, options: { config?: DiceConfig; seed?: number; target?: number; snapshotIntervalMs?: number } = {}): DiceRunRequest {
+function request(
+  spec: ProgramSpec,
+  evaluations: number,
+  options: { config?: DiceConfig; seed?: number; target?: number; snapshotIntervalMs?: number } = {},
+): DiceRunRequest {
   const termination = { maxEvaluations: evaluations, ...(options.target !== undefined ? { target: options.target } : {}) };
-  return { kind: 'dice', solver: 'fake', params: {}, seed: options.seed ?? 1, config: options.config ?? trackConfig('so', 50), termination, program: spec, ...(options.snapshotIntervalMs ? { snapshotIntervalMs: options.snapshotIntervalMs } : {}) };
+  return {
+    kind: 'dice',
+    solver: 'fake',
+    params: {},
+    seed: options.seed ?? 1,
+    config: options.config ?? trackConfig('so', 50),
+    termination,
+    program: spec,
+    ...(options.snapshotIntervalMs ? { snapshotIntervalMs: options.snapshotIntervalMs } : {}),
+  };
 }
 
-function run(spec: ProgramSpec, evaluations: number, options: Parameters<typeof request>[2] & { control?: RunController; onSnapshot?: (s: Snapshot) => void } = {}): Promise<SolverResult> {
+function run(
+  spec: ProgramSpec,
+  evaluations: number,
+  options: Parameters<typeof request>[2] & { control?: RunController; onSnapshot?: (s: Snapshot) => void } = {},
+): Promise<SolverResult> {
   return executeRun(request(spec, evaluations, options), { environment: { launchProgram }, control: options.control, onSnapshot: options.onSnapshot });
 }
 
 /** A program run on a problem that counts its own evaluations, stepped by at most `maxStep`. */
-async function countedRun(track: TrackName, spec: ProgramSpec, budget: number, seed: number, maxStep = 1000): Promise<{ result: SolverResult; problem: CountingProblem }> {
+async function countedRun(
+  track: TrackName,
+  spec: ProgramSpec,
+  budget: number,
+  seed: number,
+  maxStep = 1000,
+): Promise<{ result: SolverResult; problem: CountingProblem }> {
   const problem = new CountingProblem(track, 50);
   const clock = new RunClock();
-  const solverRun = new SolverRun(problem, givenProgramSolver('fake', spec, launchProgram, problem.config), {}, seed, { maxEvaluations: budget }, { clock, maxStepEvaluations: maxStep });
+  const solverRun = new SolverRun(
+    problem,
+    givenProgramSolver('fake', spec, launchProgram, problem.config),
+    {},
+    seed,
+    { maxEvaluations: budget },
+    { clock, maxStepEvaluations: maxStep },
+  );
   const result = await drive(solverRun, solverRun.termination, { clock });
   return { result, problem };
 }
@@ -146,14 +189,24 @@ describe('the protocol', () => {
       budget: { evaluations: 8 },
       seed: 42,
     });
-    expect(received(blind.record)[0]).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 3, constraints: 12 }, budget: { evaluations: 8 }, seed: 42 });
+    expect(received(blind.record)[0]).toEqual({
+      protocol: 1,
+      problem: { n: 30, lower: 1, upper: 6, objectives: 3, constraints: 12 },
+      budget: { evaluations: 8 },
+      seed: 42,
+    });
   });
 
   it('keeps the bands from a program when the run is blind (DiceRunRequest.blind), whatever its entry says', async () => {
     const config = trackConfig('so', 30);
     const entry = fake('random', [4]);
     const result = await executeRun({ ...request(entry.spec, 8, { config, seed: 5 }), blind: true }, { environment: { launchProgram } });
-    expect(received(entry.record)[0]).toEqual({ protocol: 1, problem: { n: 30, lower: 1, upper: 6, objectives: 1, constraints: 12 }, budget: { evaluations: 8 }, seed: 5 });
+    expect(received(entry.record)[0]).toEqual({
+      protocol: 1,
+      problem: { n: 30, lower: 1, upper: 6, objectives: 1, constraints: 12 },
+      budget: { evaluations: 8 },
+      seed: 5,
+    });
     expect(result.program?.blind).toBe(true);
     expect(result.evaluations).toBe(8);
   });
@@ -161,7 +214,10 @@ describe('the protocol', () => {
   it("answers in the reference evaluator's shape, equal to the evaluator's values (SO and MO)", async () => {
     const random = Random.fromSeed(8);
     const sequences = (n: number, k: number) => Array.from({ length: k }, () => Array.from({ length: n }, () => random.int(1, 6)).join(''));
-    for (const [track, n] of [['so', 50], ['mo5', 40]] as const) {
+    for (const [track, n] of [
+      ['so', 50],
+      ['mo5', 40],
+    ] as const) {
       const config = trackConfig(track, n);
       const batches = [sequences(n, 4), sequences(n, 3)];
       const f = fake('list', [], { sequences: batches });
@@ -305,9 +361,21 @@ describe('a program that ends or misbehaves', () => {
   });
 
   const failures: [string, string, (string | number)[], Partial<ProgramSpec>, RegExp][] = [
-    ['exits with a non-zero code', 'exit3', [2], {}, /^the program exited with code 3 after 10 of 1000 evaluations; its stderr ends: ValueError: the fake solver gave up$/],
+    [
+      'exits with a non-zero code',
+      'exit3',
+      [2],
+      {},
+      /^the program exited with code 3 after 10 of 1000 evaluations; its stderr ends: ValueError: the fake solver gave up$/,
+    ],
     ['prints a line that is not JSON', 'notjson', [], {}, /^the program's line 2 is not JSON: "generation 1: best 12.5"$/],
-    ['prints an unknown message', 'unknown', [], {}, /^the program's line 1 is not a protocol message \(\{"evaluate": \[\.\.\.\]\} or \{"log": "\.\.\."\}\): "\{\\"optimise\\":/],
+    [
+      'prints an unknown message',
+      'unknown',
+      [],
+      {},
+      /^the program's line 1 is not a protocol message \(\{"evaluate": \[\.\.\.\]\} or \{"log": "\.\.\."\}\): "\{\\"optimise\\":/,
+    ],
     ['gives a field of the wrong type', 'wrongtype', [], {}, /^the program's line 1: "evaluate" must be a list of strings, got "1234"$/],
     ['hangs', 'hang', [], { timeout: 0.5 }, /^the program sent no request for 500 ms \(its timeout; a hang\); it was stopped$/],
     ['prints a huge line', 'hugeline', [], {}, /^the program's line 1 is longer than the limit of 8 MiB \(a flood\); it was stopped$/],
@@ -320,7 +388,9 @@ describe('a program that ends or misbehaves', () => {
   });
 
   it('a program that cannot be started fails its run, naming it', async () => {
-    await expect(run({ command: [join(dir, 'no-such-solver')] }, 10)).rejects.toThrow(/^could not start the program ".*no-such-solver": no such program or directory \(ENOENT\)$/);
+    await expect(run({ command: [join(dir, 'no-such-solver')] }, 10)).rejects.toThrow(
+      /^could not start the program ".*no-such-solver": no such program or directory \(ENOENT\)$/,
+    );
   });
 
   it('ignores the end of stdin and SIGTERM: it is killed, and the run keeps its result', async () => {

@@ -52,7 +52,15 @@ function projectWith(files: Record<string, string>): { dir: string; file: string
 
 /** A program's run through the gate (its project named) and a worker, as experiments run it. */
 async function runProgram(project: string, program: ProgramSpec, options: { evaluations?: number; env?: NodeJS.ProcessEnv; n?: number; solver?: string } = {}) {
-  const plan = planDiceRun({ config: trackConfig('so', options.n ?? 30), solver: options.solver ?? 'program', program, params: {}, seed: 5, evaluations: options.evaluations ?? 100, wholeBudget: true });
+  const plan = planDiceRun({
+    config: trackConfig('so', options.n ?? 30),
+    solver: options.solver ?? 'program',
+    program,
+    params: {},
+    seed: 5,
+    evaluations: options.evaluations ?? 100,
+    wholeBudget: true,
+  });
   const admitted = await commandLineGate().admit(plan, { project, action: 'test' });
   const launcher = new Launcher({ spawn: nodeSpawner({ env: options.env ?? process.env }), parallelism: 1 });
   cleanup.push(() => launcher.dispose());
@@ -78,7 +86,10 @@ async function listener(): Promise<{ port: number; connections: () => number; cl
 }
 
 function hostileProgram(file: string, port: number, outside: string, token: string): ProgramSpec {
-  return { command: [process.execPath, 'hostile-solver.mjs'], env: { HOSTILE_PROJECT: file, HOSTILE_PORT: String(port), HOSTILE_OUTSIDE: outside, HOSTILE_TOKEN: token } };
+  return {
+    command: [process.execPath, 'hostile-solver.mjs'],
+    env: { HOSTILE_PROJECT: file, HOSTILE_PORT: String(port), HOSTILE_OUTSIDE: outside, HOSTILE_TOKEN: token },
+  };
 }
 
 bwrap.describe('a hostile program in the sandbox', () => {
@@ -111,7 +122,9 @@ bwrap.describe('a hostile program in the sandbox', () => {
     expect(Project.open(file, { readOnly: true }).close()).toBeUndefined();
     // Its children were started, and none outlives the run (its PID namespace ended with it).
     expect(tried.children[0]).toBe(true);
-    await waitFor('the children to end', () => processesWithArgument(token).length === 0, { withinMs: 5000 }).catch(() => leftovers.push(...processesWithArgument(token)));
+    await waitFor('the children to end', () => processesWithArgument(token).length === 0, { withinMs: 5000 }).catch(() =>
+      leftovers.push(...processesWithArgument(token)),
+    );
     expect(processesWithArgument(token)).toEqual([]);
     // Scored on what it evaluated: the whole budget, and a best the evaluator confirms.
     expect(result.evaluations).toBe(200);
@@ -125,10 +138,14 @@ describe('a hostile program without a sandbox (bubblewrap missing)', () => {
     const server = await listener();
     cleanup.push(() => server.close());
     const token = `hostile-open-${process.pid}-${folders}`;
-    const outcome = await runProgram(file, hostileProgram(file, server.port, path.join(root, `outside-open-${folders}.txt`), token), { env: { ...process.env, [BWRAP_VARIABLE]: 'none' } });
+    const outcome = await runProgram(file, hostileProgram(file, server.port, path.join(root, `outside-open-${folders}.txt`), token), {
+      env: { ...process.env, [BWRAP_VARIABLE]: 'none' },
+    });
     expect(outcome.status, outcome.reason ?? '').toBe('done');
     const log = outcome.result!.log!;
-    expect(log).toContain(`[saikoro] this program runs without a sandbox: bubblewrap is switched off (${BWRAP_VARIABLE}=none); Saikoro kills its process group at the end of the run`);
+    expect(log).toContain(
+      `[saikoro] this program runs without a sandbox: bubblewrap is switched off (${BWRAP_VARIABLE}=none); Saikoro kills its process group at the end of the run`,
+    );
     // Nothing stops it reading or connecting: that is what the sandbox is for.
     expect(attempts(log).network, log).toEqual([true, `connected to 127.0.0.1:${server.port}`]);
     // The child in its group is killed with the group. The one in a session of its own that
@@ -282,8 +299,18 @@ describe("a program's folder, hashed and copied", () => {
       ['solver.py', 'file'],
     ]);
     expect(manifest).toMatchObject({ files: 3, bytes: 9 + 4 + 13 });
-    expect(manifest.entries.find((e) => e.path === 'solver.py')).toEqual({ path: 'solver.py', kind: 'file', bytes: 9, executable: true, sha256: createHash('sha256').update('print(1)\n').digest('hex') });
-    expect(manifest.entries.find((e) => e.path === 'shared.txt')).toMatchObject({ kind: 'file', executable: false, sha256: createHash('sha256').update('from outside\n').digest('hex') });
+    expect(manifest.entries.find((e) => e.path === 'solver.py')).toEqual({
+      path: 'solver.py',
+      kind: 'file',
+      bytes: 9,
+      executable: true,
+      sha256: createHash('sha256').update('print(1)\n').digest('hex'),
+    });
+    expect(manifest.entries.find((e) => e.path === 'shared.txt')).toMatchObject({
+      kind: 'file',
+      executable: false,
+      sha256: createHash('sha256').update('from outside\n').digest('hex'),
+    });
     const copy = path.join(root, `copy-${folders}`);
     fs.mkdirSync(copy);
     copyFolder(manifest, copy);
@@ -303,7 +330,9 @@ describe("a program's folder, hashed and copied", () => {
     fs.mkdirSync(dir);
     for (let i = 0; i < 5; i++) fs.writeFileSync(path.join(dir, `f${i}`), 'x'.repeat(100));
     expect(() => hashFolder(dir, { limits: { files: 4, bytes: FOLDER_LIMITS.bytes } })).toThrow(ProgramFolderError);
-    expect(() => hashFolder(dir, { limits: { files: 4, bytes: FOLDER_LIMITS.bytes } })).toThrow(`the program's folder ${dir} holds more than 4 files, the limit for a program's folder (it is copied for each run): give the program a folder of its own that holds only what it needs (its cwd)`);
+    expect(() => hashFolder(dir, { limits: { files: 4, bytes: FOLDER_LIMITS.bytes } })).toThrow(
+      `the program's folder ${dir} holds more than 4 files, the limit for a program's folder (it is copied for each run): give the program a folder of its own that holds only what it needs (its cwd)`,
+    );
     expect(() => hashFolder(dir, { limits: { files: 100, bytes: 300 } })).toThrow(/holds more than 0 MiB/);
   });
 
@@ -311,11 +340,27 @@ describe("a program's folder, hashed and copied", () => {
     const { dir, file } = projectWith({ 'hostile-solver.mjs': HOSTILE });
     fs.writeFileSync(`${file}-journal`, 'x');
     fs.copyFileSync(file, path.join(dir, 'other-name.db'));
-    const plan = planDiceRun({ config: trackConfig('so', 30), solver: 'p', program: { command: [process.execPath, 'hostile-solver.mjs'] }, params: {}, seed: 1, evaluations: 10 });
+    const plan = planDiceRun({
+      config: trackConfig('so', 30),
+      solver: 'p',
+      program: { command: [process.execPath, 'hostile-solver.mjs'] },
+      params: {},
+      seed: 1,
+      evaluations: 10,
+    });
     const admitted = await commandLineGate().admit(plan, { project: file, action: 'test' });
     expect(admitted.request.admitted!.view!.folder.entries.map((e) => e.path)).toEqual(['hostile-solver.mjs']);
-    const reading = planDiceRun({ config: trackConfig('so', 30), solver: 'p', program: { command: [process.execPath, 'hostile-solver.mjs', 'study.saikoro'] }, params: {}, seed: 1, evaluations: 10 });
-    await expect(commandLineGate().admit(reading, { project: file, action: 'test' })).rejects.toThrow(`the solver p's argument "study.saikoro" is a Saikoro project file (${file}): a program never sees one`);
+    const reading = planDiceRun({
+      config: trackConfig('so', 30),
+      solver: 'p',
+      program: { command: [process.execPath, 'hostile-solver.mjs', 'study.saikoro'] },
+      params: {},
+      seed: 1,
+      evaluations: 10,
+    });
+    await expect(commandLineGate().admit(reading, { project: file, action: 'test' })).rejects.toThrow(
+      `the solver p's argument "study.saikoro" is a Saikoro project file (${file}): a program never sees one`,
+    );
   });
 });
 
@@ -331,7 +376,13 @@ describe('the one function that makes the sandboxed command', () => {
     const saved = process.env[SHARE_VARIABLE];
     delete process.env[SHARE_VARIABLE];
     try {
-      const scratch = { dir: '/tmp/s', copy: '/tmp/s/folder', folder: '/work/solver', files: [{ copy: '/tmp/s/file-0', path: '/home/me/ga.py' }], readOnly: ['/opt/venv'] };
+      const scratch = {
+        dir: '/tmp/s',
+        copy: '/tmp/s/folder',
+        folder: '/work/solver',
+        files: [{ copy: '/tmp/s/file-0', path: '/home/me/ga.py' }],
+        readOnly: ['/opt/venv'],
+      };
       const boxed = sandboxCommand(command, { bwrap: '/usr/bin/bwrap', scratch, statusFd: 3 }, { cpuSeconds: null, memoryMb: 512 });
       expect(boxed.file).toBe('/bin/sh');
       const args = boxed.args.slice(boxed.args.indexOf('/usr/bin/bwrap') + 1);

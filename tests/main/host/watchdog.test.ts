@@ -6,7 +6,14 @@ import { HealthWatchdog, type WatchedWorker } from '../../../src-main/host/watch
 import type { ProcessState } from '../../../src-main/host/process-state.ts';
 
 const MB = 1024 * 1024;
-const worker = (pid: number, extra: Partial<WatchedWorker> = {}): WatchedWorker => ({ pid, memoryLimitMb: 100, runSince: 0, lastHeard: 0, stoppedSince: null, ...extra });
+const worker = (pid: number, extra: Partial<WatchedWorker> = {}): WatchedWorker => ({
+  pid,
+  memoryLimitMb: 100,
+  runSince: 0,
+  lastHeard: 0,
+  stoppedSince: null,
+  ...extra,
+});
 
 function watchdogOver(workers: WatchedWorker[], states: Map<number, ProcessState>, runTimeoutMs: number | null = null) {
   const failed: [number | undefined, string][] = [];
@@ -25,7 +32,13 @@ afterEach(() => vi.useRealTimers());
 
 describe('the health watchdog', () => {
   it('gives up a worker over its memory limit, stopped past the grace, silent where the system cannot tell, or past the wall time', () => {
-    const workers = [worker(1), worker(2), worker(3, { memoryLimitMb: null, runSince: 5000 }), worker(4, { runSince: 0, lastHeard: 9000 }), worker(5, { lastHeard: 0 })];
+    const workers = [
+      worker(1),
+      worker(2),
+      worker(3, { memoryLimitMb: null, runSince: 5000 }),
+      worker(4, { runSince: 0, lastHeard: 9000 }),
+      worker(5, { lastHeard: 0 }),
+    ];
     const states = new Map<number, ProcessState>([
       [1, { rssBytes: 101 * MB, stopped: false }],
       [2, { rssBytes: 10 * MB, stopped: true }],

@@ -21,7 +21,14 @@ afterEach(() => {
 
 const definition = { tracks: ['so' as const], ns: [30], instances: 2, withPublic: false, evaluations: 100, seeds: 1 };
 function competition(): Competition {
-  return { definition, problems: storedProblems(buildSuite(definition, 'store-secret')), commitment: commitTo('store-secret'), secret: null, revealedAt: null, createdAt: '2026-12-01T00:00:00.000Z' };
+  return {
+    definition,
+    problems: storedProblems(buildSuite(definition, 'store-secret')),
+    commitment: commitTo('store-secret'),
+    secret: null,
+    revealedAt: null,
+    createdAt: '2026-12-01T00:00:00.000Z',
+  };
 }
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 const program: Entrant = {
@@ -29,7 +36,15 @@ const program: Entrant = {
   entry: {
     kind: 'program',
     command: ['python3', 'solver.py'],
-    folder: { sha256: 'a'.repeat(64), files: 1, bytes: 5, entries: [{ path: 'lib', kind: 'dir' }, { path: 'solver.py', kind: 'file', bytes: 5, sha256: sha('print'), executable: false }] },
+    folder: {
+      sha256: 'a'.repeat(64),
+      files: 1,
+      bytes: 5,
+      entries: [
+        { path: 'lib', kind: 'dir' },
+        { path: 'solver.py', kind: 'file', bytes: 5, sha256: sha('print'), executable: false },
+      ],
+    },
     interpreter: { command: 'python3', path: '/usr/bin/python3', sha256: 'b'.repeat(64), version: 'Python 3.11.2' },
   },
   createdAt: '2026-12-01T00:00:01.000Z',
@@ -76,7 +91,9 @@ describe('the competition tables', () => {
     expect(() => project.addEntrant(program, files, [])).toThrow(/is not a competition/);
     project.createCompetition(competition());
     expect(() => project.createCompetition(competition())).toThrow(/is a competition already/);
-    expect(() => project.addEntrant(program, [{ ...files[0], content: new Uint8Array(Buffer.from('other')) }], [])).toThrow(/not storing entrant py's file solver.py: its sha256 is/);
+    expect(() => project.addEntrant(program, [{ ...files[0], content: new Uint8Array(Buffer.from('other')) }], [])).toThrow(
+      /not storing entrant py's file solver.py: its sha256 is/,
+    );
     project.addEntrant(program, files, []);
     expect(() => project.addEntrant(program, files, [])).toThrow(/an entrant named "py" has entered already/);
     project.close();
@@ -103,10 +120,12 @@ describe('the competition tables', () => {
       }
     };
     edit('UPDATE entrant_files SET content = ?', [new Uint8Array(Buffer.from('prinT'))]);
-    expect(reading((p) => p.entrantFiles('py'))).toThrow(/corrupt Saikoro project \(entrant "py"'s file "solver.py": content: its sha256 is [0-9a-f]{64}, the row says/);
+    expect(reading((p) => p.entrantFiles('py'))).toThrow(
+      /corrupt Saikoro project \(entrant "py"'s file "solver.py": content: its sha256 is [0-9a-f]{64}, the row says/,
+    );
     edit("UPDATE entrant_files SET content = ?, path = '../escape.py'", [new Uint8Array(Buffer.from('print'))]);
     expect(reading((p) => p.entrantFiles('py'))).toThrow(/path: must be a relative path inside the folder, got "..\/escape.py"/);
-    edit("UPDATE entrants SET entry_json = '{\"kind\": \"shell\"}'");
+    edit('UPDATE entrants SET entry_json = \'{"kind": "shell"}\'');
     expect(reading((p) => p.entrants())).toThrow(/entry_json.kind: must be "builtin", "program" or "remote", got "shell"/);
     const db = new Database(file);
     const stored = JSON.parse((db.get('SELECT definition_json FROM competition') as { definition_json: string }).definition_json);
@@ -114,6 +133,8 @@ describe('the competition tables', () => {
     db.run('UPDATE competition SET definition_json = ?', [JSON.stringify(stored)]);
     db.run("UPDATE competition SET commitment_json = '{}'");
     db.close();
-    expect(reading((p) => p.competition())).toThrow(/corrupt Saikoro project \(the competition: definition_json.problems\[1\].id: is "so-n30-i7", expected so-n30-i2\)/);
+    expect(reading((p) => p.competition())).toThrow(
+      /corrupt Saikoro project \(the competition: definition_json.problems\[1\].id: is "so-n30-i7", expected so-n30-i2\)/,
+    );
   });
 });

@@ -104,8 +104,16 @@ describe('lab runs in a project', () => {
 
 describe('damaged lab runs (issue 21: every value read is checked)', () => {
   it.each([
-    ['a result whose steps are text', `json_set(result_json, '$.steps', 'many')`, /result_json\.steps: must be a count \(an integer of at least 0\), got "many"/],
-    ['a result whose queens are not N rows', `json_set(result_json, '$.queens', json('[0, 1]'))`, /result_json\.queens: must be null or a list of 8 rows, got 2 values/],
+    [
+      'a result whose steps are text',
+      `json_set(result_json, '$.steps', 'many')`,
+      /result_json\.steps: must be a count \(an integer of at least 0\), got "many"/,
+    ],
+    [
+      'a result whose queens are not N rows',
+      `json_set(result_json, '$.queens', json('[0, 1]'))`,
+      /result_json\.queens: must be null or a list of 8 rows, got 2 values/,
+    ],
     ['a queen off the board', `json_set(result_json, '$.queens[0]', 8)`, /result_json\.queens\[0\]: must be a column from 0 to 7, got 8/],
     ['a result whose solved is not true or false', `json_set(result_json, '$.solved', 'yes')`, /result_json\.solved: must be true or false, got "yes"/],
     ['a result of another N than its request', `json_set(result_json, '$.n', 9)`, /result_json\.n: is 9, not the request's n = 8/],
@@ -155,8 +163,24 @@ describe('migration from schema 2', () => {
       db.run(
         `INSERT INTO runs (id, instance, label, config_json, solver, params_json, seed, budget_json, status, error,
            app_version, host, started_at, finished_at, elapsed_ms, evaluations) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [run.id, run.instance, run.label, JSON.stringify(run.config), run.solver, JSON.stringify(run.params), run.seed, JSON.stringify(run.budget),
-          run.status, run.error, run.appVersion, run.host, run.startedAt, run.finishedAt, run.elapsedMs, run.status === 'done' ? run.evaluations : null],
+        [
+          run.id,
+          run.instance,
+          run.label,
+          JSON.stringify(run.config),
+          run.solver,
+          JSON.stringify(run.params),
+          run.seed,
+          JSON.stringify(run.budget),
+          run.status,
+          run.error,
+          run.appVersion,
+          run.host,
+          run.startedAt,
+          run.finishedAt,
+          run.elapsedMs,
+          run.status === 'done' ? run.evaluations : null,
+        ],
       );
       if (run.result) db.run('INSERT INTO results VALUES (?, ?)', [run.id, JSON.stringify(run.result)]);
     }
@@ -171,7 +195,13 @@ describe('migration from schema 2', () => {
     expect(() => Project.open(file, { readOnly: true })).toThrow(/has project schema 2; open it once for writing/);
     const project = Project.open(file);
     const info = project.info();
-    expect(info).toMatchObject({ schemaVersion: SCHEMA_VERSION, createdBy: 'saikoro 0.0.10', runs: { done: 1, failed: 1 }, notes: 1, labRuns: { done: 0, failed: 0 } });
+    expect(info).toMatchObject({
+      schemaVersion: SCHEMA_VERSION,
+      createdBy: 'saikoro 0.0.10',
+      runs: { done: 1, failed: 1 },
+      notes: 1,
+      labRuns: { done: 0, failed: 0 },
+    });
     expect(project.run(fakeRun(3).id)).toEqual(fakeRun(3));
     expect(project.run(fakeRun(4).id)).toMatchObject({ status: 'failed', error: 'solver crashed', result: null });
     expect(project.notes().map((n) => n.text)).toEqual(['from v2']);
@@ -198,7 +228,12 @@ describe('migration from schema 2', () => {
     const shape = (file: string) => {
       const db = new Database(file, { readOnly: true });
       const tables = (db.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name") as { name: string }[]).map((t) => t.name);
-      const out = tables.map((t) => [t, (db.all(`PRAGMA table_info(${t})`) as { name: string; type: string; notnull: number; pk: number }[]).map((c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`)]);
+      const out = tables.map((t) => [
+        t,
+        (db.all(`PRAGMA table_info(${t})`) as { name: string; type: string; notnull: number; pk: number }[]).map(
+          (c) => `${c.name} ${c.type} ${c.notnull} ${c.pk}`,
+        ),
+      ]);
       db.close();
       return out;
     };

@@ -26,7 +26,7 @@ describe('migration from schema 4: the program column', () => {
     project.close();
     const db = new Database(file);
     dropSchema6(db);
-  db.exec('ALTER TABLE runs DROP COLUMN program_json');
+    db.exec('ALTER TABLE runs DROP COLUMN program_json');
     db.exec('PRAGMA user_version = 4');
     db.close();
 

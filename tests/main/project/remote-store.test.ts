@@ -33,7 +33,14 @@ function tables(file: string): string[] {
 
 const definition = { tracks: ['so' as const], ns: [30], instances: 2, withPublic: false, evaluations: 100, seeds: 1 };
 function competition(): Competition {
-  return { definition, problems: storedProblems(buildSuite(definition, 'store-secret')), commitment: commitTo('store-secret'), secret: null, revealedAt: null, createdAt: '2026-12-01T00:00:00.000Z' };
+  return {
+    definition,
+    problems: storedProblems(buildSuite(definition, 'store-secret')),
+    commitment: commitTo('store-secret'),
+    secret: null,
+    revealedAt: null,
+    createdAt: '2026-12-01T00:00:00.000Z',
+  };
 }
 const alice: Entrant = { name: 'alice', entry: { kind: 'remote' }, createdAt: '2026-12-01T00:00:01.000Z' };
 const H = (c: string) => c.repeat(64);
@@ -156,7 +163,14 @@ describe('entrant tokens', () => {
 });
 
 describe('remote requests', () => {
-  const request = (seq: number, evaluations = 3) => ({ runId: 'f'.repeat(32), seq, entrant: 'alice', evaluations, sequences: new Uint8Array([seq, 1, 2]), receivedAt: `2026-12-01T00:00:0${seq}.000Z` });
+  const request = (seq: number, evaluations = 3) => ({
+    runId: 'f'.repeat(32),
+    seq,
+    entrant: 'alice',
+    evaluations,
+    sequences: new Uint8Array([seq, 1, 2]),
+    receivedAt: `2026-12-01T00:00:0${seq}.000Z`,
+  });
 
   it('round-trips in order; storing one again changes nothing; counts per run', () => {
     const project = competitionFile();
@@ -170,7 +184,7 @@ describe('remote requests', () => {
     project.close();
   });
 
-  it('a gap in a run\'s requests is corruption, named', () => {
+  it("a gap in a run's requests is corruption, named", () => {
     const project = competitionFile();
     project.putRemoteRequests([request(0), request(2)]);
     expect(() => project.remoteRequests('f'.repeat(32))).toThrow(/request 2: seq: is 2, expected 1/);

@@ -34,7 +34,7 @@ const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd
 
 describe('recovery keeps aside what it cannot use', () => {
   it('a journal that is not a journal (no header) is renamed, reported, and the file opens', async () => {
-    const garbage = Buffer.from('these bytes are somebody else\'s, not a rollback journal '.repeat(20));
+    const garbage = Buffer.from("these bytes are somebody else's, not a rollback journal ".repeat(20));
     fs.writeFileSync(`${file}-journal`, garbage);
     const before = fileDigest(file);
     const r = await runCli(['project', 'info', 'p.saikoro'], { cwd: dir });
@@ -130,7 +130,9 @@ describe('a lock that is not a lock', () => {
     const project = Project.open(file);
     try {
       fs.writeFileSync(`${file}.lock`, 'x');
-      expect(() => project.addNote('blocked')).toThrow(/p\.saikoro: p\.saikoro\.lock is a file, not a lock \(SQLite locks the project by creating a directory of that name\); move it away, then try again$/);
+      expect(() => project.addNote('blocked')).toThrow(
+        /p\.saikoro: p\.saikoro\.lock is a file, not a lock \(SQLite locks the project by creating a directory of that name\); move it away, then try again$/,
+      );
       fs.rmSync(`${file}.lock`);
       expect(project.addNote('after')).toBeGreaterThan(0);
     } finally {

@@ -21,8 +21,20 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const soSpec = { name: 'so-exp', instances: [{ name: 's', track: 'so', n: 20 }], solvers: [{ name: 'random' }], seeds: [1, 2, 3], budget: { evaluations: 400 } };
-const moSpec = { name: 'mo-exp', instances: [{ name: 'm', track: 'mo2', n: 20, normalisation: { ideal: [0, 0], nadir: [10, 10] } }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 200 } };
+const soSpec = {
+  name: 'so-exp',
+  instances: [{ name: 's', track: 'so', n: 20 }],
+  solvers: [{ name: 'random' }],
+  seeds: [1, 2, 3],
+  budget: { evaluations: 400 },
+};
+const moSpec = {
+  name: 'mo-exp',
+  instances: [{ name: 'm', track: 'mo2', n: 20, normalisation: { ideal: [0, 0], nadir: [10, 10] } }],
+  solvers: [{ name: 'random' }],
+  seeds: [1],
+  budget: { evaluations: 200 },
+};
 const targetSpec = { ...soSpec, name: 'target-exp', budget: { evaluations: 400, target: 50 } };
 
 /**

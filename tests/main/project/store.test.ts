@@ -75,7 +75,12 @@ describe('project file', () => {
     expect(again.run(done.id)).toEqual(done);
     expect(again.runs().map((r) => r.id)).toEqual(['run-000001', 'run-000002']);
     expect(again.runs(['run-000002', 'nope']).map((r) => r.seed)).toEqual([2]);
-    expect(again.runStatuses()).toEqual(new Map([['run-000001', 'done'], ['run-000002', 'done']]));
+    expect(again.runStatuses()).toEqual(
+      new Map([
+        ['run-000001', 'done'],
+        ['run-000002', 'done'],
+      ]),
+    );
     expect(() => again.putRun(fakeRun(3))).toThrow(/read-only/);
     again.close();
   });
@@ -171,11 +176,36 @@ describe('migration', () => {
     db.run('INSERT INTO experiments VALUES (?, ?, ?)', ['demo', JSON.stringify(spec), '2026-01-01T00:00:00.000Z']);
     const run = fakeRun(7);
     db.run('INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      run.id, run.instance, run.label, JSON.stringify(run.config), run.solver, JSON.stringify(run.params), run.seed,
-      JSON.stringify(run.budget), 'done', null, run.startedAt, run.finishedAt, run.elapsedMs, JSON.stringify(run.result),
+      run.id,
+      run.instance,
+      run.label,
+      JSON.stringify(run.config),
+      run.solver,
+      JSON.stringify(run.params),
+      run.seed,
+      JSON.stringify(run.budget),
+      'done',
+      null,
+      run.startedAt,
+      run.finishedAt,
+      run.elapsedMs,
+      JSON.stringify(run.result),
     ]);
     db.run('INSERT INTO runs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)', [
-      'failed-one', 'x', 'random', JSON.stringify(run.config), 'random', '{}', 1, JSON.stringify(run.budget), 'failed', 'boom', run.startedAt, run.finishedAt, 5, null,
+      'failed-one',
+      'x',
+      'random',
+      JSON.stringify(run.config),
+      'random',
+      '{}',
+      1,
+      JSON.stringify(run.budget),
+      'failed',
+      'boom',
+      run.startedAt,
+      run.finishedAt,
+      5,
+      null,
     ]);
     db.close();
   }

@@ -26,7 +26,8 @@ function bruteForce(rectangles: readonly EafRectangle[], x: UniformAxis, y: Unif
   return Array.from({ length: y.count }, (_, r) =>
     Array.from({ length: x.count }, (_, c) => {
       let sum = 0;
-      for (const q of rectangles) sum += q.value * Math.max(0, Math.min(xe[c + 1], q.x1) - Math.max(xe[c], q.x0)) * Math.max(0, Math.min(ye[r + 1], q.y1) - Math.max(ye[r], q.y0));
+      for (const q of rectangles)
+        sum += q.value * Math.max(0, Math.min(xe[c + 1], q.x1) - Math.max(xe[c], q.x0)) * Math.max(0, Math.min(ye[r + 1], q.y1) - Math.max(ye[r], q.y0));
       return sum / ((xe[c + 1] - xe[c]) * (ye[r + 1] - ye[r]));
     }),
   );
@@ -216,7 +217,15 @@ describe('attainmentData', () => {
   });
 
   it('has no differences without a run of the baseline, and nothing without any run', () => {
-    expect(attainmentData([{ solver: 'a', fronts: a }, { solver: 'b', fronts: [] }], 'b')!.differences).toEqual([]);
+    expect(
+      attainmentData(
+        [
+          { solver: 'a', fronts: a },
+          { solver: 'b', fronts: [] },
+        ],
+        'b',
+      )!.differences,
+    ).toEqual([]);
     expect(attainmentData([{ solver: 'a', fronts: [] }], 'a')).toBeNull();
     // Runs whose fronts are all empty: surfaces without points, a default range.
     const empty = attainmentData([{ solver: 'a', fronts: [[], []] }], 'a')!;

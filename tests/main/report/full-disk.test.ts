@@ -64,7 +64,8 @@ describe('report on a full disk', () => {
     const full = () => {
       throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
     };
-    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, ...rest: unknown[]) => (fd > 2 ? full() : Reflect.apply(writeSync, fs, [fd, ...rest]))) as never);
+    vi.spyOn(fs, 'writeSync').mockImplementation(((fd: number, ...rest: unknown[]) =>
+      fd > 2 ? full() : Reflect.apply(writeSync, fs, [fd, ...rest])) as never);
     vi.spyOn(fs, 'writeFileSync').mockImplementation(((file: unknown, ...rest: unknown[]) => {
       // What writeFileSync does on a full disk: the file is created, then the write fails.
       if (typeof file === 'string' && file.startsWith(dir)) {

@@ -30,7 +30,12 @@ const mkfifo = (name: string) => execFileSync('mkfifo', [at(name)]);
 function projectIntact(): void {
   const project = Project.open(at('p.saikoro'), { readOnly: true });
   try {
-    expect(project.experiments().map((e) => e.name).sort()).toEqual([MO, 'not-run', SO].sort());
+    expect(
+      project
+        .experiments()
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual([MO, 'not-run', SO].sort());
   } finally {
     project.close();
   }
@@ -96,7 +101,10 @@ describe('what is at a target (targetKind)', () => {
     expect(again.code, again.stderr).toBe(0);
     fs.writeFileSync(at('paper.pdf'), '%PDF-1.7\n1 0 obj <</Title (My paper) /Producer (pdfTeX)>> endobj\n');
     const refused = await cli(['report', 'p.saikoro', SO, '--out', 'paper.pdf']);
-    expect([refused.code, refused.stderr]).toEqual([1, 'saikoro report: --out paper.pdf: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n']);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      'saikoro report: --out paper.pdf: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n',
+    ]);
     expect(fs.readFileSync(at('paper.pdf'), 'latin1')).toContain('(My paper)');
   }, 120_000);
 });
@@ -106,12 +114,17 @@ describe('saikoro report --out', () => {
     const before = bytes('p.saikoro');
     const r = await cli(['report', 'p.saikoro', MO, '--out', 'p.saikoro']);
     expect(r.code).toBe(2);
-    expect(r.stderr.split('\n')[0]).toBe('saikoro report: --out p.saikoro: a report cannot be a ".saikoro" file; the endings are .html .htm .pdf .csv .json .tex');
+    expect(r.stderr.split('\n')[0]).toBe(
+      'saikoro report: --out p.saikoro: a report cannot be a ".saikoro" file; the endings are .html .htm .pdf .csv .json .tex',
+    );
     // With a report's ending (a copy of the project named like a report), --force or not.
     fs.copyFileSync(at('p.saikoro'), at('project-copy.html'));
     for (const force of [[], ['--force']]) {
       const named = await cli(['report', 'p.saikoro', MO, '--out', 'project-copy.html', ...force]);
-      expect([named.code, named.stderr]).toEqual([1, 'saikoro report: --out project-copy.html: is a Saikoro project: a project is never replaced by an output (choose another name); nothing was written\n']);
+      expect([named.code, named.stderr]).toEqual([
+        1,
+        'saikoro report: --out project-copy.html: is a Saikoro project: a project is never replaced by an output (choose another name); nothing was written\n',
+      ]);
     }
     expect(bytes('project-copy.html').equals(before)).toBe(true);
     expect(bytes('p.saikoro').equals(before)).toBe(true);
@@ -121,7 +134,11 @@ describe('saikoro report --out', () => {
   it('a report over the spec it was made from is refused; --force replaces it', async () => {
     const spec = bytes('mo.json');
     const r = await cli(['report', 'p.saikoro', MO, '--out', 'mo.json']);
-    expect([r.code, r.stderr, r.stdout]).toEqual([1, 'saikoro report: --out mo.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n', '']);
+    expect([r.code, r.stderr, r.stdout]).toEqual([
+      1,
+      'saikoro report: --out mo.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n',
+      '',
+    ]);
     expect(bytes('mo.json').equals(spec)).toBe(true);
     fs.copyFileSync(at('mo.json'), at('spec-copy.json'));
     const forced = await cli(['report', 'p.saikoro', MO, '--out', 'spec-copy.json', '--force']);
@@ -154,9 +171,15 @@ describe('saikoro report --out', () => {
     fs.symlinkSync('/dev/null', at('null.json'));
     for (const force of [[], ['--force']]) {
       const fifo = await cli(['report', 'p.saikoro', MO, '--out', 'report.html', ...force]);
-      expect([fifo.code, fifo.stderr]).toEqual([1, 'saikoro report: --out report.html: is a FIFO, not a regular file: not replaced (without --out, html, json and latex go to stdout); nothing was written\n']);
+      expect([fifo.code, fifo.stderr]).toEqual([
+        1,
+        'saikoro report: --out report.html: is a FIFO, not a regular file: not replaced (without --out, html, json and latex go to stdout); nothing was written\n',
+      ]);
       const device = await cli(['report', 'p.saikoro', MO, '--out', 'null.json', ...force]);
-      expect([device.code, device.stderr]).toEqual([1, 'saikoro report: --out null.json: is a device, not a regular file: not replaced (without --out, html, json and latex go to stdout); nothing was written\n']);
+      expect([device.code, device.stderr]).toEqual([
+        1,
+        'saikoro report: --out null.json: is a device, not a regular file: not replaced (without --out, html, json and latex go to stdout); nothing was written\n',
+      ]);
       const direct = await cli(['report', 'p.saikoro', MO, '--format', 'json', '--out', '/dev/null', ...force]);
       expect(direct.code).toBe(1);
       expect(direct.stderr).toContain('--out /dev/null: is a device, not a regular file: not replaced');
@@ -169,7 +192,10 @@ describe('saikoro report --out', () => {
   it('CSV: each of the two files is checked; one that is not a report stops both', async () => {
     fs.writeFileSync(at('pair-solutions.csv'), 'my,own,table\r\n1,2,3\r\n');
     const r = await cli(['report', 'p.saikoro', MO, '--format', 'csv', '--out', 'pair']);
-    expect([r.code, r.stderr]).toEqual([1, 'saikoro report: --out pair-solutions.csv: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n']);
+    expect([r.code, r.stderr]).toEqual([
+      1,
+      'saikoro report: --out pair-solutions.csv: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n',
+    ]);
     expect(fs.existsSync(at('pair-runs.csv'))).toBe(false);
     expect(fs.readFileSync(at('pair-solutions.csv'), 'utf8')).toBe('my,own,table\r\n1,2,3\r\n');
   });
@@ -181,7 +207,11 @@ describe('saikoro solve --out', () => {
   it('refuses a spec, a project, a FIFO and an ending other than .json before it runs; replaces its own result', async () => {
     const spec = bytes('so.json');
     const r = await solve('--out', 'so.json');
-    expect([r.code, r.stderr, r.stdout]).toEqual([1, 'saikoro solve: --out so.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n', '']);
+    expect([r.code, r.stderr, r.stdout]).toEqual([
+      1,
+      'saikoro solve: --out so.json: exists and is not a file Saikoro wrote: not replaced (--force replaces it); nothing was written\n',
+      '',
+    ]);
     expect(bytes('so.json').equals(spec)).toBe(true);
     const txt = await solve('--out', 'result.txt');
     expect([txt.code, txt.stderr.split('\n')[0]]).toEqual([2, 'saikoro solve: --out result.txt: the result is a .json file (its ending must be .json)']);
@@ -210,10 +240,16 @@ describe('experiment run --shard --out', () => {
   it('refuses the project itself, a file that is not a project and an ending other than .saikoro; keeps them', async () => {
     const before = bytes('p.saikoro');
     const self = await cli(['experiment', 'run', 'p.saikoro', MO, '--inline', '--shard', '1/2', '--out', 'p.saikoro']);
-    expect([self.code, self.stderr]).toEqual([1, "saikoro experiment: --out p.saikoro: is p.saikoro itself; a shard's results go to a file of their own (saikoro merge folds them in)\n"]);
+    expect([self.code, self.stderr]).toEqual([
+      1,
+      "saikoro experiment: --out p.saikoro: is p.saikoro itself; a shard's results go to a file of their own (saikoro merge folds them in)\n",
+    ]);
     expect(bytes('p.saikoro').equals(before)).toBe(true);
     const json = await cli(['experiment', 'run', 'p.saikoro', MO, '--inline', '--shard', '1/2', '--out', 'mo.json']);
-    expect([json.code, json.stderr.split('\n')[0]]).toEqual([2, "saikoro experiment: --out mo.json: a shard's results file is a project: its name ends in .saikoro"]);
+    expect([json.code, json.stderr.split('\n')[0]]).toEqual([
+      2,
+      "saikoro experiment: --out mo.json: a shard's results file is a project: its name ends in .saikoro",
+    ]);
     fs.writeFileSync(at('notes.saikoro'), 'my notes\n');
     const notes = await cli(['experiment', 'run', 'p.saikoro', MO, '--inline', '--shard', '1/2', '--out', 'notes.saikoro']);
     expect([notes.code, notes.stderr]).toEqual([1, 'saikoro experiment: notes.saikoro: not a Saikoro project (not an SQLite database)\n']);
@@ -228,15 +264,38 @@ describe('experiment run --shard --out', () => {
 
 describe('competition run --shard --out', () => {
   it('follows the same rule: never the competition file itself, an ending other than .saikoro, a file that is not a project or a FIFO; keeps them', async () => {
-    const made = await cli(['competition', 'new', 'c.saikoro', '--tracks', 'so', '--n', '40', '--instances', '1', '--budget', '50', '--seeds', '1', '--secret', 'organiser-secret-2026']);
+    const made = await cli([
+      'competition',
+      'new',
+      'c.saikoro',
+      '--tracks',
+      'so',
+      '--n',
+      '40',
+      '--instances',
+      '1',
+      '--budget',
+      '50',
+      '--seeds',
+      '1',
+      '--secret',
+      'organiser-secret-2026',
+    ]);
     expect(made.code, made.stderr).toBe(0);
     expect((await cli(['competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random'])).code).toBe(0);
     const before = bytes('c.saikoro');
     const self = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c.saikoro']);
-    expect([self.code, self.stdout, self.stderr]).toEqual([1, '', "saikoro competition: --out c.saikoro: is c.saikoro itself; a shard's results go to a file of their own (saikoro merge folds them in)\n"]);
+    expect([self.code, self.stdout, self.stderr]).toEqual([
+      1,
+      '',
+      "saikoro competition: --out c.saikoro: is c.saikoro itself; a shard's results go to a file of their own (saikoro merge folds them in)\n",
+    ]);
     expect(bytes('c.saikoro').equals(before)).toBe(true);
     const json = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'shard.json']);
-    expect([json.code, json.stderr.split('\n')[0]]).toEqual([2, "saikoro competition: --out shard.json: a shard's results file is a project: its name ends in .saikoro"]);
+    expect([json.code, json.stderr.split('\n')[0]]).toEqual([
+      2,
+      "saikoro competition: --out shard.json: a shard's results file is a project: its name ends in .saikoro",
+    ]);
     expect(fs.existsSync(at('shard.json'))).toBe(false);
     fs.writeFileSync(at('c-notes.saikoro'), 'my notes\n');
     const notes = await cli(['competition', 'run', 'c.saikoro', '--shard', '1/1', '--jobs', '1', '--out', 'c-notes.saikoro']);

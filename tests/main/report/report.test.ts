@@ -89,7 +89,10 @@ describe('buildReport', () => {
           const inst = comparison.instances.find((i) => i.instance === row.instance)!;
           for (const cell of row.cells) {
             const column = inst.solvers.find((s) => s.label === cell.solver)!;
-            const values = report.runs.filter((r) => r.instance === row.instance && r.solver === cell.solver && r.status === 'done').map((r) => r.indicators[table.metric]).filter((v): v is number => v !== null);
+            const values = report.runs
+              .filter((r) => r.instance === row.instance && r.solver === cell.solver && r.status === 'done')
+              .map((r) => r.indicators[table.metric])
+              .filter((v): v is number => v !== null);
             expect(values).toHaveLength(column.summary?.n ?? 0);
             if (values.length) expect(median(values)).toBe(column.summary!.median);
             expect(cell.median).toBe(column.summary?.median ?? null);
@@ -98,7 +101,9 @@ describe('buildReport', () => {
           // The marks are the one rule's (baseline-marks.ts, checked against scipy in
           // tests/shared/experiments/baseline-marks.test.ts), the Compare view's too.
           const marks = baselineMarks(inst, report.baseline);
-          expect(row.cells.map((c) => [c.solver, c.vsBaseline, c.p, c.pHolm, c.a12])).toEqual(marks.map((m) => [m.label, m.mark, m.pair?.p ?? null, m.pHolm, m.a12]));
+          expect(row.cells.map((c) => [c.solver, c.vsBaseline, c.p, c.pHolm, c.a12])).toEqual(
+            marks.map((m) => [m.label, m.mark, m.pair?.p ?? null, m.pHolm, m.a12]),
+          );
           const aggregates = row.cells.map((c) => (table.aggregate === 'mean' ? c.mean : c.median)).filter((v): v is number => v !== null);
           const best = table.higherIsBetter ? Math.max(...aggregates) : Math.min(...aggregates);
           for (const c of row.cells) expect(c.best).toBe((table.aggregate === 'mean' ? c.mean : c.median) === best);
@@ -109,7 +114,16 @@ describe('buildReport', () => {
   it('marks + and − from the p-values Holm-adjusted over the comparisons with the baseline', () => {
     const summary = (median: number) => ({ n: 10, mean: median, sd: 1, min: median - 1, q1: median - 0.5, median, q3: median + 0.5, max: median + 1, iqr: 1 });
     const column = (label: string, median: number) => ({ label, runs: 10, withoutValue: 0, missing: 0, summary: summary(median) });
-    const pair = (a: string, b: string, p: number, a12: number) => ({ a, b, u: 0, p, pHolm: Math.min(1, 3 * p), method: 'exact' as const, a12, magnitude: 'large' as const });
+    const pair = (a: string, b: string, p: number, a12: number) => ({
+      a,
+      b,
+      u: 0,
+      p,
+      pHolm: Math.min(1, 3 * p),
+      method: 'exact' as const,
+      a12,
+      magnitude: 'large' as const,
+    });
     // Lower is better. fast beats base (p 0.01), slow loses to base (p 0.04), fast beats slow.
     const comparison: Comparison = {
       experiment: 'x',
@@ -146,7 +160,9 @@ describe('buildReport', () => {
     // The MO fixture: two solvers, three seeds each, on both instances.
     const hv = data[MO].tables.find((t) => t.metric === 'hv')!;
     expect(hv.rows.flatMap((r) => r.cells.map((c) => c.vsBaseline))).toEqual([null, '=', null, '=']);
-    expect(hv.fewRuns).toBe('With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so every mark on mo2-n12, mo3-n12 is = whatever the runs found; 4 runs per solver can show a difference.');
+    expect(hv.fewRuns).toBe(
+      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1), so every mark on mo2-n12, mo3-n12 is = whatever the runs found; 4 runs per solver can show a difference.',
+    );
     const html = renderHtml(data[MO]);
     expect(html).toContain('<span class="few-runs">With 3 runs per solver, the rank-sum test cannot reach p &lt; 0.05 (its smallest p is 0.1)');
     expect(renderLatex(data[MO])).toContain(`With 3 runs per solver, the rank-sum test cannot reach p ${escapeLatex('<')} 0.05`);
@@ -180,11 +196,23 @@ describe('buildReport', () => {
         }
         throw new Error('no refusal');
       };
-      expect(refusal('nope', {})).toEqual({ kind: 'input', message: `p.saikoro: no experiment named "nope" (has: ${project.experiments().map((x) => x.name).join(', ')})` });
+      expect(refusal('nope', {})).toEqual({
+        kind: 'input',
+        message: `p.saikoro: no experiment named "nope" (has: ${project
+          .experiments()
+          .map((x) => x.name)
+          .join(', ')})`,
+      });
       expect(refusal(MO, { metrics: ['speed'] })).toMatchObject({ kind: 'usage', message: expect.stringContaining('--metric: must be one of hv, igd+') });
-      expect(refusal(MO, { baseline: 'simplex' })).toEqual({ kind: 'input', message: `p.saikoro: experiment ${MO} has no solver "simplex" for --baseline (solvers: random, nsga2_p20)` });
+      expect(refusal(MO, { baseline: 'simplex' })).toEqual({
+        kind: 'input',
+        message: `p.saikoro: experiment ${MO} has no solver "simplex" for --baseline (solvers: random, nsga2_p20)`,
+      });
       expect(refusal(MO, { metrics: ['best'] })).toMatchObject({ kind: 'input', message: expect.stringContaining('metric best applies to no instance') });
-      expect(refusal(EMPTY, {})).toMatchObject({ kind: 'input', message: expect.stringContaining(`experiment ${EMPTY} has no finished runs (1 in the grid, 0 failed)`) });
+      expect(refusal(EMPTY, {})).toMatchObject({
+        kind: 'input',
+        message: expect.stringContaining(`experiment ${EMPTY} has no finished runs (1 in the grid, 0 failed)`),
+      });
     } finally {
       project.close();
     }
@@ -241,8 +269,14 @@ describe('attainment', () => {
     // Independently of the grid code: a cell that no point's coordinate cuts through lies in one
     // cell of the EAFs' own grid, where both are constant, so its mean is alpha_a - alpha_b at
     // its centre (eafAt); every other cell's mean is the rectangles clipped to it, summed.
-    const xs = fa.concat(fb).flat().map((p) => p[0]);
-    const ys = fa.concat(fb).flat().map((p) => p[1]);
+    const xs = fa
+      .concat(fb)
+      .flat()
+      .map((p) => p[0]);
+    const ys = fa
+      .concat(fb)
+      .flat()
+      .map((p) => p[1]);
     let constant = 0;
     let nonZero = 0;
     d.cells.forEach((row, r) =>
@@ -255,7 +289,8 @@ describe('attainment', () => {
           expect(value, `cell ${r},${c}`).toBeCloseTo(eafAt(fa, centre) - eafAt(fb, centre), 9);
         } else {
           let integral = 0;
-          for (const q of rectangles) integral += q.value * Math.max(0, Math.min(x1, q.x1) - Math.max(x0, q.x0)) * Math.max(0, Math.min(y1, q.y1) - Math.max(y0, q.y0));
+          for (const q of rectangles)
+            integral += q.value * Math.max(0, Math.min(x1, q.x1) - Math.max(x0, q.x0)) * Math.max(0, Math.min(y1, q.y1) - Math.max(y0, q.y0));
           expect(value, `cell ${r},${c}`).toBeCloseTo(integral / ((x1 - x0) * (y1 - y0)), 8);
         }
       }),
@@ -264,7 +299,7 @@ describe('attainment', () => {
     expect(nonZero).toBeGreaterThan(0);
   });
 
-  it('draws each solver\'s surfaces and the difference in the HTML, within the hook', () => {
+  it("draws each solver's surfaces and the difference in the HTML, within the hook", () => {
     const html = renderHtml(data[MO]);
     const start = html.indexOf('<div class="block attainment" data-hook="attainment-surfaces">');
     expect(start).toBeGreaterThan(0);
@@ -321,7 +356,19 @@ describe('CSV', () => {
     const runsText = fs.readFileSync(path.join(fx.cwd, 'so-runs.csv'), 'utf8');
     expect(runsText.endsWith('\r\n')).toBe(true);
     const runs = csvObjects(runsText);
-    expect(Object.keys(runs[0])).toEqual(['run', 'instance', 'solver', 'solver_name', 'seed', 'status', 'best', 'feasibility', 'evaluations', 'seconds', 'error']);
+    expect(Object.keys(runs[0])).toEqual([
+      'run',
+      'instance',
+      'solver',
+      'solver_name',
+      'seed',
+      'status',
+      'best',
+      'feasibility',
+      'evaluations',
+      'seconds',
+      'error',
+    ]);
     expect(runs).toHaveLength(18);
     for (const row of runs) {
       const stored = records.find((x) => x.id === row.run)!;
@@ -426,7 +473,9 @@ describe('HTML', () => {
         const table = section(page, metric);
         for (const inst of c.instances) {
           const cells = [...row(table, inst.instance).matchAll(/<span class="v">([^<]*)<\/span>/g)].map((m) => m[1]);
-          expect(cells).toEqual(inst.solvers.map((s) => formatCell({ median: s.summary?.median ?? null, iqr: s.summary?.iqr ?? null, mean: s.summary?.mean ?? null }, c.aggregate)));
+          expect(cells).toEqual(
+            inst.solvers.map((s) => formatCell({ median: s.summary?.median ?? null, iqr: s.summary?.iqr ?? null, mean: s.summary?.mean ?? null }, c.aggregate)),
+          );
           for (const s of inst.solvers) expect(row(table, inst.instance)).toContain(`n = ${s.summary?.n ?? 0}`);
           for (const p of inst.pairs) {
             const pairRow = `<tr><th scope="row">${inst.instance}</th><td>${p.a} vs ${p.b}</td><td>${formatValue(p.u)}</td><td>${formatValue(p.p)}</td><td>${formatValue(p.pHolm)}</td><td>${p.method}</td><td>${formatValue(p.a12)}</td>`;
@@ -516,7 +565,11 @@ describe('saikoro report', () => {
     expect(inferred.stderr).toContain('report: wrote so-report.json (json,');
     expect(JSON.parse(fs.readFileSync(path.join(fx.cwd, 'so-report.json'), 'utf8')).format).toBe('saikoro-report');
     // Every ending of REPORT_FORMATS chooses its format, in any case.
-    for (const [file, format] of [['so.tex', 'latex'], ['so.HTM', 'html']]) expect((await cli(['report', 'p.saikoro', SO, '--out', file])).stderr).toContain(`report: wrote ${file} (${format},`);
+    for (const [file, format] of [
+      ['so.tex', 'latex'],
+      ['so.HTM', 'html'],
+    ])
+      expect((await cli(['report', 'p.saikoro', SO, '--out', file])).stderr).toContain(`report: wrote ${file} (${format},`);
     fs.mkdirSync(path.join(fx.cwd, 'csv'));
     const dir = await cli(['report', 'p.saikoro', SO, '--format', 'csv', '--out', 'csv']);
     expect(dir.code, dir.stderr).toBe(0);

@@ -39,7 +39,13 @@ const cli = (args: string[]) => runCli(args, { cwd: fx.cwd });
 function compile(stem: string): string {
   for (let pass = 0; pass < 2; pass++) {
     const r = spawnSync(pdflatex.path, ['-interaction=nonstopmode', '-halt-on-error', `${stem}.tex`], { cwd: fx.cwd, encoding: 'utf8' });
-    expect(r.status, r.stdout.split('\n').filter((l) => l.startsWith('!')).join('\n') || r.stdout.slice(-2000)).toBe(0);
+    expect(
+      r.status,
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('!'))
+        .join('\n') || r.stdout.slice(-2000),
+    ).toBe(0);
   }
   const pdf = path.join(fx.cwd, `${stem}.pdf`);
   expect(fs.existsSync(pdf)).toBe(true);
@@ -51,7 +57,10 @@ pdflatex.describe('the LaTeX report', () => {
     const r = await cli(['report', 'p.saikoro', MO, '--format', 'latex', '--out', 'mo-tables.tex']);
     expect(r.code, r.stderr).toBe(0);
     fs.writeFileSync(path.join(fx.cwd, 'so-tables.tex'), renderLatex(data[SO]));
-    fs.writeFileSync(path.join(fx.cwd, 'paper.tex'), ['\\documentclass{article}', '\\usepackage{booktabs}', '\\begin{document}', '\\input{mo-tables}', '\\input{so-tables}', '\\end{document}', ''].join('\n'));
+    fs.writeFileSync(
+      path.join(fx.cwd, 'paper.tex'),
+      ['\\documentclass{article}', '\\usepackage{booktabs}', '\\begin{document}', '\\input{mo-tables}', '\\input{so-tables}', '\\end{document}', ''].join('\n'),
+    );
     const text = compile('paper');
     if (pdftotext.present) {
       // Without T1 fonts \_ is drawn as a rule, which pdftotext reads as a space.
@@ -67,7 +76,10 @@ pdflatex.describe('the LaTeX report', () => {
     expect(r.code, r.stderr).toBe(0);
     compile('standalone');
     const specials = 'a_b&c%d#e$f{g}h~i^j\\k<l>m|n';
-    fs.writeFileSync(path.join(fx.cwd, 'specials.tex'), `\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\begin{document}\n${escapeLatex(specials)}\n\\end{document}\n`);
+    fs.writeFileSync(
+      path.join(fx.cwd, 'specials.tex'),
+      `\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\begin{document}\n${escapeLatex(specials)}\n\\end{document}\n`,
+    );
     const text = compile('specials');
     if (pdftotext.present) expect(text.replace(/\s/g, '')).toContain(specials);
   });
@@ -90,11 +102,16 @@ chromiumTool.describe('the PDF report', () => {
   });
 });
 
-chromiumTool.describe('the PDF report\'s pages', () => {
+chromiumTool.describe("the PDF report's pages", () => {
   /** The report of the fixture with `count` failed runs whose reasons name them (row-0, row-1, ...), printed; the rows each page holds. */
   async function rowsPerPage(count: number): Promise<number[]> {
     const base = data[MO];
-    const failed = Array.from({ length: count }, (_, i) => ({ ...base.runs[0], id: `${String(i).padStart(12, '0')}f`, status: 'failed' as const, error: `failure row-${i}-end` }));
+    const failed = Array.from({ length: count }, (_, i) => ({
+      ...base.runs[0],
+      id: `${String(i).padStart(12, '0')}f`,
+      status: 'failed' as const,
+      error: `failure row-${i}-end`,
+    }));
     const html = renderHtml({ ...base, runs: [...base.runs.filter((r) => r.status !== 'failed'), ...failed] });
     const file = path.join(fx.cwd, `rows-${count}.pdf`);
     fs.writeFileSync(file, await renderPdf(html, { chromiumPath: chromiumTool.path }));
@@ -103,19 +120,29 @@ chromiumTool.describe('the PDF report\'s pages', () => {
     return pages.map((text) => (text.match(/row-\d+-end/g) ?? []).length).filter((n) => n > 0);
   }
 
-  it.skipIf(pdftotext.skip)('no page holds a single row of a table that runs over pages (a long table left one orphan row on a page of its own)', async () => {
-    pdftotext.check();
-    // A table over several pages, measured: the rows each of its pages holds as printed.
-    const first = await rowsPerPage(70);
-    expect(first.length, String(first)).toBeGreaterThanOrEqual(2);
-    expect(first.reduce((a, b) => a + b, 0)).toBe(70);
-    // As many rows as fill those pages but the last, and one more: the last row alone on a page unless the report keeps it with the one before.
-    const full = first.slice(0, -1).reduce((a, b) => a + b, 0);
-    const tail = await rowsPerPage(full + 1);
-    expect(tail.reduce((a, b) => a + b, 0)).toBe(full + 1);
-    expect(tail.filter((n) => n === 1), `rows per page: ${tail.join(', ')}`).toEqual([]);
-    expect(first.filter((n) => n === 1), `rows per page: ${first.join(', ')}`).toEqual([]);
-  }, 120_000);
+  it.skipIf(pdftotext.skip)(
+    'no page holds a single row of a table that runs over pages (a long table left one orphan row on a page of its own)',
+    async () => {
+      pdftotext.check();
+      // A table over several pages, measured: the rows each of its pages holds as printed.
+      const first = await rowsPerPage(70);
+      expect(first.length, String(first)).toBeGreaterThanOrEqual(2);
+      expect(first.reduce((a, b) => a + b, 0)).toBe(70);
+      // As many rows as fill those pages but the last, and one more: the last row alone on a page unless the report keeps it with the one before.
+      const full = first.slice(0, -1).reduce((a, b) => a + b, 0);
+      const tail = await rowsPerPage(full + 1);
+      expect(tail.reduce((a, b) => a + b, 0)).toBe(full + 1);
+      expect(
+        tail.filter((n) => n === 1),
+        `rows per page: ${tail.join(', ')}`,
+      ).toEqual([]);
+      expect(
+        first.filter((n) => n === 1),
+        `rows per page: ${first.join(', ')}`,
+      ).toEqual([]);
+    },
+    120_000,
+  );
 });
 
 chromiumTool.describe('the HTML report in Chromium', () => {
@@ -155,7 +182,8 @@ chromiumTool.describe('the HTML report in Chromium', () => {
     if (dir) {
       await page.emulateMedia({ media: 'screen', colorScheme: scheme });
       fs.mkdirSync(dir, { recursive: true });
-      for (const id of await page.$$eval('header[id], section[id]', (els) => els.map((el) => el.id))) await page.locator(`[id="${id}"]`).screenshot({ path: path.join(dir, `${scheme}-${id}.png`) });
+      for (const id of await page.$$eval('header[id], section[id]', (els) => els.map((el) => el.id)))
+        await page.locator(`[id="${id}"]`).screenshot({ path: path.join(dir, `${scheme}-${id}.png`) });
     }
     await page.close();
   });

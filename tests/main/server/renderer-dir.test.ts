@@ -17,12 +17,16 @@ describe('the renderer build without sources (an installed package)', () => {
     let built = false;
     const onBuild = () => (built = true);
     await expect(ensureRendererBuilt(out, { projectRoot: root, onBuild })).rejects.toThrow(new RendererSourcesMissingError(out, false));
-    await expect(ensureRendererBuilt(out, { projectRoot: root, onBuild })).rejects.toThrow(`no built web UI in ${out}, and no sources to build it from: reinstall saikoro, or run \`npm run build\` in a checkout`);
+    await expect(ensureRendererBuilt(out, { projectRoot: root, onBuild })).rejects.toThrow(
+      `no built web UI in ${out}, and no sources to build it from: reinstall saikoro, or run \`npm run build\` in a checkout`,
+    );
     fs.writeFileSync(path.join(out, 'index.html'), '<!doctype html>');
     expect(await ensureRendererBuilt(out, { projectRoot: root, onBuild })).toBe(false);
     const rebuild = ensureRendererBuilt(out, { projectRoot: root, force: true, onBuild });
     await expect(rebuild).rejects.toBeInstanceOf(RendererSourcesMissingError);
-    await expect(rebuild).rejects.toThrow('this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)');
+    await expect(rebuild).rejects.toThrow(
+      'this saikoro is an installed package, without the sources to rebuild the web UI from; it serves the one it was packed with (leave out --rebuild)',
+    );
     expect(built).toBe(false);
     expect(fs.readFileSync(path.join(out, 'index.html'), 'utf8')).toBe('<!doctype html>');
   });

@@ -22,11 +22,20 @@ function post(name: string, args: unknown[]): { req: ClientRequest; answer: Prom
   const body = JSON.stringify(args);
   let req!: ClientRequest;
   const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    req = request({ host: '127.0.0.1', port: server.port, path: `/api/${name}`, method: 'POST', headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${server.port}`, 'Content-Length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    req = request(
+      {
+        host: '127.0.0.1',
+        port: server.port,
+        path: `/api/${name}`,
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Origin: `http://127.0.0.1:${server.port}`, 'Content-Length': String(Buffer.byteLength(body)) },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -32,7 +32,8 @@ function at(port: number, path: string, opts: { method?: string; headers?: Recor
     req.end(opts.body);
   });
 }
-const call = (headers: Record<string, string>, body = '[]') => at(server.port, '/api/getAppInfo', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}`, ...headers }, body });
+const call = (headers: Record<string, string>, body = '[]') =>
+  at(server.port, '/api/getAppInfo', { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${TOKEN}`, ...headers }, body });
 
 function socketStatus(port: number, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
@@ -54,7 +55,13 @@ beforeAll(async () => {
   rendererDir = join(root, 'renderer');
   mkdirSync(rendererDir, { recursive: true });
   writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><title>fake renderer</title>');
-  server = await startWebServer({ rendererDir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0, token: TOKEN });
+  server = await startWebServer({
+    rendererDir,
+    api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }),
+    events: new ApiEventHub(),
+    port: 0,
+    token: TOKEN,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -78,7 +85,20 @@ describe('Host: the server answers to its own names on its own port only', () =>
     expect(parseHostHeader('127.0.0.1')).toEqual({ name: '127.0.0.1', port: 80 });
     expect(parseHostHeader('[::1]:8080')).toEqual({ name: '[::1]', port: 8080 });
     expect(parseHostHeader('[::1]')).toEqual({ name: '[::1]', port: 80 });
-    for (const bad of [undefined, '', 'localhost:', 'localhost:x', 'localhost:5178x', 'localhost:99999', 'a:1:2', '[::1', '[::1]x', 'local host:1', 'user@localhost:1']) expect(parseHostHeader(bad), String(bad)).toBeNull();
+    for (const bad of [
+      undefined,
+      '',
+      'localhost:',
+      'localhost:x',
+      'localhost:5178x',
+      'localhost:99999',
+      'a:1:2',
+      '[::1',
+      '[::1]x',
+      'local host:1',
+      'user@localhost:1',
+    ])
+      expect(parseHostHeader(bad), String(bad)).toBeNull();
   });
 
   it('the names it answers to are lower case, as a parsed Host is (a machine named DESKTOP-A1 is reached as desktop-a1 too)', () => {
@@ -104,9 +124,33 @@ describe('Host: the server answers to its own names on its own port only', () =>
 
 describe('Content-Type: application/json, parsed as a media type', () => {
   it('accepts application/json in any case, with parameters; charset only utf-8', () => {
-    for (const ok of ['application/json', 'Application/JSON', 'application/json; charset=utf-8', 'application/json;charset="UTF-8"', 'application/json ; charset=utf8', 'application/json; foo=bar; charset=utf-8', 'application/json;'])
+    for (const ok of [
+      'application/json',
+      'Application/JSON',
+      'application/json; charset=utf-8',
+      'application/json;charset="UTF-8"',
+      'application/json ; charset=utf8',
+      'application/json; foo=bar; charset=utf-8',
+      'application/json;',
+    ])
       expect(acceptsJsonMediaType(ok), ok).toBe(true);
-    for (const bad of [undefined, '', 'application/jsonfoo', 'application/json-patch+json', 'application/json5', 'application/jsonp; charset=utf-8', 'text/plain', 'application/json; charset=latin1', 'application/json, text/plain', 'application/json x', 'application/json; =x', 'application/json; charset', 'application/json; charset="utf-8', 'application /json', 'application/ json'])
+    for (const bad of [
+      undefined,
+      '',
+      'application/jsonfoo',
+      'application/json-patch+json',
+      'application/json5',
+      'application/jsonp; charset=utf-8',
+      'text/plain',
+      'application/json; charset=latin1',
+      'application/json, text/plain',
+      'application/json x',
+      'application/json; =x',
+      'application/json; charset',
+      'application/json; charset="utf-8',
+      'application /json',
+      'application/ json',
+    ])
       expect(acceptsJsonMediaType(bad), String(bad)).toBe(false);
   });
 
@@ -137,7 +181,8 @@ describe('answers name files relative to the workspace, never by their absolute 
   afterAll(async () => {
     await app?.close();
   });
-  const appCall = (name: string, args: unknown[]) => at(app.port, `/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) });
+  const appCall = (name: string, args: unknown[]) =>
+    at(app.port, `/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(args) });
 
   it('project errors name the file as the client gave it', async () => {
     const cases: [string, string, string][] = [
@@ -193,7 +238,13 @@ describe('answers name files relative to the workspace, never by their absolute 
       ws.once('error', reject);
     });
     const received = new Promise<string>((resolve) => ws.once('message', (data) => resolve(String(data))));
-    app.events.emit('onRunFinished', { runId: 'r1', kind: 'dice', status: 'failed', result: null, reason: `the worker crashed (exit code 1): at run (${PROJECT_ROOT}/src-shared/solvers/ga.ts:12:3)` } as never);
+    app.events.emit('onRunFinished', {
+      runId: 'r1',
+      kind: 'dice',
+      status: 'failed',
+      result: null,
+      reason: `the worker crashed (exit code 1): at run (${PROJECT_ROOT}/src-shared/solvers/ga.ts:12:3)`,
+    } as never);
     const text = await received;
     ws.close();
     expect(text).not.toContain(PROJECT_ROOT);
@@ -214,7 +265,9 @@ describe('answers name files relative to the workspace, never by their absolute 
     // Backslashes (Windows): the plain text, and the JSON text where each one is doubled.
     const windows = pathRedactor(['C:\\Users\\me\\ws']);
     expect(windows('C:\\Users\\me\\ws\\a\\b.saikoro: locked')).toBe('a\\b.saikoro: locked');
-    expect(windows(JSON.stringify({ message: 'C:\\Users\\me\\ws\\b.saikoro: locked', in: 'C:\\Users\\me\\ws' }))).toBe('{"message":"b.saikoro: locked","in":"."}');
+    expect(windows(JSON.stringify({ message: 'C:\\Users\\me\\ws\\b.saikoro: locked', in: 'C:\\Users\\me\\ws' }))).toBe(
+      '{"message":"b.saikoro: locked","in":"."}',
+    );
     expect(windows('C:\\Users\\me\\ws2\\b.saikoro')).toBe('C:\\Users\\me\\ws2\\b.saikoro');
   });
 });

@@ -15,7 +15,10 @@ import { waitFor } from '../processes.ts';
 let root: string;
 let server: WebServer;
 
-function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<{ status: number; body: string }> {
+function raw(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -43,7 +46,13 @@ beforeAll(async () => {
   const dir = join(root, 'renderer');
   mkdirSync(join(dir, 'assets'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), '<!doctype html><title>fake renderer</title>');
-  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0, token: null });
+  server = await startWebServer({
+    rendererDir: dir,
+    api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }),
+    events: new ApiEventHub(),
+    port: 0,
+    token: null,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -73,7 +82,8 @@ describe('paths that name no file', () => {
 });
 
 describe('request bodies', () => {
-  const call = (body: string | Buffer, headers: Record<string, string> = {}) => raw('/api/evaluateDice', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
+  const call = (body: string | Buffer, headers: Record<string, string> = {}) =>
+    raw('/api/evaluateDice', { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body });
 
   it(`answers 413 to a body over ${MAX_BODY_BYTES} bytes, declared or not`, async () => {
     expect(MAX_BODY_BYTES).toBe(1024 * 1024);
@@ -95,7 +105,13 @@ describe('request bodies', () => {
   it(`reads at most ${MAX_BODIES_IN_FLIGHT} bodies at once: the next caller gets 503 until one finishes`, async () => {
     // Clients that send headers and the start of a body, then stall.
     const stalled = Array.from({ length: MAX_BODIES_IN_FLIGHT }, () => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: '/api/evaluateDice', method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '100000' } });
+      const req = request({
+        host: '127.0.0.1',
+        port: server.port,
+        path: '/api/evaluateDice',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'Content-Length': '100000' },
+      });
       req.on('error', () => {});
       req.write('[');
       return req;

@@ -22,7 +22,10 @@ let server: WebServer;
 let events: ApiEventHub;
 
 /** A raw request, so that headers (Host, Origin, Content-Type) can be set freely. */
-function raw(path: string, opts: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function raw(
+  path: string,
+  opts: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port: server.port, path, method: opts.method ?? 'GET', headers: opts.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -46,7 +49,13 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'assets', 'app-123.js'), 'console.log(1)');
   events = new ApiEventHub();
   // No token here: these tests are about the other layers (a block below is about the token).
-  server = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events, port: 0, token: null });
+  server = await startWebServer({
+    rendererDir: dir,
+    api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }),
+    events,
+    port: 0,
+    token: null,
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -104,7 +113,10 @@ describe('web server: API calls over HTTP', () => {
   it('answers error envelopes with status 400 and the error fields', async () => {
     const bad = await post('evaluateDice', JSON.stringify([{ x: SAMPLE.slice(0, 9) + 'x' + SAMPLE.slice(10) }]));
     expect(bad.status).toBe(400);
-    expect(JSON.parse(bad.body)).toEqual({ ok: false, error: { name: 'SequenceError', message: 'character "x" at position 10 is not a die face 1-6', position: 9 } });
+    expect(JSON.parse(bad.body)).toEqual({
+      ok: false,
+      error: { name: 'SequenceError', message: 'character "x" at position 10 is not a die face 1-6', position: 9 },
+    });
     const notJson = await post('evaluateDice', '[{');
     expect(notJson.status).toBe(400);
     expect(JSON.parse(notJson.body).error.name).toBe('BadRequest');
@@ -208,7 +220,7 @@ class FakeSocket {
   }
 }
 
-describe('the HTTP client\'s event socket (a fake WebSocket)', () => {
+describe("the HTTP client's event socket (a fake WebSocket)", () => {
   const RECONNECT_MS = 500;
   const fakeClient = () =>
     createHttpApi('http://saikoro.test:5178/', {
@@ -375,7 +387,11 @@ describe('saikoro serve', () => {
       expect(app.url).toBe(`${app.origin}?token=${app.token}`);
       const denied = await fetch(new URL(callPath('getAppInfo'), app.origin), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' });
       expect(denied.status).toBe(401);
-      const res = await fetch(new URL(callPath('getAppInfo'), app.origin), { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` }, body: '[]' });
+      const res = await fetch(new URL(callPath('getAppInfo'), app.origin), {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${app.token}` },
+        body: '[]',
+      });
       const body = (await res.json()) as { ok: boolean; value: { name: string; runtime: string } };
       expect(body).toMatchObject({ ok: true, value: { name: 'saikoro', runtime: 'web' } });
       expect(app.events.sinkCount).toBe(0);
@@ -398,7 +414,8 @@ describe('web server: the token', () => {
       req.on('error', reject);
       req.end(opts.body);
     });
-  const call = (headers: Record<string, string> = {}, query = '') => at(`/api/getAppInfo${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '[]' });
+  const call = (headers: Record<string, string> = {}, query = '') =>
+    at(`/api/getAppInfo${query}`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: '[]' });
   const socket = (url: string, headers: Record<string, string> = {}) =>
     new Promise<number>((resolve) => {
       const ws = new WebSocket(url, { headers });
@@ -411,7 +428,13 @@ describe('web server: the token', () => {
     });
 
   beforeAll(async () => {
-    guarded = await startWebServer({ rendererDir: dir, api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }), events: new ApiEventHub(), port: 0, token: TOKEN });
+    guarded = await startWebServer({
+      rendererDir: dir,
+      api: createApi({ name: 'saikoro', version: '1.2.3', platform: 'test', runtime: 'web' }),
+      events: new ApiEventHub(),
+      port: 0,
+      token: TOKEN,
+    });
   });
   afterAll(async () => {
     await guarded?.close();
@@ -448,7 +471,11 @@ describe('web server: the token', () => {
     expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events`, jar)).toBe(101);
     expect(await socket(`ws://127.0.0.1:${guarded.port}/api/events?token=${TOKEN}`)).toBe(101);
     // A script's client: the token as a Bearer header and on the socket's address.
-    const client = createHttpApi(guarded.origin, { fetch: globalThis.fetch.bind(globalThis), WebSocket: WebSocket as unknown as typeof globalThis.WebSocket, token: TOKEN });
+    const client = createHttpApi(guarded.origin, {
+      fetch: globalThis.fetch.bind(globalThis),
+      WebSocket: WebSocket as unknown as typeof globalThis.WebSocket,
+      token: TOKEN,
+    });
     expect((await client.getAppInfo()).version).toBe('1.2.3');
     client.dispose();
   });

@@ -18,14 +18,42 @@ import { metricValues } from '../../../src-shared/experiments/compare.ts';
 import { diceHvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { plannedRuns } from '../../../src-main/experiments/runner.ts';
 import { runInline } from '../../../src-main/app/experiment-executor.ts';
-import { applicableMetrics, baselineTable, unreachableNotes, convergenceOf, formatP, formatStat, hvMaximum, logView, markTotals, medianHvRuns, thin, traceValueAt } from '../../../src-renderer/views/compare/compare.ts';
+import {
+  applicableMetrics,
+  baselineTable,
+  unreachableNotes,
+  convergenceOf,
+  formatP,
+  formatStat,
+  hvMaximum,
+  logView,
+  markTotals,
+  medianHvRuns,
+  thin,
+  traceValueAt,
+} from '../../../src-renderer/views/compare/compare.ts';
 import { boxplotOption, logScaleOf } from '../../../src-renderer/views/compare/charts.ts';
 
 const pair = (a: string, b: string, p: number, pHolm: number, a12: number): PairTest => ({ a, b, u: 0, p, pHolm, method: 'exact', a12, magnitude: 'large' });
-const column = (label: string, values: number[] | null) => ({ label, runs: values?.length ?? 0, withoutValue: 0, missing: 0, summary: values ? summarize(values) : null });
+const column = (label: string, values: number[] | null) => ({
+  label,
+  runs: values?.length ?? 0,
+  withoutValue: 0,
+  missing: 0,
+  summary: values ? summarize(values) : null,
+});
 
 function comparison(instances: InstanceComparison[], higherIsBetter = true): Comparison {
-  return { experiment: 'x', metric: higherIsBetter ? 'hv' : 'igd+', higherIsBetter, aggregate: 'median', instances, skipped: [], friedman: null, friedmanNote: 'n/a' };
+  return {
+    experiment: 'x',
+    metric: higherIsBetter ? 'hv' : 'igd+',
+    higherIsBetter,
+    aggregate: 'median',
+    instances,
+    skipped: [],
+    friedman: null,
+    friedmanNote: 'n/a',
+  };
 }
 
 describe('baselineTable: +/−/= against the baseline from compare’s pair tests', () => {
@@ -71,12 +99,22 @@ describe('baselineTable: +/−/= against the baseline from compare’s pair test
     expect(row.cells.map((c) => c.best)).toEqual([false, true]);
   });
   it('a solver without values has no mark; totals count the marks per solver over the instances', () => {
-    const empty: InstanceComparison = { ...inst, instance: 'j', solvers: [column('A', [1]), column('B', null), column('C', [0]), column('D', [9])], pairs: [pair('A', 'C', 0.5, 0.5, 0.5), pair('A', 'D', 0.01, 0.03, 0.0)] };
+    const empty: InstanceComparison = {
+      ...inst,
+      instance: 'j',
+      solvers: [column('A', [1]), column('B', null), column('C', [0]), column('D', [9])],
+      pairs: [pair('A', 'C', 0.5, 0.5, 0.5), pair('A', 'D', 0.01, 0.03, 0.0)],
+    };
     const rows = baselineTable(comparison([inst, empty]), 'A');
     // Two comparisons with A (B has no values): 0.01 · 2 = 0.02, max(0.02, 0.5 · 1) = 0.5.
     expect(rows[1].cells.map((c) => c.mark)).toEqual([null, null, '=', '+']);
     expect(rows[1].cells.map((c) => c.pHolm)).toEqual([null, null, 0.5, 0.02]);
-    expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({ A: { '+': 0, '−': 0, '=': 0 }, B: { '+': 1, '−': 0, '=': 0 }, C: { '+': 0, '−': 1, '=': 1 }, D: { '+': 1, '−': 1, '=': 0 } });
+    expect(markTotals(rows, ['A', 'B', 'C', 'D'])).toEqual({
+      A: { '+': 0, '−': 0, '=': 0 },
+      B: { '+': 1, '−': 0, '=': 0 },
+      C: { '+': 0, '−': 1, '=': 1 },
+      D: { '+': 1, '−': 1, '=': 0 },
+    });
   });
 });
 
@@ -91,7 +129,13 @@ describe('marks that cannot be + or −: too few runs for the rank-sum test', ()
         raw.push({ a: labels[i], b: labels[j], u: t.u1, p: t.p, method: t.method, a12: a12(samples[labels[i]], samples[labels[j]]), magnitude: 'large' });
       }
     const holm = holmAdjust(raw.map((r) => r.p));
-    return { instance, objectives: 2, normalisation: null, solvers: labels.map((l) => column(l, samples[l])), pairs: raw.map((r, k) => ({ ...r, pHolm: holm[k] })) };
+    return {
+      instance,
+      objectives: 2,
+      normalisation: null,
+      solvers: labels.map((l) => column(l, samples[l])),
+      pairs: raw.map((r, k) => ({ ...r, pHolm: holm[k] })),
+    };
   }
 
   it('with 3 seeds every mark is "=" even for runs that never overlap, and the note says why and how many seeds can tell', () => {
@@ -121,7 +165,9 @@ describe('marks that cannot be + or −: too few runs for the rank-sum test', ()
   });
   it('two solvers with 3 and 4 runs: one pair, smallest p 2/35', () => {
     const c = comparison([tested('i', { A: [1, 2, 3], B: [4, 5, 6, 7] })]);
-    expect(unreachableNotes(c, baselineTable(c, 'A'), 'A')).toEqual(['With 3 and 4 runs, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.0571), so every mark on i is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.']);
+    expect(unreachableNotes(c, baselineTable(c, 'A'), 'A')).toEqual([
+      'With 3 and 4 runs, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.0571), so every mark on i is "=" whatever the runs found. 4 runs per solver (seeds) can show a difference at 0.05.',
+    ]);
   });
 });
 
@@ -130,11 +176,30 @@ describe('applicableMetrics', () => {
   it('SO instances: best and feasibility; MO: the front metrics and feasibility; both: all', () => {
     expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 's', track: 'so' }] }))).toEqual(['feasibility', 'best']);
     expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 'm', track: 'mo3' }] }))).toEqual(['hv', 'igd+', 'epsilon', 'spacing', 'feasibility']);
-    expect(applicableMetrics(validateSpec({ ...base, instances: [{ name: 's', track: 'so' }, { name: 'm', track: 'mo2' }] }))).toEqual(['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best']);
+    expect(
+      applicableMetrics(
+        validateSpec({
+          ...base,
+          instances: [
+            { name: 's', track: 'so' },
+            { name: 'm', track: 'mo2' },
+          ],
+        }),
+      ),
+    ).toEqual(['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best']);
   });
 });
 
-const point = (evaluations: number, fields: Partial<TracePoint>): TracePoint => ({ evaluations, seconds: 0, best: null, violation: 0, feasible: false, frontSize: null, indicator: null, ...fields });
+const point = (evaluations: number, fields: Partial<TracePoint>): TracePoint => ({
+  evaluations,
+  seconds: 0,
+  best: null,
+  violation: 0,
+  feasible: false,
+  frontSize: null,
+  indicator: null,
+  ...fields,
+});
 
 describe('traceValueAt: a trace as a step function', () => {
   const so = [point(10, { best: 50, violation: 3, feasible: false }), point(40, { best: 20, feasible: true }), point(90, { best: 5, feasible: true })];
@@ -142,13 +207,19 @@ describe('traceValueAt: a trace as a step function', () => {
     expect([0, 10, 39, 40, 89, 90, 1000].map((e) => traceValueAt(so, e, true))).toEqual([Infinity, Infinity, Infinity, 20, 20, 5, 5]);
   });
   it('several objectives: 0 while the front is empty, the last recorded indicator, null where it is not known yet', () => {
-    const mo = [point(10, { frontSize: 0 }), point(20, { frontSize: 3, feasible: true }), point(40, { frontSize: 4, feasible: true, indicator: 0.5 }), point(80, { frontSize: 6, feasible: true })];
+    const mo = [
+      point(10, { frontSize: 0 }),
+      point(20, { frontSize: 3, feasible: true }),
+      point(40, { frontSize: 4, feasible: true, indicator: 0.5 }),
+      point(80, { frontSize: 6, feasible: true }),
+    ];
     expect([5, 10, 20, 39, 40, 79, 80, 500].map((e) => traceValueAt(mo, e, false))).toEqual([0, 0, null, null, 0.5, 0.5, 0.5, 0.5]);
   });
 });
 
 describe('convergenceOf', () => {
-  const result = (label: string, seed: number, trace: TracePoint[]) => ({ id: `${label}${seed}`, instance: 'i', label, solver: 'random', seed, status: 'done', error: null, result: { trace } }) as unknown as ExperimentRunResult;
+  const result = (label: string, seed: number, trace: TracePoint[]) =>
+    ({ id: `${label}${seed}`, instance: 'i', label, solver: 'random', seed, status: 'done', error: null, result: { trace } }) as unknown as ExperimentRunResult;
   it('quartiles of the runs at every trace point of the instance; a run not feasible yet counts as the worst, so an infinite median is no point', () => {
     const runs = [
       result('A', 1, [point(10, { best: 9, feasible: true }), point(30, { best: 1, feasible: true })]),
@@ -169,8 +240,14 @@ describe('convergenceOf', () => {
     expect(a.runs).toBe(4);
     expect(b).toMatchObject({ runs: 0, median: [null, null, null, null] });
   });
-  it('several objectives: each run\'s front log gives its hypervolume from its first evaluation (barrier-mo read 0 until 1,000, its trace\'s first point), ending on compare\'s own value', async () => {
-    const spec = validateSpec({ name: 'logs', instances: [{ name: 'mo2-n40', track: 'mo2', n: 40 }], solvers: [{ name: 'barrier-mo' }, { name: 'nsga2', params: { populationSize: 20 } }], seeds: [1, 2, 3], budget: { evaluations: 3000 } });
+  it("several objectives: each run's front log gives its hypervolume from its first evaluation (barrier-mo read 0 until 1,000, its trace's first point), ending on compare's own value", async () => {
+    const spec = validateSpec({
+      name: 'logs',
+      instances: [{ name: 'mo2-n40', track: 'mo2', n: 40 }],
+      solvers: [{ name: 'barrier-mo' }, { name: 'nsga2', params: { populationSize: 20 } }],
+      seeds: [1, 2, 3],
+      budget: { evaluations: 3000 },
+    });
     const norm = diceHvNormalisation(instanceConfig(spec.instances[0]));
     const stored = { ...spec, instances: [{ ...spec.instances[0], normalisation: norm }] };
     const runs = plannedRuns(stored);
@@ -178,7 +255,16 @@ describe('convergenceOf', () => {
     for (const run of runs) {
       const outcome = await runInline(run);
       expect(outcome.status).toBe('done');
-      results.push({ id: run.id, instance: run.instance, label: run.label, solver: run.solver, seed: run.seed, status: 'done', error: null, result: outcome.result });
+      results.push({
+        id: run.id,
+        instance: run.instance,
+        label: run.label,
+        solver: run.solver,
+        seed: run.seed,
+        status: 'done',
+        error: null,
+        result: outcome.result,
+      });
     }
     const barrier = results.filter((r) => r.label === 'barrier-mo');
     // The cause: barrier-mo's trace starts at the end of its first step, though its archive filled from the first evaluations.
@@ -207,7 +293,12 @@ describe('convergenceOf', () => {
   it('thins the evaluation points evenly, first and last kept', () => {
     expect(thin([1, 2, 3], 5)).toEqual([1, 2, 3]);
     expect(thin([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 3)).toEqual([0, 5, 10]);
-    expect(thin(Array.from({ length: 1000 }, (_, i) => i), 240)).toHaveLength(240);
+    expect(
+      thin(
+        Array.from({ length: 1000 }, (_, i) => i),
+        240,
+      ),
+    ).toHaveLength(240);
   });
 });
 
@@ -228,8 +319,17 @@ describe('box plots on a log scale', () => {
     expect(hv.map(0.4)).toBeCloseTo(0.81, 12);
     expect(hv.map(1.2)).toBeCloseTo(0.01, 12);
     expect(hv.floor).toBeCloseTo(0.001, 15);
-    const inst: InstanceComparison = { instance: 'i', objectives: 2, normalisation: null, solvers: [column('good', [1.2, 1.21, 1.205]), column('random', [0.3, 0.4, 0.5])], pairs: [] };
-    const option = boxplotOption(inst, null, 'HV', undefined, { kind: 'gap', max: 1.21 }) as { yAxis: { type: string; inverse: boolean }; series: { data: { value: number[] }[] }[] };
+    const inst: InstanceComparison = {
+      instance: 'i',
+      objectives: 2,
+      normalisation: null,
+      solvers: [column('good', [1.2, 1.21, 1.205]), column('random', [0.3, 0.4, 0.5])],
+      pairs: [],
+    };
+    const option = boxplotOption(inst, null, 'HV', undefined, { kind: 'gap', max: 1.21 }) as {
+      yAxis: { type: string; inverse: boolean };
+      series: { data: { value: number[] }[] }[];
+    };
     expect(option.yAxis).toMatchObject({ type: 'log', inverse: true });
     // The good solver's box spans a decade (gaps 0.001 to 0.01) instead of a hair at the top of a linear axis.
     expect(option.series[0].data[0].value[0]).toBeCloseTo(hv.floor, 12);
@@ -240,7 +340,12 @@ describe('box plots on a log scale', () => {
 });
 
 describe('medianHvRuns', () => {
-  const values = (hv: (number | null)[]) => ({ instance: 'i', objectives: 2, normalisation: null, solvers: [{ label: 'A', missing: 0, runs: hv.map((value, k) => ({ id: `r${k + 1}`, seed: k + 1, value })) }] });
+  const values = (hv: (number | null)[]) => ({
+    instance: 'i',
+    objectives: 2,
+    normalisation: null,
+    solvers: [{ label: 'A', missing: 0, runs: hv.map((value, k) => ({ id: `r${k + 1}`, seed: k + 1, value })) }],
+  });
   it('rank ceil(n/2) by hypervolume: the median of an odd count, the lower middle of an even one, ties by seed; runs without a value left out', () => {
     expect(medianHvRuns(values([0.9, 0.1, 0.5]))).toEqual([{ label: 'A', id: 'r3', seed: 3, hv: 0.5, of: 3 }]);
     expect(medianHvRuns(values([0.9, 0.1, 0.5, 0.7]))[0]).toMatchObject({ id: 'r3', hv: 0.5, of: 4 });
@@ -251,7 +356,14 @@ describe('medianHvRuns', () => {
 
 describe('numbers', () => {
   it('statistics to 4 significant digits, p-values to 3', () => {
-    expect([formatStat(0.123456), formatStat(1234.5678), formatStat(0), formatStat(2e-5), formatStat(null), formatStat(Infinity)]).toEqual(['0.1235', '1235', '0', '2.00e-5', '–', '∞']);
+    expect([formatStat(0.123456), formatStat(1234.5678), formatStat(0), formatStat(2e-5), formatStat(null), formatStat(Infinity)]).toEqual([
+      '0.1235',
+      '1235',
+      '0',
+      '2.00e-5',
+      '–',
+      '∞',
+    ]);
     expect([formatP(0.04567), formatP(1), formatP(0.0001234), formatP(null)]).toEqual(['0.0457', '1', '1.2e-4', '–']);
   });
 });

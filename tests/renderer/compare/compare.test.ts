@@ -28,7 +28,10 @@ const SMALL = {
 // Two instances, so that there is a Friedman test (three solvers: three post-hoc pairs).
 const PAIR = {
   name: 'pair',
-  instances: [{ name: 'mo2-n24', track: 'mo2', n: 24 }, { name: 'mo2-n30', track: 'mo2', n: 30 }],
+  instances: [
+    { name: 'mo2-n24', track: 'mo2', n: 24 },
+    { name: 'mo2-n30', track: 'mo2', n: 30 },
+  ],
   solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }, { name: 'moead-ls' }],
   seeds: [1, 2, 3],
   budget: { evaluations: 600 },
@@ -81,7 +84,12 @@ async function select(testid: string, value: string) {
 /** The view's table is shown and reads the comparison of `metric`. */
 async function shown(metric: string, c: Comparison) {
   const expected = c.instances.flatMap((inst) => inst.solvers.map((s) => s.summary![c.aggregate]));
-  await waitFor(`the ${metric} table`, () => (q('compare-metric') as HTMLSelectElement | null)?.value === metric && JSON.stringify(all('[data-testid="stat-aggregate"]').map(valueOf)) === JSON.stringify(expected));
+  await waitFor(
+    `the ${metric} table`,
+    () =>
+      (q('compare-metric') as HTMLSelectElement | null)?.value === metric &&
+      JSON.stringify(all('[data-testid="stat-aggregate"]').map(valueOf)) === JSON.stringify(expected),
+  );
 }
 
 describe('comparison view', () => {
@@ -111,7 +119,9 @@ describe('comparison view', () => {
     // The marks: none on the baseline (random); the rule under the table is the report's (checked
     // against scipy with marks of every kind in tests/shared/experiments/baseline-marks.test.ts).
     expect(q('stat-mark', cells[0])).toBeNull();
-    expect(textOf(q('mark-rule'))).toBe("two-sided Mann-Whitney U against random, its p Holm-adjusted over the instance's comparisons with random (not over all pairs), below 0.05; the direction from A12");
+    expect(textOf(q('mark-rule'))).toBe(
+      "two-sided Mann-Whitney U against random, its p Holm-adjusted over the instance's comparisons with random (not over all pairs), below 0.05; the direction from A12",
+    );
     // Three seeds: the rank-sum test's smallest p is 2 / C(6, 3) = 0.1, so the mark is "=" whatever
     // the runs found; the view says so (it said nothing), and how many seeds can tell.
     expect(textOf(q('stat-mark', cells[1]))).toBe('=');
@@ -170,9 +180,19 @@ describe('comparison view', () => {
     const box = option('boxplot-mo2-n24');
     const [inst] = c.instances;
     expect(box.series[0].type).toBe('boxplot');
-    expect((box.series[0].data as { value: number[] }[]).map((d) => d.value)).toEqual(inst.solvers.map((s) => [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]));
+    expect((box.series[0].data as { value: number[] }[]).map((d) => d.value)).toEqual(
+      inst.solvers.map((s) => [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]),
+    );
     // Every run's value, computed here from its stored front: the HV of the normalised front.
-    const hvOf = (r: ExperimentRunResult) => hypervolume(normalise(r.result!.front.map((s) => s.objectives), norm.ideal, norm.nadir), normalisedReferencePoint(2));
+    const hvOf = (r: ExperimentRunResult) =>
+      hypervolume(
+        normalise(
+          r.result!.front.map((s) => s.objectives),
+          norm.ideal,
+          norm.nadir,
+        ),
+        normalisedReferencePoint(2),
+      );
     const points = box.series[1].data as { value: [number, number]; label: string; seed: number }[];
     for (const [k, s] of inst.solvers.entries()) {
       const mine = results.filter((r) => r.label === s.label).sort((a, b) => a.seed - b.seed);
@@ -205,7 +225,7 @@ describe('comparison view', () => {
     }
   });
 
-  it('the convergence chart: median and quartiles over seeds of the hypervolume each run\'s front log gives at each point', async () => {
+  it("the convergence chart: median and quartiles over seeds of the hypervolume each run's front log gives at each point", async () => {
     const results = await env.api.getExperimentResults('small');
     const norm = (await env.api.getProject())!.experiments.find((e) => e.name === 'small')!.spec.instances[0].normalisation!;
     mount('small');
@@ -245,9 +265,15 @@ describe('comparison view', () => {
     }
   });
 
-  it('box plots on a log scale: the hypervolume\'s gap to its maximum, best up (good solvers flattened next to a random search); an HV at 1.331 is named the maximum and explained', async () => {
+  it("box plots on a log scale: the hypervolume's gap to its maximum, best up (good solvers flattened next to a random search); an HV at 1.331 is named the maximum and explained", async () => {
     // M = 3 at N = 40: nsga2 reaches the ideal, every objective 0, an HV of 1.1^3; random does not.
-    await env.api.addExperiment({ name: 'ideal', instances: [{ name: 'mo3-n40', track: 'mo3', n: 40 }], solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }], seeds: [1, 2, 3], budget: { evaluations: 3000 } });
+    await env.api.addExperiment({
+      name: 'ideal',
+      instances: [{ name: 'mo3-n40', track: 'mo3', n: 40 }],
+      solvers: [{ name: 'random' }, { name: 'nsga2', params: { populationSize: 20 } }],
+      seeds: [1, 2, 3],
+      budget: { evaluations: 3000 },
+    });
     await runToEnd('ideal');
     const c = await env.api.compareExperiment('ideal', { metric: 'hv' });
     const [inst] = c.instances;
@@ -262,7 +288,9 @@ describe('comparison view', () => {
     expect(textOf(q('stat-aggregate', cell))).toBe('1.331');
     expect(textOf(q('stat-at-max', cell))).toBe('max');
     expect(q('stat-at-max', q('stats-mo3-n40')!.querySelector<HTMLElement>('[data-solver="random"]')!)).toBeNull();
-    expect(textOf(q('hv-explained'))).toContain('It is at most 1.1M: 1.331 for M = 3, reached only when the front holds a solution at the ideal, every objective 0');
+    expect(textOf(q('hv-explained'))).toContain(
+      'It is at most 1.1M: 1.331 for M = 3, reached only when the front holds a solution at the ideal, every objective 0',
+    );
     // Linear: the values themselves.
     await waitFor('the box plot', () => {
       try {
@@ -274,15 +302,28 @@ describe('comparison view', () => {
     expect((option('boxplot-mo3-n40') as unknown as { yAxis: { type: string }[] }).yAxis[0].type).toBe('value');
     q('box-scale-log')!.click();
     await waitFor('the log box plot', () => (option('boxplot-mo3-n40') as unknown as { yAxis: { type: string }[] }).yAxis[0].type === 'log');
-    const log = option('boxplot-mo3-n40') as unknown as { yAxis: { type: string; inverse: boolean; min: number; name: string }[]; series: { data: { value: number[]; raw?: number[] }[] }[] };
+    const log = option('boxplot-mo3-n40') as unknown as {
+      yAxis: { type: string; inverse: boolean; min: number; name: string }[];
+      series: { data: { value: number[]; raw?: number[] }[] }[];
+    };
     expect(log.yAxis[0]).toMatchObject({ inverse: true, name: '1.331 − Hypervolume (HV) (log, best up)' });
     // Each box: the gaps 1.331 - HV of compare's quartiles, ascending, the maximum's gap (0) at the axis floor.
     for (const [k, s] of inst.solvers.entries()) {
-      const want = [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max].map((v) => 1.1 ** 3 - v).map((g) => Math.max(log.yAxis[0].min, g)).sort((a, b) => a - b);
+      const want = [s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]
+        .map((v) => 1.1 ** 3 - v)
+        .map((g) => Math.max(log.yAxis[0].min, g))
+        .sort((a, b) => a - b);
       log.series[0].data[k].value.forEach((v, j) => expect(v).toBeCloseTo(want[j], 12));
       expect(log.series[0].data[k].raw).toEqual([s.summary!.min, s.summary!.q1, s.summary!.median, s.summary!.q3, s.summary!.max]);
     }
-    expect(log.yAxis[0].min).toBeLessThan(Math.min(...inst.solvers.flatMap((s) => [s.summary!.min, s.summary!.max]).map((v) => 1.331 - v).filter((g) => g > 1e-12)));
+    expect(log.yAxis[0].min).toBeLessThan(
+      Math.min(
+        ...inst.solvers
+          .flatMap((s) => [s.summary!.min, s.summary!.max])
+          .map((v) => 1.331 - v)
+          .filter((g) => g > 1e-12),
+      ),
+    );
     const atMax = (await env.api.getExperimentResults('ideal')).filter((r) => r.label === 'nsga2').length;
     expect(textOf(q('boxplot-floor-mo3-n40'))).toMatch(new RegExp(`^\\d+ runs? at the maximum, 1\\.331, drawn at the top edge`));
     expect(Number(textOf(q('boxplot-floor-mo3-n40'))!.split(' ')[0])).toBeLessThanOrEqual(atMax);
@@ -304,7 +345,8 @@ describe('comparison view', () => {
     expect(valueOf(q('friedman-p')!)).toBe(f.p);
     expect(all('[data-testid="posthoc-p-holm"]').map(valueOf)).toEqual(f.pairwise.map((p) => p.pHolm));
     // Two instances, three solvers: three pairs each, Holm over the instance's three.
-    for (const inst of c.instances) expect(all(`[data-testid="pairs-${inst.instance}"] [data-testid="pair-p-holm"]`).map(valueOf)).toEqual(inst.pairs.map((p) => p.pHolm));
+    for (const inst of c.instances)
+      expect(all(`[data-testid="pairs-${inst.instance}"] [data-testid="pair-p-holm"]`).map(valueOf)).toEqual(inst.pairs.map((p) => p.pHolm));
     // The +/−/= totals against the baseline (the first solver) count the marks of both
     // instances: with three seeds each, "=" on both (smallest p 0.1, 0.2 after Holm over the two
     // comparisons with random).

@@ -11,7 +11,21 @@ import { STANDINGS_WHILE_RUNNING_MS, useCompetitionStore } from '../../../src-re
 import type { CompetitionOverview, CompetitionStandings, ExperimentSession } from '../../../src-shared/api.ts';
 import { fakeRunApi } from '../fake-run-api.ts';
 
-const session = (status: ExperimentSession['status']): ExperimentSession => ({ experiment: 'so', status, jobs: 1, todo: 4, finished: 0, failed: 0, running: [], paused: 0, progress: 0, etaMs: null, startedAt: '2026-12-06T12:00:00.000Z', finishedAt: null, error: null });
+const session = (status: ExperimentSession['status']): ExperimentSession => ({
+  experiment: 'so',
+  status,
+  jobs: 1,
+  todo: 4,
+  finished: 0,
+  failed: 0,
+  running: [],
+  paused: 0,
+  progress: 0,
+  etaMs: null,
+  startedAt: '2026-12-06T12:00:00.000Z',
+  finishedAt: null,
+  error: null,
+});
 let done = 0;
 let status: ExperimentSession['status'] | null = null;
 let standingsCalls = 0;
@@ -34,7 +48,11 @@ function overview(): CompetitionOverview {
 }
 function standings(): CompetitionStandings {
   standingsCalls++;
-  return { file: 'c.saikoro', runs: { total: 4, done, failed: 0, missing: 4 - done }, standings: [{ entrant: 'a', rank: 1, score: 1, tracks: { so: 1 }, problems: {} }] } as unknown as CompetitionStandings;
+  return {
+    file: 'c.saikoro',
+    runs: { total: 4, done, failed: 0, missing: 4 - done },
+    standings: [{ entrant: 'a', rank: 1, score: 1, tracks: { so: 1 }, problems: {} }],
+  } as unknown as CompetitionStandings;
 }
 
 const settle = async () => {

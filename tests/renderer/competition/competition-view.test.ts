@@ -3,7 +3,15 @@
 // the entrants' progress rows, and the standings' numbers as the CLI's table writes them.
 import { describe, expect, it } from 'vitest';
 import { ecdfOption, ecdfPoints } from '../../../src-renderer/views/competition/charts.ts';
-import { endedShare, entrantRows, formatPosition, formatRank, progressText, scoreText, standingsRows } from '../../../src-renderer/views/competition/competition.ts';
+import {
+  endedShare,
+  entrantRows,
+  formatPosition,
+  formatRank,
+  progressText,
+  scoreText,
+  standingsRows,
+} from '../../../src-renderer/views/competition/competition.ts';
 import { LIGHT_PALETTE, seriesColor } from '../../../src-shared/charts/palette.ts';
 import type { CompetitionOverview, CompetitionStandings } from '../../../src-shared/api.ts';
 
@@ -35,8 +43,17 @@ describe('ECDF charts', () => {
   });
 
   it('a log x axis of evaluations up to the budget, fractions 0..1, each entrant in its own colour whatever the group holds', () => {
-    const group = { group: 'so', withoutTargets: [], inexact: [], ecdfs: [{ solver: 'b', runs: 2, pairs: 44, reached: 22, points: [{ evaluations: 10, fraction: 0.5 }] }] };
-    const option = ecdfOption(group, ['a', 'b'], 20_000) as { xAxis: { type: string; min: number; max: number }; yAxis: { min: number; max: number }; series: { name: string; step: string; color: string; data: number[][] }[] };
+    const group = {
+      group: 'so',
+      withoutTargets: [],
+      inexact: [],
+      ecdfs: [{ solver: 'b', runs: 2, pairs: 44, reached: 22, points: [{ evaluations: 10, fraction: 0.5 }] }],
+    };
+    const option = ecdfOption(group, ['a', 'b'], 20_000) as {
+      xAxis: { type: string; min: number; max: number };
+      yAxis: { min: number; max: number };
+      series: { name: string; step: string; color: string; data: number[][] }[];
+    };
     expect(option.xAxis).toMatchObject({ type: 'log', min: 1, max: 20_000 });
     expect(option.yAxis).toMatchObject({ min: 0, max: 1 });
     expect(option.series.map((s) => [s.name, s.step, s.color])).toEqual([['b', 'end', seriesColor(LIGHT_PALETTE, 1)]]);
@@ -77,7 +94,10 @@ describe('progress and standings', () => {
     expect(scoreText({ kind: 'so', f: null, violation: 0.3125, at: 9, evaluations: 400 })).toBe('infeasible (violation 0.3125)');
     expect(scoreText({ kind: 'mo', hv: 0.81234, at: null, frontSize: 3, evaluations: 400 })).toBe('HV 0.8123');
     expect(scoreText(null)).toBe('nothing');
-    const standings = { definition: { tracks: ['so', 'mo2'] }, standings: [{ entrant: 'a', rank: 1, score: 1.25, tracks: { mo2: 1.5, so: 1 }, problems: {} }] } as unknown as CompetitionStandings;
+    const standings = {
+      definition: { tracks: ['so', 'mo2'] },
+      standings: [{ entrant: 'a', rank: 1, score: 1.25, tracks: { mo2: 1.5, so: 1 }, problems: {} }],
+    } as unknown as CompetitionStandings;
     expect(standingsRows(standings)[0].trackRanks).toEqual([1, 1.5]);
   });
 });

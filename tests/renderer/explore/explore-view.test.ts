@@ -143,7 +143,7 @@ describe('a stored experiment', () => {
     expect(window.location.hash).toBe('#/explore/fronts?instance=mo3-n30');
   });
 
-  it('with nothing chosen, offers the project\'s multi-objective experiments, and one click shows it', async () => {
+  it("with nothing chosen, offers the project's multi-objective experiments, and one click shows it", async () => {
     const explore = open('#/explore');
     await view!.app.runWithContext(() => useProjectStore()).refresh();
     await nextTick();
@@ -170,11 +170,22 @@ describe('an app run', () => {
     view = mountView(ExploreView, env.api, '#/explore');
     const runs = view.app.runWithContext(() => useRunsStore());
     const explore = view.app.runWithContext(() => useExploreStore());
-    const started = await runs.start({ kind: 'dice', config: { ...trackConfig('mo2', 30) }, solver: 'nsga2', params: { populationSize: 20 }, seed: 4, evaluations: 2000 });
+    const started = await runs.start({
+      kind: 'dice',
+      config: { ...trackConfig('mo2', 30) },
+      solver: 'nsga2',
+      params: { populationSize: 20 },
+      seed: 4,
+      evaluations: 2000,
+    });
     window.location.hash = `#/explore/run/${started.runId}`;
     window.dispatchEvent(new HashChangeEvent('hashchange'));
     await waitFor('the front', () => explore.data);
-    await waitFor('the finished run with sequences', () => explore.data!.x.every((x) => x !== null) && explore.data!.count > 0 && explore.snapshotEvaluations === null, { withinMs: 30_000 });
+    await waitFor(
+      'the finished run with sequences',
+      () => explore.data!.x.every((x) => x !== null) && explore.data!.count > 0 && explore.snapshotEvaluations === null,
+      { withinMs: 30_000 },
+    );
     const result = runs.get(started.runId)!.result as { front: { x: string }[] };
     expect(explore.data!.x).toEqual(result.front.map((s) => s.x));
     expect(explore.data!.runs).toEqual([{ id: started.runId, solver: 'nsga2', seed: 4 }]);
@@ -201,7 +212,14 @@ describe('the hash and the dice store', () => {
   it('a custom config reaches the dice store: bands, constrained d and their percent points', () => {
     view = mountView(ExploreView, env.api, '#/explore');
     const dice = view.app.runWithContext(() => useDiceStore());
-    const config = diceConfig({ track: 'mo2', n: 40, constraints: [1, 3], lowerBounds: [0.05, 0.2], upperBounds: [0.95, 0.8], gamma: trackConfig('mo2', 40).gamma.map((g) => g * 2) });
+    const config = diceConfig({
+      track: 'mo2',
+      n: 40,
+      constraints: [1, 3],
+      lowerBounds: [0.05, 0.2],
+      upperBounds: [0.95, 0.8],
+      gamma: trackConfig('mo2', 40).gamma.map((g) => g * 2),
+    });
     expect(applyConfigToDice(dice, config, 'mo2')).toBe(true);
     expect(dice.config).toEqual(config);
     expect(applyConfigToDice(dice, { ...config, objectives: [[1, 2], [3]] }, null)).toBe(false);

@@ -15,11 +15,16 @@ const H = 200;
 
 /** The map that puts objectives xi, yi of the front's range onto a W x H image with a margin, y upwards. */
 function fitMap(data: ReturnType<typeof smallFront>, xi: number, yi: number, margin = 10): PixelMap {
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < data.count; i++) {
     const f = objectivesOf(data, i);
-    x0 = Math.min(x0, f[xi]); x1 = Math.max(x1, f[xi]);
-    y0 = Math.min(y0, f[yi]); y1 = Math.max(y1, f[yi]);
+    x0 = Math.min(x0, f[xi]);
+    x1 = Math.max(x1, f[xi]);
+    y0 = Math.min(y0, f[yi]);
+    y1 = Math.max(y1, f[yi]);
   }
   const ax = (W - 2 * margin) / (x1 - x0);
   const ay = -(H - 2 * margin) / (y1 - y0);
@@ -39,10 +44,11 @@ describe('rasterizePoints', () => {
     expect(rasterizePoints(buf, W, H, map, data, 2, 0, layer)).toBe(data.count);
     // One pixel per point: the pixel of the last point drawn there holds its colour.
     const last = new Map<number, number>();
-    for (const g of layer) for (const i of g.indices) {
-      const f = objectivesOf(data, i);
-      last.set(Math.floor(map.ay * f[0] + map.by) * W + Math.floor(map.ax * f[2] + map.bx), g.colour);
-    }
+    for (const g of layer)
+      for (const i of g.indices) {
+        const f = objectivesOf(data, i);
+        last.set(Math.floor(map.ay * f[0] + map.by) * W + Math.floor(map.ax * f[2] + map.bx), g.colour);
+      }
     for (const [px, colour] of last) expect(buf[px]).toBe(colour);
     expect(buf.reduce((n, v) => n + (v !== 0 ? 1 : 0), 0)).toBe(last.size);
     // The colours: the palette's series colour (infeasible: its `bad`) at 0.75 over the surface.
@@ -97,10 +103,11 @@ describe('nearestPoint', () => {
       const x = trial % 2 ? random.below(W * 100) / 100 : map.ax * near[0] + map.bx + random.below(1600) / 100 - 8;
       const y = trial % 2 ? random.below(H * 100) / 100 : map.ay * near[1] + map.by + random.below(1600) / 100 - 8;
       let best = Infinity;
-      for (const g of layer) for (const i of g.indices) {
-        const f = objectivesOf(data, i);
-        best = Math.min(best, Math.hypot(map.ax * f[0] + map.bx - x, map.ay * f[1] + map.by - y));
-      }
+      for (const g of layer)
+        for (const i of g.indices) {
+          const f = objectivesOf(data, i);
+          best = Math.min(best, Math.hypot(map.ax * f[0] + map.bx - x, map.ay * f[1] + map.by - y));
+        }
       const i = nearestPoint(data, 0, 1, layer, map, x, y, 5);
       if (best > 5) expect(i).toBeNull();
       else {

@@ -33,11 +33,16 @@ function reference(map: PixelMap, data: ReturnType<typeof smallFront>, chosen: n
 
 /** A map that spreads the front's objectives xi, yi a little beyond the image on every side. */
 function overhangingMap(data: ReturnType<typeof smallFront>, xi: number, yi: number): PixelMap {
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity;
   for (let i = 0; i < data.count; i++) {
     const f = objectivesOf(data, i);
-    x0 = Math.min(x0, f[xi]); x1 = Math.max(x1, f[xi]);
-    y0 = Math.min(y0, f[yi]); y1 = Math.max(y1, f[yi]);
+    x0 = Math.min(x0, f[xi]);
+    x1 = Math.max(x1, f[xi]);
+    y0 = Math.min(y0, f[yi]);
+    y1 = Math.max(y1, f[yi]);
   }
   const ax = (W + 16) / (x1 - x0);
   const ay = -(H + 16) / (y1 - y0);
@@ -84,7 +89,8 @@ describe('rasterizeSelection', () => {
           const f = objectivesOf(data, i);
           const x0 = Math.round(map.ax * f[2] + map.bx);
           const y0 = Math.round(map.ay * f[1] + map.by);
-          for (let y = y0; y < y0 + side; y++) for (let x = x0; x < x0 + side; x++) if (x >= 0 && x < W && y >= 0 && y < H) over[y * W + x].add(table[entryOf[i]]);
+          for (let y = y0; y < y0 + side; y++)
+            for (let x = x0; x < x0 + side; x++) if (x >= 0 && x < W && y >= 0 && y < H) over[y * W + x].add(table[entryOf[i]]);
         }
         const wrong = over.findIndex((c, k) => (c.size ? !c.has(buf[k]) : buf[k] !== 0));
         expect(wrong, `${size} points, side ${side}: pixel (${wrong % W}, ${Math.floor(wrong / W)}) is ${buf[wrong]?.toString(16)}`).toBe(-1);
@@ -162,19 +168,34 @@ describe('selectionPainter', () => {
     expect(selected).toBeLessThan(W * H);
   });
 
-  it('paints each selected point in its own series\' colour, not one colour for all (selected points of the second solver looked like the first\'s)', () => {
+  it("paints each selected point in its own series' colour, not one colour for all (selected points of the second solver looked like the first's)", () => {
     // The synthetic front's runs by solver: several series, and the infeasible one.
     const grouping = groupPoints(data, allPoints(data), 'solver');
     expect(grouping.groups.length).toBeGreaterThanOrEqual(3);
     const colours = groupingColours(LIGHT_PALETTE, grouping);
     expect(colours.colours).toEqual(grouping.groups.map((g) => groupColour(LIGHT_PALETTE, g)));
-    for (const [large, count] of [[true, data.count], [false, 0]] as const) {
+    for (const [large, count] of [
+      [true, data.count],
+      [false, 0],
+    ] as const) {
       const styled = selectionStyle(LIGHT_PALETTE, count, undefined, colours);
       // Few points (a group apart), so each square is whole and alone: one point of each series.
       const few = Int32Array.from(grouping.groups.map((g) => g.indices[Math.floor(g.indices.length / 2)]));
       const { ctx, puts } = fakeContext();
       const round: string[] = [];
-      const context = Object.assign(ctx, { save() {}, restore() {}, beginPath() {}, rect() {}, clip() {}, moveTo() {}, arc() {}, fill() { round.push(this.fillStyle as string); }, fillStyle: '' });
+      const context = Object.assign(ctx, {
+        save() {},
+        restore() {},
+        beginPath() {},
+        rect() {},
+        clip() {},
+        moveTo() {},
+        arc() {},
+        fill() {
+          round.push(this.fillStyle as string);
+        },
+        fillStyle: '',
+      });
       selectionPainter()(context, grid, data, large ? indices : few, 0, 1, styled);
       if (large) {
         // Squares: the pixel at each selected point's square is its series' colour, for every series.

@@ -4,7 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { Random } from '../../../src-shared/random.ts';
 import { allPoints, groupPoints } from '../../../src-renderer/logic/explore/groups.ts';
-import { describeRanges, keepVisible, rectRanges, selectInRanges, selectionCsv, selectionJson, type ObjectiveRange } from '../../../src-renderer/logic/explore/selection.ts';
+import {
+  describeRanges,
+  keepVisible,
+  rectRanges,
+  selectInRanges,
+  selectionCsv,
+  selectionJson,
+  type ObjectiveRange,
+} from '../../../src-renderer/logic/explore/selection.ts';
 import { objectivesOf } from '../../../src-renderer/logic/explore/front-data.ts';
 import { fromExperiment } from '../../../src-renderer/logic/explore/front-data.ts';
 import { result, runResult, smallFront, solution, SPEC } from './fixtures.ts';
@@ -108,7 +116,11 @@ describe('the selection as CSV and JSON', () => {
 
   it('CSV quotes a field with a comma or a quote', () => {
     const odd = { ...data, runs: [{ id: 'a,"b"', solver: 'nsga2', seed: 1 }, data.runs[1]] };
-    expect(selectionCsv(odd, Int32Array.from([0])).split('\r\n')[1].startsWith('"a,""b""",nsga2,1,')).toBe(true);
+    expect(
+      selectionCsv(odd, Int32Array.from([0]))
+        .split('\r\n')[1]
+        .startsWith('"a,""b""",nsga2,1,'),
+    ).toBe(true);
   });
 
   it('CSV neutralises a field a spreadsheet would run as a formula, and leaves numbers alone', () => {

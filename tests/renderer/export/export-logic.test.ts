@@ -2,13 +2,29 @@
 // defaults), file sizes and Blobs as saved, a PDF's page count, the CSV reader against the
 // strict one of the report tests, text lines, and the preview page forced into a colour scheme.
 import { describe, expect, it } from 'vitest';
-import { applicableMetrics, defaultMetrics, fileBlob, fileSize, pageInScheme, parseCsv, pdfPageCount, textLines } from '../../../src-renderer/views/export/export.ts';
+import {
+  applicableMetrics,
+  defaultMetrics,
+  fileBlob,
+  fileSize,
+  pageInScheme,
+  parseCsv,
+  pdfPageCount,
+  textLines,
+} from '../../../src-renderer/views/export/export.ts';
 import { defaultMetrics as reportDefaults } from '../../../src-main/report/build.ts';
 import { renderCsv } from '../../../src-main/report/csv.ts';
 import { parseCsv as strictCsv } from '../../main/report/csv-parse.ts';
 import type { ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 
-const spec = (tracks: string[]) => ({ name: 'x', instances: tracks.map((track, i) => ({ name: `i${i}`, track, n: 12 })), solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }) as unknown as ExperimentSpec;
+const spec = (tracks: string[]) =>
+  ({
+    name: 'x',
+    instances: tracks.map((track, i) => ({ name: `i${i}`, track, n: 12 })),
+    solvers: [{ name: 'random' }],
+    seeds: [1],
+    budget: { evaluations: 10 },
+  }) as unknown as ExperimentSpec;
 
 describe('indicators', () => {
   it('offers those that apply to some instance, with the defaults of saikoro report', () => {
@@ -45,8 +61,34 @@ describe('parseCsv', () => {
     const csv = renderCsv({
       metrics: ['hv'],
       runs: [
-        { id: 'r1', instance: 'i', solver: 's,1', solverName: 'nsga2', seed: 1, status: 'failed', error: awkward, evaluations: null, seconds: 1.5, indicators: { hv: null }, appVersion: null, finishedAt: null },
-        { id: 'r2', instance: 'i', solver: 's', solverName: 'nsga2', seed: 2, status: 'done', error: null, evaluations: 10, seconds: 0.25, indicators: { hv: 0.5 }, appVersion: null, finishedAt: null },
+        {
+          id: 'r1',
+          instance: 'i',
+          solver: 's,1',
+          solverName: 'nsga2',
+          seed: 1,
+          status: 'failed',
+          error: awkward,
+          evaluations: null,
+          seconds: 1.5,
+          indicators: { hv: null },
+          appVersion: null,
+          finishedAt: null,
+        },
+        {
+          id: 'r2',
+          instance: 'i',
+          solver: 's',
+          solverName: 'nsga2',
+          seed: 2,
+          status: 'done',
+          error: null,
+          evaluations: 10,
+          seconds: 0.25,
+          indicators: { hv: 0.5 },
+          appVersion: null,
+          finishedAt: null,
+        },
       ],
       solutions: [],
       setup: { instances: [] },

@@ -20,7 +20,10 @@ import { SMALL } from './fixtures.ts';
 
 const IDLE = { name: 'idle', instances: [{ name: 'so-n12', track: 'so', n: 12 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 50 } };
 /** What the stub printer returns: a real PDF file is checked in Chromium (tests/e2e/export.test.ts). */
-const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Page >> endobj\n%%EOF\n', 'latin1');
+const PDF = Buffer.from(
+  '%PDF-1.4\n1 0 obj << /Type /Pages /Count 2 >> endobj\n2 0 obj << /Type /Page >> endobj\n3 0 obj << /Type /Page >> endobj\n%%EOF\n',
+  'latin1',
+);
 
 let env: RealApp;
 let view: Mounted | null = null;
@@ -70,7 +73,8 @@ const q = <T extends HTMLElement = HTMLElement>(testid: string) => document.quer
 const text = (testid: string) => q(testid)?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
 const srcdoc = () => q('preview-page')?.getAttribute('srcdoc') ?? null;
 /** The preview's summary once an export of `filename` is shown and nothing is pending. */
-const shown = (filename: string) => waitFor(`the preview of ${filename}`, () => !q('export-busy') && text('export-summary')?.startsWith(filename), { withinMs: 20_000 });
+const shown = (filename: string) =>
+  waitFor(`the preview of ${filename}`, () => !q('export-busy') && text('export-summary')?.startsWith(filename), { withinMs: 20_000 });
 async function choose(format: string) {
   const radio = q<HTMLInputElement>(`format-${format}`)!;
   radio.checked = true;
@@ -98,18 +102,21 @@ describe('Export view', () => {
       await env.api.addExperiment(SMALL);
       await env.api.addExperiment(IDLE);
       await env.api.runExperiment('small');
-      await waitFor('the experiment to finish', async () => (await env.api.getProject())!.experiments.find((e) => e.name === 'small')!.counts.done === 6, { withinMs: 60_000 });
+      await waitFor('the experiment to finish', async () => (await env.api.getProject())!.experiments.find((e) => e.name === 'small')!.counts.done === 6, {
+        withinMs: 60_000,
+      });
     }, 90_000);
 
-    it('previews the HTML report: the experiment and compare\'s numbers, and saves it', async () => {
+    it("previews the HTML report: the experiment and compare's numbers, and saves it", async () => {
       mount('#/export/small');
       await shown('small.html');
-      expect((q<HTMLSelectElement>('export-experiment'))!.value).toBe('small');
+      expect(q<HTMLSelectElement>('export-experiment')!.value).toBe('small');
       const page = srcdoc()!;
       expect(page).toContain('<h1>small</h1>');
       expect(page).toContain('random against NSGA-II');
       const hv = await env.api.compareExperiment('small', { metric: 'hv' });
-      for (const s of hv.instances[0].solvers) expect(page).toContain(`<span class="v">${formatCell({ median: s.summary!.median, iqr: s.summary!.iqr, mean: s.summary!.mean }, 'median')}</span>`);
+      for (const s of hv.instances[0].solvers)
+        expect(page).toContain(`<span class="v">${formatCell({ median: s.summary!.median, iqr: s.summary!.iqr, mean: s.summary!.mean }, 'median')}</span>`);
       // Sandboxed, without its script (which could not run there).
       expect(q('preview-page')!.getAttribute('sandbox')).toBe('');
       expect(page).not.toContain('<script>');
@@ -144,7 +151,9 @@ describe('Export view', () => {
       expect(runs.map((r) => [r.run, r.solver, r.seed, r.status]).sort()).toEqual(stored.map((r) => [r.id, r.label, String(r.seed), r.status]).sort());
       for (const r of stored) expect(Number(runs.find((x) => x.run === r.id)!.hv)).toBe(r.hv);
       // The table shows the same cells as the file.
-      const cells = [...document.querySelectorAll('[data-testid="preview-table"] tbody tr[aria-rowindex]')].map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent));
+      const cells = [...document.querySelectorAll('[data-testid="preview-table"] tbody tr[aria-rowindex]')].map((tr) =>
+        [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent),
+      );
       expect(cells).toEqual(parseCsv(await downloads[0].blob.text()).slice(1));
       const solutions = csvObjects(await downloads[1].blob.text());
       expect(solutions.length).toBeGreaterThan(0);

@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { buildEval, buildTree, chartNs, comparisonOption, comparisonRows, DEFAULT_INPUT, evalKindForSource, formatValue, MAX_LAB_NIM, runLab, type LabInput } from '../../../src-renderer/views/gametree/lab.ts';
+import {
+  buildEval,
+  buildTree,
+  chartNs,
+  comparisonOption,
+  comparisonRows,
+  DEFAULT_INPUT,
+  evalKindForSource,
+  formatValue,
+  MAX_LAB_NIM,
+  runLab,
+  type LabInput,
+} from '../../../src-renderer/views/gametree/lab.ts';
 import { nimTreeSize } from '../../../src-shared/problems/gametree/index.ts';
 
 const input = (over: Partial<LabInput>): LabInput => ({ ...DEFAULT_INPUT, ...over });

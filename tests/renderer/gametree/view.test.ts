@@ -89,7 +89,7 @@ describe('GameTreeView', () => {
     expect([text('my-turn'), text('his-turn')]).toEqual(['1', '0']);
   });
 
-  it("a pasted tree with a table (AIMA Fig. 5.2), then a syntax error shown with line and column", async () => {
+  it('a pasted tree with a table (AIMA Fig. 5.2), then a syntax error shown with line and column', async () => {
     click(q('[data-testid="source-text"]'));
     setValue(q<HTMLSelectElement>('[data-testid="eval-kind"]')!, 'table');
     await settle();

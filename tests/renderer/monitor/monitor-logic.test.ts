@@ -5,7 +5,22 @@ import type { ExperimentRunRow, ExperimentSession } from '../../../src-shared/ap
 import type { LiveRun } from '../../../src-renderer/stores/runs.ts';
 import { resultText as projectResultText, sessionText } from '../../../src-renderer/views/project/format.ts';
 import { formatStat } from '../../../src-renderer/views/compare/compare.ts';
-import { countStates, etaText, failureReasons, formatDuration, liveRunsOf, monitorRows, ordinal, resultText, retriedBy, sessionCounts, sessionEnd, sessionLabel, sessionTone, wholePercent } from '../../../src-renderer/views/monitor/monitor.ts';
+import {
+  countStates,
+  etaText,
+  failureReasons,
+  formatDuration,
+  liveRunsOf,
+  monitorRows,
+  ordinal,
+  resultText,
+  retriedBy,
+  sessionCounts,
+  sessionEnd,
+  sessionLabel,
+  sessionTone,
+  wholePercent,
+} from '../../../src-renderer/views/monitor/monitor.ts';
 
 const row = (id: string, fields: Partial<ExperimentRunRow> = {}): ExperimentRunRow => ({
   id,
@@ -58,8 +73,18 @@ const session = (fields: Partial<ExperimentSession>): ExperimentSession => ({
 
 describe('monitorRows', () => {
   it('lays the live runs of the experiment over the file’s rows: a retried failed run shows as running with its progress', () => {
-    const rows = [row('a', { status: 'done', evaluations: 600, elapsedMs: 1500, hv: 0.81234, frontSize: 7 }), row('b', { status: 'failed', error: 'worker crashed (exit code 134)' }), row('c'), row('d')];
-    const runs = [live('run-1', 'e', 'b', 'running', { progress: 0.5, evaluations: 300, seconds: 0.4 }), live('run-2', 'e', 'c', 'paused', { progress: 0.2, evaluations: 120, seconds: 0.1 }), live('run-3', 'other', 'd', 'running'), live('run-5', null, 'd', 'running')];
+    const rows = [
+      row('a', { status: 'done', evaluations: 600, elapsedMs: 1500, hv: 0.81234, frontSize: 7 }),
+      row('b', { status: 'failed', error: 'worker crashed (exit code 134)' }),
+      row('c'),
+      row('d'),
+    ];
+    const runs = [
+      live('run-1', 'e', 'b', 'running', { progress: 0.5, evaluations: 300, seconds: 0.4 }),
+      live('run-2', 'e', 'c', 'paused', { progress: 0.2, evaluations: 120, seconds: 0.1 }),
+      live('run-3', 'other', 'd', 'running'),
+      live('run-5', null, 'd', 'running'),
+    ];
     const byId = liveRunsOf('e', runs);
     expect([...byId.keys()]).toEqual(['b', 'c']);
     const out = monitorRows(rows, byId);
@@ -74,7 +99,12 @@ describe('monitorRows', () => {
   it('a run the app saw end shows how it ended, not the "running 0%" the file said while it went', () => {
     // The file was read while these four went; then each ended.
     const inFlight = (id: string, fields: Partial<ExperimentRunRow> = {}) => row(id, { status: 'running', runId: `run-${id}`, ...fields });
-    const rows = [inFlight('a'), inFlight('b'), inFlight('c'), inFlight('d', { finishedAt: '2025-01-01T00:00:00.000Z', error: 'timed out', elapsedMs: 2000, evaluations: 50 })];
+    const rows = [
+      inFlight('a'),
+      inFlight('b'),
+      inFlight('c'),
+      inFlight('d', { finishedAt: '2025-01-01T00:00:00.000Z', error: 'timed out', elapsedMs: 2000, evaluations: 50 }),
+    ];
     const runs = [
       live('run-a', 'e', 'a', 'done', { progress: 0.98, evaluations: 590, seconds: 0.7 }, { result: { evaluations: 600, seconds: 0.75 } } as Partial<LiveRun>),
       live('run-b', 'e', 'b', 'cancelled', { progress: 0.3, evaluations: 180, seconds: 0.2 }),
@@ -93,19 +123,35 @@ describe('monitorRows', () => {
       ['failed', null, null, 50, 2, 'timed out'],
     ]);
     // Once the file has stored the end, the file's row is shown (with its result line).
-    const stored = monitorRows([row('a', { status: 'done', evaluations: 600, elapsedMs: 750, hv: 0.5, frontSize: 3, finishedAt: '2025-01-01T00:00:11.000Z' })], liveRunsOf('e', runs, '2025-01-01T00:00:05.000Z'));
+    const stored = monitorRows(
+      [row('a', { status: 'done', evaluations: 600, elapsedMs: 750, hv: 0.5, frontSize: 3, finishedAt: '2025-01-01T00:00:11.000Z' })],
+      liveRunsOf('e', runs, '2025-01-01T00:00:05.000Z'),
+    );
     expect(stored[0]).toMatchObject({ state: 'done', result: 'HV 0.5 · 3 on the front' });
   });
   it('the newest app run of a grid run counts (a retry after a cancelled run)', () => {
-    const old = live('run-1', 'e', 'a', 'cancelled', null, { started: { kind: 'dice', createdAt: '2025-01-01T00:00:10.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } } } as Partial<LiveRun>);
-    const retry = live('run-2', 'e', 'a', 'running', { progress: 0.4, evaluations: 240, seconds: 0.3 }, { started: { kind: 'dice', createdAt: '2025-01-01T00:01:00.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } } } as Partial<LiveRun>);
+    const old = live('run-1', 'e', 'a', 'cancelled', null, {
+      started: { kind: 'dice', createdAt: '2025-01-01T00:00:10.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } },
+    } as Partial<LiveRun>);
+    const retry = live('run-2', 'e', 'a', 'running', { progress: 0.4, evaluations: 240, seconds: 0.3 }, {
+      started: { kind: 'dice', createdAt: '2025-01-01T00:01:00.000Z', experiment: { name: 'e', id: 'a', instance: 'i', label: 'nsga2' } },
+    } as Partial<LiveRun>);
     const since = '2025-01-01T00:00:00.000Z';
     expect(liveRunsOf('e', [retry, old], since).get('a')!.runId).toBe('run-2');
     expect(liveRunsOf('e', [old, retry], since).get('a')!.runId).toBe('run-2');
-    expect(monitorRows([row('a', { status: 'running', runId: 'run-2' })], liveRunsOf('e', [old, retry], since))[0]).toMatchObject({ state: 'running', progress: 0.4 });
+    expect(monitorRows([row('a', { status: 'running', runId: 'run-2' })], liveRunsOf('e', [old, retry], since))[0]).toMatchObject({
+      state: 'running',
+      progress: 0.4,
+    });
   });
   it('a hypervolume reads as the comparison writes it, 4 significant digits ("1.3310" stood beside "1.177"), here and on the project home', () => {
-    for (const [hv, shown] of [[1.331, '1.331'], [1.1769999, '1.177'], [0.64781, '0.6478'], [0.5, '0.5'], [0.0004, '4.00e-4']] as const) {
+    for (const [hv, shown] of [
+      [1.331, '1.331'],
+      [1.1769999, '1.177'],
+      [0.64781, '0.6478'],
+      [0.5, '0.5'],
+      [0.0004, '4.00e-4'],
+    ] as const) {
       const r = row('a', { status: 'done', hv, frontSize: 12 });
       expect(resultText(r)).toBe(`HV ${shown} · 12 on the front`);
       expect(projectResultText(r)).toBe(resultText(r));
@@ -113,9 +159,20 @@ describe('monitorRows', () => {
     }
   });
   it('a failed row keeps its reason; one objective reads f or "no feasible solution"', () => {
-    const out = monitorRows([row('a', { status: 'failed', error: 'out of memory' }), row('b', { status: 'failed', error: 'out of memory' }), row('c', { status: 'failed', error: 'timed out' }), row('d', { status: 'done', best: 12, feasible: true })], new Map());
+    const out = monitorRows(
+      [
+        row('a', { status: 'failed', error: 'out of memory' }),
+        row('b', { status: 'failed', error: 'out of memory' }),
+        row('c', { status: 'failed', error: 'timed out' }),
+        row('d', { status: 'done', best: 12, feasible: true }),
+      ],
+      new Map(),
+    );
     expect(out.map((r) => r.error)).toEqual(['out of memory', 'out of memory', 'timed out', null]);
-    expect(failureReasons(out)).toEqual([{ reason: 'out of memory', count: 2 }, { reason: 'timed out', count: 1 }]);
+    expect(failureReasons(out)).toEqual([
+      { reason: 'out of memory', count: 2 },
+      { reason: 'timed out', count: 1 },
+    ]);
     expect(out[3].result).toBe('f = 12');
     expect(resultText(row('e', { status: 'done', best: null, feasible: false }))).toBe('no feasible solution');
   });
@@ -123,7 +180,13 @@ describe('monitorRows', () => {
 
 describe('sessions', () => {
   it('a session going runs again the runs that had failed before it began, not those that fail in it', () => {
-    const [before, during] = monitorRows([row('a', { status: 'failed', error: 'x', finishedAt: '2024-12-31T23:59:00.000Z' }), row('b', { status: 'failed', error: 'x', finishedAt: '2025-01-01T00:01:00.000Z' })], new Map());
+    const [before, during] = monitorRows(
+      [
+        row('a', { status: 'failed', error: 'x', finishedAt: '2024-12-31T23:59:00.000Z' }),
+        row('b', { status: 'failed', error: 'x', finishedAt: '2025-01-01T00:01:00.000Z' }),
+      ],
+      new Map(),
+    );
     expect([retriedBy(before, session({})), retriedBy(during, session({}))]).toEqual([true, false]);
     expect(retriedBy(before, session({ status: 'done' }))).toBe(false);
     expect(retriedBy(before, null)).toBe(false);
@@ -154,7 +217,12 @@ describe('sessions', () => {
     expect(sessionLabel(session({ status: 'done', todo: 1, finished: 0 }))).toBe('ended · 1 not run');
     expect(sessionLabel(session({ status: 'done', finished: 9, failed: 1 }))).toBe('ended · 1 failed, 1 not run');
     expect(sessionLabel(session({ status: 'queued' }), 3)).toBe('queued · 3rd in line');
-    expect(['running', 'stopping', 'cancelled', 'failed'].map((status) => sessionLabel(session({ status: status as ExperimentSession['status'] })))).toEqual(['running', 'stopping', 'cancelled', 'failed']);
+    expect(['running', 'stopping', 'cancelled', 'failed'].map((status) => sessionLabel(session({ status: status as ExperimentSession['status'] })))).toEqual([
+      'running',
+      'stopping',
+      'cancelled',
+      'failed',
+    ]);
     // Green is for a session whose runs are all done.
     expect(sessionTone(session({ status: 'done', todo: 1, finished: 0 }))).toBe('queued');
   });
@@ -182,13 +250,17 @@ describe('sessions', () => {
     expect(sessionCounts(session({ failed: 1 }))).toBe('4 of 10 runs · 1 failed');
     expect(sessionCounts(session({ todo: 1, finished: 0 }))).toBe('0 of 1 run');
   });
-  it('the status badge\'s tone: a failure shows while the session runs, a queued one is grey', () => {
+  it("the status badge's tone: a failure shows while the session runs, a queued one is grey", () => {
     expect(sessionTone(session({ status: 'done', finished: 10 }))).toBe('ok');
     expect(sessionTone(session({ status: 'done', failed: 1 }))).toBe('bad');
     expect(sessionTone(session({ status: 'running', failed: 2 }))).toBe('bad');
     expect(sessionTone(session({ status: 'failed' }))).toBe('bad');
     expect(sessionTone(session({ status: 'queued' }))).toBe('queued');
-    expect(['running', 'stopping', 'cancelled'].map((status) => sessionTone(session({ status: status as ExperimentSession['status'] })))).toEqual(['running', 'running', 'running']);
+    expect(['running', 'stopping', 'cancelled'].map((status) => sessionTone(session({ status: status as ExperimentSession['status'] })))).toEqual([
+      'running',
+      'running',
+      'running',
+    ]);
   });
   it('durations and places', () => {
     expect([860, 9_949, 9_960, 75_000, 7_500_000].map(formatDuration)).toEqual(['0.9 s', '9.9 s', '10 s', '1 min 15 s', '2 h 5 min']);

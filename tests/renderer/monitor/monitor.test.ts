@@ -30,7 +30,13 @@ const SMALL = {
   budget: { evaluations: 600 },
 };
 // Runs of about a second (jobs 1), so a test can pause and cancel one while it goes.
-const SLOW = { name: 'slow', instances: [{ name: 'so-n200', track: 'so', n: 200 }], solvers: [{ name: 'random' }], seeds: [1, 2, 3], budget: { evaluations: 40_000, wholeBudget: true } };
+const SLOW = {
+  name: 'slow',
+  instances: [{ name: 'so-n200', track: 'so', n: 200 }],
+  solvers: [{ name: 'random' }],
+  seeds: [1, 2, 3],
+  budget: { evaluations: 40_000, wholeBudget: true },
+};
 
 let env: RealApp;
 let view: Mounted | null = null;
@@ -150,7 +156,11 @@ describe('run monitor', () => {
     const history = recordRows();
     click(q('monitor-run'));
     // The first run, going: its own progress bar, then Pause holds it.
-    const going = await waitFor('a running row with progress', () => rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && text('run-progress', r) !== null), { withinMs: 30_000 });
+    const going = await waitFor(
+      'a running row with progress',
+      () => rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && text('run-progress', r) !== null),
+      { withinMs: 30_000 },
+    );
     const id = going.dataset.testid!.slice('run-'.length);
     click(q('run-pause', going));
     await waitFor('the row paused', () => rowOf(id)?.dataset.state === 'paused');
@@ -172,7 +182,10 @@ describe('run monitor', () => {
     for (const [, shown] of finished) {
       const going = shown.findIndex((s) => /^running [1-9]/.test(s));
       expect(going, shown.join(' → ')).toBeGreaterThanOrEqual(0);
-      expect(shown.slice(going).filter((s) => s === 'running 0%'), shown.join(' → ')).toEqual([]);
+      expect(
+        shown.slice(going).filter((s) => s === 'running 0%'),
+        shown.join(' → '),
+      ).toEqual([]);
       expect(shown.at(-1)).toBe('done');
     }
     expect(seen.get(id)!.at(-1)).toBe('missing');
@@ -200,7 +213,12 @@ describe('run monitor', () => {
     expect(waiting.dataset.state).toBe('queued');
     expect(text('run-state', waiting)).toBe('queued');
     click(q('run-cancel', going));
-    const second = await waitFor('the second run going', () => (waiting.isConnected ? waiting : rowOf(waiting.dataset.testid!.slice(4)))?.dataset.state === 'running' ? rowOf(waiting.dataset.testid!.slice(4)) : null, { withinMs: 30_000 });
+    const second = await waitFor(
+      'the second run going',
+      () =>
+        (waiting.isConnected ? waiting : rowOf(waiting.dataset.testid!.slice(4)))?.dataset.state === 'running' ? rowOf(waiting.dataset.testid!.slice(4)) : null,
+      { withinMs: 30_000 },
+    );
     // The project read while the second run goes (Refresh here; a run stored does the same): the
     // first, cancelled, is missing, the one in flight is not. The session's end must be read again
     // without Refresh (the counts of that moment stayed: "All runs done" or "Run 1 missing and
@@ -211,7 +229,11 @@ describe('run monitor', () => {
       return counts?.missing === 1 && counts.running === 1;
     });
     click(q('run-cancel', second!));
-    await waitFor('the session to end', () => text('session-status', q('session-last')) !== 'running' && text('session-status', q('session-last')) !== 'stopping', { withinMs: 30_000 });
+    await waitFor(
+      'the session to end',
+      () => text('session-status', q('session-last')) !== 'running' && text('session-status', q('session-last')) !== 'stopping',
+      { withinMs: 30_000 },
+    );
     // Two runs cancelled, none run: the badge says so and is not the green of a finished session.
     expect(text('session-status', q('session-last'))).toBe('ended · 2 not run');
     expect(q('session-status', q('session-last')!)!.classList.contains('ok')).toBe(false);
@@ -235,9 +257,18 @@ describe('run monitor', () => {
     document.body.innerHTML = '';
     mount('long');
     await waitFor('the running session', () => text('session-status', q('session-long')) === 'running');
-    const going = await waitFor('a running row with progress', () => rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && q('run-cancel', r) && Number(text('run-progress', r)?.replace('%', '')) > 0), { withinMs: 30_000 });
+    const going = await waitFor(
+      'a running row with progress',
+      () =>
+        rows().find((r) => r.dataset.state === 'running' && q('run-pause', r) && q('run-cancel', r) && Number(text('run-progress', r)?.replace('%', '')) > 0),
+      { withinMs: 30_000 },
+    );
     const before = Number(text('run-evaluations', going)!.replace(/,/g, ''));
-    await waitFor('its evaluations to go on', () => Number(text('run-evaluations', rows().find((r) => r.dataset.state === 'running')!)?.replace(/,/g, '')) > before, { withinMs: 30_000 });
+    await waitFor(
+      'its evaluations to go on',
+      () => Number(text('run-evaluations', rows().find((r) => r.dataset.state === 'running')!)?.replace(/,/g, '')) > before,
+      { withinMs: 30_000 },
+    );
     expect(text('session-eta', q('session-long')!)).toMatch(/^(time left: known once a run has moved|about .* left)$/);
 
     click(q('monitor-cancel-session'));

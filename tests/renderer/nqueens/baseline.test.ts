@@ -16,11 +16,13 @@ const env = realAppForViews({ parallelism: 1 });
 
 const baselineRuns = () => env.runs.list().filter((r) => r.kind === 'nqueens' && (r.started as NqueensRunStarted).purpose === 'baseline');
 
-describe('the lab\'s min-conflicts baseline', () => {
-  it('is a run of the app, and shows the steps and the greedy start\'s conflicts the problem module computes', async () => {
+describe("the lab's min-conflicts baseline", () => {
+  it("is a run of the app, and shows the steps and the greedy start's conflicts the problem module computes", async () => {
     env.mount(NqueensView, '#/nqueens');
     await settle();
-    const shown = await waitFor('the baseline to finish', () => (/solved in/.test(textOf('nq-baseline') ?? '') ? textOf('nq-baseline') : null), { withinMs: 30_000 });
+    const shown = await waitFor('the baseline to finish', () => (/solved in/.test(textOf('nq-baseline') ?? '') ? textOf('nq-baseline') : null), {
+      withinMs: 30_000,
+    });
     // One run on the app's host, with the board's N and seed (N = 8, seed 1 on a fresh lab).
     const [run] = baselineRuns();
     expect(baselineRuns()).toHaveLength(1);
@@ -33,17 +35,23 @@ describe('the lab\'s min-conflicts baseline', () => {
     expect(report.initialConflicts).toBe(reference.initialConflicts);
     expect([report.solved, report.steps]).toEqual([ref.solved, ref.steps]);
     const k = reference.initialConflicts;
-    expect(shown).toBe(`Min-conflicts on the same N and seed: solved in ${ref.steps} repair steps (${k} attacking ${k === 1 ? 'pair' : 'pairs'} after its greedy start), ${(report.seconds * 1000).toFixed(1)} ms in a worker.`);
+    expect(shown).toBe(
+      `Min-conflicts on the same N and seed: solved in ${ref.steps} repair steps (${k} attacking ${k === 1 ? 'pair' : 'pairs'} after its greedy start), ${(report.seconds * 1000).toFixed(1)} ms in a worker.`,
+    );
   });
 
-  it('follows the board\'s N and seed with a new run of the app, one per board', async () => {
+  it("follows the board's N and seed with a new run of the app, one per board", async () => {
     env.mount(NqueensView, '#/nqueens');
     await waitFor('the N = 8 baseline', () => /solved in/.test(textOf('nq-baseline') ?? ''), { withinMs: 30_000 });
     const before = baselineRuns().length;
     type(byTestId<HTMLInputElement>('nq-n'), '30');
     type(byTestId<HTMLInputElement>('nq-seed'), '4');
     // The board restarts 250 ms after the last edit; the baseline follows it.
-    await waitFor('the N = 30 baseline', () => baselineRuns().find((r) => r.started.kind === 'nqueens' && r.started.n === 30 && r.started.seed === 4 && r.status === 'done'), { withinMs: 30_000 });
+    await waitFor(
+      'the N = 30 baseline',
+      () => baselineRuns().find((r) => r.started.kind === 'nqueens' && r.started.n === 30 && r.started.seed === 4 && r.status === 'done'),
+      { withinMs: 30_000 },
+    );
     const run = baselineRuns().find((r) => r.started.kind === 'nqueens' && r.started.n === 30 && r.started.seed === 4)!;
     const reference = new MinConflicts(defaultMinConflictsParams(30), 4);
     expect((run.result as NqueensRunReport).initialConflicts).toBe(reference.initialConflicts);
@@ -52,7 +60,7 @@ describe('the lab\'s min-conflicts baseline', () => {
     expect(baselineRuns().length - before).toBe(1);
   });
 
-  it('the lab\'s code does not run min-conflicts itself', () => {
+  it("the lab's code does not run min-conflicts itself", () => {
     const folder = path.resolve(import.meta.dirname, '../../../src-renderer/views/nqueens');
     for (const file of fs.readdirSync(folder)) {
       const source = fs.readFileSync(path.join(folder, file), 'utf8');

@@ -7,7 +7,7 @@ import { frameworkParams } from '../../../src-shared/problems/nqueens/request.ts
 import { verifySolution } from '../../../src-shared/problems/nqueens/verify.ts';
 
 describe('the parameter form', () => {
-  it('round-trips the presets and applies the slides\' weights per N', () => {
+  it("round-trips the presets and applies the slides' weights per N", () => {
     const f = presetForm('slides', 15, 7);
     expect(f).toMatchObject({ n: 15, seed: 7, A: 0.6, B: 0.6, C: 1, kickValue: 4, kickEvery: '50', kickLength: 3, update: 'sync', clamp: 0 });
     const r = paramsFromForm(f);
@@ -16,7 +16,7 @@ describe('the parameter form', () => {
     expect(d.ok && d.params).toEqual(defaultNeuralParams(30));
   });
 
-  it('tells the user\'s edits from the preset\'s values, N and seed aside', () => {
+  it("tells the user's edits from the preset's values, N and seed aside", () => {
     const applied = presetForm('slides', 20, 1);
     expect(editedFields({ ...applied }, applied)).toEqual([]);
     // N and the seed are not parameters a preset sets.
@@ -64,7 +64,13 @@ describe('cell states', () => {
   it('marks queens, and queens sharing a row, column or diagonal as conflicts', () => {
     const net = new NeuralNet(defaultNeuralParams(4), 1);
     const U = new Array(16).fill(-1);
-    for (const [r, c] of [[0, 1], [1, 3], [2, 0], [3, 2]]) U[r * 4 + c] = 1; // a solution
+    for (const [r, c] of [
+      [0, 1],
+      [1, 3],
+      [2, 0],
+      [3, 2],
+    ])
+      U[r * 4 + c] = 1; // a solution
     net.load(U);
     expect([...cellStates(net)].filter((x) => x === CELL.queen).length).toBe(4);
     expect(cellStates(net).includes(CELL.conflict)).toBe(false);
@@ -78,17 +84,36 @@ describe('cell states', () => {
 });
 
 describe('charts', () => {
-  const h: History = { step: [0, 1, 2, 3, 4, 5], queens: [8, 6, 7, 8, 8, 8], conflicts: [9, 3, 2, 1, 1, 0], energy: [20, 6, 4, 2, 2, 0], kick: [false, true, true, false, true, false] };
+  const h: History = {
+    step: [0, 1, 2, 3, 4, 5],
+    queens: [8, 6, 7, 8, 8, 8],
+    conflicts: [9, 3, 2, 1, 1, 0],
+    energy: [20, 6, 4, 2, 2, 0],
+    kick: [false, true, true, false, true, false],
+  };
 
   it('finds the kick spans', () => {
-    expect(kickSpans(h)).toEqual([[1, 2], [4, 4]]);
+    expect(kickSpans(h)).toEqual([
+      [1, 2],
+      [4, 4],
+    ]);
   });
 
   it('plots queens, conflicts and energy per step with kicks shaded', () => {
     const o = historyOption(h, 8) as { series: { name: string; data: number[][]; markArea?: { data: unknown[] } }[] };
     expect(o.series.map((s) => s.name)).toEqual(['queens', 'conflicts', 'energy']);
-    expect(o.series[1].data).toEqual([[0, 9], [1, 3], [2, 2], [3, 1], [4, 1], [5, 0]]);
-    expect(o.series[0].markArea!.data).toEqual([[{ xAxis: 0.5 }, { xAxis: 2.5 }], [{ xAxis: 3.5 }, { xAxis: 4.5 }]]);
+    expect(o.series[1].data).toEqual([
+      [0, 9],
+      [1, 3],
+      [2, 2],
+      [3, 1],
+      [4, 1],
+      [5, 0],
+    ]);
+    expect(o.series[0].markArea!.data).toEqual([
+      [{ xAxis: 0.5 }, { xAxis: 2.5 }],
+      [{ xAxis: 3.5 }, { xAxis: 4.5 }],
+    ]);
   });
 });
 
@@ -98,11 +123,16 @@ describe('the sweep', () => {
     { label: 'slides, A = B = 0.6', preset: 'slides', overrides: { A: 0.6, B: 0.6 } },
   ];
 
-  it('plans the sweep request: (N, setting) points, N first, each with the setting\'s parameters for N', () => {
+  it("plans the sweep request: (N, setting) points, N first, each with the setting's parameters for N", () => {
     const request = planSweep([8, 15], settings, 3);
     expect(request.kind).toBe('nqueens-sweep');
     expect(request.seeds).toBe(3);
-    expect(request.points.map((p) => [p.n, p.setting])).toEqual([[8, 0], [8, 1], [15, 0], [15, 1]]);
+    expect(request.points.map((p) => [p.n, p.setting])).toEqual([
+      [8, 0],
+      [8, 1],
+      [15, 0],
+      [15, 1],
+    ]);
     expect(request.points[0].params).toEqual(frameworkParams('neural', defaultNeuralParams(8)));
     expect(request.points[3].params).toMatchObject({ A: 0.6, B: 0.6, update: 'sync' });
     expect(() => planSweep([8], [{ label: 'bad', preset: 'default', overrides: { A: -1 } }], 1)).toThrow(/^A: /);
@@ -116,16 +146,42 @@ describe('the sweep', () => {
   });
 
   it('summarizes success rate, median and IQR of steps over solved runs, and failures by mode', () => {
-    const o = (setting: number, n: number, seed: number, solved: boolean, steps: number, failure?: string): SweepOutcome => ({ index: 0, setting, n, seed, solved, steps, seconds: 0, ...(failure ? { failure } : {}) });
-    const outcomes = [o(0, 16, 1, true, 40), o(0, 8, 1, true, 10), o(0, 8, 2, true, 30), o(0, 8, 3, true, 20), o(0, 8, 4, false, 500, 'loop'), o(1, 8, 1, false, 500, 'oscillation'), o(1, 8, 2, false, 500, 'loop')];
+    const o = (setting: number, n: number, seed: number, solved: boolean, steps: number, failure?: string): SweepOutcome => ({
+      index: 0,
+      setting,
+      n,
+      seed,
+      solved,
+      steps,
+      seconds: 0,
+      ...(failure ? { failure } : {}),
+    });
+    const outcomes = [
+      o(0, 16, 1, true, 40),
+      o(0, 8, 1, true, 10),
+      o(0, 8, 2, true, 30),
+      o(0, 8, 3, true, 20),
+      o(0, 8, 4, false, 500, 'loop'),
+      o(1, 8, 1, false, 500, 'oscillation'),
+      o(1, 8, 2, false, 500, 'loop'),
+    ];
     const cells = summarizeSweep(outcomes, 2);
     expect(cells[0].map((c) => c.n)).toEqual([8, 16]);
     expect(cells[0][0]).toEqual({ setting: 0, n: 8, runs: 4, solved: 3, successRate: 0.75, median: 20, q1: 15, q3: 25, failures: { loop: 1 } });
     expect(cells[1][0]).toMatchObject({ successRate: 0, median: null, q1: null, failures: { oscillation: 1, loop: 1 } });
     const success = successOption(cells, settings) as { series: { data: number[][] }[] };
-    expect(success.series[0].data).toEqual([[8, 0.75], [16, 1]]);
+    expect(success.series[0].data).toEqual([
+      [8, 0.75],
+      [16, 1],
+    ]);
     const steps = stepsOption(cells, settings) as { series: { type: string; data: (number | null)[][] }[] };
-    expect(steps.series[1]).toMatchObject({ type: 'custom', data: [[8, 15, 25], [16, 40, 40]] });
+    expect(steps.series[1]).toMatchObject({
+      type: 'custom',
+      data: [
+        [8, 15, 25],
+        [16, 40, 40],
+      ],
+    });
     expect(steps.series[3].data).toEqual([]); // nothing solved for the second setting
   });
 

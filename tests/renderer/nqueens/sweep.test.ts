@@ -25,14 +25,23 @@ function cellByCell(request: StartNqueensSweep): SweepOutcome[] {
   return request.points.flatMap((p, i) =>
     Array.from({ length: request.seeds }, (_, k) => {
       const r = executeRunSync({ kind: 'nqueens', method: 'neural', n: p.n, params: p.params, seed: k + 1 });
-      return { index: i * request.seeds + k, setting: p.setting, n: p.n, seed: k + 1, solved: r.solved, steps: r.steps, seconds: 0, ...(r.failure !== undefined ? { failure: r.failure } : {}) };
+      return {
+        index: i * request.seeds + k,
+        setting: p.setting,
+        n: p.n,
+        seed: k + 1,
+        solved: r.solved,
+        steps: r.steps,
+        seconds: 0,
+        ...(r.failure !== undefined ? { failure: r.failure } : {}),
+      };
     }),
   );
 }
 
 const fmt = (x: number | null) => (x === null ? '–' : Number.isInteger(x) ? String(x) : x.toFixed(1));
 
-describe('the lab\'s sweep', () => {
+describe("the lab's sweep", () => {
   it('is one run of the app, and shows the figures of each cell run alone', async () => {
     env.mount(NqueensView, '#/nqueens');
     await settle();
@@ -57,7 +66,16 @@ describe('the lab\'s sweep', () => {
     const expected = summarizeSweep(reference, 2)
       .flat()
       .sort((a, b) => a.n - b.n || a.setting - b.setting)
-      .map((c) => [String(c.n), LAB_SETTINGS[c.setting].label, `${c.solved}/${c.runs}`, fmt(c.median), c.q1 === null ? '–' : `${fmt(c.q1)}–${fmt(c.q3)}`, Object.entries(c.failures).map(([m, k]) => `${k} ${m}`).join(', ') || '–']);
+      .map((c) => [
+        String(c.n),
+        LAB_SETTINGS[c.setting].label,
+        `${c.solved}/${c.runs}`,
+        fmt(c.median),
+        c.q1 === null ? '–' : `${fmt(c.q1)}–${fmt(c.q3)}`,
+        Object.entries(c.failures)
+          .map(([m, k]) => `${k} ${m}`)
+          .join(', ') || '–',
+      ]);
     const shown = [...document.querySelectorAll('[data-testid="nq-sweep-table"] tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => text(td)));
     expect(shown).toEqual(expected);
     expect(q('.sweep-charts')).not.toBeNull();
@@ -70,10 +88,14 @@ describe('the lab\'s sweep', () => {
     type(byTestId<HTMLInputElement>('nq-sweep-seeds'), '200');
     const before = sweeps().length;
     click(byTestId('nq-sweep-run'));
-    await waitFor('a few runs done', () => {
-      const m = /^(\d+) \/ 400 runs, \d+ solved…$/.exec(textOf('nq-sweep-count') ?? '');
-      return m && Number(m[1]) >= 2;
-    }, { withinMs: 60_000 });
+    await waitFor(
+      'a few runs done',
+      () => {
+        const m = /^(\d+) \/ 400 runs, \d+ solved…$/.exec(textOf('nq-sweep-count') ?? '');
+        return m && Number(m[1]) >= 2;
+      },
+      { withinMs: 60_000 },
+    );
     const shownPercent = Number(byTestId('nq-sweep-progress')!.getAttribute('aria-valuenow'));
     expect(shownPercent).toBeLessThan(100);
     click(byTestId('nq-sweep-cancel'));
@@ -83,7 +105,10 @@ describe('the lab\'s sweep', () => {
     const result = run.result as NqueensSweepResult;
     expect(result.outcomes.length).toBeGreaterThanOrEqual(2);
     expect(result.outcomes.length).toBeLessThan(400);
-    await waitFor('the count of the runs it finished', () => textOf('nq-sweep-count') === `${result.outcomes.length} / 400 runs, ${result.outcomes.filter((o) => o.solved).length} solved`);
+    await waitFor(
+      'the count of the runs it finished',
+      () => textOf('nq-sweep-count') === `${result.outcomes.length} / 400 runs, ${result.outcomes.filter((o) => o.solved).length} solved`,
+    );
     // What it finished is what those cells give alone.
     const request = planSweep([40], LAB_SETTINGS, 200);
     const reference = cellByCell({ ...request, points: request.points.slice(0, Math.ceil(result.outcomes.length / 200)) }).slice(0, result.outcomes.length);

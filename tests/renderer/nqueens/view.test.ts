@@ -11,7 +11,11 @@ let root: HTMLElement;
 
 const q = <T extends Element = HTMLElement>(sel: string) => root.querySelector<T>(sel);
 const byId = <T extends Element = HTMLElement>(id: string) => q<T>(`[data-testid="${id}"]`)!;
-const stat = (name: string) => [...root.querySelectorAll('[data-testid="nq-stats"] div')].find((d) => d.querySelector('dt')!.textContent === name)!.querySelector('dd')!.textContent!.trim();
+const stat = (name: string) =>
+  [...root.querySelectorAll('[data-testid="nq-stats"] div')]
+    .find((d) => d.querySelector('dt')!.textContent === name)!
+    .querySelector('dd')!
+    .textContent!.trim();
 const click = (el: Element) => (el as HTMLElement).dispatchEvent(new MouseEvent('click', { bubbles: true }));
 const key = (k: string) => window.dispatchEvent(new KeyboardEvent('keydown', { key: k, bubbles: true }));
 const setValue = (el: HTMLInputElement, value: string) => {
@@ -69,7 +73,7 @@ describe('NqueensView', () => {
     expect((byId('nq-reset') as HTMLButtonElement).disabled).toBe(true);
   });
 
-  it('loads the slides\' weights for N with the preset', async () => {
+  it("loads the slides' weights for N with the preset", async () => {
     await nextTick();
     setValue(byId<HTMLInputElement>('nq-n'), '15');
     const select = byId<HTMLSelectElement>('nq-preset');

@@ -38,8 +38,18 @@ const settle = async () => {
   await nextTick();
 };
 type NqueensEvent = Extract<RunSnapshotEvent, { kind: 'nqueens' }>;
-const snap = (runId: string, steps: number, conflicts: number, extra: Partial<NqueensEvent['snapshot']> = {}): NqueensEvent => ({ runId, kind: 'nqueens', snapshot: { steps, conflicts, queens: 1000, seconds: 0.4, progress: 0, paused: false, ...extra } });
-const done = (runId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null, result: NqueensRunReport | null) => ({ runId, kind: 'nqueens' as const, status, reason, result });
+const snap = (runId: string, steps: number, conflicts: number, extra: Partial<NqueensEvent['snapshot']> = {}): NqueensEvent => ({
+  runId,
+  kind: 'nqueens',
+  snapshot: { steps, conflicts, queens: 1000, seconds: 0.4, progress: 0, paused: false, ...extra },
+});
+const done = (runId: string, status: 'done' | 'failed' | 'cancelled', reason: string | null, result: NqueensRunReport | null) => ({
+  runId,
+  kind: 'nqueens' as const,
+  status,
+  reason,
+  result,
+});
 
 function report(over: Partial<NqueensRunReport> & Pick<NqueensRunReport, 'n' | 'method' | 'solved' | 'steps' | 'queens'>): NqueensRunReport {
   return { seed: 1, params: {}, seconds: 0.91, stopReason: 'solver', failure: null, initialConflicts: null, message: '', verified: over.solved, ...over };
@@ -100,7 +110,7 @@ describe('Run in a worker', () => {
     expect(byId<HTMLButtonElement>('nqw-start')!.disabled).toBe(false);
   });
 
-  it('runs the network with the lab\'s parameters and shows a solution on the board until the network steps again', async () => {
+  it("runs the network with the lab's parameters and shows a solution on the board until the network steps again", async () => {
     await nextTick();
     await setValue('nqw-method', 'neural');
     // 100 000 is beyond the network's 4000: N becomes the lab's N.
@@ -108,7 +118,11 @@ describe('Run in a worker', () => {
     click(byId('nqw-start'));
     await settle();
     expect(env.requests).toEqual([{ kind: 'nqueens', method: 'neural', n: 8, seed: 1, params: frameworkParams('neural', defaultNeuralParams(8)) }]);
-    env.snapshot({ runId: 'run-test-1', kind: 'nqueens', snapshot: { steps: 40, conflicts: 3, queens: 9, energy: 2.5, seconds: 0.2, progress: 0, paused: false } });
+    env.snapshot({
+      runId: 'run-test-1',
+      kind: 'nqueens',
+      snapshot: { steps: 40, conflicts: 3, queens: 9, energy: 2.5, seconds: 0.2, progress: 0, paused: false },
+    });
     await nextTick();
     expect(text('nqw-counts')).toBe('40 steps · 3 conflicts · energy 2.5 · 0.2 s');
     // The network's progress is steps against its step limit (5000 at N = 8).
@@ -132,7 +146,7 @@ describe('Run in a worker', () => {
     expect(root.querySelector('[data-testid="nq-stats"] dd')!.textContent).toBe(String(net.step().queens));
   });
 
-  it('names a bad N or seed before sending, and shows the main side\'s refusal', async () => {
+  it("names a bad N or seed before sending, and shows the main side's refusal", async () => {
     await nextTick();
     await setValue('nqw-n', '2');
     expect(text('nqw-problem')).toBe('n: N = 2 has no solution (N must be 1 or at least 4)');
@@ -166,7 +180,9 @@ describe('Run in a worker', () => {
     );
     click(byId('nqw-start'));
     await settle();
-    expect(text('nqw-outcome')).toBe('Not solved: N = 8 with the network (seed 1) stopped at the step limit after 5,000 steps, 0.91 s; failure mode: oscillation.');
+    expect(text('nqw-outcome')).toBe(
+      'Not solved: N = 8 with the network (seed 1) stopped at the step limit after 5,000 steps, 0.91 s; failure mode: oscillation.',
+    );
     expect(byId('nqw-outcome')!.className).toContain('bad');
 
     env.setBeforeAnswer(null);
@@ -175,7 +191,9 @@ describe('Run in a worker', () => {
     click(byId('nqw-cancel'));
     await settle();
     expect(env.cancelled).toEqual(['run-test-2']);
-    env.finish(done('run-test-2', 'cancelled', 'cancelled', report({ n: 8, method: 'neural', solved: false, steps: 321, queens: null, stopReason: 'cancelled' })));
+    env.finish(
+      done('run-test-2', 'cancelled', 'cancelled', report({ n: 8, method: 'neural', solved: false, steps: 321, queens: null, stopReason: 'cancelled' })),
+    );
     await nextTick();
     expect(text('nqw-outcome')).toBe('Cancelled N = 8 with the network (seed 1) after 321 steps, 0.91 s.');
     // A worker that died: no result, the reason.
@@ -221,6 +239,9 @@ describe('Run in a worker', () => {
     expect(progressOf('minconflicts', { ...s, conflicts: 30 }, 100_000, 120, 8).value).toBe(0.75);
     expect(progressOf('neural', s, 1200, 5, 8)).toEqual({ value: 0.25, label: '300 of 1,200 steps' });
     // During the greedy start only some queens are on the board: that is the progress.
-    expect(progressOf('minconflicts', { ...s, steps: 0, queens: 2_500_000 }, 500_000_000, 0, 10_000_000)).toEqual({ value: 0.25, label: 'greedy start: 2,500,000 of 10,000,000 queens placed' });
+    expect(progressOf('minconflicts', { ...s, steps: 0, queens: 2_500_000 }, 500_000_000, 0, 10_000_000)).toEqual({
+      value: 0.25,
+      label: 'greedy start: 2,500,000 of 10,000,000 queens placed',
+    });
   });
 });

@@ -135,7 +135,9 @@ describe('checkDraft', () => {
     const huge = setAt(setAt(newDraft(), 'solvers[1]', { name: 'tabu' }), 'seeds', { count: 60_000 });
     const c = checkDraft(huge);
     expect(c.runs).toBe(120_000);
-    expect(c.errors.get('seeds.count')).toBe('60000 seeds x 1 instance(s) x 2 solver(s) = 120000 runs; an experiment has at most 100000 runs (at most 50000 seeds here); split it into several experiments');
+    expect(c.errors.get('seeds.count')).toBe(
+      '60000 seeds x 1 instance(s) x 2 solver(s) = 120000 runs; an experiment has at most 100000 runs (at most 50000 seeds here); split it into several experiments',
+    );
   });
 
   it('the run count follows the shape even while a field is wrong', () => {
@@ -154,7 +156,10 @@ describe('cloning and solvers that fit', () => {
     const spec = withNormalisations(
       validateSpec({
         name: 'mo',
-        instances: [{ name: 'a', track: 'mo2', n: 12 }, { name: 'b', track: 'mo2', n: 12, normalisation: { ideal: [0, 0], nadir: [5, 5] } }],
+        instances: [
+          { name: 'a', track: 'mo2', n: 12 },
+          { name: 'b', track: 'mo2', n: 12, normalisation: { ideal: [0, 0], nadir: [5, 5] } },
+        ],
         solvers: [{ name: 'nsga2' }],
         seeds: [1],
         budget: { evaluations: 100 },
@@ -166,7 +171,12 @@ describe('cloning and solvers that fit', () => {
     expect(clone.name).toBe('mo-copy-2');
     // In the order the docs write a spec, whatever order the store keeps it in.
     expect(Object.keys(clone)).toEqual(['name', 'instances', 'solvers', 'seeds', 'budget']);
-    expect(Object.keys(inSpecOrder({ budget: {}, seeds: [1], name: 'x', instances: [{ n: 1, track: 'so', name: 'a' }] }))).toEqual(['name', 'instances', 'seeds', 'budget']);
+    expect(Object.keys(inSpecOrder({ budget: {}, seeds: [1], name: 'x', instances: [{ n: 1, track: 'so', name: 'a' }] }))).toEqual([
+      'name',
+      'instances',
+      'seeds',
+      'budget',
+    ]);
     expect(Object.keys((inSpecOrder({ instances: [{ n: 1, track: 'so', name: 'a' }] }).instances as object[])[0])).toEqual(['name', 'track', 'n']);
     expect(getAt(clone, 'instances[0].normalisation')).toBeUndefined();
     expect(getAt(clone, 'instances[1].normalisation')).toEqual({ ideal: [0, 0], nadir: [5, 5] });

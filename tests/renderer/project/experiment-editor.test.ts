@@ -77,7 +77,15 @@ describe('experiment editor: checks as you type', () => {
     expect(byField('instances[0].name')!.value).toBe('mo3-n50');
     expect(errorFor('solvers[0].name')).toBe('solver barrier-ls is single-objective; instance mo3-n50 has 3 objectives');
     // Only the solvers that handle M = 3 are offered (the one that does not fit stays, marked).
-    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual(['random', 'nsga2', 'nsga3', 'moead-ls', 'barrier-mo', 'barrier-ls', ':program']);
+    expect([...byTestId<HTMLSelectElement>('solver-name-0')!.options].map((o) => o.value)).toEqual([
+      'random',
+      'nsga2',
+      'nsga3',
+      'moead-ls',
+      'barrier-mo',
+      'barrier-ls',
+      ':program',
+    ]);
     select(byTestId<HTMLSelectElement>('solver-name-0'), 'moead-ls');
     await settle();
     expect(errorFor('solvers[0].name')).toBeNull();
@@ -107,7 +115,9 @@ describe('experiment editor: the JSON, both ways', () => {
     const broken = JSON.stringify(edited, null, 2).replace('"n": 840', '"n": 840,');
     await typeJson(broken);
     const line = broken.split('\n').findIndex((l) => l.includes('"n": 840,')) + 2;
-    expect(text(q('[data-testid="json-problem"] > span'))).toMatch(new RegExp(`^Line ${line}, column 5: .+\\. The form keeps the last valid spec until the JSON parses\\.$`));
+    expect(text(q('[data-testid="json-problem"] > span'))).toMatch(
+      new RegExp(`^Line ${line}, column 5: .+\\. The form keeps the last valid spec until the JSON parses\\.$`),
+    );
     expect(textOf('problem-count')).toBe('1 problem to fix');
     // The form keeps the last valid spec, locked, while the text is what the user typed.
     expect(byField('instances[0].n')!.value).toBe('840');
@@ -131,7 +141,9 @@ describe('experiment editor: the JSON, both ways', () => {
     // Five seeds can show a difference between three solvers (2 · 2/252 = 0.016 after Holm over the 2 comparisons with the baseline); four cannot (2 · 2/70 = 0.057).
     expect(byTestId('seeds-warning')).toBeNull();
     await typeField('seeds.count', '4');
-    expect(textOf('seeds-warning')).toBe('With 4 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.0571 after Holm over the 2 comparisons of 3 solvers with the baseline, so every +/−/= mark of the comparison will be "=". Use at least 5 seeds.');
+    expect(textOf('seeds-warning')).toBe(
+      'With 4 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.0571 after Holm over the 2 comparisons of 3 solvers with the baseline, so every +/−/= mark of the comparison will be "=". Use at least 5 seeds.',
+    );
     await typeField('seeds.count', '5');
     click(byTestId('seeds-list-mode'));
     await settle();
@@ -158,7 +170,9 @@ describe('experiment editor: saving', () => {
     await typeField('budget.evaluations', '500');
     expect(textOf('run-count')).toBe('1 instance × 2 solvers × 3 seeds = 6 runs');
     // Two solvers, three seeds: 2 / C(6, 3) = 0.1 at best. A warning, not an error: it still saves.
-    expect(textOf('seeds-warning')).toBe('With 3 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.1, so every +/−/= mark of the comparison will be "=". Use at least 4 seeds.');
+    expect(textOf('seeds-warning')).toBe(
+      'With 3 seeds, the rank-sum test cannot show a difference between solvers at p < 0.05: its smallest p is 0.1, so every +/−/= mark of the comparison will be "=". Use at least 4 seeds.',
+    );
     click(byTestId('save'));
     await waitFor('the saved banner', () => byTestId('saved'));
     expect(text(q('[data-testid="saved"] > span'))).toBe('Added saved-one to editor-save: 6 runs, 6 to run.');
@@ -210,7 +224,9 @@ describe('experiment editor: saving', () => {
     expect(text(q('[data-testid="refusal"] > span'))).toBe(
       'Not saved: solvers[0].params.divisions: solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n20). Your draft is unchanged.',
     );
-    expect(errorFor('solvers[0].params.divisions')).toBe('solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n20)');
+    expect(errorFor('solvers[0].params.divisions')).toBe(
+      'solver nsga3: parameter divisions gives 1947792 reference directions at M = 7; at most 100000 (instance mo7-n20)',
+    );
     expect(json().value).toBe(before);
     expect(byField('solvers[0].params.divisions')!.value).toBe('30');
     expect((await env.api.getProject())!.experiments).toEqual([]);
@@ -224,7 +240,13 @@ describe('experiment editor: saving', () => {
 
   it('a different spec under a name the project has is refused, and the draft stays', async () => {
     await env.api.createProject('editor-clash.saikoro');
-    await env.api.addExperiment({ name: 'taken', instances: [{ name: 'so-n12', n: 12 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 50 } });
+    await env.api.addExperiment({
+      name: 'taken',
+      instances: [{ name: 'so-n12', n: 12 }],
+      solvers: [{ name: 'random' }],
+      seeds: [1],
+      budget: { evaluations: 50 },
+    });
     await mount();
     await typeField('name', 'taken');
     expect(textOf('name-taken')).toContain('The project has an experiment named taken');
@@ -239,7 +261,13 @@ describe('experiment editor: saving', () => {
 describe('experiment editor: a stored experiment', () => {
   it('#/experiment/<name> shows its spec read-only; Clone makes a new draft of it, which Undo takes back', async () => {
     await env.api.createProject('editor-view.saikoro');
-    await env.api.addExperiment({ name: 'stored', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'nsga2' }], seeds: { count: 3 }, budget: { evaluations: 200 } });
+    await env.api.addExperiment({
+      name: 'stored',
+      instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }],
+      solvers: [{ name: 'nsga2' }],
+      seeds: { count: 3 },
+      budget: { evaluations: 200 },
+    });
     env.mount(ExperimentView, '#/experiment/stored');
     await appear('viewing');
     await waitFor('the stored spec', () => byField('instances[0].name')?.value === 'mo2-n12');

@@ -87,7 +87,8 @@ export function realAppForViews(options: Parameters<typeof realApp>[0]): RealApp
 }
 
 export const q = <T extends HTMLElement = HTMLElement>(selector: string, root: ParentNode = document) => root.querySelector<T>(selector);
-export const byTestId = <T extends HTMLElement = HTMLElement>(testid: string, root: ParentNode = document) => q<T>(`[data-testid="${CSS.escape(testid)}"]`, root);
+export const byTestId = <T extends HTMLElement = HTMLElement>(testid: string, root: ParentNode = document) =>
+  q<T>(`[data-testid="${CSS.escape(testid)}"]`, root);
 export const byField = <T extends HTMLElement = HTMLInputElement>(field: string) => q<T>(`[data-field="${CSS.escape(field)}"]`);
 export const text = (el: Element | null) => el?.textContent?.replace(/\s+/g, ' ').trim() ?? null;
 export const textOf = (testid: string) => text(byTestId(testid));

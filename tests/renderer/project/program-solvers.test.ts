@@ -98,7 +98,9 @@ describe('experiment editor: an app that does not run programs', () => {
     await settle();
     click(byTestId('save'));
     await waitFor('the refusal', () => errorFor('solvers[1].command'));
-    expect(errorFor('solvers[1].command')).toBe('Adding experiment "experiment-1": the solver my-solver (python3 my_ga.py) is a program, and this server does not run programs; this app instance does not run programs');
+    expect(errorFor('solvers[1].command')).toBe(
+      'Adding experiment "experiment-1": the solver my-solver (python3 my_ga.py) is a program, and this server does not run programs; this app instance does not run programs',
+    );
     expect(textOf('refusal')).toContain('Not saved: solvers[1].command: Adding experiment');
     expect(spec().solvers[1]).toEqual({ name: 'my-solver', command: ['python3', 'my_ga.py'] });
     expect((await refusing.api.getProject())!.experiments).toEqual([]);

@@ -24,7 +24,13 @@ const SMALL = {
   seeds: [1, 2],
   budget: { evaluations: 400, wholeBudget: true },
 };
-const OTHER = { name: 'other', instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }], solvers: [{ name: 'random' }], seeds: [1, 2], budget: { evaluations: 300 } };
+const OTHER = {
+  name: 'other',
+  instances: [{ name: 'mo2-n12', track: 'mo2', n: 12 }],
+  solvers: [{ name: 'random' }],
+  seeds: [1, 2],
+  budget: { evaluations: 300 },
+};
 
 const SAIKORO = path.resolve(import.meta.dirname, '../../../bin/saikoro.mjs');
 /** The command line as another process, in the workspace (as a user in a terminal beside the app). */
@@ -116,7 +122,9 @@ describe('project home: a project open', () => {
     // Recent results: the four runs, each with what listExperimentRuns says of it.
     const runs = await env.api.listExperimentRuns('small');
     await waitFor('four recent results', () => q('[data-testid="recent-results"]')?.querySelectorAll('tbody tr').length === 4, { withinMs: 5000 });
-    const rows = [...q('[data-testid="recent-results"]')!.querySelectorAll('tbody tr')].map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim()));
+    const rows = [...q('[data-testid="recent-results"]')!.querySelectorAll('tbody tr')].map((tr) =>
+      [...tr.querySelectorAll('td')].map((td) => td.textContent!.trim()),
+    );
     const expected = runs.map((r) => ['small', `${r.instance} · ${r.label} · seed ${r.seed}`, resultText(r)]);
     expect(rows.map((r) => [r[1], r[2], r[3]]).sort()).toEqual(expected.sort());
     expect(runs.every((r) => r.status === 'done' && r.best !== null)).toBe(true);

@@ -42,7 +42,9 @@ describe('project home: what recovery kept aside', () => {
     fs.mkdirSync(`${other}.lock`);
     fs.writeFileSync(path.join(`${other}.lock`, 'left.txt'), 'x');
     await env.api.openProject('other.saikoro');
-    await waitFor('the new notice', () => byTestId('project-recovered')?.textContent?.includes('other.saikoro.lock: a lock directory left by a process that has ended'));
+    await waitFor('the new notice', () =>
+      byTestId('project-recovered')?.textContent?.includes('other.saikoro.lock: a lock directory left by a process that has ended'),
+    );
     expect(q('h1')?.textContent).toBe('other');
   });
 

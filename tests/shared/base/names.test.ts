@@ -21,10 +21,22 @@ function doors(name: string): Record<string, Promise<string | null>> {
         (e: Error & { rule?: string }) => e.rule ?? e.message,
       );
   return {
-    spec: refusal(() => validateSpec({ name, instances: [{ name: 'i', track: 'so', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } })),
-    label: refusal(() => validateSpec({ name: 'e', instances: [{ name: 'i', track: 'so', n: 20 }], solvers: [{ name: 'random', label: name }], seeds: [1], budget: { evaluations: 10 } })),
+    spec: refusal(() =>
+      validateSpec({ name, instances: [{ name: 'i', track: 'so', n: 20 }], solvers: [{ name: 'random' }], seeds: [1], budget: { evaluations: 10 } }),
+    ),
+    label: refusal(() =>
+      validateSpec({
+        name: 'e',
+        instances: [{ name: 'i', track: 'so', n: 20 }],
+        solvers: [{ name: 'random', label: name }],
+        seeds: [1],
+        budget: { evaluations: 10 },
+      }),
+    ),
     entrant: refusal(() => checkEntrantName(name)),
-    program: refusal(() => planRun({ kind: 'dice', track: 'so', n: 20, seed: 1, evaluations: 10, solver: name, program: { command: ['node', 'x.mjs'], cwd: '/tmp' } } as never)),
+    program: refusal(() =>
+      planRun({ kind: 'dice', track: 'so', n: 20, seed: 1, evaluations: 10, solver: name, program: { command: ['node', 'x.mjs'], cwd: '/tmp' } } as never),
+    ),
   };
 }
 

@@ -10,7 +10,12 @@ describe('paddedBounds', () => {
     expect(paddedBounds(0.25, 0.3)).toEqual({ min: 0.24, max: 0.32, interval: 0.02 });
     expect(paddedBounds(-5, 5)).toEqual({ min: -7.5, max: 7.5, interval: 2.5 });
     expect(paddedBounds(7, 7)).toEqual({ min: 6, max: 8, interval: 2 });
-    for (const [lo, hi] of [[1.5, 2.25], [100, 10_000], [0.001, 0.002], [208.9, 210]]) {
+    for (const [lo, hi] of [
+      [1.5, 2.25],
+      [100, 10_000],
+      [0.001, 0.002],
+      [208.9, 210],
+    ]) {
       const { min, max, interval } = paddedBounds(lo, hi);
       expect(min).toBeLessThan(lo);
       expect(max).toBeGreaterThan(hi);

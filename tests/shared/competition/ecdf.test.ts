@@ -81,12 +81,29 @@ describe('steps, targets, first hits (hand-computed)', () => {
       { solver: 'S', problem: 'p2', hits: [5, null, null] },
     ]);
     expect(ecdfs).toEqual([
-      { solver: 'S', runs: 2, pairs: 6, reached: 3, points: [{ evaluations: 3, fraction: 1 / 6 }, { evaluations: 5, fraction: 2 / 6 }, { evaluations: 10, fraction: 3 / 6 }] },
+      {
+        solver: 'S',
+        runs: 2,
+        pairs: 6,
+        reached: 3,
+        points: [
+          { evaluations: 3, fraction: 1 / 6 },
+          { evaluations: 5, fraction: 2 / 6 },
+          { evaluations: 10, fraction: 3 / 6 },
+        ],
+      },
       { solver: 'T', runs: 1, pairs: 3, reached: 3, points: [{ evaluations: 1, fraction: 1 }] },
     ]);
     expect([0, 3, 4, 5, 9, 10, 1e9].map((e) => ecdfAt(ecdfs[0], e))).toEqual([0, 1 / 6, 1 / 6, 2 / 6, 2 / 6, 3 / 6, 3 / 6]);
     expect(ecdfCsv([{ ...ecdfs[0], solver: 'S, "fast"' }, ecdfs[1]])).toBe(
-      ['solver,evaluations,fraction,reached,pairs', `"S, ""fast""",3,${1 / 6},1,6`, `"S, ""fast""",5,${2 / 6},2,6`, '"S, ""fast""",10,0.5,3,6', 'T,1,1,3,3', ''].join('\n'),
+      [
+        'solver,evaluations,fraction,reached,pairs',
+        `"S, ""fast""",3,${1 / 6},1,6`,
+        `"S, ""fast""",5,${2 / 6},2,6`,
+        '"S, ""fast""",10,0.5,3,6',
+        'T,1,1,3,3',
+        '',
+      ].join('\n'),
     );
   });
 });
@@ -123,7 +140,7 @@ describe('from real runs: exact runtimes, redone with other targets without a re
     }
   });
 
-  it('several objectives: the hypervolume after every insertion is the true front\'s, so are the runtimes', () => {
+  it("several objectives: the hypervolume after every insertion is the true front's, so are the runtimes", () => {
     const norm = scoreReference('mo3', 60);
     const runs = (['nsga2', 'barrier-mo'] as const).map((solver) => {
       const problem = new CountingProblem('mo3', 60);
@@ -131,7 +148,9 @@ describe('from real runs: exact runtimes, redone with other targets without a re
     });
     const fronts = runs.map((r) => evaluatedFront(r.problem.config, r.result));
     const best = bestKnownHypervolume(fronts, norm);
-    expect(best).toBeGreaterThan(Math.max(...runs.map((r) => (scoreRun({ config: r.problem.config, track: 'mo3', budget: 2500, result: r.result }).score as { hv: number }).hv)) - 1e-12);
+    expect(best).toBeGreaterThan(
+      Math.max(...runs.map((r) => (scoreRun({ config: r.problem.config, track: 'mo3', budget: 2500, result: r.result }).score as { hv: number }).hv)) - 1e-12,
+    );
     for (const r of runs) {
       const steps = resultHypervolumeSteps(r.result, norm)!;
       expect(steps.inexact).toBeNull();
@@ -156,12 +175,20 @@ describe('from real runs: exact runtimes, redone with other targets without a re
   it('a compacted log says so; an older result has no hypervolume steps and an inexact trace', () => {
     const problem = new CountingProblem('mo2', 200);
     const result = solveSync(problem, 'nsga2', {}, 3, { maxEvaluations: 6000 }, { frontLogLimit: 200 });
-    expect(resultHypervolumeSteps(result, scoreReference('mo2', 200))!.inexact).toMatch(/^a compacted front log: exact up to evaluation \d+ and at ceil\(10\^\(i\/\d+\)\) evaluations/);
+    expect(resultHypervolumeSteps(result, scoreReference('mo2', 200))!.inexact).toMatch(
+      /^a compacted front log: exact up to evaluation \d+ and at ceil\(10\^\(i\/\d+\)\) evaluations/,
+    );
     const { frontLog, ...older } = result;
     expect(frontLog).toBeDefined();
     expect(resultHypervolumeSteps(older, scoreReference('mo2', 200))).toBeNull();
     const so = solveSync(new CountingProblem('so', 100), 'random', {}, 1, { maxEvaluations: 300 });
     expect(soSteps({ ...so, traceExact: undefined }).inexact).toMatch(/before exact traces/);
-    expect(hypervolumeSteps({ insertions: [], compacted: null }, 0, scoreReference('mo2', 200))).toEqual({ sense: 'max', evaluations: [], values: [], end: 0, inexact: null });
+    expect(hypervolumeSteps({ insertions: [], compacted: null }, 0, scoreReference('mo2', 200))).toEqual({
+      sense: 'max',
+      evaluations: [],
+      values: [],
+      end: 0,
+      inexact: null,
+    });
   });
 });

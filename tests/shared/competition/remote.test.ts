@@ -1,7 +1,16 @@
 // The pure parts of the competition service: the hello of a remote run, a request checked before
 // anything is evaluated, the token bucket, and the packing of stored sequences.
 import { describe, expect, it } from 'vitest';
-import { checkRequest, messageBytesFor, packedBytes, packSequences, RemoteRefusal, remoteHello, TokenBucket, unpackSequences } from '../../../src-shared/competition/remote.ts';
+import {
+  checkRequest,
+  messageBytesFor,
+  packedBytes,
+  packSequences,
+  RemoteRefusal,
+  remoteHello,
+  TokenBucket,
+  unpackSequences,
+} from '../../../src-shared/competition/remote.ts';
 import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 import { helloMessage } from '../../../src-shared/solvers/program/protocol.ts';
 import { Random } from '../../../src-shared/random.ts';
@@ -39,11 +48,19 @@ describe('a request checked before it is evaluated', () => {
   });
 
   it('refuses what is not a request, and too many sequences, saying nothing was evaluated', () => {
-    expect(refusal(() => checkRequest('{"evaluate": ["12', n, 5))).toMatchObject({ status: 400, message: expect.stringMatching(/^this message is not JSON: ".*"; nothing was evaluated$/) });
+    expect(refusal(() => checkRequest('{"evaluate": ["12', n, 5))).toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/^this message is not JSON: ".*"; nothing was evaluated$/),
+    });
     expect(refusal(() => checkRequest('[1]', n, 5)).message).toMatch(/^this message is not a protocol message/);
-    expect(refusal(() => checkRequest('{"evaluate": "1234"}', n, 5)).message).toBe('this message: "evaluate" must be a list of strings, got "1234"; nothing was evaluated');
+    expect(refusal(() => checkRequest('{"evaluate": "1234"}', n, 5)).message).toBe(
+      'this message: "evaluate" must be a list of strings, got "1234"; nothing was evaluated',
+    );
     const big = refusal(() => checkRequest(JSON.stringify({ evaluate: Array(6).fill('1234561234') }), n, 5));
-    expect([big.status, big.message]).toEqual([413, 'this request holds 6 sequences; at most 5 per request on this server (send several requests); nothing was evaluated']);
+    expect([big.status, big.message]).toEqual([
+      413,
+      'this request holds 6 sequences; at most 5 per request on this server (send several requests); nothing was evaluated',
+    ]);
     expect(big.toJSON()).toEqual({ error: big.message });
   });
 

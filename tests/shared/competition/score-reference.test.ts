@@ -26,10 +26,15 @@ function medians(track: TrackName, n: number, bands: { alpha: number[]; beta: nu
 
 describe('the score reference of a track at N', () => {
   it.each([['mo3', 60] as const])('%s at N = %i: the largest random median over the public instance and the reference draws', (track, n) => {
-    const expected = medians(track, n, { alpha: [2, 2, 2, 2, 2, 27, 5, 0, 0, 1, 0, 0, 1, 0, 0], beta: [5, 5, 5, 5, 5, 30, 8, 1, 0, 3, 0, 1, 2, 0, 0], gamma: [3, 3, 3, 3, 3, 1, 1, 3, 10, 4, 4, 4, 4, 4, 4] });
+    const expected = medians(track, n, {
+      alpha: [2, 2, 2, 2, 2, 27, 5, 0, 0, 1, 0, 0, 1, 0, 0],
+      beta: [5, 5, 5, 5, 5, 30, 8, 1, 0, 3, 0, 1, 2, 0, 0],
+      gamma: [3, 3, 3, 3, 3, 1, 1, 3, 10, 4, 4, 4, 4, 4, 4],
+    });
     // The public instance's medians are the default normalisation's nadir.
     expect(expected).toEqual(diceHvNormalisation(trackConfig(track, n)).nadir);
-    for (let k = 1; k <= REFERENCE_DRAWS; k++) medians(track, n, drawInstance(REFERENCE_SECRET, n, k)).forEach((v, m) => (expected[m] = Math.max(expected[m], v)));
+    for (let k = 1; k <= REFERENCE_DRAWS; k++)
+      medians(track, n, drawInstance(REFERENCE_SECRET, n, k)).forEach((v, m) => (expected[m] = Math.max(expected[m], v)));
     const reference = scoreReference(track, n);
     expect(reference.nadir).toEqual(expected.map((v) => (v > 0 ? v : 1)));
     expect(reference.ideal).toEqual(expected.map(() => 0));

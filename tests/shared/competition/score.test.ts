@@ -35,13 +35,28 @@ function referenceViolation(g: Golden): number {
 function soResult(x: string, claimed: Partial<SolutionRecord>, bestFoundAt: number, evaluations = 1000): SolverResult {
   const best: SolutionRecord = { x, objectives: [0], constraints: new Array(12).fill(0), feasible: true, violation: 0, ...claimed };
   return {
-    solver: 'forged', params: {}, seed: 1, track: 'so', n: 50, objectiveCount: 1, termination: { maxEvaluations: evaluations }, evaluations, seconds: 0, success: true, message: '', stopReason: 'evaluations',
-    best, bestFoundAt, firstFeasibleAt: 1, front: [], trace: [],
+    solver: 'forged',
+    params: {},
+    seed: 1,
+    track: 'so',
+    n: 50,
+    objectiveCount: 1,
+    termination: { maxEvaluations: evaluations },
+    evaluations,
+    seconds: 0,
+    success: true,
+    message: '',
+    stopReason: 'evaluations',
+    best,
+    bestFoundAt,
+    firstFeasibleAt: 1,
+    front: [],
+    trace: [],
   };
 }
 
 describe('a single-objective score', () => {
-  it('is the exact evaluator\'s f of the stored best sequence, with bestFoundAt, whatever the result claims', () => {
+  it("is the exact evaluator's f of the stored best sequence, with bestFoundAt, whatever the result claims", () => {
     const g = golden.get('20201-348')!;
     expect(g.x).toHaveLength(50);
     const honest = scoreRun({ config: so50, track: 'so', budget: 1000, result: soResult(g.x, { objectives: g.objectives }, 417) });
@@ -53,7 +68,7 @@ describe('a single-objective score', () => {
     expect(forged.problem).toMatch(/^result\.best\.objectives\[0\]: stored 0, the sequence evaluates to 13\.4/);
   });
 
-  it('an infeasible best: f is null and the violation is the reference\'s, normalised', () => {
+  it("an infeasible best: f is null and the violation is the reference's, normalised", () => {
     const g = golden.get('20201-340')!;
     expect(g.constraints[0]).toBeGreaterThan(0);
     const { score } = scoreRun({ config: so50, track: 'so', budget: 1000, result: soResult(g.x, { feasible: true, violation: 0 }, 9) });
@@ -66,12 +81,28 @@ describe('a single-objective score', () => {
   it('no result, or a result with no solution, scores as nothing', () => {
     expect(scoreRun({ config: so50, track: 'so', budget: 10, result: null }).score).toEqual({ kind: 'so', f: null, violation: null, at: null, evaluations: 0 });
     const empty = { ...soResult('1'.repeat(50), {}, 1), best: null, bestFoundAt: null, evaluations: 0 };
-    expect(scoreRun({ config: so50, track: 'so', budget: 10, result: empty }).score).toEqual({ kind: 'so', f: null, violation: null, at: null, evaluations: 0 });
+    expect(scoreRun({ config: so50, track: 'so', budget: 10, result: empty }).score).toEqual({
+      kind: 'so',
+      f: null,
+      violation: null,
+      at: null,
+      evaluations: 0,
+    });
   });
 
   it('orders feasible by f then by the evaluation that reached it, then infeasible by violation, then nothing', () => {
     const so = (f: number | null, violation: number | null, at: number | null): SoScore => ({ kind: 'so', f, violation, at, evaluations: 100 });
-    const ordered: (RunScore | null)[] = [so(3, 0, 10), so(3, 0, 20), so(3, 0, null), so(4, 0, 1), so(null, 0.5, 50), so(null, 0.5, 60), so(null, 2, 1), so(null, null, null), null];
+    const ordered: (RunScore | null)[] = [
+      so(3, 0, 10),
+      so(3, 0, 20),
+      so(3, 0, null),
+      so(4, 0, 1),
+      so(null, 0.5, 50),
+      so(null, 0.5, 60),
+      so(null, 2, 1),
+      so(null, null, null),
+      null,
+    ];
     const shuffled = [ordered[5], ordered[8], ordered[0], ordered[7], ordered[3], ordered[1], ordered[6], ordered[2], ordered[4]];
     expect([...shuffled].sort(compareScores)).toEqual(ordered);
     // A rounding is not a difference: 0.1 + 0.2 and 0.3 tie on f, so the evaluation decides.
@@ -96,14 +127,17 @@ function hv2(points: number[][], reference: number[]): number {
 }
 
 describe('a multi-objective score', () => {
-  it('is the hypervolume of the re-evaluated front against the track\'s reference, reached at the last insertion that adds to it', () => {
+  it("is the hypervolume of the re-evaluated front against the track's reference, reached at the last insertion that adds to it", () => {
     const problem = new CountingProblem('mo2', 60);
     const result = solveSync(problem, 'nsga2', {}, 4, { maxEvaluations: 3000 });
     const reference = scoreReference('mo2', 60);
     const { score, problem: contradiction } = scoreRun({ config: problem.config, track: 'mo2', budget: 3000, result });
     expect(contradiction).toBeNull();
     const normalise = (f: number[]) => f.map((v, k) => v / reference.nadir[k]);
-    const expected = hv2(result.front.map((s) => normalise(s.objectives)), [1.1, 1.1]);
+    const expected = hv2(
+      result.front.map((s) => normalise(s.objectives)),
+      [1.1, 1.1],
+    );
     expect(expected).toBeGreaterThan(0);
     expect((score as MoScore).hv).toBeCloseTo(expected, 12);
     expect((score as MoScore).frontSize).toBe(result.front.length);

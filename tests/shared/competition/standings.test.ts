@@ -7,7 +7,13 @@ import { describe, expect, it } from 'vitest';
 import { computeStandings, rankProblem, rankScores, type ProblemScores } from '../../../src-shared/competition/standings.ts';
 import type { RunScore, SoScore } from '../../../src-shared/competition/score.ts';
 
-const so = (f: number | null, violation: number | null = f === null ? 1 : 0, at: number | null = 10): SoScore => ({ kind: 'so', f, violation, at, evaluations: 100 });
+const so = (f: number | null, violation: number | null = f === null ? 1 : 0, at: number | null = 10): SoScore => ({
+  kind: 'so',
+  f,
+  violation,
+  at,
+  evaluations: 100,
+});
 const scipy = JSON.parse(readFileSync(new URL('../../fixtures/competition/friedman-scipy.json', import.meta.url), 'utf8')) as {
   entrants: string[];
   ranks: number[][];
@@ -59,15 +65,21 @@ describe('ranks', () => {
 describe('the standings', () => {
   const result = computeStandings(scipy.entrants, problems);
 
-  it('each problem\'s ranks are the fixture\'s table, averaged over the suite', () => {
-    for (const [b, p] of problems.entries()) expect(scipy.entrants.map((e) => result.standings.find((s) => s.entrant === e)!.problems[p.problem].rank)).toEqual(scipy.ranks[b]);
+  it("each problem's ranks are the fixture's table, averaged over the suite", () => {
+    for (const [b, p] of problems.entries())
+      expect(scipy.entrants.map((e) => result.standings.find((s) => s.entrant === e)!.problems[p.problem].rank)).toEqual(scipy.ranks[b]);
     const byName = Object.fromEntries(result.standings.map((s) => [s.entrant, s]));
     scipy.entrants.forEach((e, j) => expect(byName[e].averageRank).toBeCloseTo(scipy.averageRanks[j], 14));
     // Best first: A (1.5), B (1.93), C (2.86), D (3.71).
-    expect(result.standings.map((s) => [s.entrant, s.rank])).toEqual([['A', 1], ['B', 2], ['C', 3], ['D', 4]]);
+    expect(result.standings.map((s) => [s.entrant, s.rank])).toEqual([
+      ['A', 1],
+      ['B', 2],
+      ['C', 3],
+      ['D', 4],
+    ]);
   });
 
-  it('Friedman, Iman-Davenport and Holm-corrected pairs equal scipy\'s', () => {
+  it("Friedman, Iman-Davenport and Holm-corrected pairs equal scipy's", () => {
     expect(result.friedman).not.toBeNull();
     expect(result.friedman!.problems).toBe(7);
     expect(result.friedman!.entrants).toBe(4);
@@ -86,27 +98,45 @@ describe('the standings', () => {
   });
 
   it('tied averages share the position; no test with one problem or one entrant', () => {
-    const even = computeStandings(['X', 'Y', 'Z'], [
-      { problem: 'a', runs: { X: [so(1)], Y: [so(2)], Z: [so(3)] } },
-      { problem: 'b', runs: { X: [so(2)], Y: [so(1)], Z: [so(3)] } },
+    const even = computeStandings(
+      ['X', 'Y', 'Z'],
+      [
+        { problem: 'a', runs: { X: [so(1)], Y: [so(2)], Z: [so(3)] } },
+        { problem: 'b', runs: { X: [so(2)], Y: [so(1)], Z: [so(3)] } },
+      ],
+    );
+    expect(even.standings.map((s) => [s.entrant, s.rank, s.averageRank])).toEqual([
+      ['X', 1.5, 1.5],
+      ['Y', 1.5, 1.5],
+      ['Z', 3, 3],
     ]);
-    expect(even.standings.map((s) => [s.entrant, s.rank, s.averageRank])).toEqual([['X', 1.5, 1.5], ['Y', 1.5, 1.5], ['Z', 3, 3]]);
     expect(even.friedman).not.toBeNull();
     const one = computeStandings(['X', 'Y'], [{ problem: 'a', runs: { X: [so(1)], Y: [so(2)] } }]);
     expect(one.friedman).toBeNull();
     expect(one.pairwise).toEqual([]);
-    const alone = computeStandings(['X'], problems.slice(0, 2).map((p) => ({ problem: p.problem, runs: { X: p.runs.A } })));
-    expect(alone.standings).toEqual([{ entrant: 'X', rank: 1, averageRank: 1, problems: { p1: expect.objectContaining({ rank: 1 }), p2: expect.objectContaining({ rank: 1 }) } }]);
+    const alone = computeStandings(
+      ['X'],
+      problems.slice(0, 2).map((p) => ({ problem: p.problem, runs: { X: p.runs.A } })),
+    );
+    expect(alone.standings).toEqual([
+      { entrant: 'X', rank: 1, averageRank: 1, problems: { p1: expect.objectContaining({ rank: 1 }), p2: expect.objectContaining({ rank: 1 }) } },
+    ]);
     expect(alone.friedman).toBeNull();
   });
 
   it('mixes tracks: a multi-objective problem ranks by hypervolume', () => {
     const mo = (hv: number, at: number | null): RunScore => ({ kind: 'mo', hv, at, frontSize: 3, evaluations: 100 });
-    const mixed = computeStandings(['X', 'Y'], [
-      { problem: 'so-n840-i1', runs: { X: [so(5)], Y: [so(4)] } },
-      { problem: 'mo2-n840-i1', runs: { X: [mo(0.8, 90)], Y: [mo(0.7, 10)] } },
-      { problem: 'mo3-n840-i1', runs: { X: [mo(0.8, 90)], Y: [mo(0.8, 10)] } },
+    const mixed = computeStandings(
+      ['X', 'Y'],
+      [
+        { problem: 'so-n840-i1', runs: { X: [so(5)], Y: [so(4)] } },
+        { problem: 'mo2-n840-i1', runs: { X: [mo(0.8, 90)], Y: [mo(0.7, 10)] } },
+        { problem: 'mo3-n840-i1', runs: { X: [mo(0.8, 90)], Y: [mo(0.8, 10)] } },
+      ],
+    );
+    expect(mixed.standings.map((s) => [s.entrant, s.averageRank])).toEqual([
+      ['Y', 4 / 3],
+      ['X', 5 / 3],
     ]);
-    expect(mixed.standings.map((s) => [s.entrant, s.averageRank])).toEqual([['Y', 4 / 3], ['X', 5 / 3]]);
   });
 });

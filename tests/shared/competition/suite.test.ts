@@ -27,7 +27,11 @@ describe('the competition suite generator', () => {
   });
 
   it('follows the documented recipe: seed from sha256 of the secret, N and k; alpha, width per feature, then the weights', () => {
-    for (const [secret, n, k] of [['organiser-2026', 840, 3], ['another secret with spaces', 50, 1], ['ünïcode-sécret', 27720, 7]] as const) {
+    for (const [secret, n, k] of [
+      ['organiser-2026', 840, 3],
+      ['another secret with spaces', 50, 1],
+      ['ünïcode-sécret', 27720, 7],
+    ] as const) {
       const hex = createHash('sha256').update(`saikoro-competition-1|${secret}|n${n}|i${k}`, 'utf8').digest('hex');
       const seed = Number.parseInt(hex.slice(0, 13), 16);
       expect(instanceSeed(secret, n, k)).toBe(seed);
@@ -114,14 +118,18 @@ describe('the competition suite generator', () => {
     expect(suite.every((p) => p.hidden)).toBe(true);
     expect(suite[4].config).toEqual(problemConfig('organiser-secret', 'mo2', 840, 1));
     const withPublic = buildSuite({ tracks: ['mo7'], ns: [840], instances: 1, withPublic: true }, 'organiser-secret');
-    expect(withPublic.map((p) => [p.id, p.hidden])).toEqual([['mo7-n840-i0', false], ['mo7-n840-i1', true]]);
+    expect(withPublic.map((p) => [p.id, p.hidden])).toEqual([
+      ['mo7-n840-i0', false],
+      ['mo7-n840-i1', true],
+    ]);
     expect(withPublic[0].config).toEqual(trackConfig('mo7', 840));
   });
 
   it('parses problem ids and refuses what is not one', () => {
     expect(parseProblemId('so-n840-i3')).toEqual({ track: 'so', n: 840, instance: 3 });
     expect(parseProblemId(problemId('mo7', 27720, 0))).toEqual({ track: 'mo7', n: 27720, instance: 0 });
-    for (const bad of ['so-n840', 'mo4-n840-i1', 'so-n0840-i1', 'so-n840-i01', 'SO-n840-i1', 'so-n840-i1 ', 'so-n-1-i1']) expect(parseProblemId(bad)).toBeNull();
+    for (const bad of ['so-n840', 'mo4-n840-i1', 'so-n0840-i1', 'so-n840-i01', 'SO-n840-i1', 'so-n840-i1 ', 'so-n-1-i1'])
+      expect(parseProblemId(bad)).toBeNull();
   });
 
   it('refuses bad definitions and short secrets, naming the field', () => {

@@ -59,10 +59,20 @@ describe('driveSync: when a run stops', () => {
     const clock = manualClock();
     expect(driveSync(new Counter(clock, 0, Infinity, 5), { maxEvaluations: 20, target: 20 }, { clock: new RunClock(clock.now) }).stopReason).toBe('target');
     // Improvements stop at 10: the stall rule fires 25 later, at 35, before the budget of 100.
-    expect(driveSync(new Counter(clock, 0, Infinity, 5), { maxEvaluations: 100, stallEvaluations: 25 }, { clock: new RunClock(clock.now) })).toMatchObject({ work: 35, stopReason: 'stall' });
+    expect(driveSync(new Counter(clock, 0, Infinity, 5), { maxEvaluations: 100, stallEvaluations: 25 }, { clock: new RunClock(clock.now) })).toMatchObject({
+      work: 35,
+      stopReason: 'stall',
+    });
     // 1 ms per unit: 2 seconds of running time after 2000 units.
-    expect(driveSync(new Counter(clock, 1, Infinity, 100), { maxSeconds: 2 }, { clock: new RunClock(clock.now) })).toMatchObject({ work: 2000, seconds: 2, stopReason: 'time' });
-    expect(driveSync(new Counter(clock, 0, 42, 10), {}, { clock: new RunClock(clock.now), requireBudget: false })).toMatchObject({ work: 42, stopReason: 'solver' });
+    expect(driveSync(new Counter(clock, 1, Infinity, 100), { maxSeconds: 2 }, { clock: new RunClock(clock.now) })).toMatchObject({
+      work: 2000,
+      seconds: 2,
+      stopReason: 'time',
+    });
+    expect(driveSync(new Counter(clock, 0, 42, 10), {}, { clock: new RunClock(clock.now), requireBudget: false })).toMatchObject({
+      work: 42,
+      stopReason: 'solver',
+    });
   });
 
   it('sizes steps by time when the run has no maxStep: doubling while fast, halving when slow', () => {
@@ -86,23 +96,27 @@ describe('drive: pause, cancel and snapshots', () => {
     const run = new Counter(clock, 1, Infinity, 100);
     const snapshots: ({ work: number } & RunProgress)[] = [];
     let yields = 0;
-    const done = drive(run, { maxSeconds: 3 }, {
-      clock: new RunClock(clock.now),
-      control,
-      snapshotInterval: 0,
-      onSnapshot: (s) => snapshots.push(s),
-      yieldToHost: async () => {
-        yields++;
-        if (yields === 5) {
-          // Paused after 500 units (0.5 s), for 60 s of wall time.
-          control.pause();
-          setTimeout(() => {
-            clock.advance(60_000);
-            control.resume();
-          }, 0);
-        }
+    const done = drive(
+      run,
+      { maxSeconds: 3 },
+      {
+        clock: new RunClock(clock.now),
+        control,
+        snapshotInterval: 0,
+        onSnapshot: (s) => snapshots.push(s),
+        yieldToHost: async () => {
+          yields++;
+          if (yields === 5) {
+            // Paused after 500 units (0.5 s), for 60 s of wall time.
+            control.pause();
+            setTimeout(() => {
+              clock.advance(60_000);
+              control.resume();
+            }, 0);
+          }
+        },
       },
-    });
+    );
     const r = await done;
     expect(r.stopReason).toBe('time');
     expect(r.work).toBe(3000);
@@ -117,7 +131,11 @@ describe('drive: pause, cancel and snapshots', () => {
   it('sends snapshots at least the interval apart in the seconds they report, and one at the end', async () => {
     const clock = manualClock();
     const snapshots: ({ work: number } & RunProgress)[] = [];
-    await drive(new Counter(clock, 3, Infinity, 10), { maxEvaluations: 1000 }, { clock: new RunClock(clock.now), snapshotInterval: 200, onSnapshot: (s) => snapshots.push(s), yieldToHost: () => Promise.resolve() });
+    await drive(
+      new Counter(clock, 3, Infinity, 10),
+      { maxEvaluations: 1000 },
+      { clock: new RunClock(clock.now), snapshotInterval: 200, onSnapshot: (s) => snapshots.push(s), yieldToHost: () => Promise.resolve() },
+    );
     const times = snapshots.map((s) => s.seconds);
     for (let i = 1; i < times.length - 1; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(0.2 - 1e-12);
     expect(snapshots.at(-1)).toMatchObject({ work: 1000, progress: 1, seconds: 3 });
@@ -130,13 +148,17 @@ describe('drive: pause, cancel and snapshots', () => {
     const clock = manualClock();
     const control = new RunController();
     let yields = 0;
-    const r = await drive(new Counter(clock, 1, Infinity, 50), { maxEvaluations: 10_000 }, {
-      clock: new RunClock(clock.now),
-      control,
-      yieldToHost: async () => {
-        if (++yields === 3) control.cancel();
+    const r = await drive(
+      new Counter(clock, 1, Infinity, 50),
+      { maxEvaluations: 10_000 },
+      {
+        clock: new RunClock(clock.now),
+        control,
+        yieldToHost: async () => {
+          if (++yields === 3) control.cancel();
+        },
       },
-    });
+    );
     expect(r.stopReason).toBe('cancelled');
     expect(r.work).toBe(150);
     const ended = new RunController();
@@ -154,7 +176,15 @@ describe('both kinds of run on the driver', () => {
     const control = new RunController();
     const snapshots: NqueensSnapshot[] = [];
     const result = await executeRun(
-      { kind: 'nqueens', method: 'neural', n: 30, params: { update: 'sync', kickLength: 0, maxSteps: 10_000_000 }, seed: 1, limits: { seconds: 1 }, snapshotIntervalMs: 100 },
+      {
+        kind: 'nqueens',
+        method: 'neural',
+        n: 30,
+        params: { update: 'sync', kickLength: 0, maxSteps: 10_000_000 },
+        seed: 1,
+        limits: { seconds: 1 },
+        snapshotIntervalMs: 100,
+      },
       {
         clock,
         control,
@@ -183,7 +213,15 @@ describe('both kinds of run on the driver', () => {
   it('dice: snapshots carry the front indicator for M <= 3, computed in the run', async () => {
     const snapshots: Snapshot[] = [];
     const result = await executeRun(
-      { kind: 'dice', solver: 'nsga2', params: { populationSize: 20 }, seed: 3, config: trackConfig('mo2', 40), termination: { maxEvaluations: 400 }, snapshotIntervalMs: 0 },
+      {
+        kind: 'dice',
+        solver: 'nsga2',
+        params: { populationSize: 20 },
+        seed: 3,
+        config: trackConfig('mo2', 40),
+        termination: { maxEvaluations: 400 },
+        snapshotIntervalMs: 0,
+      },
       { onSnapshot: (s) => snapshots.push(s), yieldToHost: () => Promise.resolve() },
     );
     const last = snapshots.at(-1)!;
@@ -237,7 +275,11 @@ describe('drive: runs whose steps wait (solver programs)', () => {
 
   it('driveSync refuses a run whose steps wait, and a waiting run needs a maxStep', async () => {
     const clock = manualClock();
-    expect(() => driveSync(new WaitingCounter(clock, 0, Infinity, 5), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).toThrow('this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()');
-    await expect(drive(new WaitingCounter(clock, 0), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).rejects.toThrow('a run whose steps wait (return a promise) must have a maxStep');
+    expect(() => driveSync(new WaitingCounter(clock, 0, Infinity, 5), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).toThrow(
+      'this run waits on something outside (its steps return promises): drive it with drive(), not driveSync()',
+    );
+    await expect(drive(new WaitingCounter(clock, 0), { maxEvaluations: 50 }, { clock: new RunClock(clock.now) })).rejects.toThrow(
+      'a run whose steps wait (return a promise) must have a maxStep',
+    );
   });
 });

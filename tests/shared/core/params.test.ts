@@ -17,7 +17,10 @@ describe('solver parameters', () => {
   it('coerces strings from the command line', () => {
     expect(resolve(parseParamPairs(['populationSize=40', 'crossoverRate=0.5']))).toMatchObject({ populationSize: 40, crossoverRate: 0.5 });
     const hc = findSolver('hill-climbing');
-    expect(resolveParams('hill-climbing', hc.params, { sideways: 'false', neighbourhood: 'swap' }, problem)).toMatchObject({ sideways: false, neighbourhood: 'swap' });
+    expect(resolveParams('hill-climbing', hc.params, { sideways: 'false', neighbourhood: 'swap' }, problem)).toMatchObject({
+      sideways: false,
+      neighbourhood: 'swap',
+    });
   });
 
   it.each([
@@ -25,7 +28,10 @@ describe('solver parameters', () => {
     [{ populationSize: 2.5 }, 'solver ga: parameter populationSize must be an integer, got 2.5'],
     [{ crossoverRate: 'lots' }, 'solver ga: parameter crossoverRate must be a number, got "lots"'],
     [{ mutationRate: 1.5 }, 'solver ga: parameter mutationRate must be >= 0 and <= 1, got 1.5'],
-    [{ mutationrate: 0.1 }, 'solver ga: parameter mutationrate is unknown (parameters of ga: populationSize, tournamentSize, crossoverRate, mutationRate, penalty, elitism)'],
+    [
+      { mutationrate: 0.1 },
+      'solver ga: parameter mutationrate is unknown (parameters of ga: populationSize, tournamentSize, crossoverRate, mutationRate, penalty, elitism)',
+    ],
   ])('rejects %j with an error naming the parameter', (given, message) => {
     expect(() => resolve(given)).toThrow(ParamError);
     expect(() => resolve(given)).toThrow(message);
@@ -33,7 +39,9 @@ describe('solver parameters', () => {
 
   it('rejects bad choices, booleans and exclusive minimums', () => {
     const hc = findSolver('hill-climbing');
-    expect(() => resolveParams('hill-climbing', hc.params, { neighbourhood: 'jump' }, problem)).toThrow('parameter neighbourhood must be one of change, swap, both, got "jump"');
+    expect(() => resolveParams('hill-climbing', hc.params, { neighbourhood: 'jump' }, problem)).toThrow(
+      'parameter neighbourhood must be one of change, swap, both, got "jump"',
+    );
     expect(() => resolveParams('hill-climbing', hc.params, { sideways: 'yes' }, problem)).toThrow('parameter sideways must be true or false, got "yes"');
     const sa = findSolver('annealing');
     expect(() => resolveParams('annealing', sa.params, { temperatureRatio: 0 }, problem)).toThrow('parameter temperatureRatio must be > 0 and <= 1, got 0');
@@ -54,11 +62,15 @@ describe('solver parameters', () => {
 describe('limits that keep a run finite', () => {
   const so = new DiceProblem(trackConfig('so', 30));
   it('tabu: a tenure past 10^7 is refused (its 32-bit counters); one above N runs', () => {
-    expect(() => solveSync(so, 'tabu', { tenure: 1e7 + 1 }, 1, { maxEvaluations: 10 })).toThrow('solver tabu: parameter tenure must be >= 0 and <= 10000000, got 10000001');
+    expect(() => solveSync(so, 'tabu', { tenure: 1e7 + 1 }, 1, { maxEvaluations: 10 })).toThrow(
+      'solver tabu: parameter tenure must be >= 0 and <= 10000000, got 10000001',
+    );
     expect(solveSync(so, 'tabu', { tenure: 31 }, 1, { maxEvaluations: 10 }).evaluations).toBe(10);
   });
   it('ils: a strength past 10^7 is refused; one above N spends the budget and stops', () => {
-    expect(() => solveSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(/solver ils: parameter strength must be (>= 0 and <= 10000000|an integer), got/);
+    expect(() => solveSync(so, 'ils', { strength: 1e308 }, 1, { maxEvaluations: 10 })).toThrow(
+      /solver ils: parameter strength must be (>= 0 and <= 10000000|an integer), got/,
+    );
     expect(solveSync(so, 'ils', { strength: 31 }, 1, { maxEvaluations: 100 }).evaluations).toBe(100);
   });
 });

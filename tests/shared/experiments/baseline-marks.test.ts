@@ -111,7 +111,11 @@ describe('the +/−/= marks against a baseline, against scipy and a written-out 
     const rows = baselineTable(c, 'A');
     expect(rows[0].cells.map((cell) => cell.mark)).toEqual([null, '=', '=', '=', '=']);
     // 2 / C(6, 3) = 0.1, times 4 comparisons with A = 0.4; 5 runs each reach 4 · 2 / C(10, 5) = 0.032 (4 runs: 4 · 2 / C(8, 4) = 0.114).
-    expect(unreachableNotes(c, rows, 'A')).toEqual(['With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.4 after Holm over 4 comparisons with A), so every mark on so-n20 is "=" whatever the runs found. 5 runs per solver (seeds) can show a difference at 0.05.']);
-    expect(metricTable(c, 'A').fewRuns).toBe('With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.4 after Holm over 4 comparisons with A), so every mark on so-n20 is = whatever the runs found; 5 runs per solver can show a difference.');
+    expect(unreachableNotes(c, rows, 'A')).toEqual([
+      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.4 after Holm over 4 comparisons with A), so every mark on so-n20 is "=" whatever the runs found. 5 runs per solver (seeds) can show a difference at 0.05.',
+    ]);
+    expect(metricTable(c, 'A').fewRuns).toBe(
+      'With 3 runs per solver, the rank-sum test cannot reach p < 0.05 (its smallest p is 0.1, 0.4 after Holm over 4 comparisons with A), so every mark on so-n20 is = whatever the runs found; 5 runs per solver can show a difference.',
+    );
   });
 });

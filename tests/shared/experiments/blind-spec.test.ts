@@ -52,7 +52,7 @@ describe('the spec-level "blind"', () => {
     expect(sighted.id).toBe(sha256Hex(canonicalJson(fields)).slice(0, 32));
     expect(blind.id).toBe(sha256Hex(canonicalJson({ ...fields, blind: true })).slice(0, 32));
     const { id, index, instance, label, launch, ...key } = blind;
-    void index, instance, label, launch;
+    (void index, instance, label, launch);
     expect(runId(key)).toBe(id);
   });
 
@@ -75,7 +75,9 @@ describe('the spec-level "blind"', () => {
     expect(() => validateSpec(hidden)).toThrow(/^instances\[0\]\.hidden: a hidden instance needs a blind experiment/);
     expect(validateSpec({ ...hidden, blind: true }).instances[0].hidden).toBe(true);
     expect('hidden' in validateSpec({ ...hidden, instances: [{ name: 'x', hidden: false }] }).instances[0]).toBe(false);
-    expect(() => validateSpec({ ...hidden, blind: true, instances: [{ name: 'x', hidden: 'no' }] })).toThrow(/^instances\[0\]\.hidden: must be true or false, got "no"$/);
+    expect(() => validateSpec({ ...hidden, blind: true, instances: [{ name: 'x', hidden: 'no' }] })).toThrow(
+      /^instances\[0\]\.hidden: must be true or false, got "no"$/,
+    );
     // Hidden is not part of any run id: the instance's name and its being hidden are labels.
     const open = expandGrid(validateSpec({ ...hidden, blind: true, instances: [{ name: 'so-n20-i1', track: 'so', n: 20 }] }));
     expect(expandGrid(validateSpec({ ...hidden, blind: true })).map((r) => r.id)).toEqual(open.map((r) => r.id));

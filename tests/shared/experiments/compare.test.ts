@@ -13,7 +13,10 @@ const spec = validateSpec({
     { name: 'b', track: 'mo2', n: 30, normalisation: norm },
     { name: 's', track: 'so', n: 20 },
   ],
-  solvers: [{ name: 'random', label: 'A' }, { name: 'random', label: 'B', params: { batch: 7 } }],
+  solvers: [
+    { name: 'random', label: 'A' },
+    { name: 'random', label: 'B', params: { batch: 7 } },
+  ],
   seeds: [1, 2, 3],
   budget: { evaluations: 100 },
 });
@@ -97,7 +100,8 @@ describe('compareExperiment', () => {
     const old = JSON.parse(JSON.stringify(spec).replaceAll('"normalisation"', '"normalization"')) as ExperimentSpec;
     expect(old.instances[0]).toEqual({ name: 'a', track: 'mo2', n: 20, normalization: norm });
     expect(expandGrid(old).map((r) => r.id)).toEqual(expandGrid(spec).map((r) => r.id));
-    for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best'] as const) expect(compareExperiment(old, stored(), metric)).toEqual(compareExperiment(spec, stored(), metric));
+    for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility', 'best'] as const)
+      expect(compareExperiment(old, stored(), metric)).toEqual(compareExperiment(spec, stored(), metric));
     expect(compareExperiment(old, stored(), 'hv').instances[0].normalisation).toEqual(norm);
   });
 
@@ -121,15 +125,37 @@ const spec2 = validateSpec({
     { name: 'c', track: 'mo2', n: 20, normalisation: { ideal: [0, 0], nadir: [2, 2] } },
     { name: 's', track: 'so', n: 20 },
   ],
-  solvers: [{ name: 'random', label: 'A' }, { name: 'random', label: 'B', params: { batch: 7 } }],
+  solvers: [
+    { name: 'random', label: 'A' },
+    { name: 'random', label: 'B', params: { batch: 7 } },
+  ],
   seeds: [1, 2, 3],
   budget: { evaluations: 100 },
 });
 // Normalised: A1 {(0,1), (.5,.5), (1,0)}, A2 {(0,1), (.2,.6), (1,0)}, A3 {(.5,.5)},
 //             B1 {(0,.8), (.8,0)}, B2 {} (no feasible solution), B3 {(.4,.4)}.
 const fronts2: Record<string, number[][][]> = {
-  A: [[[0, 2], [1, 1], [2, 0]], [[0, 2], [0.4, 1.2], [2, 0]], [[1, 1]]],
-  B: [[[0, 1.6], [1.6, 0]], [], [[0.8, 0.8]]],
+  A: [
+    [
+      [0, 2],
+      [1, 1],
+      [2, 0],
+    ],
+    [
+      [0, 2],
+      [0.4, 1.2],
+      [2, 0],
+    ],
+    [[1, 1]],
+  ],
+  B: [
+    [
+      [0, 1.6],
+      [1.6, 0],
+    ],
+    [],
+    [[0.8, 0.8]],
+  ],
 };
 // SO instance: B's second seed never finds a feasible solution.
 const feasibleSo: Record<string, boolean[]> = { A: [true, true, true], B: [true, false, true] };
@@ -171,7 +197,11 @@ describe('metricValues: the per-run values compareExperiment summarises', () => 
     expect(A.runs[1].value).toBeCloseTo(Math.sqrt((2 * (0.6 - 2.6 / 3) ** 2 + (1.4 - 2.6 / 3) ** 2) / 2), 12);
     expect(A.missing).toBe(1);
     // B2 has an empty front and B3 a single point: no spacing.
-    expect(B.runs.map((r) => [r.seed, r.value === null])).toEqual([[1, false], [2, true], [3, true]]);
+    expect(B.runs.map((r) => [r.seed, r.value === null])).toEqual([
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
     for (const metric of ['hv', 'igd+', 'epsilon', 'spacing', 'feasibility'] as const) {
       const c = compareExperiment(spec2, runs, metric);
       const values = metricValues(spec2, runs, metric).instances[0].solvers;
@@ -238,7 +268,10 @@ describe('compareExperiment: epsilon, spacing, feasibility', () => {
     expect(B.summary).toMatchObject({ n: 1, median: 0 });
     // The old fixture has only one-point fronts: no values at all, no pair test.
     const old = compareExperiment(spec, stored(), 'spacing');
-    expect(old.instances[0].solvers.map((s) => [s.withoutValue, s.summary])).toEqual([[3, null], [3, null]]);
+    expect(old.instances[0].solvers.map((s) => [s.withoutValue, s.summary])).toEqual([
+      [3, null],
+      [3, null],
+    ]);
     expect(old.instances[0].pairs).toEqual([]);
   });
 
@@ -271,7 +304,14 @@ describe('compareExperiment: epsilon, spacing, feasibility', () => {
     for (const inst of c.instances) for (const s of inst.solvers) expect(s.summary).toMatchObject({ n: 3, mean: 1 });
     const runs = stored();
     const run = expandGrid(spec).find((r) => r.instance === 's' && r.label === 'A' && r.seed === 1)!;
-    runs.set(run.id, { id: run.id, result: { front: [], best: { x: '1', objectives: [5], constraints: [2], feasible: false, violation: 0.2 }, firstFeasibleAt: null } as unknown as SolverResult });
+    runs.set(run.id, {
+      id: run.id,
+      result: {
+        front: [],
+        best: { x: '1', objectives: [5], constraints: [2], feasible: false, violation: 0.2 },
+        firstFeasibleAt: null,
+      } as unknown as SolverResult,
+    });
     const s = compareExperiment(spec, runs, 'feasibility').instances[2];
     expect(s.solvers[0].summary!.mean).toBeCloseTo(2 / 3, 12);
   });

@@ -9,7 +9,11 @@ import { trackConfig } from '../../../src-shared/problems/dice/config.ts';
 const box = { ideal: [0, 0], nadir: [3, 4] };
 const input = (key: string) => ({
   name: 'ids',
-  instances: [{ name: 'a', track: 'mo2', n: 12, [key]: box }, { name: 'b', track: 'mo2', n: 12 }, { name: 'c', track: 'so', n: 10 }],
+  instances: [
+    { name: 'a', track: 'mo2', n: 12, [key]: box },
+    { name: 'b', track: 'mo2', n: 12 },
+    { name: 'c', track: 'so', n: 10 },
+  ],
   solvers: [{ name: 'random' }],
   seeds: [1, 2],
   // Instance c has one objective: these ids were recorded when every run used its whole budget.
@@ -33,7 +37,9 @@ describe('the spec field normalisation (older spelling normalization)', () => {
     const bad = (key: string) => ({ ...input(key), instances: [{ name: 'a', track: 'mo2', [key]: { ideal: [0, 0], nadir: [1, 0] } }] });
     expect(() => validateSpec(bad('normalisation'))).toThrow('instances[0].normalisation.nadir[1]: must exceed ideal[1] (0 <= 0)');
     expect(() => validateSpec(bad('normalization'))).toThrow('instances[0].normalization.nadir[1]: must exceed ideal[1] (0 <= 0)');
-    expect(() => validateSpec({ ...input('normalisation'), instances: [{ name: 'a', normalisation: { ideal: [0] } }] })).toThrow('instances[0].normalisation.nadir: must be a list of 1 numbers');
+    expect(() => validateSpec({ ...input('normalisation'), instances: [{ name: 'a', normalisation: { ideal: [0] } }] })).toThrow(
+      'instances[0].normalisation.nadir: must be a list of 1 numbers',
+    );
     expect(() => validateSpec({ ...input('normalisation'), instances: [{ name: 'a', track: 'mo2', normalisation: box, normalisations: box }] })).toThrow(
       'instances[0].normalisations: is not a known field (known: name, track, n, config, normalisation, normalization, hidden)',
     );

@@ -25,8 +25,16 @@ describe('remote solver entries', () => {
     expect(refused([{ name: 'a b', remote: true }])).toMatch(/solvers\[0\]\.name/);
   });
 
-  it('expands to blind runs with ids of their own and no request; a built-in solver\'s name is refused', () => {
-    const runs = expandGrid(validateSpec({ ...base, solvers: [{ name: 'alice', remote: true }, { name: 'bob', command: ['python3', 'x.py'] }] }));
+  it("expands to blind runs with ids of their own and no request; a built-in solver's name is refused", () => {
+    const runs = expandGrid(
+      validateSpec({
+        ...base,
+        solvers: [
+          { name: 'alice', remote: true },
+          { name: 'bob', command: ['python3', 'x.py'] },
+        ],
+      }),
+    );
     const remote = runs.filter((r) => r.remote);
     expect(remote.map((r) => [r.solver, r.label, r.seed, r.params, r.program, r.launch])).toEqual([
       ['alice', 'alice', 1, {}, undefined, undefined],
@@ -39,6 +47,8 @@ describe('remote solver entries', () => {
     // The same entrant under the name of a program gives other runs (ids hash remote).
     const asProgram = expandGrid(validateSpec({ ...base, solvers: [{ name: 'alice', command: ['python3', 'x.py'] }] }));
     expect(asProgram[0].id).not.toBe(remote[0].id);
-    expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', remote: true }] }))).toThrow(/"random" is a built-in solver's name; give the remote entrant another name/);
+    expect(() => expandGrid(validateSpec({ ...base, solvers: [{ name: 'random', remote: true }] }))).toThrow(
+      /"random" is a built-in solver's name; give the remote entrant another name/,
+    );
   });
 });

@@ -21,9 +21,7 @@ describe('chi-square quantiles against scipy chi2.ppf', () => {
   });
 
   it('matches every row to 1e-12 relative', () => {
-    const misses = rows
-      .map((r) => ({ ...r, ours: chi2Quantile(r.df, r.p) }))
-      .filter((r) => !(Math.abs(r.ours - r.q) <= 1e-12 * r.q));
+    const misses = rows.map((r) => ({ ...r, ours: chi2Quantile(r.df, r.p) })).filter((r) => !(Math.abs(r.ours - r.q) <= 1e-12 * r.q));
     expect(misses).toEqual([]);
   });
 

@@ -22,7 +22,13 @@ describe('incomplete gamma functions', () => {
       for (let k = 0; k < n; k++) total += Math.exp(-x + k * Math.log(x) - lnGamma(k + 1));
       return total;
     };
-    for (const [n, x] of [[5, 3], [30, 25], [100, 110], [400, 380], [2000, 2050]]) {
+    for (const [n, x] of [
+      [5, 3],
+      [30, 25],
+      [100, 110],
+      [400, 380],
+      [2000, 2050],
+    ]) {
       expect(rel(regularizedGammaQ(n, x), poissonQ(n, x)), `Q(${n},${x})`).toBeLessThan(1e-11);
       expect(Math.abs(regularizedGammaP(n, x) + regularizedGammaQ(n, x) - 1)).toBeLessThan(1e-14);
     }

@@ -140,16 +140,48 @@ describe('a worked example with three runs', () => {
   //   k = 3: (2,4) (3,3) (4,2)      = the worst; the joins of one point per run, non-dominated:
   //          (1,4)v(2,3)v(2,2) = (2,4), (3,2)v(2,3)v(2,2) = (3,3), (3,2)v(4,1)v(2,2) = (4,2).
   const fronts = [
-    [[1, 4], [3, 2]],
-    [[2, 3], [4, 1]],
-    [[2, 2], [3, 3]],
+    [
+      [1, 4],
+      [3, 2],
+    ],
+    [
+      [2, 3],
+      [4, 1],
+    ],
+    [
+      [2, 2],
+      [3, 3],
+    ],
   ];
 
   it('has the surfaces worked out by hand', () => {
     const [k1, k2, k3] = attainmentSurfaces(fronts, [1, 2, 3]);
-    expect(k1).toEqual({ level: 1, fraction: 1 / 3, points: [[1, 4], [2, 2], [4, 1]] });
-    expect(k2).toEqual({ level: 2, fraction: 2 / 3, points: [[2, 3], [3, 2]] });
-    expect(k3).toEqual({ level: 3, fraction: 1, points: [[2, 4], [3, 3], [4, 2]] });
+    expect(k1).toEqual({
+      level: 1,
+      fraction: 1 / 3,
+      points: [
+        [1, 4],
+        [2, 2],
+        [4, 1],
+      ],
+    });
+    expect(k2).toEqual({
+      level: 2,
+      fraction: 2 / 3,
+      points: [
+        [2, 3],
+        [3, 2],
+      ],
+    });
+    expect(k3).toEqual({
+      level: 3,
+      fraction: 1,
+      points: [
+        [2, 4],
+        [3, 3],
+        [4, 2],
+      ],
+    });
     const summary = attainmentSummary(fronts);
     expect(summary.runs).toBe(3);
     expect(summary.best.points).toEqual(k1.points);
@@ -248,7 +280,10 @@ describe('attainment surfaces against brute force', () => {
   it('holds the invariants: staircases, nested levels, best = non-dominated union, worst = the intersection', () => {
     forEachCase(13, (_random, fronts) => {
       const n = fronts.length;
-      const surfaces = attainmentSurfaces(fronts, Array.from({ length: n }, (_, i) => i + 1));
+      const surfaces = attainmentSurfaces(
+        fronts,
+        Array.from({ length: n }, (_, i) => i + 1),
+      );
       for (const s of surfaces) {
         for (let i = 1; i < s.points.length; i++) {
           expect(s.points[i][0]).toBeGreaterThan(s.points[i - 1][0]);
@@ -275,7 +310,12 @@ describe('attainment surfaces against brute force', () => {
       const shuffled = random.shuffle(fronts.map((run) => random.shuffle([...run])));
       expect(attainmentSurfaces(shuffled, levels)).toEqual(expected);
       // each run reduced to its non-dominated set, or padded with points its own points dominate
-      expect(attainmentSurfaces(fronts.map((run) => nondominated(run)), levels)).toEqual(expected);
+      expect(
+        attainmentSurfaces(
+          fronts.map((run) => nondominated(run)),
+          levels,
+        ),
+      ).toEqual(expected);
       const padded = fronts.map((run) => [...run, ...run.map((p) => [p[0] + random.int(0, 3), p[1] + random.int(0, 3)]), ...run]);
       expect(attainmentSurfaces(padded, levels)).toEqual(expected);
       expect(attainmentSummary(fronts)).toEqual({ runs: n, best: expected[0], median: expected[medianLevel(n) - 1], worst: expected[n - 1] });
@@ -360,8 +400,28 @@ describe('edge cases', () => {
 
   it('ties on an axis and duplicates across runs give one staircase point each', () => {
     // three runs with the same f1 = 1, f2 = 3, 2, 2; and (1,2) twice across runs
-    const fronts = [[[1, 3], [2, 1]], [[1, 2]], [[1, 2], [1, 2]]];
-    expect(attainmentSurfaces(fronts, [1, 2, 3]).map((s) => s.points)).toEqual([[[1, 2], [2, 1]], [[1, 2]], [[1, 3], [2, 2]]]);
+    const fronts = [
+      [
+        [1, 3],
+        [2, 1],
+      ],
+      [[1, 2]],
+      [
+        [1, 2],
+        [1, 2],
+      ],
+    ];
+    expect(attainmentSurfaces(fronts, [1, 2, 3]).map((s) => s.points)).toEqual([
+      [
+        [1, 2],
+        [2, 1],
+      ],
+      [[1, 2]],
+      [
+        [1, 3],
+        [2, 2],
+      ],
+    ]);
   });
 
   it('reads -0 as 0', () => {

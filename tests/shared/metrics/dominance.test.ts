@@ -49,7 +49,14 @@ describe('non-dominated sorting', () => {
   it('matches the textbook example: fronts of a small 2-objective set', () => {
     // Hand-checked: (1,5),(2,3),(4,1) are mutually non-dominated; (3,4) is dominated only by
     // (2,3); (5,5) by several points of both earlier fronts.
-    const points = [[5, 5], [1, 5], [3, 4], [2, 3], [4, 1], [3, 4]];
+    const points = [
+      [5, 5],
+      [1, 5],
+      [3, 4],
+      [2, 3],
+      [4, 1],
+      [3, 4],
+    ];
     expect(nonDominatedSort(points)).toEqual([[1, 3, 4], [2, 5], [0]]);
     expect(nonDominatedIndices(points)).toEqual([1, 3, 4]);
   });
@@ -66,7 +73,14 @@ describe('non-dominated sorting', () => {
   });
 
   it('constrained sort: feasible fronts by Pareto, then infeasible by increasing violation', () => {
-    const points = [[1, 1], [0, 0], [2, 0], [0, 2], [5, 5], [3, 3]];
+    const points = [
+      [1, 1],
+      [0, 0],
+      [2, 0],
+      [0, 2],
+      [5, 5],
+      [3, 3],
+    ];
     const violations = [0, 0.3, 0, 0, 0.1, 0.3];
     expect(constrainedNonDominatedSort(points, violations)).toEqual([[0, 2, 3], [4], [1, 5]]);
     expect(() => constrainedNonDominatedSort(points, [0])).toThrow(/differ in length/);
@@ -75,7 +89,19 @@ describe('non-dominated sorting', () => {
   it('crowding distance of a front (Deb et al. 2002, Fig. 1 definition)', () => {
     // Sorted by f1: (0,4),(1,2),(3,1),(4,0); ranges 4 and 4.
     // (1,2): (3-0)/4 + (4-1)/4 = 1.5; (3,1): (4-1)/4 + (2-0)/4 = 1.25.
-    expect(crowdingDistance([[1, 2], [4, 0], [0, 4], [3, 1]])).toEqual([1.5, Infinity, Infinity, 1.25]);
-    expect(crowdingDistance([[1, 2], [2, 1]])).toEqual([Infinity, Infinity]);
+    expect(
+      crowdingDistance([
+        [1, 2],
+        [4, 0],
+        [0, 4],
+        [3, 1],
+      ]),
+    ).toEqual([1.5, Infinity, Infinity, 1.25]);
+    expect(
+      crowdingDistance([
+        [1, 2],
+        [2, 1],
+      ]),
+    ).toEqual([Infinity, Infinity]);
   });
 });

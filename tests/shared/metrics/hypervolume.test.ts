@@ -53,7 +53,16 @@ describe('hypervolume (WFG)', () => {
   it('matches the value published in the pygmo documentation', () => {
     // https://esa.github.io/pygmo2/tutorials/hypervolume_advanced.html :
     // hypervolume([[1,0,1],[1,1,0],[-1,2,2]]).compute([5,5,5]) == 114.0
-    expect(hypervolume([[1, 0, 1], [1, 1, 0], [-1, 2, 2]], [5, 5, 5])).toBe(114);
+    expect(
+      hypervolume(
+        [
+          [1, 0, 1],
+          [1, 1, 0],
+          [-1, 2, 2],
+        ],
+        [5, 5, 5],
+      ),
+    ).toBe(114);
   });
 
   it('gives r^M - 1 for the M unit vectors against (r, ..., r)', () => {
@@ -70,8 +79,26 @@ describe('hypervolume (WFG)', () => {
     expect(hypervolume([[0.5]], [1])).toBe(0.5);
     expect(hypervolume([[1, 2, 3, 4]], [2, 4, 6, 8])).toBe(1 * 2 * 3 * 4);
     // points on or beyond the reference point add nothing
-    expect(hypervolume([[1, 5], [5, 1], [6, 0]], [5, 5])).toBe(0);
-    expect(hypervolume([[1, 1], [1, 1], [2, 2]], [3, 3])).toBe(4);
+    expect(
+      hypervolume(
+        [
+          [1, 5],
+          [5, 1],
+          [6, 0],
+        ],
+        [5, 5],
+      ),
+    ).toBe(0);
+    expect(
+      hypervolume(
+        [
+          [1, 1],
+          [1, 1],
+          [2, 2],
+        ],
+        [3, 3],
+      ),
+    ).toBe(4);
   });
 
   it('equals the grid brute force on random small integer sets, M = 2..7 (with duplicates and dominated points)', () => {
@@ -108,7 +135,12 @@ describe('hypervolume (WFG)', () => {
       const shuffled = random.shuffle(points.map((p) => [...p]));
       expect(hypervolume(shuffled, ref)).toBeCloseTo(base, 12);
       const perm = random.shuffle(Array.from({ length: m }, (_, k) => k));
-      expect(hypervolume(points.map((p) => perm.map((k) => p[k])), ref)).toBeCloseTo(base, 12);
+      expect(
+        hypervolume(
+          points.map((p) => perm.map((k) => p[k])),
+          ref,
+        ),
+      ).toBeCloseTo(base, 12);
       const dominated = points.slice(0, 20).map((p) => p.map((v) => v + 0.01));
       expect(hypervolume([...points, ...dominated], ref)).toBeCloseTo(base, 12);
       // removing a point never increases HV, and the volume stays inside the reference box

@@ -7,9 +7,23 @@ describe('IGD and IGD+', () => {
   // Ishibuchi, Masuda, Tanigaki, Nojima, EMO 2015 (LNCS 9019), the worked example with
   // reference points Z and two sets A, B: IGD(A) = 3.707, IGD(B) = 2.591 (IGD prefers B),
   // IGD+(A) = 1.482, IGD+(B) = 2.260 (IGD+ prefers A, which dominates B).
-  const Z = [[0, 10], [1, 6], [2, 2], [6, 1], [10, 0]];
-  const A = [[2, 4], [3, 3], [4, 2]];
-  const B = [[2, 8], [4, 4], [8, 2]];
+  const Z = [
+    [0, 10],
+    [1, 6],
+    [2, 2],
+    [6, 1],
+    [10, 0],
+  ];
+  const A = [
+    [2, 4],
+    [3, 3],
+    [4, 2],
+  ];
+  const B = [
+    [2, 8],
+    [4, 4],
+    [8, 2],
+  ];
   it('reproduces the published values (printed with 3 decimals)', () => {
     const near = (v: number, published: number) => expect(Math.abs(v - published)).toBeLessThan(1e-3);
     near(igd(A, Z), 3.707);
@@ -33,8 +47,23 @@ describe('additive epsilon', () => {
   it('is the smallest shift that makes the front weakly dominate the reference set', () => {
     // For z = (0,10): min over A of max(a - z) = min(max(2,-6), max(3,-7), max(4,-8)) = 2;
     // z = (1,6): 1; z = (2,2): min(2,1,2) = 1; z = (6,1): min(3,2,1) = 1; z = (10,0): min(4,3,2) = 2.
-    const Z = [[0, 10], [1, 6], [2, 2], [6, 1], [10, 0]];
-    expect(additiveEpsilon([[2, 4], [3, 3], [4, 2]], Z)).toBe(2);
+    const Z = [
+      [0, 10],
+      [1, 6],
+      [2, 2],
+      [6, 1],
+      [10, 0],
+    ];
+    expect(
+      additiveEpsilon(
+        [
+          [2, 4],
+          [3, 3],
+          [4, 2],
+        ],
+        Z,
+      ),
+    ).toBe(2);
     expect(additiveEpsilon(Z, Z)).toBe(0);
     expect(additiveEpsilon([[-1, -1]], Z)).toBe(-1);
   });
@@ -42,10 +71,23 @@ describe('additive epsilon', () => {
 
 describe('spacing (Schott)', () => {
   it('is 0 for evenly spaced points and matches a hand computation otherwise', () => {
-    expect(spacing([[0, 3], [1, 2], [2, 1], [3, 0]])).toBe(0);
+    expect(
+      spacing([
+        [0, 3],
+        [1, 2],
+        [2, 1],
+        [3, 0],
+      ]),
+    ).toBe(0);
     // nearest Manhattan distances: (0,4)->(1,2): 3; (1,2)->(0,4) 3; (3,0)->(1,2) 4. mean 10/3;
     // S = sqrt(((3-10/3)^2*2 + (4-10/3)^2) / 2) = sqrt((2/9 + 4/9) / 2) = sqrt(1/3)
-    expect(spacing([[0, 4], [1, 2], [3, 0]])).toBeCloseTo(Math.sqrt(1 / 3), 12);
+    expect(
+      spacing([
+        [0, 4],
+        [1, 2],
+        [3, 0],
+      ]),
+    ).toBeCloseTo(Math.sqrt(1 / 3), 12);
     expect(spacing([[1, 1]])).toBe(0);
   });
 });

@@ -46,15 +46,28 @@ describe('results recorded before the runtime refactor', () => {
     expect(new Set(nqueensRows.map((r) => r.solver))).toEqual(new Set(['nqueens-neural', 'nqueens-minconflicts']));
   });
 
-  it.each(diceRows.map((r) => [`${r.solver} ${r.track} N=${r.n} seed ${r.seed}${r.termination.target !== undefined ? ' target' : ''}`, r] as const))('dice: %s', (_name, row) => {
-    const result = executeRunSync({ kind: 'dice', solver: row.solver, params: {}, seed: row.seed, config: trackConfig(row.track, row.n), termination: row.termination });
-    expect(timeless(result)).toEqual(row.result);
-  });
+  it.each(diceRows.map((r) => [`${r.solver} ${r.track} N=${r.n} seed ${r.seed}${r.termination.target !== undefined ? ' target' : ''}`, r] as const))(
+    'dice: %s',
+    (_name, row) => {
+      const result = executeRunSync({
+        kind: 'dice',
+        solver: row.solver,
+        params: {},
+        seed: row.seed,
+        config: trackConfig(row.track, row.n),
+        termination: row.termination,
+      });
+      expect(timeless(result)).toEqual(row.result);
+    },
+  );
 
   it.each(nqueensRows.map((r) => [`${r.solver} N=${r.n} seed ${r.seed} ${JSON.stringify(r.params)}`, r] as const))('N-Queens: %s', async (_name, row) => {
     const method = row.solver.replace('nqueens-', '') as NqueensMethod;
     const limits = row.termination.maxEvaluations !== undefined ? { steps: row.termination.maxEvaluations } : undefined;
-    const result = await executeRun({ kind: 'nqueens', method, n: row.n, params: row.params, seed: row.seed, ...(limits ? { limits } : {}) }, { yieldToHost: () => Promise.resolve() });
+    const result = await executeRun(
+      { kind: 'nqueens', method, n: row.n, params: row.params, seed: row.seed, ...(limits ? { limits } : {}) },
+      { yieldToHost: () => Promise.resolve() },
+    );
     // initialConflicts is newer than the recorded rows; tests/shared/problems/nqueens/solvers.test.ts checks it.
     const { kind: _kind, method: _method, initialConflicts: _initialConflicts, ...rest } = { ...result, seconds: 0 };
     expect({ ...rest, solver: row.solver }).toEqual({ ...row.result });

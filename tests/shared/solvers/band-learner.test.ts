@@ -56,7 +56,8 @@ describe('band learner', () => {
           const pinned = (end: number) => count(end - near, end - 1e-9) >= 5 && count(end + 1e-9, end + near) >= 5;
           if (pinned(config.alpha[i])) worst = Math.max(worst, Math.abs(learner.alpha[i] - config.alpha[i]));
           if (pinned(config.beta[i])) worst = Math.max(worst, Math.abs(learner.beta[i] - config.beta[i]));
-          if (values.filter((v) => v < config.alpha[i] || v > config.beta[i]).length >= 10) worst = Math.max(worst, Math.abs(learner.gamma[i] / config.gamma[i] - 1));
+          if (values.filter((v) => v < config.alpha[i] || v > config.beta[i]).length >= 10)
+            worst = Math.max(worst, Math.abs(learner.gamma[i] / config.gamma[i] - 1));
         }
         const ok = learner.exact && worst < 1e-3;
         if (ok) recovered++;

@@ -164,7 +164,9 @@ describe('a multi-objective front log', () => {
 
   it('the checkpoint ladder: ceil(10^(i / p)), without repeats', () => {
     // Python's math.ceil(10 ** (i / p)) over i = 0, 1, ...
-    expect(frontLogCheckpoints(100, 20)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 15, 16, 18, 20, 23, 26, 29, 32, 36, 40, 45, 51, 57, 64, 71, 80, 90, 100]);
+    expect(frontLogCheckpoints(100, 20)).toEqual([
+      1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 13, 15, 16, 18, 20, 23, 26, 29, 32, 36, 40, 45, 51, 57, 64, 71, 80, 90, 100,
+    ]);
     expect(frontLogCheckpoints(1000, 1)).toEqual([1, 10, 100, 1000]);
     expect(frontLogCheckpoints(40, 2)).toEqual([1, 4, 10, 32]);
     expect([1, 2, 7, 11, 100, 101, 5000].map((a) => nextFrontLogCheckpoint(a, 20))).toEqual([1, 2, 7, 12, 100, 113, 5012]);
@@ -175,7 +177,15 @@ describe('a multi-objective front log', () => {
 
   it('is the same for executeRunSync (a worker) as for the test helper, and absent for one objective', () => {
     const config = trackConfig('mo5', 40);
-    const a = executeRunSync({ kind: 'dice', solver: 'barrier-mo', params: {}, seed: 1, config, termination: { maxEvaluations: 800 }, traceHypervolume: false });
+    const a = executeRunSync({
+      kind: 'dice',
+      solver: 'barrier-mo',
+      params: {},
+      seed: 1,
+      config,
+      termination: { maxEvaluations: 800 },
+      traceHypervolume: false,
+    });
     const b = solveSync(createDiceProblem(config), 'barrier-mo', {}, 1, { maxEvaluations: 800 });
     expect(a.frontLog).toEqual(b.frontLog);
     expect(a.frontLog!.insertions.every((row) => row.length === 6)).toBe(true);

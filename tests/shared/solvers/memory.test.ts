@@ -1,7 +1,14 @@
 // The memory a run's settings will need, estimated before it starts: the terms that grow with N
 // for every solver that holds many sequences, and the refusal that names them.
 import { describe, expect, it } from 'vitest';
-import { estimateRunMemory, EVALUATOR_BYTES_PER_POSITION, MB, memoryRefusal, SEQUENCE_OVERHEAD_BYTES, STATE_BYTES_PER_POSITION } from '../../../src-shared/solvers/memory.ts';
+import {
+  estimateRunMemory,
+  EVALUATOR_BYTES_PER_POSITION,
+  MB,
+  memoryRefusal,
+  SEQUENCE_OVERHEAD_BYTES,
+  STATE_BYTES_PER_POSITION,
+} from '../../../src-shared/solvers/memory.ts';
 import { resolveParams } from '../../../src-shared/core/params.ts';
 import { createDiceProblem } from '../../../src-shared/problems/dice/problem.ts';
 import { solvers as SOLVERS } from '../../../src-shared/solvers/registry.ts';
@@ -24,13 +31,18 @@ describe('estimateRunMemory', () => {
     const n = 500_000;
     expect(estimateRunMemory(shape('random', { batch: 1000 }, n)).bytes).toBe(base(n) + 1000 * (n + SEQUENCE_OVERHEAD_BYTES));
     // moead-ls at M = 2 refines up to H = 19: 20 subproblems.
-    expect(estimateRunMemory(shape('moead-ls', { maxDivisions: 0 }, n, 2)).bytes).toBe(base(n) + 20 * (STATE_BYTES_PER_POSITION * n + n + SEQUENCE_OVERHEAD_BYTES));
+    expect(estimateRunMemory(shape('moead-ls', { maxDivisions: 0 }, n, 2)).bytes).toBe(
+      base(n) + 20 * (STATE_BYTES_PER_POSITION * n + n + SEQUENCE_OVERHEAD_BYTES),
+    );
     // barrier-mo at M = 3, H = 2: 6 subproblems.
-    expect(estimateRunMemory(shape('barrier-mo', { divisions: 2 }, n, 3)).bytes).toBe(base(n) + 6 * (STATE_BYTES_PER_POSITION * n + n + SEQUENCE_OVERHEAD_BYTES));
+    expect(estimateRunMemory(shape('barrier-mo', { divisions: 2 }, n, 3)).bytes).toBe(
+      base(n) + 6 * (STATE_BYTES_PER_POSITION * n + n + SEQUENCE_OVERHEAD_BYTES),
+    );
   });
 
   it('a single-trajectory solver holds one state', () => {
-    for (const solver of ['hill-climbing', 'ils', 'barrier-ls', 'annealing', 'tabu', 'steepest']) expect(estimateRunMemory(shape(solver, {}, 1e7)).bytes).toBe(base(1e7));
+    for (const solver of ['hill-climbing', 'ils', 'barrier-ls', 'annealing', 'tabu', 'steepest'])
+      expect(estimateRunMemory(shape(solver, {}, 1e7)).bytes).toBe(base(1e7));
   });
 
   it("every solver's defaults at N = 10^6 fit in 2 GB, so an ordinary machine runs them", () => {
@@ -38,7 +50,10 @@ describe('estimateRunMemory', () => {
       for (const track of info.objectives === 'single' ? (['so'] as const) : (['mo2', 'mo3', 'mo7'] as const)) {
         const problem = createDiceProblem(trackConfig(track, 1_000_000));
         const params = resolveParams(info.name, info.params, {}, problem);
-        expect(estimateRunMemory({ solver: info.name, params, n: 1_000_000, objectiveCount: problem.objectiveCount }).bytes, `${info.name} ${track}`).toBeLessThan(2048 * MB);
+        expect(
+          estimateRunMemory({ solver: info.name, params, n: 1_000_000, objectiveCount: problem.objectiveCount }).bytes,
+          `${info.name} ${track}`,
+        ).toBeLessThan(2048 * MB);
       }
     }
   });

@@ -22,7 +22,11 @@ describe('--param names that are not parameters', () => {
   });
 
   it('the same from a spec file: {"__proto__": 1} in params', () => {
-    const spec = validateSpec(JSON.parse('{"name": "p", "instances": [{"name": "a", "n": 20}], "solvers": [{"name": "ga", "params": {"__proto__": 1}}], "seeds": [1], "budget": {"evaluations": 10}}'));
+    const spec = validateSpec(
+      JSON.parse(
+        '{"name": "p", "instances": [{"name": "a", "n": 20}], "solvers": [{"name": "ga", "params": {"__proto__": 1}}], "seeds": [1], "budget": {"evaluations": 10}}',
+      ),
+    );
     expect(() => expandGridWithSetups(spec)).toThrow(/^solvers\[0\]\.params\.__proto__: solver ga: parameter __proto__ is unknown/);
   });
 });
@@ -39,8 +43,16 @@ describe('parameters out of range relative to each other', () => {
   });
 
   it('is refused at experiment add, naming the field', () => {
-    const spec = validateSpec({ name: 'e', instances: [{ name: 'a', n: 20 }], solvers: [{ name: 'ga', params: { elitism: 1e308 } }], seeds: [1], budget: { evaluations: 10 } });
+    const spec = validateSpec({
+      name: 'e',
+      instances: [{ name: 'a', n: 20 }],
+      solvers: [{ name: 'ga', params: { elitism: 1e308 } }],
+      seeds: [1],
+      budget: { evaluations: 10 },
+    });
     expect(() => expandGridWithSetups(spec)).toThrow(SpecError);
-    expect(() => expandGridWithSetups(spec)).toThrow('solvers[0].params.elitism: solver ga: parameter elitism must be less than populationSize (100), got 1e+308 (instance a)');
+    expect(() => expandGridWithSetups(spec)).toThrow(
+      'solvers[0].params.elitism: solver ga: parameter elitism must be less than populationSize (100), got 1e+308 (instance a)',
+    );
   });
 });

@@ -7,7 +7,7 @@ import { aboveBandMask, inCostlyWindow, matchesPattern } from '../../../src-shar
 const LENGTH = [2, 2, 3, 4, 4, 5, 4, 5, 6, 7];
 
 describe('ILS pattern windows', () => {
-  it('count exactly the evaluator\'s F6..F15 on random and run-heavy sequences', () => {
+  it("count exactly the evaluator's F6..F15 on random and run-heavy sequences", () => {
     const random = Random.fromSeed(9);
     for (let t = 0; t < 40; t++) {
       const n = 20 + random.below(60);

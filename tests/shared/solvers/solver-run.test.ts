@@ -63,14 +63,21 @@ describe('a solver run on the driver', () => {
     const steps = [1, 37, 3, 61, 11];
     const clock = () => (time.t += steps[time.reads++ % steps.length]);
     const snaps: Snapshot[] = [];
-    await solve(so, 'ga', {}, 1, { maxEvaluations: 3000 }, {
-      onSnapshot: (s) => snaps.push(s),
-      clock,
-      yieldToHost: async () => void (time.t += 20),
-      sliceMilliseconds: 0,
-      maxStepEvaluations: 100,
-      snapshotInterval: 200,
-    });
+    await solve(
+      so,
+      'ga',
+      {},
+      1,
+      { maxEvaluations: 3000 },
+      {
+        onSnapshot: (s) => snaps.push(s),
+        clock,
+        yieldToHost: async () => void (time.t += 20),
+        sliceMilliseconds: 0,
+        maxStepEvaluations: 100,
+        snapshotInterval: 200,
+      },
+    );
     expect(snaps.length).toBeGreaterThan(3);
     for (let k = 1; k < snaps.length - 1; k++) expect(snaps[k].seconds - snaps[k - 1].seconds).toBeGreaterThanOrEqual(0.2 - 1e-12);
   });
@@ -87,14 +94,21 @@ describe('a solver run on the driver', () => {
   it('cancels between steps and still returns what it found', async () => {
     const control = new RunController();
     const { options } = fakeTime();
-    const result = await solve(so, 'ils', {}, 1, { maxEvaluations: 100_000 }, {
-      ...options,
-      onSnapshot: (s) => {
-        if (s.evaluations >= 300) control.cancel();
+    const result = await solve(
+      so,
+      'ils',
+      {},
+      1,
+      { maxEvaluations: 100_000 },
+      {
+        ...options,
+        onSnapshot: (s) => {
+          if (s.evaluations >= 300) control.cancel();
+        },
+        control,
+        snapshotInterval: 0,
       },
-      control,
-      snapshotInterval: 0,
-    });
+    );
     expect(result.stopReason).toBe('cancelled');
     expect(result.evaluations).toBe(300);
     expect(result.message).toContain('cancelled');
@@ -105,20 +119,27 @@ describe('a solver run on the driver', () => {
     const control = new RunController();
     const { time, options } = fakeTime();
     const snaps: Snapshot[] = [];
-    const result = await solve(so, 'ils', {}, 2, { maxEvaluations: 1000 }, {
-      ...options,
-      onSnapshot: (s) => {
-        snaps.push(s);
-        if (s.evaluations === 200 && !s.paused) control.pause();
-        if (s.paused)
-          setTimeout(() => {
-            time.t += 60_000;
-            control.resume();
-          }, 5);
+    const result = await solve(
+      so,
+      'ils',
+      {},
+      2,
+      { maxEvaluations: 1000 },
+      {
+        ...options,
+        onSnapshot: (s) => {
+          snaps.push(s);
+          if (s.evaluations === 200 && !s.paused) control.pause();
+          if (s.paused)
+            setTimeout(() => {
+              time.t += 60_000;
+              control.resume();
+            }, 5);
+        },
+        control,
+        snapshotInterval: 0,
       },
-      control,
-      snapshotInterval: 0,
-    });
+    );
     expect(snaps.filter((s) => s.paused).map((s) => s.evaluations)).toEqual([200]);
     expect(result.evaluations).toBe(1000);
     expect(result.seconds).toBeLessThan(2);
@@ -246,7 +267,7 @@ describe('a solver run on the driver', () => {
   });
 });
 
-describe('the tests\' runs are the worker\'s', () => {
+describe("the tests' runs are the worker's", () => {
   // tests/helpers/solve.ts drives a SolverRun as the dice kind of run does; here it meets the
   // worker's own entry (executeRun / executeRunSync of a request) on the same request.
   it.each([

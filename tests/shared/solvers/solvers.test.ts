@@ -16,7 +16,11 @@ function problemFor(info: SolverInfo): CountingProblem {
   return new CountingProblem(info.objectives === 'multi' ? 'mo2' : 'so', N);
 }
 
-function runSolver(info: SolverInfo, seed: number, extra: { maxStepEvaluations?: number; blind?: boolean } = {}): { result: SolverResult; problem: CountingProblem } {
+function runSolver(
+  info: SolverInfo,
+  seed: number,
+  extra: { maxStepEvaluations?: number; blind?: boolean } = {},
+): { result: SolverResult; problem: CountingProblem } {
   const problem = problemFor(info);
   const result = solveSync(problem, info.name, {}, seed, { maxEvaluations: BUDGET }, extra);
   return { result, problem };

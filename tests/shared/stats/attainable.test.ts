@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { cannotDiffer, runsNeeded, smallestHolmP, smallestRankSumP } from '../../../src-shared/stats/attainable.ts';
 import { mannWhitney } from '../../../src-shared/stats/mann-whitney.ts';
 
-const apart = (n1: number, n2: number) => mannWhitney(Array.from({ length: n1 }, (_, i) => i), Array.from({ length: n2 }, (_, i) => 100 + i)).p;
+const apart = (n1: number, n2: number) =>
+  mannWhitney(
+    Array.from({ length: n1 }, (_, i) => i),
+    Array.from({ length: n2 }, (_, i) => 100 + i),
+  ).p;
 
 describe('smallestRankSumP', () => {
   it('is 2 / C(n1 + n2, n1) for the exact test: 3 and 3 runs give 0.1, so p < 0.05 cannot happen', () => {

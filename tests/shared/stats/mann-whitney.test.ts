@@ -10,7 +10,12 @@ function binomial(n: number, k: number): number {
 
 describe('Mann-Whitney exact null distribution', () => {
   it('has C(m+n, m) arrangements, is symmetric, and P(U = 0) = 1 / C(m+n, m)', () => {
-    for (const [m, n] of [[3, 3], [4, 7], [8, 8], [10, 12]]) {
+    for (const [m, n] of [
+      [3, 3],
+      [4, 7],
+      [8, 8],
+      [10, 12],
+    ]) {
       const counts = mannWhitneyCounts(m, n);
       expect(counts.length).toBe(m * n + 1);
       expect(counts.reduce((s, c) => s + c, 0)).toBe(binomial(m + n, m));

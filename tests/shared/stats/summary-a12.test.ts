@@ -158,9 +158,19 @@ describe('Vargha-Delaney A12', () => {
     const y = [0.1, 2.2, 3.5];
     const value = a12(x, y);
     expect(a12(x.map(Math.exp), y.map(Math.exp))).toBe(value);
-    expect(a12(x.map((v) => 3 * v - 7), y.map((v) => 3 * v - 7))).toBe(value);
+    expect(
+      a12(
+        x.map((v) => 3 * v - 7),
+        y.map((v) => 3 * v - 7),
+      ),
+    ).toBe(value);
     // Reversing the order (negating) swaps the roles.
-    expect(a12(x.map((v) => -v), y.map((v) => -v))).toBeCloseTo(1 - value, 15);
+    expect(
+      a12(
+        x.map((v) => -v),
+        y.map((v) => -v),
+      ),
+    ).toBeCloseTo(1 - value, 15);
     // The order of the values inside a sample does not matter.
     expect(a12([...x].reverse(), [...y].reverse())).toBe(value);
   });

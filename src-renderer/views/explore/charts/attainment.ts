@@ -34,11 +34,22 @@ export function attainmentOption({ solver, colour, points, surfaces, runs, names
   });
   return {
     legend: { type: 'scroll', left: 8, right: 36 },
-    tooltip: { trigger: 'item', formatter: (p: { seriesName: string; value: number[] }) => `${escapeHtml(p.seriesName)}<br>(${formatNumber(p.value[0])}, ${formatNumber(p.value[1])})` },
+    tooltip: {
+      trigger: 'item',
+      formatter: (p: { seriesName: string; value: number[] }) => `${escapeHtml(p.seriesName)}<br>(${formatNumber(p.value[0])}, ${formatNumber(p.value[1])})`,
+    },
     xAxis: { type: 'value', name: names[0], min: bounds.x0, max: bounds.x1, axisLabel: boundedLabels },
     yAxis: { type: 'value', name: names[1], min: bounds.y0, max: bounds.y1, axisLabel: boundedLabels },
     series: [
-      { name: 'points', type: 'scatter', data: points.map((p) => [p[0], p[1]]), symbolSize: points.length > LARGE_THRESHOLD ? 3 : 5, large: points.length > LARGE_THRESHOLD, itemStyle: { color: c, opacity: 0.5, borderWidth: 0 }, z: 1 },
+      {
+        name: 'points',
+        type: 'scatter',
+        data: points.map((p) => [p[0], p[1]]),
+        symbolSize: points.length > LARGE_THRESHOLD ? 3 : 5,
+        large: points.length > LARGE_THRESHOLD,
+        itemStyle: { color: c, opacity: 0.5, borderWidth: 0 },
+        z: 1,
+      },
       line('best', surfaces.best, { width: 1.5 }),
       line('median', surfaces.median, { width: 2.5 }),
       line('worst', surfaces.worst, { width: 1.5, type: 'dashed' }),

@@ -26,7 +26,19 @@ export interface EafDifferenceInput {
  * darker, the larger the difference. Each is one image over the plot, so hundreds of thousands
  * of rectangles cost what one picture does. Both show the grand best and worst surfaces.
  */
-export function eafDifferenceOption({ nameA, nameB, colourA, colourB, imageA, imageB, bounds, best, worst, names, palette = LIGHT_PALETTE }: EafDifferenceInput): EChartsCoreOption {
+export function eafDifferenceOption({
+  nameA,
+  nameB,
+  colourA,
+  colourB,
+  imageA,
+  imageB,
+  bounds,
+  best,
+  worst,
+  names,
+  palette = LIGHT_PALETTE,
+}: EafDifferenceInput): EChartsCoreOption {
   const image = (url: string, gridIndex: number) => ({
     type: 'custom',
     name: gridIndex === 0 ? `${nameA} attains more often` : `${nameB} attains more often`,
@@ -44,8 +56,32 @@ export function eafDifferenceOption({ nameA, nameB, colourA, colourB, imageA, im
     z: 1,
   });
   const lines = (gridIndex: number) => [
-    { name: 'best of all runs', type: 'line', step: 'end', showSymbol: false, xAxisIndex: gridIndex, yAxisIndex: gridIndex, data: surfaceLine(best, bounds), lineStyle: { color: palette.text, width: 1.2 }, itemStyle: { color: palette.text }, z: 3, silent: true },
-    { name: 'worst of all runs', type: 'line', step: 'end', showSymbol: false, xAxisIndex: gridIndex, yAxisIndex: gridIndex, data: surfaceLine(worst, bounds), lineStyle: { color: palette.text, width: 1.2, type: 'dashed' }, itemStyle: { color: palette.text }, z: 3, silent: true },
+    {
+      name: 'best of all runs',
+      type: 'line',
+      step: 'end',
+      showSymbol: false,
+      xAxisIndex: gridIndex,
+      yAxisIndex: gridIndex,
+      data: surfaceLine(best, bounds),
+      lineStyle: { color: palette.text, width: 1.2 },
+      itemStyle: { color: palette.text },
+      z: 3,
+      silent: true,
+    },
+    {
+      name: 'worst of all runs',
+      type: 'line',
+      step: 'end',
+      showSymbol: false,
+      xAxisIndex: gridIndex,
+      yAxisIndex: gridIndex,
+      data: surfaceLine(worst, bounds),
+      lineStyle: { color: palette.text, width: 1.2, type: 'dashed' },
+      itemStyle: { color: palette.text },
+      z: 3,
+      silent: true,
+    },
   ];
   const axes = (gridIndex: number) => ({
     x: { type: 'value', gridIndex, name: names[0], min: bounds.x0, max: bounds.x1, axisLabel: { ...boundedLabels, hideOverlap: true } },

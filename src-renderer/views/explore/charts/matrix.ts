@@ -30,7 +30,12 @@ export interface MatrixLayout {
  * works in any panel). Every panel draws every point shown: through ECharts, or on the view's
  * point layer above LARGE_THRESHOLD points (then the axes are fitted here, as in the scatter).
  */
-export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: MatrixInput): { option: EChartsCoreOption; lookup: PointLookup; layout: MatrixLayout; layer: boolean } {
+export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: MatrixInput): {
+  option: EChartsCoreOption;
+  lookup: PointLookup;
+  layout: MatrixLayout;
+  layer: boolean;
+} {
   const m = data.objectiveCount;
   const size = m - 1;
   const panels: { xi: number; yi: number }[] = [];
@@ -58,14 +63,39 @@ export function matrixOption({ data, groups, hidden, palette = LIGHT_PALETTE }: 
   panels.forEach(({ xi, yi }, p) => {
     const row = yi - 1;
     const col = xi;
-    grids.push({ id: matrixGridId(xi, yi), left: `${left + col * (w + gap)}%`, top: `${top + row * (h + gap)}%`, width: `${w}%`, height: `${h}%`, outerBoundsMode: 'none' });
+    grids.push({
+      id: matrixGridId(xi, yi),
+      left: `${left + col * (w + gap)}%`,
+      top: `${top + row * (h + gap)}%`,
+      width: `${w}%`,
+      height: `${h}%`,
+      outerBoundsMode: 'none',
+    });
     const outerX = row === size - 1;
     const outerY = col === 0;
     // Short names (f1, f2, ...): the panels are small; the scatter's pickers give the groups.
     // No label at an x axis's right end, where it would run into the next panel's first.
     const ends = (b: AxisBounds | null) => (b ? { min: b.min, max: b.max } : {});
-    xAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerX ? `f${xi + 1}` : '', nameGap: 22, axisLabel: { show: outerX, hideOverlap: true, showMaxLabel: false, fontSize: 10, formatter: (v: number) => formatNumber(v) }, splitNumber: 3, ...ends(bounds[xi]) });
-    yAxes.push({ type: 'value', gridIndex: p, scale: true, name: outerY ? `f${yi + 1}` : '', nameGap: 26, axisLabel: { show: outerY, hideOverlap: true, fontSize: 10, formatter: (v: number) => formatNumber(v) }, splitNumber: 3, ...ends(bounds[yi]) });
+    xAxes.push({
+      type: 'value',
+      gridIndex: p,
+      scale: true,
+      name: outerX ? `f${xi + 1}` : '',
+      nameGap: 22,
+      axisLabel: { show: outerX, hideOverlap: true, showMaxLabel: false, fontSize: 10, formatter: (v: number) => formatNumber(v) },
+      splitNumber: 3,
+      ...ends(bounds[xi]),
+    });
+    yAxes.push({
+      type: 'value',
+      gridIndex: p,
+      scale: true,
+      name: outerY ? `f${yi + 1}` : '',
+      nameGap: 26,
+      axisLabel: { show: outerY, hideOverlap: true, fontSize: 10, formatter: (v: number) => formatNumber(v) },
+      splitNumber: 3,
+      ...ends(bounds[yi]),
+    });
     // On the layer: one series per group, without data, in the first panel (the legend's).
     if (layer && p > 0) return;
     groups.forEach((g) => {

@@ -53,12 +53,29 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
     progressive: 0,
     silent: true,
   }));
-  series.push({ id: SELECTION_SERIES, name: SELECTION_SERIES, type: 'parallel', data: [], lineStyle: { color: palette.accent, width: 2, opacity: 0.9 }, inactiveOpacity: 0.9, activeOpacity: 0.9, progressive: 0, silent: true, z: 5 });
+  series.push({
+    id: SELECTION_SERIES,
+    name: SELECTION_SERIES,
+    type: 'parallel',
+    data: [],
+    lineStyle: { color: palette.accent, width: 2, opacity: 0.9 },
+    inactiveOpacity: 0.9,
+    activeOpacity: 0.9,
+    progressive: 0,
+    silent: true,
+    z: 5,
+  });
   return {
     drawn,
     total,
     option: {
-      legend: { data: groups.map((g) => g.name), selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])), type: 'scroll', left: 8, right: 40 },
+      legend: {
+        data: groups.map((g) => g.name),
+        selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])),
+        type: 'scroll',
+        left: 8,
+        right: 40,
+      },
       parallel: { left: 56, right: 84, top: 64, bottom: 28, parallelAxisDefault: { realtime: false } },
       parallelAxis: data.objectiveNames.map((name, k) => ({
         id: parallelAxisId(k),
@@ -71,7 +88,15 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
         axisLine: { lineStyle: { color: palette.axis } },
         axisTick: { lineStyle: { color: palette.axis } },
         // Over the lines, on a box of the surface colour: 4,000 lines would hide them otherwise.
-        axisLabel: { color: palette.muted, fontSize: 10, formatter: (v: number) => formatNumber(v), backgroundColor: palette.surface, padding: [1, 3], borderRadius: 2, hideOverlap: true },
+        axisLabel: {
+          color: palette.muted,
+          fontSize: 10,
+          formatter: (v: number) => formatNumber(v),
+          backgroundColor: palette.surface,
+          padding: [1, 3],
+          borderRadius: 2,
+          hideOverlap: true,
+        },
         z: 10,
         areaSelectStyle: { width: 18, borderWidth: 1, color: palette.accent, borderColor: palette.accent, opacity: 0.25 },
       })),
@@ -85,7 +110,11 @@ export function parallelOption({ data, groups, hidden, palette = LIGHT_PALETTE }
  * parallel option by id: each in its series' colour (`colours`: the grouping's, as the lines
  * below are drawn), wider and stronger than the rest.
  */
-export function parallelSelectionSeries(data: ExplorerData, selection: Int32Array | null, colours?: { groups: readonly SeriesGroup[]; groupOf: Int32Array; palette?: ChartPalette }): Record<string, unknown> {
+export function parallelSelectionSeries(
+  data: ExplorerData,
+  selection: Int32Array | null,
+  colours?: { groups: readonly SeriesGroup[]; groupOf: Int32Array; palette?: ChartPalette },
+): Record<string, unknown> {
   const shown = selection && selection.length ? strideSample(selection, PARALLEL_LINE_LIMIT) : new Int32Array(0);
   // Many lines at once: fainter, so the bundle keeps its shape.
   const opacity = shown.length > 1000 ? 0.25 : shown.length > 100 ? 0.5 : 0.9;
@@ -95,7 +124,13 @@ export function parallelSelectionSeries(data: ExplorerData, selection: Int32Arra
     return g >= 0 && colours ? groupColour(palette, colours.groups[g]) : palette.accent;
   };
   const values = rows(data, shown);
-  return { id: SELECTION_SERIES, data: values.map((value, j) => ({ value, lineStyle: { color: colourOf(shown[j]) } })), lineStyle: { opacity, width: 2 }, inactiveOpacity: opacity, activeOpacity: opacity };
+  return {
+    id: SELECTION_SERIES,
+    data: values.map((value, j) => ({ value, lineStyle: { color: colourOf(shown[j]) } })),
+    lineStyle: { opacity, width: 2 },
+    inactiveOpacity: opacity,
+    activeOpacity: opacity,
+  };
 }
 
 /**

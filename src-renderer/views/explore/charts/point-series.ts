@@ -71,7 +71,14 @@ export function pointAt(lookup: PointLookup, seriesIndex: number, dataIndex: num
   return points && dataIndex >= 0 && dataIndex < points.length ? points[dataIndex] : null;
 }
 
-export function pointSeries(data: ExplorerData, group: SeriesGroup, indices: Int32Array, palette: ChartPalette, pairs: Float32Array, total: number): Record<string, unknown> {
+export function pointSeries(
+  data: ExplorerData,
+  group: SeriesGroup,
+  indices: Int32Array,
+  palette: ChartPalette,
+  pairs: Float32Array,
+  total: number,
+): Record<string, unknown> {
   const large = total > LARGE_THRESHOLD;
   return {
     id: `points-${group.name}`,

@@ -52,18 +52,35 @@ export type ScatterExtent = 'front' | 'box';
  * markers, zoom on both axes (the wheel, the sliders below and right) and, when `pan`, dragging
  * pans (otherwise the view's rectangle brush has the drag).
  */
-export function scatterOption({ data, groups, hidden, xi, yi, references, pan = false, palette = LIGHT_PALETTE, extent = 'box', zoom = null, shownExtent }: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup; layer: boolean } {
+export function scatterOption({
+  data,
+  groups,
+  hidden,
+  xi,
+  yi,
+  references,
+  pan = false,
+  palette = LIGHT_PALETTE,
+  extent = 'box',
+  zoom = null,
+  shownExtent,
+}: ScatterInput): { option: EChartsCoreOption; lookup: PointLookup; layer: boolean } {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
   const layer = drawsOnPointLayer(total);
   const empty = new Float32Array(0);
-  const series: Record<string, unknown>[] = groups.map((g) => pointSeries(data, g, g.indices, palette, layer ? empty : projectPairs(data, g.indices, xi, yi), total));
+  const series: Record<string, unknown>[] = groups.map((g) =>
+    pointSeries(data, g, g.indices, palette, layer ? empty : projectPairs(data, g.indices, xi, yi), total),
+  );
   const seriesPoints: (Int32Array | null)[] = groups.map((g) => (layer ? null : g.indices));
   // The axes' ends: fitted to the points shown ('front'), or to them and the reference markers
   // ('box'), always given when the points are on the layer (ECharts does not see them).
   let xRange = shownRange(groups, hidden, xi);
   let yRange = shownRange(groups, hidden, yi);
   if (extent === 'box' && references && xRange && yRange) {
-    const widen = (r: [number, number], k: number): [number, number] => [Math.min(r[0], references.ideal[k], references.nadir[k], references.reference[k]), Math.max(r[1], references.ideal[k], references.nadir[k], references.reference[k])];
+    const widen = (r: [number, number], k: number): [number, number] => [
+      Math.min(r[0], references.ideal[k], references.nadir[k], references.reference[k]),
+      Math.max(r[1], references.ideal[k], references.nadir[k], references.reference[k]),
+    ];
     xRange = widen(xRange, xi);
     yRange = widen(yRange, yi);
   }
@@ -73,7 +90,12 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
   const inside = (p: number[]) => !xBounds || !yBounds || (p[xi] >= xBounds.min && p[xi] <= xBounds.max && p[yi] >= yBounds.min && p[yi] <= yBounds.max);
   if (references) {
     // Labels towards the inside: the ideal sits at the lower left, nadir and reference at the upper right.
-    const marker = (name: string, p: number[], symbol: string, position: string) => ({ name, value: [p[xi], p[yi]], symbol, label: { show: true, formatter: name, position, color: palette.text, fontSize: 11, backgroundColor: palette.surface, padding: [1, 4], borderRadius: 3 } });
+    const marker = (name: string, p: number[], symbol: string, position: string) => ({
+      name,
+      value: [p[xi], p[yi]],
+      symbol,
+      label: { show: true, formatter: name, position, color: palette.text, fontSize: 11, backgroundColor: palette.surface, padding: [1, 4], borderRadius: 3 },
+    });
     series.push({
       id: 'references',
       name: REFERENCE_SERIES,
@@ -112,13 +134,45 @@ export function scatterOption({ data, groups, hidden, xi, yi, references, pan = 
       // On the layer, the view finds the point under the mouse and shows the tooltip itself.
       tooltip: { ...pointTooltipOption(data, lookup), ...(layer ? { triggerOn: 'none' } : {}) },
       // Ends only: a fixed interval would stay as it is when the view zooms in.
-      xAxis: { type: 'value', name: data.objectiveNames[xi], scale: true, axisLabel: fittedLabels(xBounds, () => shownExtent?.('x') ?? null), ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}) },
-      yAxis: { type: 'value', name: data.objectiveNames[yi], scale: true, axisLabel: fittedLabels(yBounds, () => shownExtent?.('y') ?? null), ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}) },
+      xAxis: {
+        type: 'value',
+        name: data.objectiveNames[xi],
+        scale: true,
+        axisLabel: fittedLabels(xBounds, () => shownExtent?.('x') ?? null),
+        ...(xBounds ? { min: xBounds.min, max: xBounds.max } : {}),
+      },
+      yAxis: {
+        type: 'value',
+        name: data.objectiveNames[yi],
+        scale: true,
+        axisLabel: fittedLabels(yBounds, () => shownExtent?.('y') ?? null),
+        ...(yBounds ? { min: yBounds.min, max: yBounds.max } : {}),
+      },
       dataZoom: [
         { type: 'inside', xAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: xs, end: xe },
         { type: 'inside', yAxisIndex: 0, filterMode: 'none', moveOnMouseMove: pan, start: ys, end: ye },
-        { type: 'slider', xAxisIndex: 0, filterMode: 'none', height: 16, bottom: 6, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v), start: xs, end: xe },
-        { type: 'slider', yAxisIndex: 0, filterMode: 'none', width: 16, right: 8, showDataShadow: false, labelFormatter: (v: number) => formatNumber(v), start: ys, end: ye },
+        {
+          type: 'slider',
+          xAxisIndex: 0,
+          filterMode: 'none',
+          height: 16,
+          bottom: 6,
+          showDataShadow: false,
+          labelFormatter: (v: number) => formatNumber(v),
+          start: xs,
+          end: xe,
+        },
+        {
+          type: 'slider',
+          yAxisIndex: 0,
+          filterMode: 'none',
+          width: 16,
+          right: 8,
+          showDataShadow: false,
+          labelFormatter: (v: number) => formatNumber(v),
+          start: ys,
+          end: ye,
+        },
       ],
       series,
     },
@@ -153,7 +207,14 @@ function fittedLabels(bounds: AxisBounds | null, shown: () => [number, number] |
  * the ideal are looked at (none, for a front that does not reach it), in one pass over their
  * indices.
  */
-export function pointsOnIdeal(data: ExplorerData, groups: readonly SeriesGroup[], hidden: ReadonlySet<string>, xi: number, yi: number, references: ReferencePoints | null): number {
+export function pointsOnIdeal(
+  data: ExplorerData,
+  groups: readonly SeriesGroup[],
+  hidden: ReadonlySet<string>,
+  xi: number,
+  yi: number,
+  references: ReferencePoints | null,
+): number {
   if (!references) return 0;
   const m = data.objectiveCount;
   const f = data.objectives;

@@ -100,11 +100,24 @@ function cubeFrame(names: readonly string[], cube: Cube, view: View3D) {
       edges.push([corner(a, b, -1), corner(a, b, 1)]);
     }
   // Each axis is labelled on its nearest edge: f1 and f2 along the bottom, f3 on the leftmost upright.
-  const nearest = (candidates: [number, number, number][][], by: (e: [number, number, number][]) => number) => candidates.reduce((best, e) => (by(e) < by(best) ? e : best));
+  const nearest = (candidates: [number, number, number][][], by: (e: [number, number, number][]) => number) =>
+    candidates.reduce((best, e) => (by(e) < by(best) ? e : best));
   const depth = (e: [number, number, number][]) => e[0][2] + e[1][2];
   const axisEdges = [
-    nearest([[corner(-1, -1, -1), corner(1, -1, -1)], [corner(-1, 1, -1), corner(1, 1, -1)]], depth),
-    nearest([[corner(-1, -1, -1), corner(-1, 1, -1)], [corner(1, -1, -1), corner(1, 1, -1)]], depth),
+    nearest(
+      [
+        [corner(-1, -1, -1), corner(1, -1, -1)],
+        [corner(-1, 1, -1), corner(1, 1, -1)],
+      ],
+      depth,
+    ),
+    nearest(
+      [
+        [corner(-1, -1, -1), corner(-1, 1, -1)],
+        [corner(1, -1, -1), corner(1, 1, -1)],
+      ],
+      depth,
+    ),
     nearest(
       [-1, 1].flatMap((a) => [-1, 1].map((b) => [corner(a, b, -1), corner(a, b, 1)])),
       (e) => e[0][0] + 0.01 * depth(e),
@@ -138,7 +151,10 @@ export interface Scatter3DInput {
  * M = 3: the projection of every shown point (or a sample of `limit` while the view turns) into a
  * square plot without axes, the cube's frame and the axes' names and ranges drawn over it.
  */
-export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infinity, side = 380, palette = LIGHT_PALETTE }: Scatter3DInput): { option: EChartsCoreOption; lookup: PointLookup } {
+export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infinity, side = 380, palette = LIGHT_PALETTE }: Scatter3DInput): {
+  option: EChartsCoreOption;
+  lookup: PointLookup;
+} {
   const total = groups.reduce((s, g) => s + g.indices.length, 0);
   const shown = groups.map((g) => (limit < total ? strideSample(g.indices, Math.max(1, Math.round((limit * g.indices.length) / total))) : g.indices));
   // Painter's order: the series whose points lie farther away on average are drawn first.
@@ -148,7 +164,10 @@ export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infi
     return projectUnit(mean[0], mean[1], mean[2], view)[2];
   };
   const order = groups.map((_, gi) => gi).sort((a, b) => depthOf(shown[b]) - depthOf(shown[a]));
-  const series: Record<string, unknown>[] = order.map((gi) => ({ ...pointSeries(data, groups[gi], shown[gi], palette, projectPoints(data, shown[gi], cube, view), total), id: `points-${groups[gi].name}` }));
+  const series: Record<string, unknown>[] = order.map((gi) => ({
+    ...pointSeries(data, groups[gi], shown[gi], palette, projectPoints(data, shown[gi], cube, view), total),
+    id: `points-${groups[gi].name}`,
+  }));
   const seriesPoints: (Int32Array | null)[] = order.map((gi) => shown[gi]);
   const frame = cubeFrame(data.objectiveNames, cube, view);
   series.push({
@@ -168,7 +187,10 @@ export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infi
     type: 'scatter',
     symbolSize: 0,
     silent: true,
-    data: frame.labels.map((l) => ({ value: l.value, label: { formatter: l.text, fontWeight: l.bold ? 600 : 400, color: l.bold ? palette.text : palette.muted } })),
+    data: frame.labels.map((l) => ({
+      value: l.value,
+      label: { formatter: l.text, fontWeight: l.bold ? 600 : 400, color: l.bold ? palette.text : palette.muted },
+    })),
     label: { show: true, fontSize: 11, backgroundColor: palette.surface, padding: [1, 3], borderRadius: 3 },
     // Labels that would still overlap (a view turned edge-on) are left out rather than drawn over each other.
     labelLayout: { hideOverlap: true },
@@ -181,7 +203,13 @@ export function scatter3DOption({ data, groups, hidden, cube, view, limit = Infi
   return {
     lookup,
     option: {
-      legend: { data: groups.map((g) => g.name), selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])), type: 'scroll', left: 8, right: 36 },
+      legend: {
+        data: groups.map((g) => g.name),
+        selected: Object.fromEntries(groups.map((g) => [g.name, !hidden.has(g.name)])),
+        type: 'scroll',
+        left: 8,
+        right: 36,
+      },
       // A square plot in the middle: the projection keeps its proportions.
       grid: { left: 'center', top: 36, width: side, height: side, outerBoundsMode: 'none' },
       xAxis: { type: 'value', ...extent },

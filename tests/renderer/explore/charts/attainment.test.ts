@@ -20,7 +20,16 @@ describe('attainment surfaces as step lines', () => {
 
   it('surfaceLine goes down from the top, right and down through the points, right to the edge', () => {
     const bounds = { x0: 0, x1: 10, y0: 0, y1: 10 };
-    expect(surfaceLine([[1, 5], [2, 3], [4, 1]], bounds)).toEqual([
+    expect(
+      surfaceLine(
+        [
+          [1, 5],
+          [2, 3],
+          [4, 1],
+        ],
+        bounds,
+      ),
+    ).toEqual([
       [1, 10],
       [1, 5],
       [2, 3],

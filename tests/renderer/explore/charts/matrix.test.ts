@@ -45,7 +45,7 @@ describe('matrixOption', () => {
     for (let k = 0; k < 5; k++) {
       let lo = Infinity;
       let hi = -Infinity;
-      for (let i = 0; i < data.count; i++) (lo = Math.min(lo, data.objectives[i * 5 + k])), (hi = Math.max(hi, data.objectives[i * 5 + k]));
+      for (let i = 0; i < data.count; i++) ((lo = Math.min(lo, data.objectives[i * 5 + k])), (hi = Math.max(hi, data.objectives[i * 5 + k])));
       const b = paddedBounds(lo, hi);
       layout.panels.forEach(({ xi, yi }, p) => {
         if (xi === k) expect([xAxes[p].min, xAxes[p].max]).toEqual([b.min, b.max]);
@@ -53,5 +53,4 @@ describe('matrixOption', () => {
       });
     }
   });
-
 });

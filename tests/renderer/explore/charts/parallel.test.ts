@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { LIGHT_PALETTE } from '../../../../src-shared/charts/palette.ts';
 import { allPoints, groupPoints } from '../../../../src-renderer/logic/explore/groups.ts';
 import { objectivesOf } from '../../../../src-renderer/logic/explore/front-data.ts';
-import { PARALLEL_LINE_LIMIT, parallelLinesUnderSelection, parallelOption, parallelSelectionSeries } from '../../../../src-renderer/views/explore/charts/parallel.ts';
+import {
+  PARALLEL_LINE_LIMIT,
+  parallelLinesUnderSelection,
+  parallelOption,
+  parallelSelectionSeries,
+} from '../../../../src-renderer/views/explore/charts/parallel.ts';
 import { groupColour } from '../../../../src-renderer/views/explore/charts/point-series.ts';
 import { smallFront } from '../fixtures.ts';
 
@@ -35,13 +40,15 @@ describe('parallelOption', () => {
     expect(parallelSelectionSeries(data, selection)).toMatchObject({ id: 'selection', data: [7, 8, 9].map((i) => ({ value: objectivesOf(data, i) })) });
   });
 
-  it('parallel coordinates: each selected line keeps its series\' colour (it took the accent, close to the first solver\'s), and the rest grow fainter', () => {
+  it("parallel coordinates: each selected line keeps its series' colour (it took the accent, close to the first solver's), and the rest grow fainter", () => {
     const data = smallFront(3_000, 4, 2);
     const grouping = groupPoints(data, allPoints(data), 'solver');
     expect(grouping.groups.length).toBeGreaterThanOrEqual(3);
     // One point of each series.
     const selection = Int32Array.from(grouping.groups.map((g) => g.indices[0]));
-    const series = parallelSelectionSeries(data, selection, { groups: grouping.groups, groupOf: grouping.groupOf, palette: LIGHT_PALETTE }) as { data: { value: number[]; lineStyle: { color: string } }[] };
+    const series = parallelSelectionSeries(data, selection, { groups: grouping.groups, groupOf: grouping.groupOf, palette: LIGHT_PALETTE }) as {
+      data: { value: number[]; lineStyle: { color: string } }[];
+    };
     expect(series.data.map((d) => d.lineStyle.color)).toEqual(grouping.groups.map((g) => groupColour(LIGHT_PALETTE, g)));
     expect(series.data.map((d) => d.value)).toEqual(Array.from(selection, (i) => objectivesOf(data, i)));
     const { drawn } = parallelOption({ data, groups: grouping.groups, hidden: new Set() });
@@ -49,5 +56,4 @@ describe('parallelOption', () => {
     const under = parallelLinesUnderSelection(grouping.groups, drawn, true) as { lineStyle: { opacity: number } }[];
     for (let k = 0; k < plain.length; k++) expect(under[k].lineStyle.opacity).toBeLessThan(plain[k].lineStyle.opacity / 2);
   });
-
 });

@@ -21,7 +21,15 @@ describe('scatterOption', () => {
   const fewGroups = groupPoints(few, allPoints(few), 'solver').groups;
 
   it('up to LARGE_THRESHOLD points, draws every point at its objectives xi, yi, in its series; the lookup leads back to it', () => {
-    const { option, lookup, layer } = scatterOption({ data: few, groups: fewGroups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE });
+    const { option, lookup, layer } = scatterOption({
+      data: few,
+      groups: fewGroups,
+      hidden: new Set(),
+      xi: 2,
+      yi: 0,
+      references: null,
+      palette: LIGHT_PALETTE,
+    });
     expect(layer).toBe(false);
     const series = option.series as Series[];
     const groups = fewGroups;
@@ -49,7 +57,16 @@ describe('scatterOption', () => {
   });
 
   it('above LARGE_THRESHOLD, gives ECharts no points (the point layer draws them): the series keep names and colours for the legend, the axes their ends', () => {
-    const { option, lookup, layer } = scatterOption({ data, groups, hidden: new Set(), xi: 2, yi: 0, references: null, palette: LIGHT_PALETTE, extent: 'front' });
+    const { option, lookup, layer } = scatterOption({
+      data,
+      groups,
+      hidden: new Set(),
+      xi: 2,
+      yi: 0,
+      references: null,
+      palette: LIGHT_PALETTE,
+      extent: 'front',
+    });
     expect(data.count).toBeGreaterThan(LARGE_THRESHOLD);
     expect(layer).toBe(true);
     const series = option.series as Series[];
@@ -67,9 +84,25 @@ describe('scatterOption', () => {
 
   it('starts from the zoom it is given (kept across Select and Pan), zoomed out by default', () => {
     const zooms = (zoom: { x: [number, number]; y: [number, number] } | null) =>
-      (scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, zoom }).option.dataZoom as { xAxisIndex?: number; start: number; end: number }[]).map((z) => [z.xAxisIndex === 0 ? 'x' : 'y', z.start, z.end]);
-    expect(zooms({ x: [20, 45], y: [5, 60] })).toEqual([['x', 20, 45], ['y', 5, 60], ['x', 20, 45], ['y', 5, 60]]);
-    expect(zooms(null)).toEqual([['x', 0, 100], ['y', 0, 100], ['x', 0, 100], ['y', 0, 100]]);
+      (
+        scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, zoom }).option.dataZoom as {
+          xAxisIndex?: number;
+          start: number;
+          end: number;
+        }[]
+      ).map((z) => [z.xAxisIndex === 0 ? 'x' : 'y', z.start, z.end]);
+    expect(zooms({ x: [20, 45], y: [5, 60] })).toEqual([
+      ['x', 20, 45],
+      ['y', 5, 60],
+      ['x', 20, 45],
+      ['y', 5, 60],
+    ]);
+    expect(zooms(null)).toEqual([
+      ['x', 0, 100],
+      ['y', 0, 100],
+      ['x', 0, 100],
+      ['y', 0, 100],
+    ]);
   });
 
   it('marks ideal, nadir and the HV reference point, ideal + 1.1 (nadir - ideal), on the axes shown', () => {
@@ -96,12 +129,25 @@ describe('scatterOption', () => {
     // A front that reached the ideal (0, 0) in both objectives: three runs' single points there.
     const refs = referencePoints({ ideal: [0, 0], nadir: [10, 20] })!;
     const spec = { ...SPEC, instances: [SPEC.instances[1]] };
-    const onIdeal = fromExperiment(spec, 'mo2-n8', [1, 2, 3].map((seed) => runResult(`r${seed}`, 'nsga2', seed, result([solution('1'.repeat(8), [0, 0])]))));
+    const onIdeal = fromExperiment(
+      spec,
+      'mo2-n8',
+      [1, 2, 3].map((seed) => runResult(`r${seed}`, 'nsga2', seed, result([solution('1'.repeat(8), [0, 0])]))),
+    );
     const grouping = groupPoints(onIdeal, allPoints(onIdeal), 'solver');
     expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(), 0, 1, refs)).toBe(3);
     expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(['nsga2']), 0, 1, refs)).toBe(0);
     expect(pointsOnIdeal(onIdeal, grouping.groups, new Set(), 0, 1, null)).toBe(0);
-    const { option } = scatterOption({ data: onIdeal, groups: grouping.groups, hidden: new Set(), xi: 0, yi: 1, references: refs, extent: 'box', palette: LIGHT_PALETTE });
+    const { option } = scatterOption({
+      data: onIdeal,
+      groups: grouping.groups,
+      hidden: new Set(),
+      xi: 0,
+      yi: 1,
+      references: refs,
+      extent: 'box',
+      palette: LIGHT_PALETTE,
+    });
     // Drawn by ECharts as the app draws it (SVG, in this process): the last shape at the ideal's spot is the point, in its solver's colour.
     const echarts = await import('echarts');
     const chart = echarts.init(null, null, { renderer: 'svg', ssr: true, width: 400, height: 300 });
@@ -118,10 +164,14 @@ describe('scatterOption', () => {
     const near = shapes.filter((p) => Math.hypot(p.x - ideal[0], p.y - ideal[1]) < 1);
     expect(near.length).toBe(4);
     const pointColour = LIGHT_PALETTE.series[0];
-    expect(near.some((p) => p.stroke === LIGHT_PALETTE.text), 'the marker is drawn').toBe(true);
+    expect(
+      near.some((p) => p.stroke === LIGHT_PALETTE.text),
+      'the marker is drawn',
+    ).toBe(true);
     expect(near.at(-1)!.fill).toBe(pointColour);
     // The marker itself lets what is under it show.
-    for (const marker of near.filter((p) => p.stroke === LIGHT_PALETTE.text)) expect(marker.fill === null || marker.fill === 'none' || marker.fill === 'transparent').toBe(true);
+    for (const marker of near.filter((p) => p.stroke === LIGHT_PALETTE.text))
+      expect(marker.fill === null || marker.fill === 'none' || marker.fill === 'transparent').toBe(true);
   });
 
   it("'front' fits the axes to the points shown, on round ends, and leaves out markers beyond them", () => {
@@ -129,7 +179,8 @@ describe('scatterOption', () => {
     const range = (k: number, skip: string | null) => {
       let lo = Infinity;
       let hi = -Infinity;
-      for (const g of groups) if (g.name !== skip) for (const i of g.indices) (lo = Math.min(lo, data.objectives[i * m + k])), (hi = Math.max(hi, data.objectives[i * m + k]));
+      for (const g of groups)
+        if (g.name !== skip) for (const i of g.indices) ((lo = Math.min(lo, data.objectives[i * m + k])), (hi = Math.max(hi, data.objectives[i * m + k])));
       return [lo, hi];
     };
     const [x0, x1] = range(0, null);
@@ -151,7 +202,11 @@ describe('scatterOption', () => {
     expect(front.x[1]!).toBeGreaterThanOrEqual(x1);
     expect(front.markers).toEqual(['ideal']);
     // 'box' takes in the markers too: ECharts does not see the points (they are on the layer), so the ends are given.
-    expect(axes('box')).toEqual({ x: ends(paddedBounds(x0, refs.reference[0])), y: ends(paddedBounds(y0, refs.reference[1])), markers: ['ideal', 'nadir', 'HV reference'] });
+    expect(axes('box')).toEqual({
+      x: ends(paddedBounds(x0, refs.reference[0])),
+      y: ends(paddedBounds(y0, refs.reference[1])),
+      markers: ['ideal', 'nadir', 'HV reference'],
+    });
     // Below the threshold 'box' leaves the axes to ECharts, which sees points and markers.
     const fewBox = scatterOption({ data: few, groups: fewGroups, hidden: new Set(), xi: 0, yi: 1, references: refs, extent: 'box' }).option;
     expect([(fewBox.xAxis as { min?: number }).min, (fewBox.yAxis as { max?: number }).max]).toEqual([undefined, undefined]);
@@ -166,7 +221,10 @@ describe('scatterOption', () => {
   });
 
   it('pans on drag only in pan mode (otherwise the drag is the brush)', () => {
-    const zoom = (pan: boolean) => (scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, pan }).option.dataZoom as { type: string; moveOnMouseMove?: boolean }[]).filter((z) => z.type === 'inside');
+    const zoom = (pan: boolean) =>
+      (
+        scatterOption({ data, groups, hidden: new Set(), xi: 0, yi: 1, references: null, pan }).option.dataZoom as { type: string; moveOnMouseMove?: boolean }[]
+      ).filter((z) => z.type === 'inside');
     expect(zoom(true).every((z) => z.moveOnMouseMove)).toBe(true);
     expect(zoom(false).every((z) => !z.moveOnMouseMove)).toBe(true);
   });

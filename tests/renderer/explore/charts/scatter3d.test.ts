@@ -13,7 +13,10 @@ describe('scatter3DOption', () => {
   it('the 3-D view projects every point of the cube: a front view shows (f1, f3), a view from above (f1, f2)', () => {
     const data = smallFront(500, 3, 3);
     const { groups } = groupPoints(data, allPoints(data), 'solver');
-    const cube = cubeOf(data, Array.from({ length: data.count }, (_, i) => i));
+    const cube = cubeOf(
+      data,
+      Array.from({ length: data.count }, (_, i) => i),
+    );
     const unit = (i: number, k: number) => (2 * (objectivesOf(data, i)[k] - cube.lo[k])) / (cube.hi[k] - cube.lo[k]) - 1;
     const check = (view: { yaw: number; pitch: number }, u: (i: number) => number, v: (i: number) => number) => {
       const { option, lookup } = scatter3DOption({ data, groups, hidden: new Set(), cube, view });
@@ -30,10 +33,22 @@ describe('scatter3DOption', () => {
       });
       expect(total).toBe(data.count);
     };
-    check({ yaw: 0, pitch: 0 }, (i) => unit(i, 0), (i) => unit(i, 2));
-    check({ yaw: 0, pitch: Math.PI / 2 }, (i) => unit(i, 0), (i) => unit(i, 1));
+    check(
+      { yaw: 0, pitch: 0 },
+      (i) => unit(i, 0),
+      (i) => unit(i, 2),
+    );
+    check(
+      { yaw: 0, pitch: Math.PI / 2 },
+      (i) => unit(i, 0),
+      (i) => unit(i, 1),
+    );
     // Turned a quarter about the vertical axis: f2 runs across, backwards.
-    check({ yaw: Math.PI / 2, pitch: 0 }, (i) => -unit(i, 1), (i) => unit(i, 2));
+    check(
+      { yaw: Math.PI / 2, pitch: 0 },
+      (i) => -unit(i, 1),
+      (i) => unit(i, 2),
+    );
     // Every corner of the cube stays inside the square drawn.
     for (const view of [DEFAULT_VIEW3D, { yaw: 2, pitch: -1 }, { yaw: 0.3, pitch: 1.4 }])
       for (const c of [-1, 1].flatMap((x) => [-1, 1].flatMap((y) => [-1, 1].map((z) => projectUnit(x, y, z, view)))))

@@ -82,7 +82,13 @@ describe('the blind dice problem', () => {
       const config = secretConfig(60, track);
       const sighted = new DiceProblem(config);
       const blind = blindDiceProblem(new DiceProblem(config));
-      expect([blind.n, blind.objectiveCount, blind.constraintCount, blind.lower, blind.upper]).toEqual([sighted.n, sighted.objectiveCount, sighted.constraintCount, 1, 6]);
+      expect([blind.n, blind.objectiveCount, blind.constraintCount, blind.lower, blind.upper]).toEqual([
+        sighted.n,
+        sighted.objectiveCount,
+        sighted.constraintCount,
+        1,
+        6,
+      ]);
       expect(Array.from(blind.constraintScales)).toEqual(Array.from(sighted.constraintScales));
       expect(blind.constraintLabels).toEqual(sighted.constraintLabels);
       const x = randomFaces(random, 60);
@@ -95,7 +101,8 @@ describe('the blind dice problem', () => {
       const a = sighted.createState(x);
       const b = blind.createState(x);
       const same = (label: string) => {
-        for (const key of ['features', 'chi', 'objectives', 'constraints'] as const) expect(Array.from(b.values[key]), `${label} ${key}`).toEqual(Array.from(a.values[key]));
+        for (const key of ['features', 'chi', 'objectives', 'constraints'] as const)
+          expect(Array.from(b.values[key]), `${label} ${key}`).toEqual(Array.from(a.values[key]));
       };
       same('start');
       for (let t = 0; t < 300; t++) {
@@ -154,7 +161,10 @@ describe('the blind dice problem', () => {
     const leaked = numbers.filter((v) => hidden.has(v));
     expect(leaked).toEqual([]);
     for (const o of objects) {
-      expect(o instanceof DiceProblem || o instanceof DiceState || o instanceof PreparedConfig || o instanceof DiceEvaluator, `reached a ${o.constructor?.name}`).toBe(false);
+      expect(
+        o instanceof DiceProblem || o instanceof DiceState || o instanceof PreparedConfig || o instanceof DiceEvaluator,
+        `reached a ${o.constructor?.name}`,
+      ).toBe(false);
     }
     expect(asDiceProblem(blind)).toBeNull();
     expect(asBlindDiceProblem(blind)).toBe(blind);
@@ -177,7 +187,13 @@ describe('the blind dice problem', () => {
   it('gives the public config as a frozen copy, and the same public info sighted or blind', () => {
     const config = secretConfig(30, 'mo3');
     const info = publicConfig(config);
-    expect(info).toEqual({ n: 30, objectives: config.objectives, constraints: config.constraints, lowerBounds: config.lowerBounds, upperBounds: config.upperBounds });
+    expect(info).toEqual({
+      n: 30,
+      objectives: config.objectives,
+      constraints: config.constraints,
+      lowerBounds: config.lowerBounds,
+      upperBounds: config.upperBounds,
+    });
     expect(Object.isFrozen(info) && Object.isFrozen(info.objectives) && Object.isFrozen(info.objectives[0])).toBe(true);
     expect(info.objectives).not.toBe(config.objectives);
     const sighted = dicePublicInfo(new DiceProblem(config))!;

@@ -11,7 +11,9 @@ function expectClose(ours: DiceValues | DiceEvaluation, full: DiceEvaluation, co
   full.features.forEach((v, i) => closeValue(ours.features[i], v) || bad.push(`F${i + 1} ${ours.features[i]} vs ${v}`));
   full.errors.forEach((v, i) => closeValue(ours.errors[i], v) || bad.push(`E${i + 1} ${ours.errors[i]} vs ${v}`));
   full.objectives.forEach((v, m) => closeValue(ours.objectives[m], v) || bad.push(`f${m + 1} ${ours.objectives[m]} vs ${v}`));
-  full.constraints.forEach((v, l) => closeConstraint(ours.constraints[l], v, config.constraints[l]) || bad.push(`g${config.constraints[l]} ${ours.constraints[l]} vs ${v}`));
+  full.constraints.forEach(
+    (v, l) => closeConstraint(ours.constraints[l], v, config.constraints[l]) || bad.push(`g${config.constraints[l]} ${ours.constraints[l]} vs ${v}`),
+  );
   full.chi.forEach((v, l) => closeConstraint(ours.chi[l], v, config.constraints[l]) || bad.push(`chi${config.constraints[l]} ${ours.chi[l]} vs ${v}`));
   if (bad.length) expect.fail(`${where}: ${bad.slice(0, 5).join('; ')}`);
 }
@@ -53,7 +55,8 @@ describe('incremental evaluator', () => {
       const base = trackConfig(track, n);
       const pick = [0, 0.05, 0.1, 0.5, 0.9, 1];
       const lower = base.constraints.map(() => pick[uniformInt(rng, 0, 3)]);
-      const config: DiceConfig = caseIndex % 2 ? { ...base, lowerBounds: lower, upperBounds: lower.map((p) => Math.max(p, pick[uniformInt(rng, 2, 5)])) } : base;
+      const config: DiceConfig =
+        caseIndex % 2 ? { ...base, lowerBounds: lower, upperBounds: lower.map((p) => Math.max(p, pick[uniformInt(rng, 2, 5)])) } : base;
       const state = new DiceState(config, randomFaces(rng, n));
       const evaluator = new DiceEvaluator(config);
       for (let t = 0; t < steps; t++) {

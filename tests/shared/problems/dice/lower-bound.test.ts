@@ -91,7 +91,12 @@ describe('the lower bound from the d = 2 and d = 3 constraints', () => {
   });
 
   it('follows the config: no bound without an upper quantile, weights scale it, MO objectives holding F6 and F7 bound the HV', () => {
-    expect(lowerBound(diceConfig({ n: 840, constraints: [1, 2, 3], lowerBounds: [0.1, 0.1, 0.1], upperBounds: [0.9, 1, 1] }))).toMatchObject({ d2: null, d3: null, costlyPairs: 0, f: 0 });
+    expect(lowerBound(diceConfig({ n: 840, constraints: [1, 2, 3], lowerBounds: [0.1, 0.1, 0.1], upperBounds: [0.9, 1, 1] }))).toMatchObject({
+      d2: null,
+      d3: null,
+      costlyPairs: 0,
+      f: 0,
+    });
     expect(lowerBound(diceConfig({ n: 840, constraints: [2], lowerBounds: [0.1], upperBounds: [0.9] }))).toMatchObject({ d3: null, costlyPairs: 215, f: 177 });
     const gamma = [3, 3, 3, 3, 3, 2, 5, 3, 10, 4, 4, 4, 4, 4, 4];
     expect(lowerBound(diceConfig({ n: 840, gamma })).f).toBe(2 * 178);

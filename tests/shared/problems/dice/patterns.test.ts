@@ -39,7 +39,9 @@ describe('pattern occurrences equal the evaluator', () => {
       for (const f of PATTERN_FEATURES) {
         const occurrences = patternOccurrences(x, f);
         if (occurrences.length !== evaluation.features[f - 1]) {
-          expect.fail(`F${f} on ${String.fromCharCode(...Array.from(x, (c) => 48 + c))}: ${occurrences.length} occurrences, the evaluator counts ${evaluation.features[f - 1]}`);
+          expect.fail(
+            `F${f} on ${String.fromCharCode(...Array.from(x, (c) => 48 + c))}: ${occurrences.length} occurrences, the evaluator counts ${evaluation.features[f - 1]}`,
+          );
         }
         checked++;
       }

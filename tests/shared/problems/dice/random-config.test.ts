@@ -35,7 +35,14 @@ describe('random configs around the defaults', () => {
 
   it('stay within the stated ranges, and use all of them', () => {
     const R = RANDOM_CONFIG_RANGES;
-    const seen = { lowerZero: 0, upperOne: 0, dropped: new Set<number>(), alphaMoved: new Set<number>(), betaMoved: new Set<number>(), maxShift: new Array<number>(15).fill(0) };
+    const seen = {
+      lowerZero: 0,
+      upperOne: 0,
+      dropped: new Set<number>(),
+      alphaMoved: new Set<number>(),
+      betaMoved: new Set<number>(),
+      maxShift: new Array<number>(15).fill(0),
+    };
     for (const seed of SEEDS) {
       const c = randomDiceConfig(seed, 'so', 840);
       for (let i = 0; i < 15; i++) {

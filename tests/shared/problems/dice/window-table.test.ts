@@ -5,7 +5,18 @@
  * over, so a slip there shows here, window by window.
  */
 import { describe, expect, it } from 'vitest';
-import { FIELD_BITS, FIELD_MASK, INNER_SHIFT, matches, PATTERN_LENGTH, POW6, TABLE_FEATURES, TABLE_LENGTH, WINDOW_OFFSET, WINDOW_TABLE } from '../../../../src-shared/problems/dice/features.ts';
+import {
+  FIELD_BITS,
+  FIELD_MASK,
+  INNER_SHIFT,
+  matches,
+  PATTERN_LENGTH,
+  POW6,
+  TABLE_FEATURES,
+  TABLE_LENGTH,
+  WINDOW_OFFSET,
+  WINDOW_TABLE,
+} from '../../../../src-shared/problems/dice/features.ts';
 
 describe('WINDOW_TABLE', () => {
   it('holds, for every window code, the fields of the patterns that fit in it and match', () => {

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { constantEval, fromMoverPerspective, EvaluationError, nimRuleEval, parseEvalTable, tableEval, TreeSyntaxError } from '../../../../src-shared/problems/gametree/index.ts';
+import {
+  constantEval,
+  fromMoverPerspective,
+  EvaluationError,
+  nimRuleEval,
+  parseEvalTable,
+  tableEval,
+  TreeSyntaxError,
+} from '../../../../src-shared/problems/gametree/index.ts';
 
 describe('evaluation functions', () => {
   it("constant: the notes' f = 1 scores every leaf 1", () => {

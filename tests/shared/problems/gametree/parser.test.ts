@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { atomText, chainTree, parseTree, printTree, randomTree, treeDepth, treesEqual, countNodes, TreeSyntaxError, nimTree, type GameTree } from '../../../../src-shared/problems/gametree/index.ts';
+import {
+  atomText,
+  chainTree,
+  parseTree,
+  printTree,
+  randomTree,
+  treeDepth,
+  treesEqual,
+  countNodes,
+  TreeSyntaxError,
+  nimTree,
+  type GameTree,
+} from '../../../../src-shared/problems/gametree/index.ts';
 
 function syntaxError(text: string): TreeSyntaxError {
   try {
@@ -14,7 +26,13 @@ function syntaxError(text: string): TreeSyntaxError {
 describe('parseTree', () => {
   it("reads the notes' nim(2) = (2 (1 (0)) (0))", () => {
     const t = parseTree('(2 (1 (0)) (0))');
-    expect(t).toEqual({ position: 2, children: [{ position: 1, children: [{ position: 0, children: [] }] }, { position: 0, children: [] }] });
+    expect(t).toEqual({
+      position: 2,
+      children: [
+        { position: 1, children: [{ position: 0, children: [] }] },
+        { position: 0, children: [] },
+      ],
+    });
     expect(treesEqual(t, nimTree(2))).toBe(true);
   });
 

@@ -183,12 +183,22 @@ describe('alpha-beta and memo agree with plain minimax', () => {
       for (const side of ['A', 'B'] as const) {
         const lean = minimax(treeSource, tree, f, side);
         const traced = minimax(treeSource, tree, f, side, { traceLimit: 1e6 });
-        expect([lean.value, lean.principalVariation, lean.nodesVisited, lean.leavesEvaluated]).toEqual([traced.value, traced.principalVariation, traced.nodesVisited, traced.leavesEvaluated]);
+        expect([lean.value, lean.principalVariation, lean.nodesVisited, lean.leavesEvaluated]).toEqual([
+          traced.value,
+          traced.principalVariation,
+          traced.nodesVisited,
+          traced.leavesEvaluated,
+        ]);
         expect(traced.trace!.nodes.length).toBe(countNodes(tree));
         expect(traced.trace!.nodes.filter((n) => n.onPV).map((n) => n.position)).toEqual(traced.principalVariation);
       }
     }
-    expect(minimax(treeSource, parseTree('(x)'), constantEval(0.5), 'B')).toMatchObject({ value: 0.5, principalVariation: ['x'], nodesVisited: 1, leavesEvaluated: 1 });
+    expect(minimax(treeSource, parseTree('(x)'), constantEval(0.5), 'B')).toMatchObject({
+      value: 0.5,
+      principalVariation: ['x'],
+      nodesVisited: 1,
+      leavesEvaluated: 1,
+    });
   });
 
   it('the principal variation really achieves the value: its leaf is worth the root value', () => {

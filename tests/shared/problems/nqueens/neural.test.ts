@@ -1,11 +1,21 @@
 import { describe, expect, it } from 'vitest';
-import { defaultNeuralParams, NeuralNet, runNeural, slidesNeuralParams, slidesWeight, validateNeuralParams, type NeuralParams } from '../../../../src-shared/problems/nqueens/neural.ts';
+import {
+  defaultNeuralParams,
+  NeuralNet,
+  runNeural,
+  slidesNeuralParams,
+  slidesWeight,
+  validateNeuralParams,
+  type NeuralParams,
+} from '../../../../src-shared/problems/nqueens/neural.ts';
 import { verifySolution } from '../../../../src-shared/problems/nqueens/verify.ts';
 import { Random } from '../../../../src-shared/random.ts';
 
 /** The slides' dU for square (r, c), recounted from the outputs with no shared state. */
 function naiveDeltaU(V: ArrayLike<number>, n: number, r: number, c: number, A: number, B: number, C: number): number {
-  let row = 0, col = 0, diag = 0;
+  let row = 0,
+    col = 0,
+    diag = 0;
   for (let k = 0; k < n; k++) {
     row += V[r * n + k];
     col += V[k * n + c];
@@ -23,17 +33,31 @@ function naiveDeltaU(V: ArrayLike<number>, n: number, r: number, c: number, A: n
 
 function recount(net: NeuralNet) {
   const n = net.n;
-  const rows = new Array(n).fill(0), cols = new Array(n).fill(0), diag = new Array(2 * n - 1).fill(0), anti = new Array(2 * n - 1).fill(0);
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) if (net.V[r * n + c]) { rows[r]++; cols[c]++; diag[r - c + n - 1]++; anti[r + c]++; }
+  const rows = new Array(n).fill(0),
+    cols = new Array(n).fill(0),
+    diag = new Array(2 * n - 1).fill(0),
+    anti = new Array(2 * n - 1).fill(0);
+  for (let r = 0; r < n; r++)
+    for (let c = 0; c < n; c++)
+      if (net.V[r * n + c]) {
+        rows[r]++;
+        cols[c]++;
+        diag[r - c + n - 1]++;
+        anti[r + c]++;
+      }
   return { rows, cols, diag, anti };
 }
 
 const noKick = { value: 4, every: 0, length: 0 };
 
 describe('the neural network step', () => {
-  it('changes every U by the slides\' dU in synchronous mode (random boards, several A, B, C)', () => {
+  it("changes every U by the slides' dU in synchronous mode (random boards, several A, B, C)", () => {
     const random = Random.fromSeed(7);
-    for (const [n, A, B, C] of [[5, 1, 1, 1], [8, 0.8, 0.6, 2], [11, 0.5, 1.5, 0]] as const) {
+    for (const [n, A, B, C] of [
+      [5, 1, 1, 1],
+      [8, 0.8, 0.6, 2],
+      [11, 0.5, 1.5, 0],
+    ] as const) {
       const net = new NeuralNet({ ...defaultNeuralParams(n), A, B, C, update: 'sync', clamp: 0, kick: noKick }, 1);
       // A board with a mix of empty, single and crowded lines.
       net.load(Array.from({ length: n * n }, () => (random.chance(0.3) ? 0.5 : -0.5)));
@@ -55,11 +79,12 @@ describe('the neural network step', () => {
     expect(verifySolution(q)).toBe(true);
     const V = new Uint8Array(16);
     q.forEach((c, r) => (V[r * 4 + c] = 1));
-    for (let r = 0; r < 4; r++) for (let c = 0; c < 4; c++) {
-      const d = naiveDeltaU(V, 4, r, c, 1, 1, 1);
-      if (V[r * 4 + c]) expect(d).toBe(0);
-      else expect(d).toBeLessThanOrEqual(0);
-    }
+    for (let r = 0; r < 4; r++)
+      for (let c = 0; c < 4; c++) {
+        const d = naiveDeltaU(V, 4, r, c, 1, 1, 1);
+        if (V[r * 4 + c]) expect(d).toBe(0);
+        else expect(d).toBeLessThanOrEqual(0);
+      }
     // The slides' cases: an empty row and column give h = 2 and push U up by 2A + 2C.
     expect(naiveDeltaU(new Uint8Array(16), 4, 0, 0, 1, 1, 1)).toBe(4);
   });
@@ -100,7 +125,7 @@ describe('solving', () => {
     }
   });
 
-  it('solves some synchronous runs with the slides\' parameters (N = 8, seeds 1..10: at least 5 verified solutions)', () => {
+  it("solves some synchronous runs with the slides' parameters (N = 8, seeds 1..10: at least 5 verified solutions)", () => {
     let solved = 0;
     for (let seed = 1; seed <= 10; seed++) {
       const r = runNeural({ ...slidesNeuralParams(8), maxSteps: 3000 }, seed);
@@ -147,7 +172,12 @@ describe('failure modes and kicks', () => {
     const p: NeuralParams = { ...defaultNeuralParams(4), update: 'sync', clamp: 0, C: 0, kick: noKick, maxSteps: 10 };
     const net = new NeuralNet(p, 1);
     const U = new Array(16).fill(-1000);
-    for (const [r, c] of [[0, 1], [1, 3], [3, 2]]) U[r * 4 + c] = 5;
+    for (const [r, c] of [
+      [0, 1],
+      [1, 3],
+      [3, 2],
+    ])
+      U[r * 4 + c] = 5;
     net.load(U);
     const r = net.run();
     expect(net.state.queens).toBe(3);
@@ -186,7 +216,7 @@ describe('parameters', () => {
     expect(() => new NeuralNet(base, 1.5)).toThrow(/seed/);
   });
 
-  it('follows the slides\' weights: 1 for small N, lower as N grows, 0.6 at N = 15', () => {
+  it("follows the slides' weights: 1 for small N, lower as N grows, 0.6 at N = 15", () => {
     expect(slidesWeight(8)).toBe(1);
     expect(slidesWeight(15)).toBe(0.6);
     expect(slidesWeight(100)).toBe(0.5);

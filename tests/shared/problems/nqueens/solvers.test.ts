@@ -21,13 +21,19 @@ function runNqueens(
   options: ExecuteOptions<NqueensSnapshot> & { snapshotIntervalMs?: number } = {},
 ) {
   const { snapshotIntervalMs, ...execute } = options;
-  return executeRun({ kind: 'nqueens', method, n, params, seed, limits, ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) }, { yieldToHost: noYield, ...execute });
+  return executeRun(
+    { kind: 'nqueens', method, n, params, seed, limits, ...(snapshotIntervalMs !== undefined ? { snapshotIntervalMs } : {}) },
+    { yieldToHost: noYield, ...execute },
+  );
 }
 
 describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
   it('describes both methods with their parameters and defaults', () => {
     const d = describeNqueensSolvers();
-    expect(d.map((s) => [s.name, s.baseline])).toEqual([['nqueens-neural', false], ['nqueens-minconflicts', true]]);
+    expect(d.map((s) => [s.name, s.baseline])).toEqual([
+      ['nqueens-neural', false],
+      ['nqueens-minconflicts', true],
+    ]);
     expect(d[0].params.find((p) => p.name === 'update')).toMatchObject({ type: 'choice', default: 'seq', choices: ['seq', 'sync'] });
   });
 
@@ -76,7 +82,14 @@ describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
       if (++slices === 3) control.cancel();
     };
     // A yield after every step; a step that takes any time at all keeps the batch at 1.
-    const r = await runNqueens('minconflicts', n, {}, 1, {}, { onSnapshot: (s) => snaps.push(s), control, yieldToHost, snapshotIntervalMs: 0, sliceMilliseconds: 0 });
+    const r = await runNqueens(
+      'minconflicts',
+      n,
+      {},
+      1,
+      {},
+      { onSnapshot: (s) => snaps.push(s), control, yieldToHost, snapshotIntervalMs: 0, sliceMilliseconds: 0 },
+    );
     expect(r.stopReason).toBe('cancelled');
     expect(r.steps).toBe(0); // still in the greedy start
     expect(r).not.toHaveProperty('initialConflicts'); // the greedy start never finished
@@ -94,7 +107,14 @@ describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
       if (slices === 2) control.pause();
       if (slices === 3) throw new Error('must not run while paused');
     };
-    const running = runNqueens('neural', 40, { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 }, 1, {}, { onSnapshot: (s) => snaps.push(s), control, yieldToHost, snapshotIntervalMs: 0, sliceMilliseconds: 0 });
+    const running = runNqueens(
+      'neural',
+      40,
+      { update: 'sync', clamp: 3, kickLength: 0, maxSteps: 100000 },
+      1,
+      {},
+      { onSnapshot: (s) => snaps.push(s), control, yieldToHost, snapshotIntervalMs: 0, sliceMilliseconds: 0 },
+    );
     await waitFor('a paused snapshot after the second slice', () => snaps.at(-1)?.paused);
     expect(snaps.at(-1)!.paused).toBe(true);
     expect(slices).toBe(2);
@@ -110,7 +130,9 @@ describe('N-Queens methods on the one driver (the nqueens kind of run)', () => {
     const resolve = (given: Record<string, unknown>) => resolveParams(info.name, info.params, given, 10);
     expect(() => resolve({ A: 0 })).toThrow('solver nqueens-neural: parameter A must be > 0, got 0');
     expect(() => resolve({ update: 'async' })).toThrow('solver nqueens-neural: parameter update must be one of seq, sync, got "async"');
-    expect(() => resolve({ samples: 3 })).toThrow('solver nqueens-neural: parameter samples is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)');
+    expect(() => resolve({ samples: 3 })).toThrow(
+      'solver nqueens-neural: parameter samples is unknown (parameters of nqueens-neural: A, B, C, kick, kickEvery, kickLength, update, threshold, clamp, maxSteps)',
+    );
     expect(resolve({ A: 2 })).toMatchObject({ A: 2, B: 1, update: 'seq', maxSteps: 0 });
     // A run with a bad parameter fails with the same words.
     await expect(runNqueens('neural', 10, { A: -1 }, 1)).rejects.toThrow('solver nqueens-neural: parameter A must be > 0, got -1');

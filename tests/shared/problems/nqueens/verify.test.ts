@@ -11,7 +11,12 @@ function backtrack(n: number): number[][] {
   const safe = (r: number, c: number) => q.every((qc, qr) => qc !== c && Math.abs(qc - c) !== r - qr);
   const go = (r: number) => {
     if (r === n) return void out.push([...q]);
-    for (let c = 0; c < n; c++) if (safe(r, c)) { q.push(c); go(r + 1); q.pop(); }
+    for (let c = 0; c < n; c++)
+      if (safe(r, c)) {
+        q.push(c);
+        go(r + 1);
+        q.pop();
+      }
   };
   go(0);
   return out;

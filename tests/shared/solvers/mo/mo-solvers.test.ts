@@ -110,7 +110,9 @@ describe('barrier-mo: building states and peeks all count, the budget is met exa
   it('reports the automatic knee share as used, and refuses more than 1000 subproblems', () => {
     const problem = createDiceProblem(trackConfig('mo3', 30));
     expect(solveSync(problem, 'barrier-mo', {}, 1, { maxEvaluations: 50 }).params).toMatchObject({ kneeShare: 0 });
-    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'barrier-mo', { divisions: 12 }, 1, { maxEvaluations: 10 })).toThrow(/divisions gives 18564 subproblems at M = 7; at most 1000/);
+    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'barrier-mo', { divisions: 12 }, 1, { maxEvaluations: 10 })).toThrow(
+      /divisions gives 18564 subproblems at M = 7; at most 1000/,
+    );
   });
 });
 
@@ -120,7 +122,9 @@ describe('parameters', () => {
     expect(() => solveSync(problem, 'nsga2', { populationSize: 2 }, 1, { maxEvaluations: 10 })).toThrow(ParamError);
     expect(() => solveSync(problem, 'nsga2', { mutationRate: 1.5 }, 1, { maxEvaluations: 10 })).toThrow(/mutationRate must be >= 0 and <= 1/);
     expect(() => solveSync(problem, 'nsga3', { populationSize: 3 }, 1, { maxEvaluations: 10 })).toThrow(/populationSize must be 0 \(automatic\) or at least 4/);
-    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'moead-ls', { maxDivisions: 20 }, 1, { maxEvaluations: 10 })).toThrow(/maxDivisions gives 230230 subproblems/);
+    expect(() => solveSync(createDiceProblem(trackConfig('mo7', 30)), 'moead-ls', { maxDivisions: 20 }, 1, { maxEvaluations: 10 })).toThrow(
+      /maxDivisions gives 230230 subproblems/,
+    );
     expect(() => solveSync(problem, 'moead-ls', { swapShare: -0.1 }, 1, { maxEvaluations: 10 })).toThrow(/swapShare/);
   });
   it('refuse a single-objective problem', () => {
@@ -136,7 +140,11 @@ describe('the strong solver beats NSGA-II in hypervolume at equal evaluations', 
   const problem = createDiceProblem(config);
   const norm = diceHvNormalisation(config, { samples: 200 });
   it.each([1, 2])('seed %i', (seed) => {
-    const hv = (solver: string) => normalisedHypervolume(solveSync(problem, solver, {}, seed, { maxEvaluations: 2500 }).front.map((s) => s.objectives), norm);
+    const hv = (solver: string) =>
+      normalisedHypervolume(
+        solveSync(problem, solver, {}, seed, { maxEvaluations: 2500 }).front.map((s) => s.objectives),
+        norm,
+      );
     const strong = hv('moead-ls');
     const baseline = hv('nsga2');
     // measured: seed 1: 0.952 vs 0.689; seed 2: 0.904 vs 0.618 (the maximum is 1.1^2 = 1.21)

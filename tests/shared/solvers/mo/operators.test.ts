@@ -17,7 +17,12 @@ describe('Das-Dennis reference directions', () => {
   });
 
   it('gives distinct vectors of multiples of 1/H on the unit simplex', () => {
-    for (const [m, h] of [[2, 5], [3, 4], [4, 3], [7, 2]]) {
+    for (const [m, h] of [
+      [2, 5],
+      [3, 4],
+      [4, 3],
+      [7, 2],
+    ]) {
       const w = dasDennis(m, h);
       expect(new Set(w.map((v) => v.join())).size).toBe(w.length);
       for (const v of w) {
@@ -25,7 +30,11 @@ describe('Das-Dennis reference directions', () => {
         for (const x of v) expect(Math.abs(x * h - Math.round(x * h))).toBeLessThan(1e-9);
       }
     }
-    expect(dasDennis(2, 2)).toEqual([[1, 0], [0.5, 0.5], [0, 1]]);
+    expect(dasDennis(2, 2)).toEqual([
+      [1, 0],
+      [0.5, 0.5],
+      [0, 1],
+    ]);
     expect(() => dasDennis(3, 0)).toThrow(/divisions must be a positive integer/);
   });
 });
@@ -59,7 +68,14 @@ describe('variation operators', () => {
 describe('NSGA-III normalisation (Deb & Jain 2014, Sec. IV-C)', () => {
   it('finds the intercepts of the plane through the extreme points', () => {
     // points on the plane x/2 + y/4 + z/8 = 1, including its three axis points
-    const points = [[2, 0, 0], [0, 4, 0], [0, 0, 8], [1, 2, 0], [0.5, 1, 2], [1, 0, 4]];
+    const points = [
+      [2, 0, 0],
+      [0, 4, 0],
+      [0, 0, 8],
+      [1, 2, 0],
+      [0.5, 1, 2],
+      [1, 0, 4],
+    ];
     const a = hyperplaneIntercepts(points);
     expect(a[0]).toBeCloseTo(2, 9);
     expect(a[1]).toBeCloseTo(4, 9);
@@ -67,8 +83,18 @@ describe('NSGA-III normalisation (Deb & Jain 2014, Sec. IV-C)', () => {
   });
   it('falls back to the worst values when the hyperplane is degenerate', () => {
     // every extreme point is the same vector: singular system
-    expect(hyperplaneIntercepts([[1, 1, 1], [2, 2, 2]])).toEqual([2, 2, 2]);
+    expect(
+      hyperplaneIntercepts([
+        [1, 1, 1],
+        [2, 2, 2],
+      ]),
+    ).toEqual([2, 2, 2]);
     // a zero range becomes 1
-    expect(hyperplaneIntercepts([[0, 0], [0, 0]])).toEqual([1, 1]);
+    expect(
+      hyperplaneIntercepts([
+        [0, 0],
+        [0, 0],
+      ]),
+    ).toEqual([1, 1]);
   });
 });
