@@ -33,7 +33,7 @@ import { defaultParallelism, type RunOutcome } from '../host/pool.ts';
 import { planDiceRun, type DiceRunPlan } from '../app/dice.ts';
 import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
+import { envReaders, formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 
 /** The bench's secret: public, so the hidden instances it measures on can be drawn by anyone. */
 export const BENCH_SECRET = 'saikoro-bench-blind';
@@ -48,22 +48,7 @@ export interface BlindBenchOptions {
 }
 
 export function blindBenchOptions(env: NodeJS.ProcessEnv, quick: boolean): BlindBenchOptions {
-  const integer = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const v = Number(raw);
-    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-    return v;
-  };
-  const list = (name: string): string[] | null => {
-    const raw = env[name];
-    return raw === undefined || raw.trim() === ''
-      ? null
-      : raw
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-  };
+  const { integer, list } = envReaders(env);
   const tracks = (list('SAIKORO_BENCH_TRACKS') ?? (quick ? ['so', 'mo2'] : [...TRACK_NAMES])).map((t) => {
     if (!(TRACK_NAMES as readonly string[]).includes(t)) throw new Error(`SAIKORO_BENCH_TRACKS: unknown track "${t}" (known: ${TRACK_NAMES.join(', ')})`);
     return t as TrackName;

@@ -44,7 +44,7 @@ import type { RunOutcome } from '../host/pool.ts';
 import { planDiceRun, type DiceRunPlan } from '../app/dice.ts';
 import { Launcher } from '../app/launcher.ts';
 import { nodeSpawner, type WorkerSpawner } from '../host/spawner.ts';
-import { formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
+import { envReaders, formatNumber, type BenchContext, type BenchSuite, type BenchTable } from './suite.ts';
 import { quantileOfSorted } from '../../src-shared/stats/summary.ts';
 
 export const CASE_NAMES = [
@@ -130,22 +130,7 @@ export interface SolverBenchOptions {
 }
 
 export function benchOptions(env: NodeJS.ProcessEnv, quick: boolean): SolverBenchOptions {
-  const integer = (name: string, fallback: number): number => {
-    const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
-    const v = Number(raw);
-    if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-    return v;
-  };
-  const list = (name: string): string[] | null => {
-    const raw = env[name];
-    return raw === undefined || raw.trim() === ''
-      ? null
-      : raw
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean);
-  };
+  const { integer, list } = envReaders(env);
   const budgets = (list('SAIKORO_BENCH_BUDGETS') ?? (quick ? ['2000'] : ['20000', '1000000'])).map((b) => {
     const v = Number(b);
     if (!Number.isSafeInteger(v) || v < 1) throw new Error(`SAIKORO_BENCH_BUDGETS: "${b}" is not a positive integer`);

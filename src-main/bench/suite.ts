@@ -56,3 +56,25 @@ export function renderTable(table: BenchTable): string {
   if (table.notes?.length) lines.push('', ...table.notes);
   return lines.join('\n') + '\n';
 }
+
+/** A suite's settings from SAIKORO_BENCH_* variables: a positive integer (or the fallback), a comma-separated list (or null). */
+export function envReaders(env: NodeJS.ProcessEnv): { integer: (name: string, fallback: number) => number; list: (name: string) => string[] | null } {
+  return {
+    integer: (name, fallback) => {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      const v = Number(raw);
+      if (!Number.isSafeInteger(v) || v < 1) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+      return v;
+    },
+    list: (name) => {
+      const raw = env[name];
+      return raw === undefined || raw.trim() === ''
+        ? null
+        : raw
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean);
+    },
+  };
+}
