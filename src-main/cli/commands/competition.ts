@@ -2,9 +2,7 @@ import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, readAll, UsageError, writeLine, type CliIo, type Command } from '../command.ts';
 import { competitionHelp } from './competition.help.ts';
 import { formatCommand } from '../../../src-shared/solvers/program/protocol.ts';
-import fs from 'node:fs';
-import { openProject, openShardResults, projectInputError, shardResultsName } from './project.ts';
-import { parseShard } from '../../../src-shared/experiments/grid.ts';
+import { openProject, openShardResults, projectInputError, runOptions } from './project.ts';
 import { buildCompetitionReport } from '../../report/competition.ts';
 import { renderEcdfCsv, renderStandingsCsv, renderStandingsHtml, renderStandingsLatex, standingsText } from '../../report/competition-render.ts';
 import { refusalToWrite } from '../../report/output-target.ts';
@@ -200,19 +198,8 @@ function seconds(ms: number): string {
  */
 async function runAction(file: string, values: Values, io: CliIo): Promise<number> {
   allowed('run', values, ['shard', 'out', 'jobs', 'memory-limit', 'retry-failed', 'json']);
-  const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
-  const memoryLimitMb =
-    values['memory-limit'] === undefined ? null : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
-  let shard: { k: number; n: number } | undefined;
-  let shardOut = '';
-  if (values.shard !== undefined) {
-    try {
-      shard = parseShard(values.shard as string);
-    } catch (e) {
-      throw new UsageError(`--shard: ${(e as Error).message}`);
-    }
-    shardOut = shardResultsName(file, shard, values.out as string | undefined);
-  } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
+  // Left out, --memory-limit gives each worker the host's default share, as experiment run does.
+  const { jobs, memoryLimitMb, shard, shardOut } = runOptions(file, values, defaultParallelism());
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   let target: Project = project;
   let extracted: ExtractedEntrants | null = null;

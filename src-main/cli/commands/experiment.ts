@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { InputError, numberOption, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
 import { experimentHelp } from './experiment.help.ts';
-import { expandGrid, parseShard, type RunSpec } from '../../../src-shared/experiments/grid.ts';
+import { expandGrid, type RunSpec } from '../../../src-shared/experiments/grid.ts';
 import { programOf, SpecError, type ExperimentSpec } from '../../../src-shared/experiments/spec.ts';
 import { prepareSpec } from '../../app/experiments.ts';
 import { boundedHvNormaliser } from '../../app/dice.ts';
@@ -21,7 +21,7 @@ import { ProgramFilesError, projectFolder } from '../../experiments/programs.ts'
 import { sandboxWarning } from '../../host/sandbox.ts';
 import { experimentStatus, plannedRuns, runExperiment, runThatCannotFit, type ProgressEvent } from '../../experiments/runner.ts';
 import { sampleRuns, verifyRun } from '../../app/experiment-verify.ts';
-import { openProject, openShardResults, shardResultsName } from './project.ts';
+import { openProject, openShardResults, runOptions } from './project.ts';
 import { JsonInputError, parseJsonSafe } from '../../../src-shared/json.ts';
 
 function formatDuration(ms: number): string {
@@ -136,24 +136,10 @@ async function programsRefused(admission: Admission, specs: readonly ExperimentS
 }
 
 async function runAction(file: string, names: string[], values: Record<string, string | boolean | undefined>, io: CliIo): Promise<number> {
-  const jobs = numberOption('jobs', values.jobs as string | undefined, defaultParallelism(), { integer: true, min: 1, max: 256 });
-  // Left out: each worker gets the host's default share of the machine (as solve and serve give).
-  const memoryLimitMb =
-    values['memory-limit'] === undefined
-      ? undefined
-      : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  // Left out, --memory-limit gives each worker the host's default share of the machine (as solve and serve give).
+  const { jobs, memoryLimitMb, shard, shardOut } = runOptions(file, values, defaultParallelism());
   const runTimeoutMs =
     values['run-timeout'] === undefined ? null : numberOption('run-timeout', values['run-timeout'] as string, 0, { min: 0.1, max: 10_000_000 }) * 1000;
-  let shard: { k: number; n: number } | undefined;
-  let shardOut = '';
-  if (values.shard !== undefined) {
-    try {
-      shard = parseShard(values.shard as string);
-    } catch (e) {
-      throw new UsageError(`--shard: ${(e as Error).message}`);
-    }
-    shardOut = shardResultsName(file, shard, values.out as string | undefined);
-  } else if (values.out !== undefined) throw new UsageError('--out goes with --shard');
   const project = openProject(file, io, shard ? { readOnly: true } : {});
   refuseCompetition(project, file, 'run it with saikoro competition run');
   let target: Project = project;

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { InputError, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
+import { InputError, numberOption, parseCommandArgs, UsageError, visibleControls, writeLine, type CliIo, type Command } from '../command.ts';
+import { parseShard } from '../../../src-shared/experiments/grid.ts';
 import { projectHelp } from './project.help.ts';
 import { ProjectError } from '../../project/errors.ts';
 import { type OpenOptions, Project } from '../../project/store.ts';
@@ -53,6 +54,34 @@ function sameFile(a: string, b: string): boolean {
   const sb = stat(b);
   if (sa && sb) return sa.dev === sb.dev && sa.ino === sb.ino;
   return a === b;
+}
+
+/**
+ * The options `experiment run` and `competition run` share: --jobs (one worker per core by
+ * default), --memory-limit MB (left out: undefined, each worker the host's default share of
+ * the machine, never no limit) and --shard K/N [--out RESULTS] (the shard and its results file).
+ */
+export function runOptions(
+  file: string,
+  values: Record<string, unknown>,
+  defaultJobs: number,
+): { jobs: number; memoryLimitMb: number | undefined; shard: { k: number; n: number } | undefined; shardOut: string } {
+  const jobs = numberOption('jobs', values.jobs as string | undefined, defaultJobs, { integer: true, min: 1, max: 256 });
+  const memoryLimitMb =
+    values['memory-limit'] === undefined
+      ? undefined
+      : numberOption('memory-limit', values['memory-limit'] as string, 0, { integer: true, min: 64, max: 1_048_576 });
+  if (values.shard === undefined) {
+    if (values.out !== undefined) throw new UsageError('--out goes with --shard');
+    return { jobs, memoryLimitMb, shard: undefined, shardOut: '' };
+  }
+  let shard: { k: number; n: number };
+  try {
+    shard = parseShard(values.shard as string);
+  } catch (e) {
+    throw new UsageError(`--shard: ${(e as Error).message}`);
+  }
+  return { jobs, memoryLimitMb, shard, shardOut: shardResultsName(file, shard, values.out as string | undefined) };
 }
 
 /**

@@ -13,6 +13,7 @@ import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { requireTool } from '../../e2e/tools.ts';
 import { runCli } from './io.ts';
+import { defaultMemoryLimitMb } from '../../../src-main/host/memory-limit.ts';
 
 const FAKE = path.join(import.meta.dirname, '../../fixtures/external/fake-solver.mjs');
 const bwrap = requireTool('bubblewrap', '/usr/bin/bwrap', 'apt-get install bubblewrap');
@@ -260,5 +261,30 @@ bwrap.describe('competition run with program entrants', () => {
     const project = open();
     expect(project.runs()).toEqual([]);
     project.close();
+  });
+});
+
+bwrap.describe('competition run and the memory limit', () => {
+  // competition run once passed "no limit" (null) to its workers when --memory-limit was left
+  // out, where experiment run gives each the default share: the issue 28 hole, again.
+  it('gives each worker and its program the default share without --memory-limit, and --memory-limit MB with it', async () => {
+    for (const [args, mb] of [
+      [['--jobs', '2'], defaultMemoryLimitMb(2)],
+      [['--jobs', '2', '--memory-limit', '300'], 300],
+    ] as const) {
+      fs.rmSync(path.join(cwd, 'c.saikoro'), { force: true });
+      fs.rmSync(path.join(cwd, 'entry'), { recursive: true, force: true });
+      await competition();
+      folder();
+      expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'limits', '--dir', 'entry', '--command', 'node solver.mjs limits')).code).toBe(0);
+      const r = await cli('competition', 'run', 'c.saikoro', ...args);
+      expect(r.code, r.stderr).toBe(0);
+      const project = open();
+      const runs = project.runs();
+      project.close();
+      expect(runs.length).toBeGreaterThan(0);
+      const bytes = mb * 1024 * 1024;
+      for (const run of runs) expect(run.result!.log).toContain(`Max data size ${bytes} ${bytes} bytes`);
+    }
   });
 });
