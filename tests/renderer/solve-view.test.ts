@@ -192,7 +192,7 @@ describe('Solve view: what a run shows', () => {
     finish('run-test-1', { front, objectiveCount: 2 });
     await settle();
     expect(document.querySelector('.card-title')?.textContent).toBeDefined();
-    const title = [...document.querySelectorAll('.card-title')].find((h) => h.textContent?.startsWith('Front'))!;
+    const title = [...document.querySelectorAll('.card-title')].find((h) => h.textContent?.trim().startsWith('Front'))!;
     expect(title.textContent).toContain('120 members');
     const table = document.querySelector<HTMLElement>('[data-testid="front-table"]')!;
     expect(table.getAttribute('aria-rowcount')).toBe('120');

@@ -179,7 +179,7 @@ describe('N-Queens runs on the solver host', () => {
     const runs = cases.map(([request]) => h.start(request));
     const pid = runs[0].pid;
     expect(pid).toBeDefined();
-    for (const [i, run] of runs.entries()) expect(await run.outcome).toEqual({ status: 'failed', result: null, reason: cases[i][1] });
+    for (const [i, run] of runs.entries()) expect(await run.outcome).toEqual({ status: 'failed', result: null, reason: cases[i][1], partial: null });
     const ok = h.start({ kind: 'nqueens', method: 'neural', n: 8, params: {}, seed: 3 });
     expect(ok.pid).toBe(pid);
     expect((await ok.outcome).result!.solved).toBe(true);
