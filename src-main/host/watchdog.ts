@@ -73,7 +73,7 @@ export class HealthWatchdog<W extends WatchedWorker> implements Disposable {
       const state = processState(pid);
       const limit = worker.memoryLimitMb;
       if (limit !== null && state.rssBytes !== null && state.rssBytes > limit * MB) {
-        this.fail(worker, `memory limit exceeded: the worker used ${Math.round(state.rssBytes / MB)} MB, the limit is ${limit} MB`);
+        this.fail(worker, `memory limit exceeded: the worker used ${Math.ceil(state.rssBytes / MB)} MB, the limit is ${limit} MB`);
         continue;
       }
       if (state.stopped) worker.stoppedSince ??= now;

@@ -78,7 +78,7 @@ async function execute(runId: string, request: RunRequest): Promise<void> {
           const rss = process.memoryUsage.rss();
           if (rss <= limit * MB || exceeded) return;
           exceeded = true;
-          const reason = `memory limit exceeded: the worker used ${Math.round(rss / MB)} MB, the limit is ${limit} MB`;
+          const reason = `memory limit exceeded: the worker used ${Math.ceil(rss / MB)} MB, the limit is ${limit} MB`;
           transport.send({ type: 'failed', runId, reason, fatal: true }, () => process.exit(1));
         }, 100);
   const onSnapshot = (snapshot: AnyRunSnapshot) => transport.send({ type: 'snapshot', runId, snapshot });
