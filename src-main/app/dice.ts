@@ -22,6 +22,7 @@ import type { ParamValue } from '../../src-shared/core/params.ts';
 import { formatCommand, type ProgramSpec } from '../../src-shared/solvers/program/protocol.ts';
 import { programSolverInfo } from '../../src-shared/solvers/program/solver.ts';
 import type { AnyRunPlan, RunPlan } from './launcher.ts';
+import { carryAdmission } from './program-gate.ts';
 
 /** The named solver, or the strongest for the problem's track; throws SolverError when it does not fit. */
 export function chooseSolver(problem: DiceProblem, name?: string): SolverInfo {
@@ -160,7 +161,8 @@ export function needsHvNormalisation(plan: AnyRunPlan): plan is RunPlan<'dice'> 
 
 /** A planned dice run with its normalisation (what its trace's hypervolume and the app show). */
 export function withHvNormalisation<P extends RunPlan<'dice'>>(plan: P, hvNormalisation: HvNormalisation): P {
-  return { ...plan, request: { ...plan.request, hvNormalisation }, started: { ...plan.started, hvNormalisation } };
+  // The same program, admitted as it was: a known normalisation must not turn a program's run away at the launcher.
+  return { ...plan, request: carryAdmission(plan.request, { ...plan.request, hvNormalisation }), started: { ...plan.started, hvNormalisation } };
 }
 
 export interface DiceRunInput {

@@ -106,6 +106,16 @@ export function assertAdmitted(request: RunRequest): void {
     );
 }
 
+/**
+ * The admitted request `from` with a field the app adds after the gate (its normalisation:
+ * dice.ts withHvNormalisation): `to` is admitted when `from` was. Only for a copy that changes no
+ * field the gate checked (program, admitted).
+ */
+export function carryAdmission<R extends RunRequest>(from: RunRequest, to: R): R {
+  if (admitted.has(from)) admitted.add(to);
+  return to;
+}
+
 /** Marks a request without a program as admitted (nothing to check). */
 function markPlain<P extends AnyRunPlan>(plan: P): P {
   admitted.add(plan.request);

@@ -13,7 +13,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { allowPrograms, askOncePerProject, refusePrograms, type ProgramPolicy, type ResolvedProgram } from '../../../src-main/app/program-policy.ts';
 import { assertAdmitted, commandLineGate, ProgramGate, resolveProgram } from '../../../src-main/app/program-gate.ts';
 import { Launcher, runInProcess } from '../../../src-main/app/launcher.ts';
-import { planDiceRun } from '../../../src-main/app/dice.ts';
+import { planDiceRun, withHvNormalisation } from '../../../src-main/app/dice.ts';
+import type { HvNormalisation } from '../../../src-shared/problems/dice/hv-reference.ts';
 import { startAppServer } from '../../../src-main/server/app-server.ts';
 import { checkCallArguments } from '../../../src-main/api/call-arguments.ts';
 import { dispatchCall } from '../../../src-main/api/dispatch.ts';
@@ -273,6 +274,11 @@ describe('the gate', () => {
     const admitted = await commandLineGate().admit(plan, { project: null, folder: root, action: 'test' });
     expect(() => launcher.start({ request: { ...admitted.request } })).toThrow(/did not pass the program gate/);
     expect(await runInProcess(plan)).toMatchObject({ status: 'failed', reason: expect.stringContaining('did not pass the program gate') });
+    // The app's own copy with a known normalisation (withHvNormalisation: a multi-objective run on an instance whose
+    // normalisation an earlier run computed) stays admitted, and only an admitted one does.
+    const normalisation: HvNormalisation = { ideal: [0, 0], nadir: [1, 1], reference: [1.1, 1.1], method: 'test' };
+    expect(() => assertAdmitted(withHvNormalisation(admitted, normalisation).request)).not.toThrow();
+    expect(() => assertAdmitted(withHvNormalisation(plan, normalisation).request)).toThrow(/did not pass the program gate/);
     const outcome = await within(launcher.start(admitted).outcome, 30_000, 'the admitted run');
     expect(outcome).toMatchObject({ status: 'done', result: { evaluations: 20 } });
     // Runs without a program need no gate.
