@@ -98,10 +98,18 @@ bwrap.describe('issue 26 done, from the app: the five tracks and four entrants r
       // Run, and cancel in the middle: once the second track has finished some of its runs.
       const started = await app.api.runCompetition({ jobs: 2 });
       expect(started.map((s) => [s.experiment, s.todo])).toEqual(TRACKS.map((t) => [t, 20]));
-      await waitFor('the second track to finish 5 runs', () => sessions.some((s) => s.experiment === 'mo2' && s.finished >= 5), {
-        withinMs: 1_500_000,
-        intervalMs: 50,
-      });
+      await waitFor(
+        'the second track to finish 5 runs',
+        () => {
+          const failed = sessions.find((s) => s.status === 'failed');
+          if (failed) throw new Error(`track ${failed.experiment}'s session failed: ${failed.error}`);
+          return sessions.some((s) => s.experiment === 'mo2' && s.finished >= 5);
+        },
+        {
+          withinMs: 1_500_000,
+          intervalMs: 50,
+        },
+      );
       expect(await app.api.cancelCompetition()).toBe(true);
       const half = await allEnded(app.api, 'the cancelled sessions to end');
       await targets!.noChildrenLeft();
