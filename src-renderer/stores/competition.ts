@@ -14,6 +14,7 @@ import { computed, markRaw, onScopeDispose, ref, shallowRef, watch } from 'vue';
 import type { CompetitionOverview, CompetitionStandings, ExperimentSession } from '../../src-shared/api.ts';
 import { useApi } from '../api/index.ts';
 import { useProjectStore } from './project.ts';
+import { useAction } from './action.ts';
 
 /** Reads one thing at a time: asked while a read goes, it reads once more after it. */
 function serialRead(read: () => Promise<void>): () => Promise<void> {
@@ -115,19 +116,7 @@ export const useCompetitionStore = defineStore('competition', () => {
   });
   const active = computed(() => sessions.value.some((s) => s.status === 'queued' || s.status === 'running' || s.status === 'stopping'));
 
-  const actionError = ref<string | null>(null);
-  const busy = ref(false);
-  async function act(what: string, fn: () => Promise<unknown>): Promise<void> {
-    busy.value = true;
-    try {
-      await fn();
-      actionError.value = null;
-    } catch (e) {
-      actionError.value = `${what}: ${(e as Error).message}`;
-    } finally {
-      busy.value = false;
-    }
-  }
+  const { actionError, busy, act } = useAction();
   /** Runs every run not run yet (one session per track, as `saikoro competition run`). */
   const run = (jobs?: number) =>
     act('Could not run the competition', async () => {
