@@ -8,9 +8,11 @@
  * Linux, every process whose environment carries its marker (PROGRAM_MARKER=<its token>),
  * which reaches a child that started a session of its own (setsid) unless it cleared its
  * environment. In the sandbox the PID namespace makes all of this certain: killing bwrap ends
- * every process in it.
+ * every process in it. Where the program has a cgroup (cgroup.ts), every process in it is
+ * killed too, whatever its session or environment.
  */
 import { randomBytes } from 'node:crypto';
+import { killCgroupFolder } from './cgroup.ts';
 import { processesMarked } from './process-state.ts';
 
 /** The variable every program process gets in its environment, with its run's token. */
@@ -22,6 +24,8 @@ export interface ProgramProcesses {
   pid: number;
   /** The value of PROGRAM_MARKER in its environment. */
   marker: string;
+  /** The folders of the program's cgroup, where it has one. */
+  cgroups?: string[];
 }
 
 export function newMarker(): string {
@@ -43,5 +47,6 @@ export function killProgramProcesses(program: ProgramProcesses): void {
     return;
   }
   kill(-program.pid, 'SIGKILL');
+  for (const dir of program.cgroups ?? []) killCgroupFolder(dir);
   for (const pid of processesMarked(PROGRAM_MARKER, program.marker)) kill(pid, 'SIGKILL');
 }

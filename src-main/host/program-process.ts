@@ -21,11 +21,27 @@
  * carries the run's marker variable (PROGRAM_MARKER) in its environment, which reaches children
  * that started a session of their own. `stop` ends it politely first (stdin closed, grace,
  * SIGTERM to every process of the program, grace, SIGKILL).
+ *
+ * Where the machine lets Saikoro make cgroups, the program also runs in a cgroup of its own
+ * (cgroup.ts): its memory limit holds for all its processes together (the kernel ends one past
+ * it, and the run's exit names the limit), its tasks are capped, its CPU time is counted for all
+ * of them (the run fails at its CPU-time limit, read every CPU_WATCH_MS), and every process in
+ * it is killed at the end.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import type { ProgramExit, ProgramIo, ProgramLaunch } from '../../src-shared/solvers/program/solver.ts';
+import {
+  cgroupCpuSeconds,
+  cgroupOomKills,
+  cgroupSupport,
+  CPU_WATCH_MS,
+  killProgramCgroup,
+  makeProgramCgroup,
+  removeProgramCgroup,
+  type ProgramCgroup,
+} from './cgroup.ts';
 import { findExecutable } from './find-executable.ts';
 import { killProgramProcesses, newMarker, PROGRAM_MARKER, type ProgramProcesses } from './program-kill.ts';
 import { processesInPidNamespace } from './process-state.ts';
@@ -151,15 +167,25 @@ class NodeProgram implements ProgramIo {
   private processes: ProgramProcesses | null = null;
   private scratch: Scratch | null = null;
   private sandboxed = false;
+  private cgroup: ProgramCgroup | null = null;
+  private cgroupWatch: NodeJS.Timeout | null = null;
+  private oomKills = 0;
+  /** The limit that ended the program, if one did (said in its exit). */
+  private limitHit: string | null = null;
+  private readonly limits: ProgramLimits;
   /** The sandbox's PID namespace and its first process (bwrap's own init), from bwrap's status. */
   private namespace: { pid: number; inode: number } | null = null;
-  private readonly killOnExit = () => this.killAll();
+  private readonly killOnExit = () => {
+    this.killAll();
+    this.removeCgroup();
+  };
 
   constructor(
     launch: ProgramLaunch,
     private readonly maxLineBytes: number,
     private readonly options: LaunchOptions,
   ) {
+    this.limits = { cpuSeconds: options.limits?.cpuSeconds ?? DEFAULT_PROGRAM_CPU_SECONDS, memoryMb: options.limits?.memoryMb ?? null };
     const cwd = launch.cwd ?? process.cwd();
     const word = launch.command[0];
     const where = launch.cwd ? ` in ${launch.cwd}` : '';
@@ -169,7 +195,7 @@ class NodeProgram implements ProgramIo {
       this.notStarted(`could not start the program ${JSON.stringify(word)}${where}: no such program or directory (ENOENT)`);
       return;
     }
-    const limits: ProgramLimits = { cpuSeconds: options.limits?.cpuSeconds ?? DEFAULT_PROGRAM_CPU_SECONDS, memoryMb: options.limits?.memoryMb ?? null };
+    const limits = this.limits;
     const support = options.sandbox === 'off' ? null : sandboxSupport();
     let place: SandboxPlace | null = null;
     if (support?.available) {
@@ -184,8 +210,17 @@ class NodeProgram implements ProgramIo {
     } else if (support && !support.available) {
       this.logText.push(`[saikoro] this program runs without a sandbox: ${support.reason}; Saikoro kills its process group at the end of the run\n`);
     }
+    if (process.platform === 'linux') {
+      const groups = cgroupSupport();
+      try {
+        this.cgroup = makeProgramCgroup(limits);
+      } catch (e) {
+        this.logText.push(`[saikoro] ${(e as Error).message}; its limits hold per process (rlimits)\n`);
+      }
+      if (!groups.available) this.logText.push(`[saikoro] no cgroup for this program: ${groups.reason}; its limits hold per process (rlimits)\n`);
+    }
     const marker = newMarker();
-    const command = sandboxCommand({ file: executable, args: launch.command.slice(1), cwd }, place, limits);
+    const command = sandboxCommand({ file: executable, args: launch.command.slice(1), cwd }, place, limits, this.cgroup?.procs ?? []);
     const wrapped = command.file !== executable;
     let child: ChildProcess;
     try {
@@ -200,9 +235,11 @@ class NodeProgram implements ProgramIo {
       });
     } catch (e) {
       this.notStarted(`could not start the program ${JSON.stringify(word)}${where}: ${(e as Error).message}`);
+      this.removeCgroup();
       return;
     }
     this.child = child;
+    if (this.cgroup) this.cgroupWatch = setInterval(() => this.watchCgroup(), CPU_WATCH_MS).unref();
     this.stdin = child.stdin!;
     this.stdout = child.stdout!;
     process.on('exit', this.killOnExit);
@@ -213,7 +250,7 @@ class NodeProgram implements ProgramIo {
       if (child.pid === undefined) this.onExit(null, null);
     });
     if (child.pid !== undefined) {
-      this.processes = { pid: child.pid, marker };
+      this.processes = { pid: child.pid, marker, ...(this.cgroup ? { cgroups: [...new Set(Object.values(this.cgroup.dirs))] } : {}) };
       options.onProcesses?.(this.processes);
     }
     child.on('exit', (code, signal) => this.onExit(code, signal));
@@ -242,6 +279,44 @@ class NodeProgram implements ProgramIo {
     }
   }
 
+  /**
+   * The cgroup while the program runs: its processes' CPU time together against the limit (the
+   * run fails there, as at a hang), and the OOM killer's count (said in the log).
+   */
+  private watchCgroup(): void {
+    const group = this.cgroup;
+    if (!group || this.exitInfo) return;
+    this.noteOomKills();
+    const used = cgroupCpuSeconds(group);
+    const limit = this.limits.cpuSeconds;
+    if (used !== null && limit !== null && used > limit && !this.failure) {
+      this.fail(
+        new ProgramFailure(
+          `the program's processes together used ${Number(used.toFixed(1))} s of CPU time, over its CPU-time limit of ${limit} s (its cgroup); it was stopped`,
+        ),
+      );
+      this.limitHit = `its processes together over the CPU-time limit of ${limit} s`;
+      this.signal('SIGKILL');
+    }
+  }
+
+  /** What the OOM killer did in the program's cgroup since the last look, in the log. */
+  private noteOomKills(): void {
+    if (!this.cgroup) return;
+    const kills = cgroupOomKills(this.cgroup);
+    if (kills <= this.oomKills) return;
+    this.oomKills = kills;
+    this.limitHit = `its processes together over the memory limit of ${this.limits.memoryMb} MB (its cgroup): the kernel ended ${kills} of them`;
+    this.logText.push(`[saikoro] ${this.limitHit}\n`);
+  }
+
+  private removeCgroup(): void {
+    if (this.cgroupWatch) clearInterval(this.cgroupWatch);
+    this.cgroupWatch = null;
+    if (this.cgroup) removeProgramCgroup(this.cgroup);
+    this.cgroup = null;
+  }
+
   /** The program could not be started: the first read fails with why, and it has ended. */
   private notStarted(message: string): void {
     this.failure = new ProgramFailure(message);
@@ -252,7 +327,10 @@ class NodeProgram implements ProgramIo {
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.exitInfo) return;
     const fromSandbox = this.sandboxed && signal === null ? signalOfStatus(code) : null;
-    this.exitInfo = fromSandbox ? { code: null, signal: fromSandbox } : { code, signal };
+    this.noteOomKills();
+    const exit: ProgramExit = fromSandbox ? { code: null, signal: fromSandbox } : { code, signal };
+    if (this.limitHit && exit.code !== 0) exit.limit = this.limitHit;
+    this.exitInfo = exit;
     // The run of this program is over: none of its processes may outlive it.
     this.killAll();
     for (const w of this.exitWaiters.splice(0)) w(this.exitInfo);
@@ -273,6 +351,7 @@ class NodeProgram implements ProgramIo {
 
   /** SIGKILL to every process of the program (see program-kill.ts). */
   private killAll(): void {
+    if (this.cgroup) killProgramCgroup(this.cgroup);
     if (this.processes) killProgramProcesses(this.processes);
     if (this.child && this.exitInfo === null) this.child.kill('SIGKILL');
   }
@@ -280,6 +359,7 @@ class NodeProgram implements ProgramIo {
   /** After the end: the listeners, the scratch folder, the host told. */
   private cleanUp(): void {
     process.off('exit', this.killOnExit);
+    this.removeCgroup();
     if (this.scratch) {
       disposeScratch(this.scratch);
       this.scratch = null;

@@ -16,7 +16,9 @@
  * - no network (a network namespace of its own), its own PID namespace (every process it starts
  *   dies with it), its own session, IPC and host name;
  * and it runs under rlimits: CPU time (SIGXCPU at the limit, SIGKILL 5 s later) and data
- * memory (RLIMIT_DATA: heap and private mappings), its /tmp as large as its memory limit.
+ * memory (RLIMIT_DATA: heap and private mappings), its /tmp as large as its memory limit; and,
+ * where the machine lets Saikoro make cgroups, in a cgroup of its own (cgroup.ts) that caps the
+ * memory and the tasks of all its processes together and counts their CPU time.
  *
  * Without bubblewrap (not installed, or user namespaces disabled) a program runs in its folder
  * as it is, under the same rlimits, in a process group of its own that Saikoro kills at the end
@@ -331,11 +333,18 @@ function shared(): string[] {
   return (process.env[SHARE_VARIABLE] ?? '').split(path.delimiter).filter((p) => p && path.isAbsolute(p) && fs.existsSync(p));
 }
 
+/** A word for a POSIX shell's script, quoted. */
+function shellWord(text: string): string {
+  return `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
 /**
- * THE function: the command the spawn runs, sandboxed in `place` (null: not sandboxed) and
- * under `limits`. Without a sandbox only the limits wrap it (a POSIX shell's ulimit, then exec).
+ * THE function: the command the spawn runs, sandboxed in `place` (null: not sandboxed), under
+ * `limits`, and in the run's cgroup (`cgroup`: the cgroup.procs files its first process joins,
+ * cgroup.ts; empty: none). Without a sandbox only the cgroup and the limits wrap it (a POSIX
+ * shell joins the cgroup, sets its ulimits, then execs).
  */
-export function sandboxCommand(command: SpawnCommand, place: SandboxPlace | null, limits: ProgramLimits): SpawnCommand {
+export function sandboxCommand(command: SpawnCommand, place: SandboxPlace | null, limits: ProgramLimits, cgroup: readonly string[] = []): SpawnCommand {
   let inner: SpawnCommand = command;
   if (place) {
     const { scratch } = place;
@@ -350,11 +359,14 @@ export function sandboxCommand(command: SpawnCommand, place: SandboxPlace | null
     args.push('--chdir', isInside(command.cwd, scratch.folder) ? command.cwd : scratch.folder, '--', command.file, ...command.args);
     inner = { file: place.bwrap, args, cwd: scratch.dir };
   }
-  if (process.platform === 'win32' || (limits.cpuSeconds === null && limits.memoryMb === null)) return inner;
-  const ulimits: string[] = [];
+  if (process.platform === 'win32' || (limits.cpuSeconds === null && limits.memoryMb === null && cgroup.length === 0)) return inner;
+  const steps: string[] = [];
+  // The shell itself joins the cgroup, so the program it execs and every child start inside.
+  for (const procs of cgroup)
+    steps.push(`{ echo $$ > ${shellWord(procs)}; } 2>/dev/null || { echo "saikoro: could not join the program's cgroup (${procs})" >&2; exit 126; }`);
   // The soft limit first: a hard limit below the soft one (unlimited) is refused.
   if (limits.cpuSeconds !== null)
-    ulimits.push(`ulimit -S -t ${Math.ceil(limits.cpuSeconds)}`, `ulimit -H -t ${Math.ceil(limits.cpuSeconds) + CPU_KILL_AFTER_SECONDS}`);
-  if (limits.memoryMb !== null) ulimits.push(`ulimit -d ${Math.round(limits.memoryMb * 1024)}`);
-  return { file: '/bin/sh', args: ['-c', `${ulimits.join(' && ')} && exec "$@"`, 'saikoro-limits', inner.file, ...inner.args], cwd: inner.cwd };
+    steps.push(`ulimit -S -t ${Math.ceil(limits.cpuSeconds)}`, `ulimit -H -t ${Math.ceil(limits.cpuSeconds) + CPU_KILL_AFTER_SECONDS}`);
+  if (limits.memoryMb !== null) steps.push(`ulimit -d ${Math.round(limits.memoryMb * 1024)}`);
+  return { file: '/bin/sh', args: ['-c', `${steps.join(' && ')} && exec "$@"`, 'saikoro-limits', inner.file, ...inner.args], cwd: inner.cwd };
 }

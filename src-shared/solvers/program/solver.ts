@@ -36,6 +36,8 @@ import {
 export interface ProgramExit {
   code: number | null;
   signal: string | null;
+  /** Which limit ended it, when one did (its cgroup's memory, its CPU time): said in the run's reason. */
+  limit?: string;
 }
 
 /** A running program, as the protocol needs it. Implemented under Node by src-main/host/program-process.ts. */
@@ -310,9 +312,10 @@ function formatSeconds(ms: number): string {
 }
 
 export function describeProgramExit(exit: ProgramExit): string {
-  if (exit.signal) return `the program was killed by ${exit.signal}`;
+  const limit = exit.limit ? ` (${exit.limit})` : '';
+  if (exit.signal) return `the program was killed by ${exit.signal}${limit}`;
   if (exit.code === 0) return 'the program exited';
-  return `the program exited with code ${exit.code}`;
+  return `the program exited with code ${exit.code}${limit}`;
 }
 
 /** The registry-like description of a program solver, under the name its entry gives it. */

@@ -394,6 +394,16 @@ describe('the one function that makes the sandboxed command', () => {
       expect(args.slice(args.indexOf('--size'), args.indexOf('--size') + 4)).toEqual(['--size', String(512 * 1024 * 1024), '--tmpfs', '/tmp']);
       expect(args.slice(args.indexOf('--chdir'))).toEqual(['--chdir', '/work/solver', '--', '/usr/bin/python3', 'ga.py', '--pop', '10']);
       expect(boxed.cwd).toBe('/tmp/s');
+      // In a cgroup: the shell joins it (each hierarchy's cgroup.procs) before its limits and the exec.
+      const grouped = sandboxCommand(command, null, { cpuSeconds: 60, memoryMb: null }, ['/cg/memory/saikoro-1-1/cgroup.procs', "/cg/pids/it's/cgroup.procs"]);
+      expect(grouped.args[1]).toBe(
+        `{ echo $$ > '/cg/memory/saikoro-1-1/cgroup.procs'; } 2>/dev/null || { echo "saikoro: could not join the program's cgroup (/cg/memory/saikoro-1-1/cgroup.procs)" >&2; exit 126; } && ` +
+          `{ echo $$ > '/cg/pids/it'\\''s/cgroup.procs'; } 2>/dev/null || { echo "saikoro: could not join the program's cgroup (/cg/pids/it's/cgroup.procs)" >&2; exit 126; } && ` +
+          'ulimit -S -t 60 && ulimit -H -t 65 && exec "$@"',
+      );
+      const joined = sandboxCommand(command, null, { cpuSeconds: null, memoryMb: null }, ['/cg/x/cgroup.procs']);
+      expect(joined.file).toBe('/bin/sh');
+      expect(joined.args.slice(2)).toEqual(['saikoro-limits', '/usr/bin/python3', 'ga.py', '--pop', '10']);
     } finally {
       if (saved !== undefined) process.env[SHARE_VARIABLE] = saved;
     }
