@@ -15,6 +15,7 @@ import type { Project } from '../project/store.ts';
 import { competitionOf, interpreterVersion } from './competition.ts';
 import { findExecutable } from '../host/find-executable.ts';
 import { requireSandbox, SandboxUnavailableError } from '../host/sandbox.ts';
+export { isolationSummary } from '../host/sandbox.ts';
 
 /** What a competition run needs from its file. */
 export interface CompetitionRunPlan {

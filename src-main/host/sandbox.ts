@@ -30,6 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProgramView } from '../../src-shared/solvers/program/admission.ts';
+import { cgroupSupport } from './cgroup.ts';
 import { copyCheckedFile, copyFolder, hashFolder, sha256OfFile } from './program-folder.ts';
 
 /** The Debian (and Ubuntu, Fedora, Arch) package that provides `bwrap`. */
@@ -125,6 +126,20 @@ export function sandboxWarning(): string | null {
   const s = sandboxSupport();
   if (s.available) return null;
   return `warning: solver programs run without a sandbox here: ${s.reason}; a program can read and write what you can and reach the network, and only its process group is killed at the end of its run (docs/external-solvers.md, "The sandbox")`;
+}
+
+/**
+ * How programs run here, in a line (what `competition run` prints before its programs run): the
+ * sandbox, and whether each run has a cgroup of its own (cgroup.ts), or why not.
+ */
+export function isolationSummary(): string {
+  const s = sandboxSupport();
+  const groups = cgroupSupport();
+  const box = s.available ? `in the sandbox (${s.version})` : `without a sandbox (${s.reason})`;
+  const caps = groups.available
+    ? `each in a cgroup of its own (cgroup v${groups.version}: memory, CPU time and tasks for all its processes together)`
+    : `with rlimits per process only (no cgroup: ${groups.reason})`;
+  return `programs run ${box}, ${caps}`;
 }
 
 /** The bwrap to use, or SandboxUnavailableError naming the package (what a competition calls before it runs). */

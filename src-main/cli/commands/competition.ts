@@ -7,7 +7,7 @@ import { buildCompetitionReport } from '../../report/competition.ts';
 import { renderEcdfCsv, renderStandingsCsv, renderStandingsHtml, renderStandingsLatex, standingsText } from '../../report/competition-render.ts';
 import { refusalToWrite } from '../../report/output-target.ts';
 import { writeFilesAtomically, WriteFilesError } from '../../report/write-files.ts';
-import { checkInterpreters, competitionRunPlan, extractEntrants, sandboxRefusal, type ExtractedEntrants } from '../../app/competition-run.ts';
+import { checkInterpreters, competitionRunPlan, extractEntrants, isolationSummary, sandboxRefusal, type ExtractedEntrants } from '../../app/competition-run.ts';
 import { hostExecutor, type Admission } from '../../app/experiment-executor.ts';
 import { commandLineGate } from '../../app/program-gate.ts';
 import { defaultParallelism } from '../../host/pool.ts';
@@ -231,6 +231,7 @@ async function runAction(file: string, values: Values, io: CliIo): Promise<numbe
       const refusal = sandboxRefusal();
       if (refusal)
         throw new InputError(`${file}: has ${plan.programs.length} program entrant(s) (${plan.programs.map((e) => e.name).join(', ')}) and ${refusal}`);
+      writeLine(io.stderr, isolationSummary());
       try {
         extracted = extractEntrants(project, plan.programs);
         checkInterpreters(plan.programs, extracted.folders);

@@ -9,6 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Project } from '../../../src-main/project/store.ts';
 import { Database } from '../../../src-main/project/sqlite.ts';
 import { hashFolder } from '../../../src-main/host/program-folder.ts';
+import { cgroupSupport } from '../../../src-main/host/cgroup.ts';
+import { sandboxSupport } from '../../../src-main/host/sandbox.ts';
 import { evaluateDice } from '../../../src-shared/problems/dice/evaluate.ts';
 import { expandGrid } from '../../../src-shared/experiments/grid.ts';
 import { requireTool } from '../../e2e/tools.ts';
@@ -150,6 +152,11 @@ bwrap.describe('competition run with program entrants', () => {
     const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '2');
     expect(ran.code, ran.stderr).toBe(0);
     expect(ran.stdout).toBe('so: 4 runs: 0 finished before, 4 done now, 0 failed, 0 not run\n');
+    // What holds the programs, said before they run: the sandbox, and a cgroup each where the machine has them.
+    const groups = cgroupSupport();
+    expect(ran.stderr).toContain(
+      `programs run in the sandbox (${(sandboxSupport() as { version: string }).version}), ${groups.available ? `each in a cgroup of its own (cgroup v${groups.version}` : `with rlimits per process only (no cgroup: ${groups.reason})`}`,
+    );
     const project = open();
     const runs = project.runs();
     const spec = project.experiment('so')!.spec;
