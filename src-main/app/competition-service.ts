@@ -273,6 +273,11 @@ export class CompetitionService {
     };
   }
 
+  /** The entrant's connections held now (what acquireConnection counts against the limit). */
+  connectionsOf(entrant: string): number {
+    return this.connections.get(entrant) ?? 0;
+  }
+
   // -------------------------------------------------------------------------------------------
   // Runs
 

@@ -10,9 +10,9 @@ import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
+import type { AppServer } from '../../../src-main/server/app-server.ts';
 import { runCli } from '../cli/io.ts';
-import { Socket, wsUrl, type Answer, type Hello } from './remote-helpers.ts';
+import { bearer as auth, competitionView, enterRemote, openPlay, serveCompetition, Socket, wsUrl, type Answer } from './remote-helpers.ts';
 import { waitFor } from '../processes.ts';
 
 const ORGANISER = 'organiser-token-of-the-hostile-test';
@@ -29,33 +29,23 @@ const answered = new Map<number, number>();
 
 const seq = (k: number) => Array.from({ length: N }, (_, i) => String(1 + ((i * 7 + k * 13) % 6))).join('');
 const batch = (size: number, from = 0) => ({ evaluate: Array.from({ length: size }, (_, k) => seq(from + k)) });
-const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 function count(seed: number, answer: Answer | null): void {
   const evaluated = (answer?.results ?? []).filter((r) => !('error' in r)).length;
   answered.set(seed, (answered.get(seed) ?? 0) + evaluated);
 }
 
-async function open(token: string, problem = 'so-n60-i1', query = ''): Promise<{ socket: Socket; hello: Hello }> {
-  const socket = new Socket(wsUrl(app.origin, problem, query), auth(token));
-  const ok = await socket.opened;
-  if (!ok) throw new Error(`refused: ${JSON.stringify(await socket.refused)}`);
-  return { socket, hello: (await socket.next<Hello>())! };
-}
+const open = (token: string, problem = 'so-n60-i1', query = '') => openPlay(app.origin, token, problem, query);
 
 /** Waits out the rate limit: the bucket refills (the tests never assert a time). */
 async function rested(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, (LIMITS.burst / LIMITS.requestsPerSecond) * 1000 + 100));
 }
 
-function own(token: string) {
-  return fetch(`${app.origin}api/competition`, { headers: auth(token) }).then((r) => r.json());
-}
+const own = (token: string) => competitionView(app.origin, token);
 
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-hostile-'));
-  fs.mkdirSync(path.join(cwd, 'renderer'));
-  fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
   const made = await cli(
     'competition',
     'new',
@@ -74,19 +64,8 @@ beforeAll(async () => {
     'hostile-test-secret',
   );
   expect(made.code, made.stderr).toBe(0);
-  for (const name of ['hostile', 'victim', 'pyflood']) {
-    expect((await cli('competition', 'enter', 'h.saikoro', '--name', name, '--remote')).code).toBe(0);
-    tokens[name] = (await cli('competition', 'token', 'h.saikoro', '--entrant', name)).stdout.trim();
-  }
-  app = await startAppServer({
-    port: 0,
-    rendererDir: path.join(cwd, 'renderer'),
-    build: 'never',
-    workspace: cwd,
-    token: ORGANISER,
-    parallelism: 1,
-    competition: { file: path.join(cwd, 'h.saikoro'), limits: LIMITS, heartbeatSeconds: 1 },
-  });
+  for (const name of ['hostile', 'victim', 'pyflood']) tokens[name] = await enterRemote(cwd, 'h.saikoro', name);
+  app = await serveCompetition(cwd, 'h.saikoro', ORGANISER, { limits: LIMITS, heartbeatSeconds: 1 });
 }, 60_000);
 
 afterAll(async () => {

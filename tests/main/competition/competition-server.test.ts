@@ -6,28 +6,31 @@
 //   same seed (best, front, exact trace, front log: what the standings read).
 // - The standings the server shows equal those of the same competition with the same entrants
 //   entered as programs and run by saikoro competition run.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppServer, type AppServer } from '../../../src-main/server/app-server.ts';
-import { Project } from '../../../src-main/project/store.ts';
-import { competitionGrid } from '../../../src-main/app/competition-service.ts';
-import { competitionOf } from '../../../src-main/app/competition.ts';
-import { buildCompetitionReport } from '../../../src-main/report/competition.ts';
+import type { AppServer } from '../../../src-main/server/app-server.ts';
 import { runCli } from '../cli/io.ts';
 import {
   CLIENT,
   comparable,
+  competitionCli,
+  enterRemote,
+  expectSameStandings,
   LOCAL_SEARCH,
+  localCompetition,
   localRun,
+  newCompetition,
   NODE_LOCAL,
+  NODE_PROGRAM,
   playRandomSearch,
   PY_LOCAL,
-  RANDOM_SEARCH,
-  ROOT,
+  PY_PROGRAM,
+  runPython as python,
+  serveCompetition,
   Socket,
+  storedRuns,
   wsUrl,
   type Hello,
 } from './remote-helpers.ts';
@@ -40,55 +43,16 @@ let app: AppServer;
 const tokens: Record<string, string> = {};
 const cli = (...argv: string[]) => runCli(argv, { cwd });
 
-async function makeCompetition(file: string): Promise<void> {
-  const r = await cli('competition', 'new', file, '--tracks', 'so,mo2', '--n', '60', '--instances', '1', '--budget', '300', '--seeds', '2', '--secret', SECRET);
-  expect(r.code, r.stderr).toBe(0);
-}
-
-/** Enters a program whose folder holds `files` (copied there) with competition enter --dir --command, as an organiser would. */
-async function enterProgram(file: string, name: string, command: string, files: string[]): Promise<void> {
-  const dir = path.join(cwd, `entry-${name}`);
-  fs.mkdirSync(dir);
-  for (const f of files) fs.copyFileSync(f, path.join(dir, path.basename(f)));
-  const r = await cli('competition', 'enter', file, '--name', name, '--dir', `entry-${name}`, '--command', command);
-  expect(r.code, r.stderr).toBe(0);
-}
-
-function python(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn('python3', args, { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d));
-    child.stderr.on('data', (d: Buffer) => (stderr += d));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
 const get = (p: string, token?: string) => fetch(`${app.origin}${p}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
 
 beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-server-'));
-  fs.mkdirSync(path.join(cwd, 'renderer'));
-  fs.writeFileSync(path.join(cwd, 'renderer', 'index.html'), '<!doctype html><title>renderer</title>');
-  await makeCompetition('c.saikoro');
-  for (const name of ['py', 'node']) {
-    expect((await cli('competition', 'enter', 'c.saikoro', '--name', name, '--remote')).code).toBe(0);
-    tokens[name] = (await cli('competition', 'token', 'c.saikoro', '--entrant', name)).stdout.trim();
-  }
-  expect((await cli('competition', 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
-  app = await startAppServer({
-    port: 0,
-    rendererDir: path.join(cwd, 'renderer'),
-    build: 'never',
-    workspace: cwd,
-    token: ORGANISER,
-    parallelism: 1,
-    competition: { file: path.join(cwd, 'c.saikoro') },
-  });
+  await newCompetition(cwd, 'c.saikoro', SECRET);
+  for (const name of ['py', 'node']) tokens[name] = await enterRemote(cwd, 'c.saikoro', name);
+  await competitionCli(cwd, 'enter', 'c.saikoro', '--name', 'rnd', '--solver', 'random');
+  app = await serveCompetition(cwd, 'c.saikoro', ORGANISER);
   // The built-in entrant runs while the server serves the file (as docs/competition.md allows): the standings below read its runs.
-  const ran = await cli('competition', 'run', 'c.saikoro', '--jobs', '1');
-  expect(ran.code, ran.stderr).toBe(0);
+  await competitionCli(cwd, 'run', 'c.saikoro', '--jobs', '1');
 }, 120_000);
 
 afterAll(async () => {
@@ -96,16 +60,7 @@ afterAll(async () => {
   fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-function storedRemoteResults(entrant: string) {
-  const project = Project.open(path.join(cwd, 'c.saikoro'), { readOnly: true });
-  try {
-    const grid = competitionGrid(project).filter((r) => r.label === entrant);
-    const stored = new Map(project.runs(grid.map((r) => r.id)).map((r) => [r.id, r]));
-    return grid.map((r) => ({ problem: r.instance, seed: r.seed, record: stored.get(r.id) ?? null }));
-  } finally {
-    project.close();
-  }
-}
+const storedRemoteResults = (entrant: string) => storedRuns(path.join(cwd, 'c.saikoro'), entrant);
 
 describe('remote entrants over real WebSockets', () => {
   it('the Python client runs local_search.py unchanged with --remote and --token, one run per start, and each run equals the local run', async () => {
@@ -219,25 +174,11 @@ describe('remote entrants over real WebSockets', () => {
   });
 
   it('the standings and ECDFs equal those of the same entrants entered as programs and run by competition run', async () => {
-    await makeCompetition('local.saikoro');
-    await enterProgram('local.saikoro', 'py', 'python3 local_search.py', [LOCAL_SEARCH, CLIENT]);
-    await enterProgram('local.saikoro', 'node', 'node random_search.mjs --batch 100', [RANDOM_SEARCH]);
-    expect((await cli('competition', 'enter', 'local.saikoro', '--name', 'rnd', '--solver', 'random')).code).toBe(0);
-    const ran = await cli('competition', 'run', 'local.saikoro', '--jobs', '1');
-    expect(ran.code, ran.stderr).toBe(0);
-    const local = Project.open(path.join(cwd, 'local.saikoro'), { readOnly: true });
-    const expected = JSON.parse(JSON.stringify(buildCompetitionReport(local, competitionOf(local))));
-    local.close();
+    const expected = await localCompetition(cwd, 'local.saikoro', SECRET, [PY_PROGRAM, NODE_PROGRAM, { name: 'rnd', solver: 'random' }]);
     // The server's standings are competition standings' report (one computation), with progress.
     const served = await (await get('api/competition/standings', ORGANISER)).json();
     expect(served.format).toBe('saikoro-competition');
-    expect(served.runs).toEqual({ total: 12, done: 12, failed: 0, live: 0, missing: 0 });
-    expect(served.standings).toEqual(expected.standings);
-    expect(served.friedman).toEqual(expected.friedman);
-    expect(served.pairwise).toEqual(expected.pairwise);
-    expect(served.ecdfs).toEqual(expected.ecdfs);
-    expect(served.contradictions).toEqual([]);
-    expect(served.standings.map((s: { entrant: string }) => s.entrant).sort()).toEqual(['node', 'py', 'rnd']);
+    expectSameStandings(served, expected, ['py', 'node', 'rnd'], 12);
     // And the CLI's standings of the served file say the same.
     const cliStandings = await cli('competition', 'standings', 'c.saikoro', '--json');
     expect(cliStandings.code, cliStandings.stderr).toBe(0);
