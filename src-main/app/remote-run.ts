@@ -20,7 +20,7 @@ import type { RunSpec } from '../../src-shared/experiments/grid.ts';
 import type { HvNormalisation } from '../../src-shared/problems/dice/hv-reference.ts';
 import { diceRunKind, type DiceRunRequest } from '../../src-shared/runtime/kinds/dice.ts';
 import { terminationOfBudget } from '../../src-shared/solvers/stopping.ts';
-import { formatAnswer, formatErrorResult, STOP_OF } from '../../src-shared/solvers/program/protocol.ts';
+import { formatAnswer, formatErrorResult, STOP_OF, type ParsedSequences } from '../../src-shared/solvers/program/protocol.ts';
 import type { ProgramExit, ProgramIo } from '../../src-shared/solvers/program/solver.ts';
 import type { SolverResult } from '../../src-shared/solvers/types.ts';
 import { packSequences, remoteHello, unpackSequences, type CheckedRequest, type RemoteHello } from '../../src-shared/competition/remote.ts';
@@ -150,6 +150,12 @@ class RemoteIo implements ProgramIo {
 
   lastErrorLine(): string | null {
     return null;
+  }
+
+  /** A live request's line is checked already (checkRequest): the run takes its sequences as they are. */
+  parsedLine(line: string): { evaluate: ParsedSequences } | undefined {
+    const live = this.current;
+    return live !== null && live.request.line === line ? { evaluate: live.request.parsed } : undefined;
   }
 }
 

@@ -266,7 +266,11 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     const onMessage = async (data: RawData, isBinary: boolean): Promise<void> => {
       if (ws.readyState !== ws.OPEN) return;
       if (isBinary) return send(JSON.stringify(new RemoteRefusal(400, 'send each request as a text message of JSON; nothing was evaluated').toJSON()));
-      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      const text = Array.isArray(data)
+        ? Buffer.concat(data).toString('utf8')
+        : Buffer.isBuffer(data)
+          ? data.toString('utf8')
+          : Buffer.from(data).toString('utf8');
       try {
         const answer = await service.evaluate(handle, text);
         if (answer === null) return;

@@ -11,8 +11,7 @@
  * - the limits per token, and the token bucket of the requests per second;
  * - the sequences of an evaluated request packed three faces a byte, as the server stores them.
  */
-import { helloMessage, parseProgramMessage, ProtocolError, type ProtocolHello } from '../solvers/program/protocol.ts';
-import { parseSequence, SequenceError } from '../problems/dice/sequence.ts';
+import { helloMessage, parseProgramLine, ProtocolError, type ParsedSequences, type ProtocolHello } from '../solvers/program/protocol.ts';
 import type { DiceConfig } from '../problems/dice/config.ts';
 
 /** The first message of a remote run: the blind hello, and the evaluations left of its budget. */
@@ -83,7 +82,7 @@ export class RemoteRefusal extends Error {
 
 /** A request as the server evaluates it: the line for the solver, and its valid sequences (those it stores). */
 export interface CheckedRequest {
-  /** The request as JSON text (what the run's solver parses, as a program's line). */
+  /** The request as JSON text (what the run's solver reads, as a program's line). */
   line: string;
   /** How many sequences it holds, valid or not. */
   count: number;
@@ -91,6 +90,8 @@ export interface CheckedRequest {
   valid: Uint8Array[];
   /** The answer to a request with no valid sequence (each gets its error), which is evaluated by nobody; null otherwise. */
   errors: string[] | null;
+  /** The sequences as checked here: the run's solver takes them as they are (parsed once). */
+  parsed: ParsedSequences;
 }
 
 /**
@@ -101,29 +102,19 @@ export interface CheckedRequest {
 export function checkRequest(text: string, n: number, maxBatch: number): CheckedRequest | null {
   let message;
   try {
-    message = parseProgramMessage(text, 1);
+    message = parseProgramLine(text, 1, n);
   } catch (e) {
     if (e instanceof ProtocolError) throw new RemoteRefusal(400, `${e.message.replace("the program's line 1", 'this message')}; nothing was evaluated`);
     throw e;
   }
   if ('log' in message) return null;
-  const list = message.evaluate;
-  if (list.length > maxBatch)
+  const parsed = message.evaluate;
+  if (parsed.count > maxBatch)
     throw new RemoteRefusal(
       413,
-      `this request holds ${list.length} sequences; at most ${maxBatch} per request on this server (send several requests); nothing was evaluated`,
+      `this request holds ${parsed.count} sequences; at most ${maxBatch} per request on this server (send several requests); nothing was evaluated`,
     );
-  const valid: Uint8Array[] = [];
-  const errors: string[] = [];
-  for (const x of list) {
-    try {
-      valid.push(parseSequence(x as string, n));
-    } catch (e) {
-      if (!(e instanceof SequenceError)) throw e;
-      errors.push(e.message);
-    }
-  }
-  return { line: text, count: list.length, valid, errors: valid.length === 0 ? errors : null };
+  return { line: text, count: parsed.count, valid: parsed.faces, errors: parsed.valid.length === 0 ? parsed.errors.map((e) => e.message) : null, parsed };
 }
 
 /**

@@ -12,6 +12,7 @@
 import { FieldError } from '../../base/field-error.ts';
 import { describeValue } from '../../json.ts';
 import { trackOf, type DiceConfig } from '../../problems/dice/config.ts';
+import { parseSequence, SequenceError } from '../../problems/dice/sequence.ts';
 import type { StopReason } from '../../core/termination.ts';
 
 export const PROTOCOL_VERSION = 1;
@@ -249,4 +250,129 @@ export function parseProgramMessage(line: string, lineNumber: number): ProgramMe
     return { log: value.log };
   }
   throw new ProtocolError(`the program's line ${lineNumber} is not a protocol message ({"evaluate": [...]} or {"log": "..."}): ${linePrefix(line)}`);
+}
+
+/** A request's sequences, each parsed as a sequence of length N: the valid ones' faces, and each invalid one's error. */
+export interface ParsedSequences {
+  /** How many sequences the request holds, valid or not. */
+  count: number;
+  /** Indices of the valid sequences, ascending. */
+  valid: number[];
+  /** Their faces 1..6, in the same order. */
+  faces: Uint8Array[];
+  /** Each invalid sequence's index and its SequenceError message, ascending. */
+  errors: { index: number; message: string }[];
+}
+
+/** Parses each item of a request as a sequence of length n (an item that is not a string gets its own error). */
+export function parseRequestSequences(items: readonly unknown[], n: number): ParsedSequences {
+  const parsed: ParsedSequences = { count: items.length, valid: [], faces: [], errors: [] };
+  for (let i = 0; i < items.length; i++) addSequence(parsed, i, items[i], n);
+  return parsed;
+}
+
+function addSequence(parsed: ParsedSequences, index: number, item: unknown, n: number): void {
+  try {
+    parsed.faces.push(parseSequence(item as string, n));
+    parsed.valid.push(index);
+  } catch (e) {
+    if (!(e instanceof SequenceError)) throw e;
+    parsed.errors.push({ index, message: e.message });
+  }
+}
+
+/** A program's line: a {"log"} message, or a request with its sequences parsed. */
+export type ParsedProgramLine = { evaluate: ParsedSequences } | { log: string };
+
+/**
+ * Parses and checks line `lineNumber` of a program, and the sequences of a request as
+ * sequences of length n: what parseProgramMessage and then parseRequestSequences give, with
+ * the same errors. A request as JSON writers write it ({"evaluate": ["3155...", ...]}, any
+ * JSON whitespace, strings without escapes) is read straight from the text into faces; its
+ * strings are never made (JSON.parse made 100 strings of N characters a request, then each was
+ * read again into faces). Anything else takes JSON.parse.
+ */
+export function parseProgramLine(line: string, lineNumber: number, n: number): ParsedProgramLine {
+  const fast = readEvaluateLine(line, n);
+  if (fast !== null) return { evaluate: fast };
+  const message = parseProgramMessage(line, lineNumber);
+  return 'log' in message ? message : { evaluate: parseRequestSequences(message.evaluate, n) };
+}
+
+/** Index of the first character from `i` that is not JSON whitespace. */
+function skipSpace(line: string, i: number): number {
+  for (; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) break;
+  }
+  return i;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * The request of `line` when it is exactly {"evaluate": [strings]} with JSON whitespace
+ * anywhere between tokens and strings without escapes or control characters (so each string is
+ * its characters, as JSON.parse would give it); null for anything else (JSON.parse decides).
+ */
+function readEvaluateLine(line: string, n: number): ParsedSequences | null {
+  const length = line.length;
+  let i = skipSpace(line, 0);
+  if (line.charCodeAt(i) !== 123) return null; // {
+  i = skipSpace(line, i + 1);
+  if (!line.startsWith('"evaluate"', i)) return null;
+  i = skipSpace(line, i + 10);
+  if (line.charCodeAt(i) !== 58) return null; // :
+  i = skipSpace(line, i + 1);
+  if (line.charCodeAt(i) !== 91) return null; // [
+  i = skipSpace(line, i + 1);
+  const parsed: ParsedSequences = { count: 0, valid: [], faces: [], errors: [] };
+  if (line.charCodeAt(i) === 93)
+    i++; // ]
+  else
+    for (;;) {
+      if (line.charCodeAt(i) !== QUOTE) return null;
+      const start = i + 1;
+      const index = parsed.count++;
+      let faces: Uint8Array | null = null;
+      if (start + n < length && line.charCodeAt(start + n) === QUOTE) {
+        // n characters and a quote: a valid sequence if they are all digits 1-6.
+        faces = new Uint8Array(n);
+        for (let k = 0; k < n; k++) {
+          const face = line.charCodeAt(start + k) - 48;
+          if (face < 1 || face > 6) {
+            faces = null;
+            break;
+          }
+          faces[k] = face;
+        }
+      }
+      if (faces !== null) {
+        parsed.valid.push(index);
+        parsed.faces.push(faces);
+        i = start + n + 1;
+      } else {
+        let end = start;
+        for (; end < length; end++) {
+          const c = line.charCodeAt(end);
+          if (c === QUOTE) break;
+          if (c === BACKSLASH || c < 32) return null;
+        }
+        if (end >= length) return null;
+        addSequence(parsed, index, line.slice(start, end), n);
+        i = end + 1;
+      }
+      i = skipSpace(line, i);
+      const c = line.charCodeAt(i);
+      if (c === 93) {
+        i++;
+        break;
+      }
+      if (c !== 44) return null; // ,
+      i = skipSpace(line, i + 1);
+    }
+  i = skipSpace(line, i);
+  if (line.charCodeAt(i) !== 125) return null; // }
+  return skipSpace(line, i + 1) === length ? parsed : null;
 }

@@ -11,7 +11,6 @@
  * The process itself is behind `ProgramIo`: src-main/host/program-process.ts spawns it under
  * Node; this module imports no node:*.
  */
-import { parseSequence, SequenceError } from '../../problems/dice/sequence.ts';
 import type { DiceConfig } from '../../problems/dice/config.ts';
 import type { StopReason } from '../../core/termination.ts';
 import type { Ask, Evaluated, ProgramRecord, SetupContext, SolverInfo, SolverResult } from '../types.ts';
@@ -26,8 +25,10 @@ import {
   formatErrorResult,
   formatResult,
   helloMessage,
-  parseProgramMessage,
+  parseProgramLine,
   ProtocolError,
+  type ParsedProgramLine,
+  type ParsedSequences,
   STOP_OF,
   type ProgramSpec,
 } from './protocol.ts';
@@ -60,6 +61,13 @@ export interface ProgramIo {
   log(): string;
   /** The last non-empty line of stderr, for failure messages. */
   lastErrorLine(): string | null;
+  /**
+   * The request `line` (the line readLine gave last) as this io has parsed it already, or
+   * undefined (then the solver parses it). A competition server checks each request before the
+   * run reads it (src-main/app/remote-run.ts): the run then takes the sequences as they were
+   * checked, instead of parsing 100 sequences a second time.
+   */
+  parsedLine?(line: string): ParsedProgramLine | undefined;
 }
 
 /** What the program is given to start: argv, working directory, added environment. */
@@ -173,7 +181,8 @@ export class ProgramSolver implements RunnableSolver {
     for (;;) {
       const line = await io.readLine(this.timeoutMs);
       if (line === null) return this.programEnded();
-      const message = parseProgramMessage(line, ++this.lineNumber);
+      const lineNumber = ++this.lineNumber;
+      const message = io.parsedLine?.(line) ?? parseProgramLine(line, lineNumber, this.n);
       if ('log' in message) {
         io.appendLog(message.log);
         continue;
@@ -191,18 +200,10 @@ export class ProgramSolver implements RunnableSolver {
     }
   }
 
-  private request(sequences: unknown[]): PendingRequest {
-    const p: PendingRequest = { results: new Array<string>(sequences.length), valid: [], faces: [], evaluated: 0, asked: 0 };
-    for (let i = 0; i < sequences.length; i++) {
-      try {
-        p.faces.push(parseSequence(sequences[i] as string, this.n));
-        p.valid.push(i);
-      } catch (e) {
-        if (!(e instanceof SequenceError)) throw e;
-        p.results[i] = formatErrorResult(e.message);
-      }
-    }
-    return p;
+  private request(parsed: ParsedSequences): PendingRequest {
+    const results = new Array<string>(parsed.count);
+    for (const { index, message } of parsed.errors) results[index] = formatErrorResult(message);
+    return { results, valid: parsed.valid, faces: parsed.faces, evaluated: 0, asked: 0 };
   }
 
   /**
