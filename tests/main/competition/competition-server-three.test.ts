@@ -322,12 +322,63 @@ const attacks: [string, () => Promise<void>][] = [
       }
       expect(sizes).toEqual([70, 70, 70, 70, 20]);
       await play.socket.close();
-      // mo2, seed 1, one POST at a time after the hello: the third batch of 100 uses the budget exactly.
-      const hello = await (await fetch(`${app.origin}api/competition/mo2-n60-i1`, { headers: bearer(tokens.hostile) })).json();
-      expect([hello.seed, hello.remaining]).toEqual([1, BUDGET]);
-      const stops = [];
-      for (let k = 0; k < 3; k++) stops.push((await post('mo2-n60-i1', 1, same(100))).answer.stop ?? null);
-      expect(stops).toEqual([null, null, 'budget']);
+    },
+  ],
+  [
+    'requests at once on one run, from two sockets and a POST',
+    async () => {
+      // mo2, seed 1: 7 batches of 70 at once (3 on each socket, one POST: a connection each, the
+      // limit), 490 evaluations asked of 300. The run takes them one at a time whatever they came
+      // by: four whole, one cut to 20 with "stop", the others nothing (or no answer: a socket is
+      // closed after its "stop"; or 409 for a POST that comes once the run is over).
+      await hostileConnectionsClosed();
+      const plays = await Promise.all([0, 1].map(() => hostilePlay('mo2-n60-i1')));
+      expect(plays.map((p) => p.seed)).toEqual([1, 1]);
+      for (const p of plays) for (let k = 0; k < 3; k++) p.socket.send(same(70));
+      const answers: Answer[] = [];
+      const read = async (socket: Socket) => {
+        for (let k = 0; k < 3; k++) {
+          const answer = await socket.next();
+          if (answer === null) return;
+          answers.push(answer);
+          if (answer.stop) return;
+        }
+      };
+      const postOne = async () => {
+        const res = await fetch(`${app.origin}api/competition/mo2-n60-i1?seed=1`, {
+          method: 'POST',
+          headers: { ...bearer(tokens.hostile), 'Content-Type': 'application/json' },
+          body: JSON.stringify(same(70)),
+        });
+        // Taken after the run ended, the POST is refused as any request to a run that is over.
+        if (res.status === 409)
+          expect((await res.json()).error).toBe(`hostile's run of mo2-n60-i1 with seed 1 is over: its budget of ${BUDGET} evaluations is used`);
+        else {
+          expect(res.status).toBe(200);
+          answers.push(await res.json());
+        }
+      };
+      await Promise.all([...plays.map((p) => read(p.socket)), postOne()]);
+      const sized = (size: number) => answers.filter((a) => a.results!.length === size);
+      expect(
+        sized(70)
+          .map((a) => [a.remaining, a.stop ?? null])
+          .sort(([a], [b]) => Number(b) - Number(a)),
+      ).toEqual([
+        [230, null],
+        [160, null],
+        [90, null],
+        [20, null],
+      ]);
+      expect(sized(20).map((a) => [a.remaining, a.stop])).toEqual([[0, 'budget']]);
+      expect(sized(0).map((a) => [a.remaining, a.stop])).toEqual(sized(0).map(() => [0, 'budget']));
+      expect(sized(70).length + sized(20).length + sized(0).length).toBe(answers.length);
+      answered.set(
+        'mo2-n60-i1 1',
+        answers.reduce((sum, a) => sum + a.results!.length, 0),
+      );
+      expect(answered.get('mo2-n60-i1 1')).toBe(BUDGET);
+      await Promise.all(plays.map((p) => p.socket.close()));
     },
   ],
   [
