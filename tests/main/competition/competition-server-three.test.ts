@@ -18,7 +18,7 @@
 // honest entrant makes; batches of 100; one connection each) while the hostile goes past each.
 // Nothing waits a fixed time: the test waits on states (a socket closed, a connection given back,
 // a run stored), and the hostile, refused for the rate, waits the `retry` the refusal names, as
-// the Python client does. The heartbeat is 2 s: a stalled connection is closed within two beats.
+// the Python client does. The heartbeat is 3 s: a stalled connection is closed within two beats.
 import net from 'node:net';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -67,7 +67,7 @@ beforeAll(async () => {
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'saikoro-competition-three-'));
   await newCompetition(cwd, 'c.saikoro', SECRET);
   for (const name of ['py', 'node', 'hostile']) tokens[name] = await enterRemote(cwd, 'c.saikoro', name);
-  app = await serveCompetition(cwd, 'c.saikoro', ORGANISER, { limits: LIMITS, heartbeatSeconds: 2 });
+  app = await serveCompetition(cwd, 'c.saikoro', ORGANISER, { limits: LIMITS, heartbeatSeconds: 3 });
 }, 60_000);
 
 afterAll(async () => {
