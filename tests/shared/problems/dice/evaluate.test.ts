@@ -1,7 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import { trackConfig } from '../../../../src-shared/problems/dice/config.ts';
 import { DiceEvaluator, evaluateDice, SequenceError } from '../../../../src-shared/problems/dice/evaluate.ts';
+import { chiSquareFromSquares, chiWindow, CHI_WINDOWS } from '../../../../src-shared/problems/dice/features.ts';
+import { patternOccurrences } from '../../../../src-shared/problems/dice/patterns.ts';
+import { Random } from '../../../../src-shared/random.ts';
 import { closeConstraint, closeValue, goldenCases, goldenConfig } from './golden.ts';
+
+/** Sum of squared counts of the items. */
+function squares(items: Iterable<string | number>): number {
+  const counts = new Map<string | number, number>();
+  for (const item of items) counts.set(item, (counts.get(item) ?? 0) + 1);
+  let s2 = 0;
+  for (const c of counts.values()) s2 += c * c;
+  return s2;
+}
+
+/**
+ * F1..F15 and chi_d counted the plain way, one window and one block at a time (patterns by
+ * patterns.ts's matchers, which share nothing with the evaluator's tables; blocks by their
+ * faces as text), each chi from its sum of squares as the evaluator makes it.
+ */
+function countedPlainly(x: Uint8Array, constraints: readonly number[]): { features: number[]; chi: number[] } {
+  const n = x.length;
+  const features = CHI_WINDOWS.map(([b, e]) => {
+    const [start, end] = chiWindow(n, b, e);
+    return chiSquareFromSquares(squares(x.subarray(start, end)), end - start, 6);
+  });
+  for (let f = 6; f <= 15; f++) features.push(patternOccurrences(x, f).length);
+  const chi = constraints.map((d) => {
+    const blocks = Math.floor(n / d);
+    const codes = Array.from({ length: blocks }, (_, j) => x.subarray(j * d, j * d + d).join(''));
+    return chiSquareFromSquares(squares(codes), blocks, 6 ** d);
+  });
+  return { features, chi };
+}
 
 describe('full evaluation against the reference evaluator (tests/fixtures/eccomp2020-reference.jsonl)', () => {
   it('has all 718 golden cases, N from 1 to 27720', () => {
@@ -66,6 +98,27 @@ describe('evaluation output', () => {
     expect(() => evaluateDice('12374', config)).toThrow(SequenceError);
     expect(() => evaluateDice('12374', config)).toThrow(/"7" at position 4/);
     expect(() => evaluateDice('12 34', config)).toThrow(/position 3/);
+  });
+
+  it('counts every feature and every chi_d exactly as plain counting does (every d from 1 to 12, N = 1..40, 840, 1001, 5041)', () => {
+    const random = Random.fromSeed(840);
+    const sizes = [...Array.from({ length: 40 }, (_, i) => i + 1), 840, 1001, 5041];
+    for (const n of sizes) {
+      // Block lengths in a random order (some configs only a few of them): the evaluator's order is the config's.
+      const all = random.shuffle(Array.from({ length: 12 }, (_, i) => i + 1));
+      const constraints = n % 3 === 0 ? all.slice(0, 1 + random.below(12)) : all;
+      const config = { ...trackConfig('mo2', n), constraints, lowerBounds: constraints.map(() => 0.1), upperBounds: constraints.map(() => 0.9) };
+      const evaluator = new DiceEvaluator(config);
+      for (let t = 0; t < (n > 1000 ? 6 : 20); t++) {
+        // Uniform faces, few distinct faces (long runs, repeated blocks), or one face.
+        const faces = t % 3 === 0 ? 1 : t % 3 === 1 ? 2 : 6;
+        const x = Uint8Array.from({ length: n }, () => 1 + random.below(faces));
+        const ours = evaluator.evaluate(x);
+        const plain = countedPlainly(x, constraints);
+        expect(ours.features, `N = ${n}, sequence ${t}`).toEqual(plain.features);
+        expect(ours.chi, `N = ${n}, sequence ${t}`).toEqual(plain.chi);
+      }
+    }
   });
 
   it('gives the same answer when an evaluator is reused across sequences', () => {
