@@ -54,7 +54,7 @@ export const suites: BenchEntry[] = [
   },
   {
     name: 'service',
-    summary: 'Competition server: evaluations/s per entrant over a WebSocket (one and two entrants) and over POST, N = 840, batches of 100',
+    summary: 'Competition server: evaluations/s per entrant over a WebSocket (one, one with a batch in flight, two) and over POST, N = 840, batches of 100',
     byDefault: false,
     load: async () => (await import('./service.ts')).serviceBench,
   },

@@ -4,9 +4,10 @@
  * served on 127.0.0.1 as `saikoro serve --competition` serves it (the web server, the
  * competition's endpoints and service, its log and folds into the file: everything an answer
  * costs there), and remote entrants, each a Node process of its own, play random search in
- * batches of 100 until their budget is used: over a WebSocket (one, then two entrants at once)
- * and over one POST per batch (keep-alive). Evaluations per second per entrant, from its hello
- * to its stop.
+ * batches of 100 until their budget is used: over a WebSocket (one entrant that waits for each
+ * answer before it draws the next batch, one that keeps its next batch in flight, then two at
+ * once) and over one POST per batch (keep-alive). Evaluations per second per entrant, from its
+ * hello to its stop.
  */
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,10 +40,11 @@ const batch = () => { const b = new Array(${BATCH}); let s = state; for (let k =
 const hello = (h) => { n = h.problem.n; digits = Buffer.alloc(n); state = (h.seed * 2654435761) >>> 0 || 1; started = performance.now(); };
 const done = () => { process.stdout.write(JSON.stringify({ evaluations, ms: performance.now() - started })); process.exit(0); };
 const answer = (a) => { if (a.error) { process.stderr.write(a.error + '\\n'); process.exit(1); } evaluations += a.results.length; return Boolean(a.stop); };
-if (mode === 'ws') {
+if (mode === 'ws' || mode === 'ws-ahead') {
   const WebSocket = require(wsPath);
   const ws = new WebSocket(url, { headers: { Authorization: 'Bearer ' + token }, perMessageDeflate: false });
-  ws.on('message', (data) => { const m = JSON.parse(data); if (m.protocol) hello(m); else if (answer(m)) return done(); ws.send(batch()); });
+  const ahead = mode === 'ws-ahead' ? 2 : 1;
+  ws.on('message', (data) => { const m = JSON.parse(data); if (m.protocol) { hello(m); for (let k = 0; k < ahead; k++) ws.send(batch()); return; } if (answer(m)) return done(); ws.send(batch()); });
   ws.on('error', (e) => { process.stderr.write(String(e) + '\\n'); process.exit(1); });
 } else {
   const http = require('node:http');
@@ -61,7 +63,7 @@ interface Played {
   ms: number;
 }
 
-function play(mode: 'ws' | 'post', url: string, token: string): Promise<Played> {
+function play(mode: 'ws' | 'ws-ahead' | 'post', url: string, token: string): Promise<Played> {
   const wsPath = createRequire(import.meta.url).resolve('ws');
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-e', ENTRANT, mode, url, token, wsPath], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -90,6 +92,8 @@ export interface ServiceBenchFigures {
   evaluations: number;
   /** Evaluations per second of each entrant, best of the repeats. */
   websocketOne: number;
+  /** One entrant that keeps a second batch in flight (it sends the next before the answer comes): the server never waits for it. */
+  websocketAhead: number;
   websocketTwo: number[];
   postOne: number;
   /** The built-in random search in process, measured between them: the machine's pace under its load then. */
@@ -107,7 +111,7 @@ export const serviceBench: BenchSuite = {
       fs.writeFileSync(path.join(dir, 'renderer', 'index.html'), '<!doctype html><title>bench</title>');
       const file = path.join(dir, 'bench.saikoro');
       // Every run of every mode has its own entrant: entrants 3 per repeat.
-      const names = Array.from({ length: repeats }, (_, r) => [`ws-${r}`, `ws2a-${r}`, `ws2b-${r}`, `post-${r}`]).flat();
+      const names = Array.from({ length: repeats }, (_, r) => [`ws-${r}`, `ws2a-${r}`, `ws2b-${r}`, `post-${r}`, `ahead-${r}`]).flat();
       await createCompetitionFile(
         file,
         { tracks: ['so'], ns: [N], instances: 1, withPublic: false, evaluations, seeds: 1 },
@@ -137,6 +141,7 @@ export const serviceBench: BenchSuite = {
       const one: number[] = [];
       const two: number[][] = [];
       const post: number[] = [];
+      const ahead: number[] = [];
       const local: number[] = [];
       try {
         for (let r = 0; r < repeats; r++) {
@@ -144,6 +149,8 @@ export const serviceBench: BenchSuite = {
           local.push(await inProcess(evaluations));
           context.progress(`service: one entrant over a WebSocket, ${evaluations} evaluations (${r + 1}/${repeats})`);
           one.push(rate(await play('ws', url('ws'), tokens.get(`ws-${r}`)!)));
+          context.progress(`service: one entrant over a WebSocket, its next batch sent before each answer (${r + 1}/${repeats})`);
+          ahead.push(rate(await play('ws-ahead', url('ws'), tokens.get(`ahead-${r}`)!)));
           context.progress(`service: two entrants at once over WebSockets (${r + 1}/${repeats})`);
           two.push((await Promise.all([play('ws', url('ws'), tokens.get(`ws2a-${r}`)!), play('ws', url('ws'), tokens.get(`ws2b-${r}`)!)])).map(rate));
           context.progress(`service: one entrant, one POST per batch (${r + 1}/${repeats})`);
@@ -158,6 +165,7 @@ export const serviceBench: BenchSuite = {
         batch: BATCH,
         evaluations,
         websocketOne: Math.round(Math.max(...one)),
+        websocketAhead: Math.round(Math.max(...ahead)),
         websocketTwo: bestTwo.map(Math.round),
         postOne: Math.round(Math.max(...post)),
         inProcess: Math.round(Math.max(...local)),
@@ -170,6 +178,7 @@ export const serviceBench: BenchSuite = {
             columns: ['entrants, transport', 'evaluations/s per entrant', 'µs per evaluation'],
             rows: [
               ['1, WebSocket', figures.websocketOne, Math.round((1e6 / figures.websocketOne) * 100) / 100],
+              ['1, WebSocket, next batch sent before the answer', figures.websocketAhead, Math.round((1e6 / figures.websocketAhead) * 100) / 100],
               ['2 at once, WebSocket', figures.websocketTwo.join(', '), Math.round((1e6 / Math.min(...figures.websocketTwo)) * 100) / 100],
               ['1, one POST per batch (keep-alive)', figures.postOne, Math.round((1e6 / figures.postOne) * 100) / 100],
               ['reference: built-in random in process, no server', figures.inProcess, Math.round((1e6 / figures.inProcess) * 100) / 100],
