@@ -41,6 +41,8 @@ export interface CompetitionEndpoints {
   handles(pathname: string): boolean;
   handleHttp(req: IncomingMessage, res: ServerResponse, url: URL, request: CompetitionRequest): Promise<void>;
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL, request: CompetitionRequest): void;
+  /** Bytes of answers the open WebSockets hold, not yet taken by their clients. */
+  heldBytes(): number;
   close(): void;
 }
 
@@ -49,6 +51,8 @@ const PAGE = '/competition';
 const PROBLEM_PATH = /^\/api\/competition\/([A-Za-z0-9][A-Za-z0-9._-]{0,127})$/;
 /** Messages waiting on one WebSocket before it stops reading (its client is told nothing: TCP backs up). */
 const MAX_QUEUED = 16;
+/** Bytes of answers a WebSocket holds, its client not taking them, before it stops reading too. */
+const MAX_HELD_BYTES = 1 << 20;
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; frame-ancestors 'none'",
@@ -259,8 +263,13 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     }, heartbeatMs);
     heartbeat.unref();
     ws.on('pong', () => (alive = true));
+    // Reads while its requests are answered and its client takes the answers; else waits (TCP backs up).
+    const flow = () => {
+      if (queued >= MAX_QUEUED || ws.bufferedAmount > MAX_HELD_BYTES) ws.pause();
+      else if (ws.isPaused && queued < MAX_QUEUED / 2 && ws.bufferedAmount <= MAX_HELD_BYTES / 2) ws.resume();
+    };
     const send = (text: string) => {
-      if (ws.readyState === ws.OPEN) ws.send(text);
+      if (ws.readyState === ws.OPEN) ws.send(text, flow);
     };
     send(JSON.stringify(service.hello(handle)));
     const onMessage = async (data: RawData, isBinary: boolean): Promise<void> => {
@@ -282,12 +291,12 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     };
     ws.on('message', (data, isBinary) => {
       queued++;
-      if (queued >= MAX_QUEUED) ws.pause();
+      flow();
       chain = chain
         .then(() => onMessage(data, isBinary))
         .finally(() => {
           queued--;
-          if (queued < MAX_QUEUED / 2 && ws.isPaused) ws.resume();
+          flow();
         });
     });
     ws.on('close', () => {
@@ -324,6 +333,7 @@ export function competitionEndpoints(service: CompetitionService, options: Compe
     handles: (pathname) => pathname === API || pathname.startsWith(`${API}/`) || pathname === PAGE || pathname === `${PAGE}/`,
     handleHttp,
     handleUpgrade,
+    heldBytes: () => [...sockets].reduce((sum, ws) => sum + ws.bufferedAmount, 0),
     close() {
       for (const ws of sockets) ws.terminate();
       wss.close();
