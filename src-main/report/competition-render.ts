@@ -10,7 +10,7 @@ import { DARK_PALETTE, LIGHT_PALETTE, seriesColor } from '../../src-shared/chart
 import { ecdfOption } from './charts.ts';
 import type { CompetitionReport } from './competition.ts';
 import { formatValue } from './format.ts';
-import { CSS, escapeHtml as e, figure, tableHtml, type ChartCounter } from './html.ts';
+import { escapeHtml as e, figure, pageHead, tableHtml, type ChartCounter } from './html.ts';
 import { escapeLatex } from './latex.ts';
 
 const rankText = (r: number) => (Number.isInteger(r) ? String(r) : r.toFixed(1));
@@ -169,17 +169,7 @@ ${tableHtml(
       );
     })
     .join('\n');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="${e(r.appVersion)}">
-<title>${e(r.file)}: competition standings</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageHead(`${r.file}: competition standings`, r.appVersion)}
 <main>
 <header id="top">
 <h1>${e(r.file)}: standings</h1>

@@ -424,6 +424,24 @@ section.instance{break-before:page;page-break-before:always}
 const SCRIPT = `document.addEventListener('click',function(ev){var b=ev.target.closest&&ev.target.closest('button[data-copy]');if(!b)return;var c=document.getElementById(b.getAttribute('data-copy'));var select=function(){var r=document.createRange();r.selectNodeContents(c);var s=getSelection();s.removeAllRanges();s.addRange(r);b.textContent='Selected: press Ctrl+C';};if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(c.textContent).then(function(){b.textContent='Copied';},select);}else select();});`;
 
 /** The whole report as one HTML document. */
+/**
+ * The head of a report page, through <body>: no network (the Content-Security-Policy allows
+ * inline styles, data: images and, with `scripts`, inline scripts only), the report's CSS.
+ */
+export function pageHead(title: string, generator: string, options: { scripts?: boolean } = {}): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline';${options.scripts ? " script-src 'unsafe-inline';" : ''} img-src data:">
+<meta name="generator" content="${escapeHtml(generator)}">
+<title>${escapeHtml(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>`;
+}
+
 export function renderHtml(data: ReportData): string {
   const counter: ChartCounter = { next: 0 };
   const labels = data.setup.solvers.map((s) => s.label);
@@ -439,17 +457,7 @@ export function renderHtml(data: ReportData): string {
     .replace('T', ' ')
     .replace(/\.\d+Z$/, ' UTC')
     .replace(/Z$/, ' UTC');
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
-<meta name="generator" content="${e(data.appVersion)}">
-<title>${e(data.experiment.name)}: Saikoro report</title>
-<style>${CSS}</style>
-</head>
-<body>
+  return `${pageHead(`${data.experiment.name}: Saikoro report`, data.appVersion, { scripts: true })}
 <main>
 <header id="top">
 <h1>${e(data.experiment.name)}</h1>

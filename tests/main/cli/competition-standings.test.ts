@@ -108,6 +108,8 @@ describe('saikoro competition standings', () => {
     }
     const html = fs.readFileSync(path.join(cwd, 's.html'), 'utf8');
     expect(html).toContain('<title>c.saikoro: competition standings</title>');
+    // No network and no script: the page's policy allows inline styles and data: images only.
+    expect(html).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">`);
     expect((html.match(/data-chart="ecdf"/g) ?? []).length).toBe(3); // so, mo2 and the suite
     expect(fs.readFileSync(path.join(cwd, 's.csv'), 'utf8').split('\r\n')[0]).toBe(
       'rank,entrant,score,track_so,track_mo2,so-n100-i1,so-n100-i2,so-n100-i3,mo2-n100-i1,mo2-n100-i2,mo2-n100-i3',

@@ -524,7 +524,9 @@ describe('HTML', () => {
         expect(m[1], m[0]).toMatch(/^(#|data:)/);
         if (m[1].startsWith('#')) expect(ids.has(m[1].slice(1)), m[0]).toBe(true);
       }
-      expect(page).toContain(`<meta http-equiv="Content-Security-Policy" content="default-src 'none';`);
+      expect(page).toContain(
+        `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
+      );
     }
   });
 
