@@ -179,7 +179,11 @@ export const serviceBench: BenchSuite = {
             rows: [
               ['1, WebSocket', figures.websocketOne, Math.round((1e6 / figures.websocketOne) * 100) / 100],
               ['1, WebSocket, next batch sent before the answer', figures.websocketAhead, Math.round((1e6 / figures.websocketAhead) * 100) / 100],
-              ['2 at once, WebSocket', figures.websocketTwo.map((f) => f.toLocaleString('en-US')).join(' and '), Math.round((1e6 / Math.min(...figures.websocketTwo)) * 100) / 100],
+              [
+                '2 at once, WebSocket',
+                figures.websocketTwo.map((f) => f.toLocaleString('en-US')).join(' and '),
+                Math.round((1e6 / Math.min(...figures.websocketTwo)) * 100) / 100,
+              ],
               ['1, one POST per batch (keep-alive)', figures.postOne, Math.round((1e6 / figures.postOne) * 100) / 100],
               ['reference: built-in random in process, no server', figures.inProcess, Math.round((1e6 / figures.inProcess) * 100) / 100],
             ],
