@@ -283,12 +283,6 @@ function readNumbers(file: string): number[] {
   }
 }
 
-/** The processes in the program's cgroup now. */
-export function cgroupProcesses(group: ProgramCgroup): number[] {
-  const first = group.procs[0];
-  return first ? readNumbers(first) : [];
-}
-
 /** SIGKILL to every process in a cgroup's folder (a program's, from ProgramProcesses.cgroups). */
 export function killCgroupFolder(dir: string): void {
   if (/^saikoro-\d+-\d+$/.test(path.basename(dir))) killIn(dir);
@@ -345,19 +339,6 @@ export function cgroupOomKills(group: ProgramCgroup): number {
   } catch {
     return 0;
   }
-}
-
-/** The most memory the program's processes held together (bytes), or null where not kept. */
-export function cgroupPeakBytes(group: ProgramCgroup): number | null {
-  const dir = group.dirs.memory;
-  if (!dir) return null;
-  for (const file of group.version === 1 ? ['memory.max_usage_in_bytes'] : ['memory.peak'])
-    try {
-      return Number(fs.readFileSync(path.join(dir, file), 'utf8').trim());
-    } catch {
-      // not kept by this kernel
-    }
-  return null;
 }
 
 /** Kills what is left in the cgroup and removes its folders; false when one could not be removed yet. */

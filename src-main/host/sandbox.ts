@@ -30,6 +30,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ProgramView } from '../../src-shared/solvers/program/admission.ts';
+import { shellQuote } from '../../src-shared/solvers/program/protocol.ts';
 import { cgroupSupport } from './cgroup.ts';
 import { copyCheckedFile, copyFolder, hashFolder, sha256OfFile } from './program-folder.ts';
 
@@ -348,11 +349,6 @@ function shared(): string[] {
   return (process.env[SHARE_VARIABLE] ?? '').split(path.delimiter).filter((p) => p && path.isAbsolute(p) && fs.existsSync(p));
 }
 
-/** A word for a POSIX shell's script, quoted. */
-function shellWord(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 /**
  * THE function: the command the spawn runs, sandboxed in `place` (null: not sandboxed), under
  * `limits`, and in the run's cgroup (`cgroup`: the cgroup.procs files its first process joins,
@@ -378,7 +374,7 @@ export function sandboxCommand(command: SpawnCommand, place: SandboxPlace | null
   const steps: string[] = [];
   // The shell itself joins the cgroup, so the program it execs and every child start inside.
   for (const procs of cgroup)
-    steps.push(`{ echo $$ > ${shellWord(procs)}; } 2>/dev/null || { echo "saikoro: could not join the program's cgroup (${procs})" >&2; exit 126; }`);
+    steps.push(`{ echo $$ > ${shellQuote(procs)}; } 2>/dev/null || { echo "saikoro: could not join the program's cgroup (${procs})" >&2; exit 126; }`);
   // The soft limit first: a hard limit below the soft one (unlimited) is refused.
   if (limits.cpuSeconds !== null)
     steps.push(`ulimit -S -t ${Math.ceil(limits.cpuSeconds)}`, `ulimit -H -t ${Math.ceil(limits.cpuSeconds) + CPU_KILL_AFTER_SECONDS}`);

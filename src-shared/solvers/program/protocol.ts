@@ -122,9 +122,14 @@ export function checkProgramSpec(input: Record<string, unknown>, at: string): Pr
   return spec;
 }
 
+/** One word for a POSIX shell, always in single quotes (a quote inside as '\\''). */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
 /** A command as one line a person can read and paste into a POSIX shell. */
 export function formatCommand(command: readonly string[]): string {
-  return command.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+  return command.map((a) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(a) ? a : shellQuote(a))).join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------
