@@ -1,6 +1,6 @@
 /**
  * How an experiment session reads in a word or two, for the run monitor's badge and the project
- * home's experiment list alike.
+ * home's experiment list alike; and its progress in whole percent (the progress bars).
  */
 import type { ExperimentSession } from '../../../src-shared/api.ts';
 
@@ -27,4 +27,13 @@ export function ordinal(n: number): string {
   const tens = n % 100;
   const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
+}
+
+/**
+ * A progress (0..1) in whole percent, rounded down: 99.6% is not "100%", which a session says
+ * only once every run has ended (its progress stays below 1 while one is in flight,
+ * PROGRESS_WHILE_IN_FLIGHT in src-main/experiments/runner.ts). The epsilon keeps 0.29 at 29.
+ */
+export function wholePercent(progress: number): number {
+  return Math.max(0, Math.min(100, Math.floor(progress * 100 + 1e-9)));
 }

@@ -8,7 +8,7 @@ import type { LiveRun } from '../../stores/runs.ts';
 import { formatIndicator, formatNumber } from '../../logic/dice/labels.ts';
 import { allPaused } from '../../logic/monitor/session-words.ts';
 
-export { allPaused, ordinal, sessionLabel } from '../../logic/monitor/session-words.ts';
+export { allPaused, ordinal, sessionLabel, wholePercent } from '../../logic/monitor/session-words.ts';
 
 export type RowState = 'done' | 'failed' | 'missing' | 'queued' | 'running' | 'paused';
 
@@ -207,15 +207,6 @@ export function sessionTone(s: ExperimentSession): 'ok' | 'bad' | 'queued' | 'ru
   if (s.status === 'failed' || s.failed > 0) return 'bad';
   if (s.status === 'done') return s.finished < s.todo ? 'queued' : 'ok';
   return s.status === 'queued' ? 'queued' : 'running';
-}
-
-/**
- * A progress (0..1) in whole percent, rounded down: 99.6% is not "100%", which a session says
- * only once every run has ended (its progress stays below 1 while one is in flight,
- * PROGRESS_WHILE_IN_FLIGHT in src-main/experiments/runner.ts). The epsilon keeps 0.29 at 29.
- */
-export function wholePercent(progress: number): number {
-  return Math.max(0, Math.min(100, Math.floor(progress * 100 + 1e-9)));
 }
 
 /** "12 of 30 runs · 1 failed" (finished counts done and failed runs). */
